@@ -1,0 +1,1 @@
+//! Procedural macros of the `budget` crate. Use them through `budget`.

@@ -1,0 +1,125 @@
+//! The seed estimator: one characters-per-token ratio per content type.
+
+use crate::estimate::Estimator;
+use crate::model::ContentType;
+
+/// The seed ratios as exact fractions `(characters, tokens)`:
+/// code 3.5 = 7/2, prose 4.0 = 4/1, yaml 3.8 = 19/5, markdown 3.75 = 15/4.
+const fn ratio(content_type: ContentType) -> (u128, u128) {
+    match content_type {
+        ContentType::Code => (7, 2),
+        ContentType::Prose => (4, 1),
+        ContentType::Yaml => (19, 5),
+        ContentType::Markdown => (15, 4),
+    }
+}
+
+impl ContentType {
+    /// Characters per token of the seed estimator for this content type.
+    ///
+    /// ```
+    /// use budget_runtime::ContentType;
+    /// assert_eq!(ContentType::Yaml.chars_per_token(), 3.8);
+    /// ```
+    pub const fn chars_per_token(self) -> f64 {
+        let (chars, tokens) = ratio(self);
+        chars as f64 / tokens as f64
+    }
+}
+
+/// Tokens for `chars` Unicode scalar values under the seed ratio of
+/// `content_type`, rounded up; exact integer arithmetic, usable in `const`.
+///
+/// ```
+/// use budget_runtime::{ContentType, seed_estimate};
+///
+/// const COST: u64 = seed_estimate(1_000, ContentType::Code);
+/// assert_eq!(COST, 286); // 1000 / 3.5 = 285.7…
+/// assert_eq!(seed_estimate(0, ContentType::Prose), 0);
+/// ```
+pub const fn seed_estimate(chars: u64, content_type: ContentType) -> u64 {
+    let (per, tokens) = ratio(content_type);
+    let scaled = chars as u128 * tokens;
+    let estimate = scaled.div_ceil(per);
+    if estimate > u64::MAX as u128 {
+        u64::MAX
+    } else {
+        estimate as u64
+    }
+}
+
+/// The number of Unicode scalar values (`char`s) in `text`.
+pub fn count_chars(text: &str) -> u64 {
+    text.chars().count() as u64
+}
+
+/// The seed estimator: `ceil(chars / ratio)` with the ratio of the content
+/// type (code 3.5, prose 4.0, yaml 3.8, markdown 3.75 characters per token).
+/// Characters are Unicode scalar values.
+///
+/// ```
+/// use budget_runtime::{ContentType, Estimator, SeedEstimator};
+///
+/// assert_eq!(SeedEstimator.estimate("héllo wörld", ContentType::Prose), 3); // 11 chars
+/// assert_eq!(SeedEstimator.estimate("", ContentType::Code), 0);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SeedEstimator;
+
+impl Estimator for SeedEstimator {
+    fn estimate(&self, text: &str, content_type: ContentType) -> u64 {
+        seed_estimate(count_chars(text), content_type)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ratios_match_the_seed_document() {
+        // 7 chars: code 2, prose 2, yaml 2, markdown 2
+        for (chars, ct, expected) in [
+            (7, ContentType::Code, 2),
+            (8, ContentType::Code, 3),
+            (8, ContentType::Prose, 2),
+            (9, ContentType::Prose, 3),
+            (19, ContentType::Yaml, 5),
+            (20, ContentType::Yaml, 6),
+            (15, ContentType::Markdown, 4),
+            (16, ContentType::Markdown, 5),
+            (1, ContentType::Markdown, 1),
+        ] {
+            assert_eq!(seed_estimate(chars, ct), expected, "{chars} chars of {ct}");
+        }
+    }
+
+    #[test]
+    fn rounding_is_always_up() {
+        for ct in ContentType::ALL {
+            for chars in 0..500u64 {
+                let exact = chars as f64 / ct.chars_per_token();
+                let est = seed_estimate(chars, ct);
+                assert!(est as f64 >= exact - 1e-9);
+                assert!((est as f64) < exact + 1.0);
+            }
+        }
+    }
+
+    #[test]
+    fn characters_are_unicode_scalar_values() {
+        let text = "日本語のテキスト"; // 8 chars, 24 bytes
+        assert_eq!(count_chars(text), 8);
+        assert_eq!(SeedEstimator.estimate(text, ContentType::Prose), 2);
+        assert_eq!(SeedEstimator.estimate("👍🏽", ContentType::Prose), 1); // 2 scalars
+    }
+
+    #[test]
+    fn huge_counts_saturate() {
+        assert_eq!(
+            seed_estimate(u64::MAX, ContentType::Prose),
+            u64::MAX / 4 + 1
+        );
+        assert!(seed_estimate(u64::MAX, ContentType::Code) < u64::MAX);
+    }
+}

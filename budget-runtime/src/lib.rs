@@ -1,0 +1,40 @@
+//! Runtime of the `budget` crate: token budgets, estimation, and a
+//! Cupel-conformant selection pipeline for LLM context windows.
+//!
+//! Most users depend on the `budget` facade, which re-exports everything here
+//! together with `#[derive(ContextItem)]` and `budget!`.
+//!
+//! ```
+//! use budget_runtime::{ContextBudget, ContextItem, Item, Pipeline, scorer::PriorityScorer};
+//!
+//! let items = vec![
+//!     Item::builder("system prompt").tokens(20).pinned(true).build()?,
+//!     Item::builder("important").tokens(50).priority(9).build()?,
+//!     Item::builder("filler").tokens(500).priority(1).build()?,
+//! ];
+//! let budget = ContextBudget::new(200, 100)?;
+//! let pipeline = Pipeline::builder().scorer(PriorityScorer::new()).build();
+//! let selection = pipeline.run(&items, &budget)?;
+//! let chosen: Vec<_> = selection.items().iter().map(|i| i.content()).collect();
+//! assert_eq!(chosen, ["important", "system prompt"]);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+#![forbid(unsafe_code)]
+#![deny(clippy::print_stdout, clippy::print_stderr)]
+#![warn(missing_docs)]
+
+pub mod error;
+pub mod estimate;
+pub mod model;
+pub mod pipeline;
+pub mod placer;
+pub mod scorer;
+pub mod slicer;
+
+pub use error::*;
+pub use estimate::{Estimator, SeedEstimator, TokenCounter, count_chars, seed_estimate};
+pub use model::*;
+pub use pipeline::{OverflowStrategy, Pipeline, PipelineBuilder, Selection};
+pub use placer::Placer;
+pub use scorer::Scorer;
+pub use slicer::Slicer;

@@ -1,0 +1,784 @@
+//! [`ContextBudget`]: the token limits a selection must respect, validated on construction.
+
+use std::borrow::Cow;
+
+use crate::error::ContextBudgetError;
+use crate::model::ContextKind;
+
+/// A minimum number of items of one kind that a quota slicer guarantees.
+///
+/// ```
+/// use budget_runtime::{ContextKind, ReservedSlot};
+///
+/// const TOOLS: ReservedSlot = ReservedSlot::new(ContextKind::TOOL_OUTPUT, 2);
+/// assert_eq!(TOOLS.min_items, 2);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct ReservedSlot {
+    /// The kind the reservation is for.
+    pub kind: ContextKind,
+    /// Minimum guaranteed items of that kind (must be ≥ 0).
+    pub min_items: i64,
+}
+
+impl ReservedSlot {
+    /// A reservation of `min_items` items of `kind`.
+    pub const fn new(kind: ContextKind, min_items: i64) -> Self {
+        Self { kind, min_items }
+    }
+}
+
+/// Which validation rule of a [`ContextBudget`] a set of values breaks.
+///
+/// The seven rules of the specification, plus one for duplicate slot kinds.
+/// [`ContextBudget::broken_rule`] is the single check used by the fallible
+/// constructors, the `const` constructors and the `budget!` macro.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum BudgetRule {
+    /// Rule 1: `max_tokens >= 0`.
+    MaxTokensNonNegative,
+    /// Rule 2: `target_tokens >= 0`.
+    TargetTokensNonNegative,
+    /// Rule 3: `target_tokens <= max_tokens`.
+    TargetWithinMax,
+    /// Rule 4: `output_reserve >= 0`.
+    OutputReserveNonNegative,
+    /// Rule 5: `output_reserve <= max_tokens`.
+    OutputReserveWithinMax,
+    /// Rule 6: `0.0 <= estimation_safety_margin_percent <= 100.0` (NaN breaks it).
+    SafetyMarginIsPercentage,
+    /// Rule 7: every reserved slot count is `>= 0`.
+    ReservedSlotNonNegative,
+    /// Each kind has at most one reserved slot.
+    ReservedSlotKindsUnique,
+}
+
+impl BudgetRule {
+    /// A fixed sentence naming the rule, used where numbers cannot be
+    /// formatted (panics during constant evaluation).
+    pub const fn message(self) -> &'static str {
+        match self {
+            Self::MaxTokensNonNegative => "invalid ContextBudget: max_tokens must be >= 0",
+            Self::TargetTokensNonNegative => "invalid ContextBudget: target_tokens must be >= 0",
+            Self::TargetWithinMax => "invalid ContextBudget: target_tokens exceeds max_tokens",
+            Self::OutputReserveNonNegative => "invalid ContextBudget: output_reserve must be >= 0",
+            Self::OutputReserveWithinMax => {
+                "invalid ContextBudget: output_reserve exceeds max_tokens"
+            }
+            Self::SafetyMarginIsPercentage => {
+                "invalid ContextBudget: estimation_safety_margin_percent must be within 0.0..=100.0"
+            }
+            Self::ReservedSlotNonNegative => {
+                "invalid ContextBudget: a reserved slot count must be >= 0"
+            }
+            Self::ReservedSlotKindsUnique => {
+                "invalid ContextBudget: a kind has more than one reserved slot"
+            }
+        }
+    }
+}
+
+/// The token limits for one model call (all counts in tokens).
+///
+/// * `max_tokens`: hard ceiling, the model's context window.
+/// * `target_tokens`: soft goal the slicer aims for (`<= max_tokens`).
+/// * `output_reserve`: tokens kept free for the model's answer (default 0).
+/// * `reserved_slots`: minimum items per kind for quota slicing (default none).
+/// * `estimation_safety_margin_percent`: head-room for estimated counts, in
+///   percent of the effective budget (default 0.0).
+///
+/// A `ContextBudget` can only exist in a valid state: [`ContextBudget::new`]
+/// and [`ContextBudget::builder`] return a typed error naming the numbers, and
+/// the `const` constructors fail compilation (or panic at run time) with a
+/// message naming the rule.
+///
+/// ```
+/// use budget_runtime::{ContextBudget, ContextBudgetError};
+///
+/// const BUDGET: ContextBudget = ContextBudget::new_const(128_000, 100_000)
+///     .with_output_reserve(4_096);
+/// assert_eq!(BUDGET.output_reserve(), 4_096);
+///
+/// let err = ContextBudget::new(800, 900).unwrap_err();
+/// assert_eq!(err, ContextBudgetError::TargetExceedsMax { target_tokens: 900, max_tokens: 800 });
+/// assert_eq!(err.to_string(), "target_tokens 900 exceeds max_tokens 800");
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct ContextBudget {
+    max_tokens: i64,
+    target_tokens: i64,
+    output_reserve: i64,
+    reserved_slots: Cow<'static, [ReservedSlot]>,
+    estimation_safety_margin_percent: f64,
+}
+
+/// The budget the slicer works with after pinned items and the output
+/// reserve are taken out (see [`ContextBudget::effective`]). Tokens.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct EffectiveBudget {
+    /// Hard ceiling for non-pinned items, ≥ 0.
+    pub max_tokens: i64,
+    /// Soft goal for non-pinned items, `0 <= target_tokens <= max_tokens`.
+    pub target_tokens: i64,
+}
+
+impl ContextBudget {
+    /// A budget with the given ceiling and target and every other field at its default.
+    ///
+    /// # Errors
+    /// The [`ContextBudgetError`] of the first broken rule.
+    pub fn new(max_tokens: i64, target_tokens: i64) -> Result<Self, ContextBudgetError> {
+        Self::builder(max_tokens, target_tokens).build()
+    }
+
+    /// A builder for a budget with optional fields.
+    ///
+    /// ```
+    /// use budget_runtime::{ContextBudget, ContextKind};
+    ///
+    /// let budget = ContextBudget::builder(200_000, 128_000)
+    ///     .output_reserve(4_096)
+    ///     .reserved_slot(ContextKind::TOOL_OUTPUT, 2)
+    ///     .safety_margin_percent(10.0)
+    ///     .build()?;
+    /// assert_eq!(budget.reserved_slots().len(), 1);
+    /// # Ok::<(), budget_runtime::ContextBudgetError>(())
+    /// ```
+    pub fn builder(max_tokens: i64, target_tokens: i64) -> ContextBudgetBuilder {
+        ContextBudgetBuilder {
+            max_tokens,
+            target_tokens,
+            output_reserve: 0,
+            reserved_slots: Vec::new(),
+            estimation_safety_margin_percent: 0.0,
+        }
+    }
+
+    /// A budget in `const` context with the given ceiling and target.
+    ///
+    /// # Panics
+    /// With [`BudgetRule::message`] if a rule is broken; in a `const` item
+    /// this is a compile error.
+    pub const fn new_const(max_tokens: i64, target_tokens: i64) -> Self {
+        let budget = Self {
+            max_tokens,
+            target_tokens,
+            output_reserve: 0,
+            reserved_slots: Cow::Borrowed(&[]),
+            estimation_safety_margin_percent: 0.0,
+        };
+        budget.checked_const()
+    }
+
+    /// This budget with another output reserve (tokens), in `const` context.
+    ///
+    /// # Panics
+    /// As [`ContextBudget::new_const`].
+    pub const fn with_output_reserve(mut self, output_reserve: i64) -> Self {
+        self.output_reserve = output_reserve;
+        self.checked_const()
+    }
+
+    /// This budget with another safety margin (percent), in `const` context.
+    ///
+    /// # Panics
+    /// As [`ContextBudget::new_const`].
+    pub const fn with_safety_margin_percent(mut self, percent: f64) -> Self {
+        self.estimation_safety_margin_percent = percent;
+        self.checked_const()
+    }
+
+    /// This budget with the given reserved slots, in `const` context.
+    ///
+    /// # Panics
+    /// As [`ContextBudget::new_const`].
+    pub const fn with_reserved_slots(self, slots: &'static [ReservedSlot]) -> Self {
+        let budget = Self {
+            max_tokens: self.max_tokens,
+            target_tokens: self.target_tokens,
+            output_reserve: self.output_reserve,
+            reserved_slots: Cow::Borrowed(slots),
+            estimation_safety_margin_percent: self.estimation_safety_margin_percent,
+        };
+        std::mem::forget(self);
+        budget.checked_const()
+    }
+
+    const fn checked_const(self) -> Self {
+        let slots: &[ReservedSlot] = match &self.reserved_slots {
+            Cow::Borrowed(slots) => slots,
+            // Only reachable at run time: const constructors always borrow.
+            Cow::Owned(slots) => slots.as_slice(),
+        };
+        if let Some(rule) = Self::broken_rule(
+            self.max_tokens,
+            self.target_tokens,
+            self.output_reserve,
+            self.estimation_safety_margin_percent,
+            slots,
+        ) {
+            panic!("{}", rule.message());
+        }
+        self
+    }
+
+    /// The first validation rule the given values break, or `None` if they
+    /// form a valid budget. Rules are checked in the specification's order.
+    pub const fn broken_rule(
+        max_tokens: i64,
+        target_tokens: i64,
+        output_reserve: i64,
+        estimation_safety_margin_percent: f64,
+        reserved_slots: &[ReservedSlot],
+    ) -> Option<BudgetRule> {
+        if max_tokens < 0 {
+            return Some(BudgetRule::MaxTokensNonNegative);
+        }
+        if target_tokens < 0 {
+            return Some(BudgetRule::TargetTokensNonNegative);
+        }
+        if target_tokens > max_tokens {
+            return Some(BudgetRule::TargetWithinMax);
+        }
+        if output_reserve < 0 {
+            return Some(BudgetRule::OutputReserveNonNegative);
+        }
+        if output_reserve > max_tokens {
+            return Some(BudgetRule::OutputReserveWithinMax);
+        }
+        let margin = estimation_safety_margin_percent;
+        if !(margin >= 0.0 && margin <= 100.0) {
+            return Some(BudgetRule::SafetyMarginIsPercentage);
+        }
+        if first_negative_slot(reserved_slots).is_some() {
+            return Some(BudgetRule::ReservedSlotNonNegative);
+        }
+        if first_duplicate_slot(reserved_slots).is_some() {
+            return Some(BudgetRule::ReservedSlotKindsUnique);
+        }
+        None
+    }
+
+    /// Hard ceiling, the model's context window (tokens).
+    pub const fn max_tokens(&self) -> i64 {
+        self.max_tokens
+    }
+
+    /// Soft goal for the selection (tokens).
+    pub const fn target_tokens(&self) -> i64 {
+        self.target_tokens
+    }
+
+    /// Tokens reserved for the model's output.
+    pub const fn output_reserve(&self) -> i64 {
+        self.output_reserve
+    }
+
+    /// Minimum items per kind, for quota slicing.
+    pub fn reserved_slots(&self) -> &[ReservedSlot] {
+        &self.reserved_slots
+    }
+
+    /// The reserved minimum for `kind` (case-insensitive), 0 when none is set.
+    pub fn reserved_for(&self, kind: &ContextKind) -> i64 {
+        self.reserved_slots
+            .iter()
+            .find(|slot| &slot.kind == kind)
+            .map_or(0, |slot| slot.min_items)
+    }
+
+    /// Head-room for estimated counts, in percent.
+    pub const fn estimation_safety_margin_percent(&self) -> f64 {
+        self.estimation_safety_margin_percent
+    }
+
+    /// The budget left for non-pinned items once `pinned_tokens` are placed.
+    ///
+    /// ```text
+    /// max    = max(0, max_tokens - output_reserve - pinned_tokens)
+    /// target = min(max(0, target_tokens - pinned_tokens), max)
+    /// ```
+    /// then, when the safety margin `m` is non-zero, both are reduced to
+    /// `floor(value × (100 − m) / 100)`. Arithmetic saturates; a negative
+    /// `pinned_tokens` counts as 0.
+    ///
+    /// ```
+    /// use budget_runtime::{ContextBudget, EffectiveBudget};
+    ///
+    /// let budget = ContextBudget::builder(1_000, 800).output_reserve(100).build()?;
+    /// assert_eq!(budget.effective(300), EffectiveBudget { max_tokens: 600, target_tokens: 500 });
+    /// assert_eq!(budget.effective(2_000), EffectiveBudget { max_tokens: 0, target_tokens: 0 });
+    /// # Ok::<(), budget_runtime::ContextBudgetError>(())
+    /// ```
+    pub fn effective(&self, pinned_tokens: i64) -> EffectiveBudget {
+        let pinned = pinned_tokens.max(0);
+        let max = self
+            .max_tokens
+            .saturating_sub(self.output_reserve)
+            .saturating_sub(pinned)
+            .max(0);
+        let target = self.target_tokens.saturating_sub(pinned).max(0).min(max);
+        EffectiveBudget {
+            max_tokens: self.apply_safety_margin(max),
+            target_tokens: self.apply_safety_margin(target),
+        }
+    }
+
+    fn apply_safety_margin(&self, tokens: i64) -> i64 {
+        let margin = self.estimation_safety_margin_percent;
+        if margin == 0.0 {
+            return tokens;
+        }
+        let kept = (tokens as f64 * (100.0 - margin) / 100.0).floor();
+        // `as` saturates; the `min` guards against f64 rounding up large counts.
+        (kept as i64).clamp(0, tokens)
+    }
+}
+
+const fn first_negative_slot(slots: &[ReservedSlot]) -> Option<usize> {
+    let mut i = 0;
+    while i < slots.len() {
+        if slots[i].min_items < 0 {
+            return Some(i);
+        }
+        i += 1;
+    }
+    None
+}
+
+/// The index of the first slot whose kind already appeared earlier.
+const fn first_duplicate_slot(slots: &[ReservedSlot]) -> Option<usize> {
+    let mut i = 1;
+    while i < slots.len() {
+        let mut j = 0;
+        while j < i {
+            if labels_equal_ignore_case(slots[i].kind_label(), slots[j].kind_label()) {
+                return Some(i);
+            }
+            j += 1;
+        }
+        i += 1;
+    }
+    None
+}
+
+const fn labels_equal_ignore_case(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i].to_ascii_lowercase() != b[i].to_ascii_lowercase() {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+impl ReservedSlot {
+    const fn kind_label(&self) -> &str {
+        self.kind.as_str()
+    }
+}
+
+/// Builds a [`ContextBudget`] at run time; see [`ContextBudget::builder`].
+#[derive(Clone, Debug)]
+#[must_use = "call .build() to get the budget"]
+pub struct ContextBudgetBuilder {
+    max_tokens: i64,
+    target_tokens: i64,
+    output_reserve: i64,
+    reserved_slots: Vec<ReservedSlot>,
+    estimation_safety_margin_percent: f64,
+}
+
+impl ContextBudgetBuilder {
+    /// Tokens reserved for the model's output (default 0).
+    pub fn output_reserve(mut self, tokens: i64) -> Self {
+        self.output_reserve = tokens;
+        self
+    }
+
+    /// Adds a minimum of `min_items` items of `kind`.
+    pub fn reserved_slot(mut self, kind: ContextKind, min_items: i64) -> Self {
+        self.reserved_slots.push(ReservedSlot { kind, min_items });
+        self
+    }
+
+    /// Head-room for estimated counts, in percent (default 0.0).
+    pub fn safety_margin_percent(mut self, percent: f64) -> Self {
+        self.estimation_safety_margin_percent = percent;
+        self
+    }
+
+    /// The validated budget.
+    ///
+    /// # Errors
+    /// The [`ContextBudgetError`] of the first broken rule, with its numbers.
+    pub fn build(self) -> Result<ContextBudget, ContextBudgetError> {
+        let rule = ContextBudget::broken_rule(
+            self.max_tokens,
+            self.target_tokens,
+            self.output_reserve,
+            self.estimation_safety_margin_percent,
+            &self.reserved_slots,
+        );
+        match rule {
+            None => Ok(ContextBudget {
+                max_tokens: self.max_tokens,
+                target_tokens: self.target_tokens,
+                output_reserve: self.output_reserve,
+                reserved_slots: Cow::Owned(self.reserved_slots),
+                estimation_safety_margin_percent: self.estimation_safety_margin_percent,
+            }),
+            Some(rule) => Err(self.error_for(rule)),
+        }
+    }
+
+    fn error_for(&self, rule: BudgetRule) -> ContextBudgetError {
+        let slot = |index: Option<usize>| index.map(|i| self.reserved_slots[i].clone());
+        match rule {
+            BudgetRule::MaxTokensNonNegative => ContextBudgetError::NegativeMaxTokens {
+                max_tokens: self.max_tokens,
+            },
+            BudgetRule::TargetTokensNonNegative => ContextBudgetError::NegativeTargetTokens {
+                target_tokens: self.target_tokens,
+            },
+            BudgetRule::TargetWithinMax => ContextBudgetError::TargetExceedsMax {
+                target_tokens: self.target_tokens,
+                max_tokens: self.max_tokens,
+            },
+            BudgetRule::OutputReserveNonNegative => ContextBudgetError::NegativeOutputReserve {
+                output_reserve: self.output_reserve,
+            },
+            BudgetRule::OutputReserveWithinMax => ContextBudgetError::OutputReserveExceedsMax {
+                output_reserve: self.output_reserve,
+                max_tokens: self.max_tokens,
+            },
+            BudgetRule::SafetyMarginIsPercentage => ContextBudgetError::SafetyMarginOutOfRange {
+                percent: self.estimation_safety_margin_percent,
+            },
+            BudgetRule::ReservedSlotNonNegative => {
+                let slot = slot(first_negative_slot(&self.reserved_slots))
+                    .unwrap_or_else(|| ReservedSlot::new(ContextKind::MESSAGE, -1));
+                ContextBudgetError::NegativeReservedSlot {
+                    kind: slot.kind,
+                    min_items: slot.min_items,
+                }
+            }
+            BudgetRule::ReservedSlotKindsUnique => {
+                let slot = slot(first_duplicate_slot(&self.reserved_slots))
+                    .unwrap_or_else(|| ReservedSlot::new(ContextKind::MESSAGE, 0));
+                ContextBudgetError::DuplicateReservedSlot { kind: slot.kind }
+            }
+        }
+    }
+}
+
+#[cfg(feature = "serde")]
+mod serde_impl {
+    use super::*;
+
+    #[derive(serde::Serialize, serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Raw {
+        max_tokens: i64,
+        target_tokens: i64,
+        #[serde(default)]
+        output_reserve: i64,
+        #[serde(default)]
+        reserved_slots: Vec<ReservedSlot>,
+        #[serde(default)]
+        estimation_safety_margin_percent: f64,
+    }
+
+    impl serde::Serialize for ContextBudget {
+        fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            Raw {
+                max_tokens: self.max_tokens,
+                target_tokens: self.target_tokens,
+                output_reserve: self.output_reserve,
+                reserved_slots: self.reserved_slots.to_vec(),
+                estimation_safety_margin_percent: self.estimation_safety_margin_percent,
+            }
+            .serialize(serializer)
+        }
+    }
+
+    impl<'de> serde::Deserialize<'de> for ContextBudget {
+        /// Deserializes and validates: an invalid budget is a deserialization error.
+        fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+            let raw = Raw::deserialize(deserializer)?;
+            ContextBudgetBuilder {
+                max_tokens: raw.max_tokens,
+                target_tokens: raw.target_tokens,
+                output_reserve: raw.output_reserve,
+                reserved_slots: raw.reserved_slots,
+                estimation_safety_margin_percent: raw.estimation_safety_margin_percent,
+            }
+            .build()
+            .map_err(serde::de::Error::custom)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn err(builder: ContextBudgetBuilder) -> ContextBudgetError {
+        builder.build().unwrap_err()
+    }
+
+    #[test]
+    fn each_rule_has_its_own_error_with_numbers() {
+        use ContextBudgetError as E;
+        assert_eq!(
+            err(ContextBudget::builder(-1, 0)),
+            E::NegativeMaxTokens { max_tokens: -1 }
+        );
+        assert_eq!(
+            err(ContextBudget::builder(10, -5)),
+            E::NegativeTargetTokens { target_tokens: -5 }
+        );
+        assert_eq!(
+            err(ContextBudget::builder(10, 11)),
+            E::TargetExceedsMax {
+                target_tokens: 11,
+                max_tokens: 10
+            }
+        );
+        assert_eq!(
+            err(ContextBudget::builder(10, 5).output_reserve(-3)),
+            E::NegativeOutputReserve { output_reserve: -3 }
+        );
+        assert_eq!(
+            err(ContextBudget::builder(10, 5).output_reserve(11)),
+            E::OutputReserveExceedsMax {
+                output_reserve: 11,
+                max_tokens: 10
+            }
+        );
+        for bad in [-0.5, 100.5, f64::NAN, f64::INFINITY] {
+            assert!(matches!(
+                err(ContextBudget::builder(10, 5).safety_margin_percent(bad)),
+                E::SafetyMarginOutOfRange { .. }
+            ));
+        }
+        assert_eq!(
+            err(ContextBudget::builder(10, 5).reserved_slot(ContextKind::MEMORY, -2)),
+            E::NegativeReservedSlot {
+                kind: ContextKind::MEMORY,
+                min_items: -2
+            }
+        );
+        assert_eq!(
+            err(ContextBudget::builder(10, 5)
+                .reserved_slot(ContextKind::MEMORY, 1)
+                .reserved_slot(ContextKind::new("memory").unwrap(), 2)),
+            E::DuplicateReservedSlot {
+                kind: ContextKind::MEMORY
+            }
+        );
+    }
+
+    #[test]
+    fn error_messages_quote_the_numbers() {
+        let e = ContextBudget::builder(800, 100)
+            .output_reserve(900)
+            .build()
+            .unwrap_err();
+        assert_eq!(e.to_string(), "output_reserve 900 exceeds max_tokens 800");
+        let e = ContextBudget::builder(800, 100)
+            .safety_margin_percent(150.0)
+            .build()
+            .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "estimation_safety_margin_percent 150 is outside 0.0..=100.0"
+        );
+    }
+
+    #[test]
+    fn boundary_values_are_valid() {
+        assert!(ContextBudget::new(0, 0).is_ok());
+        assert!(
+            ContextBudget::builder(10, 10)
+                .output_reserve(10)
+                .build()
+                .is_ok()
+        );
+        assert!(
+            ContextBudget::builder(10, 10)
+                .safety_margin_percent(100.0)
+                .build()
+                .is_ok()
+        );
+        assert!(
+            ContextBudget::builder(i64::MAX, i64::MAX)
+                .output_reserve(i64::MAX)
+                .build()
+                .is_ok()
+        );
+    }
+
+    #[test]
+    fn const_constructors_agree_with_runtime() {
+        const SLOTS: &[ReservedSlot] = &[ReservedSlot::new(ContextKind::TOOL_OUTPUT, 2)];
+        const B: ContextBudget = ContextBudget::new_const(1_000, 800)
+            .with_output_reserve(100)
+            .with_safety_margin_percent(5.0)
+            .with_reserved_slots(SLOTS);
+        let runtime = ContextBudget::builder(1_000, 800)
+            .output_reserve(100)
+            .safety_margin_percent(5.0)
+            .reserved_slot(ContextKind::TOOL_OUTPUT, 2)
+            .build()
+            .unwrap();
+        assert_eq!(B, runtime);
+        assert_eq!(B.reserved_for(&ContextKind::new("tooloutput").unwrap()), 2);
+        assert_eq!(B.reserved_for(&ContextKind::MEMORY), 0);
+    }
+
+    #[test]
+    #[should_panic(expected = "target_tokens exceeds max_tokens")]
+    fn const_constructor_panics_with_rule_message() {
+        let _ = ContextBudget::new_const(std::hint::black_box(5), 6);
+    }
+
+    // Edge cases of the effective-budget computation (Stage 5: Slice).
+    #[test]
+    fn effective_budget_without_pinned_items() {
+        let budget = ContextBudget::builder(1_000, 800)
+            .output_reserve(100)
+            .build()
+            .unwrap();
+        assert_eq!(
+            budget.effective(0),
+            EffectiveBudget {
+                max_tokens: 900,
+                target_tokens: 800
+            }
+        );
+    }
+
+    #[test]
+    fn effective_target_is_clamped_to_effective_max() {
+        let budget = ContextBudget::builder(1_000, 1_000)
+            .output_reserve(400)
+            .build()
+            .unwrap();
+        assert_eq!(
+            budget.effective(100),
+            EffectiveBudget {
+                max_tokens: 500,
+                target_tokens: 500
+            }
+        );
+    }
+
+    #[test]
+    fn zero_effective_budget() {
+        let budget = ContextBudget::new(0, 0).unwrap();
+        assert_eq!(
+            budget.effective(0),
+            EffectiveBudget {
+                max_tokens: 0,
+                target_tokens: 0
+            }
+        );
+        let all_reserved = ContextBudget::builder(500, 400)
+            .output_reserve(500)
+            .build()
+            .unwrap();
+        assert_eq!(
+            all_reserved.effective(0),
+            EffectiveBudget {
+                max_tokens: 0,
+                target_tokens: 0
+            }
+        );
+    }
+
+    #[test]
+    fn pinned_items_consuming_the_whole_target() {
+        let budget = ContextBudget::new(1_000, 150).unwrap();
+        assert_eq!(budget.effective(150).target_tokens, 0);
+        assert_eq!(budget.effective(150).max_tokens, 850);
+        assert_eq!(
+            budget.effective(400),
+            EffectiveBudget {
+                max_tokens: 600,
+                target_tokens: 0
+            }
+        );
+    }
+
+    #[test]
+    fn pinned_and_reserve_exceeding_what_remains_floor_at_zero() {
+        let budget = ContextBudget::builder(1_000, 900)
+            .output_reserve(600)
+            .build()
+            .unwrap();
+        assert_eq!(
+            budget.effective(500),
+            EffectiveBudget {
+                max_tokens: 0,
+                target_tokens: 0
+            }
+        );
+        assert_eq!(
+            budget.effective(i64::MAX),
+            EffectiveBudget {
+                max_tokens: 0,
+                target_tokens: 0
+            }
+        );
+        assert_eq!(budget.effective(-50), budget.effective(0));
+    }
+
+    #[test]
+    fn safety_margin_applies_after_subtractions_with_floor() {
+        let budget = ContextBudget::builder(1_000, 800)
+            .output_reserve(100)
+            .safety_margin_percent(10.0)
+            .build()
+            .unwrap();
+        // max: 1000 - 100 - 33 = 867 → floor(780.3) = 780; target: 800 - 33 = 767 → floor(690.3) = 690
+        assert_eq!(
+            budget.effective(33),
+            EffectiveBudget {
+                max_tokens: 780,
+                target_tokens: 690
+            }
+        );
+        let full = ContextBudget::builder(1_000, 800)
+            .safety_margin_percent(100.0)
+            .build()
+            .unwrap();
+        assert_eq!(
+            full.effective(0),
+            EffectiveBudget {
+                max_tokens: 0,
+                target_tokens: 0
+            }
+        );
+    }
+
+    #[test]
+    fn extreme_values_saturate() {
+        let budget = ContextBudget::builder(i64::MAX, i64::MAX)
+            .safety_margin_percent(0.5)
+            .build()
+            .unwrap();
+        let eff = budget.effective(0);
+        assert!(eff.target_tokens <= eff.max_tokens);
+        assert!(eff.max_tokens <= i64::MAX);
+        assert!(eff.max_tokens > 0);
+    }
+}

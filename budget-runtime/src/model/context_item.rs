@@ -1,0 +1,156 @@
+//! [`ContextItem`]: what the pipeline needs to know about a piece of context.
+
+use std::borrow::Cow;
+
+use crate::model::{ContentType, ContextKind, MetadataValueRef, NoTags, TagList, Tier, Timestamp};
+
+static DEFAULT_KIND: ContextKind = ContextKind::MESSAGE;
+
+/// A piece of context the pipeline can estimate, score, slice and place.
+///
+/// Implement it by hand, derive it with `#[derive(ContextItem)]` from the
+/// `budget` crate, or use the owned [`Item`](crate::Item). Only
+/// [`content`](ContextItem::content) and [`tokens`](ContextItem::tokens) are
+/// required; every other accessor has the specification's default. The
+/// pipeline reads items through shared references and never copies or
+/// mutates them.
+///
+/// ```
+/// use std::borrow::Cow;
+/// use budget_runtime::{ContextItem, ContextKind, ContentType, Estimator, SeedEstimator};
+///
+/// struct ToolResult { output: String }
+///
+/// impl ContextItem for ToolResult {
+///     fn content(&self) -> Cow<'_, str> { Cow::Borrowed(&self.output) }
+///     fn tokens(&self) -> i64 {
+///         SeedEstimator.estimate(&self.output, ContentType::Code) as i64
+///     }
+///     fn kind(&self) -> &ContextKind {
+///         static KIND: ContextKind = ContextKind::TOOL_OUTPUT;
+///         &KIND
+///     }
+/// }
+///
+/// let r = ToolResult { output: "fn main() {}".into() };
+/// assert_eq!(r.tokens(), 4); // 12 chars / 3.5, rounded up
+/// assert!(!r.pinned());
+/// ```
+pub trait ContextItem {
+    /// The text that goes in front of the model. Deduplication compares it
+    /// byte for byte.
+    fn content(&self) -> Cow<'_, str>;
+
+    /// Token count, exact or estimated. Negative counts are a defined input:
+    /// classification excludes such items.
+    fn tokens(&self) -> i64;
+
+    /// The item's kind (default [`ContextKind::MESSAGE`]).
+    fn kind(&self) -> &ContextKind {
+        &DEFAULT_KIND
+    }
+
+    /// The content type used for estimation (default [`ContentType::Markdown`]).
+    fn content_type(&self) -> ContentType {
+        ContentType::Markdown
+    }
+
+    /// Pinned items bypass scoring and slicing and are always included.
+    fn pinned(&self) -> bool {
+        false
+    }
+
+    /// When the item was created or observed.
+    fn timestamp(&self) -> Option<Timestamp> {
+        None
+    }
+
+    /// Caller priority; higher is more important.
+    fn priority(&self) -> Option<i64> {
+        None
+    }
+
+    /// Descriptive tags (compared ASCII case-insensitively).
+    fn tags(&self) -> &dyn TagList {
+        &NoTags
+    }
+
+    /// The future-relevance hint, conventionally in `0.0..=1.0`.
+    fn relevance_hint(&self) -> Option<f64> {
+        None
+    }
+
+    /// The metadata value under `key`, if any.
+    fn metadata(&self, key: &str) -> Option<MetadataValueRef<'_>> {
+        let _ = key;
+        None
+    }
+
+    /// A relevance score the application already has (for example a
+    /// retrieval similarity), conventionally in `0.0..=1.0`.
+    fn relevance(&self) -> Option<f64> {
+        None
+    }
+
+    /// The hybrid-payload tier the item asks for; `None` lets the payload
+    /// assembler decide from the score.
+    fn tier(&self) -> Option<Tier> {
+        None
+    }
+
+    /// Where the full content can be fetched (path or URL), shown when the
+    /// item is demoted to [`Tier::Linked`].
+    fn link(&self) -> Option<&str> {
+        None
+    }
+
+    /// A one-line description, shown for [`Tier::Linked`] and in summaries.
+    fn description(&self) -> Option<&str> {
+        None
+    }
+}
+
+impl<T: ContextItem + ?Sized> ContextItem for &T {
+    fn content(&self) -> Cow<'_, str> {
+        (**self).content()
+    }
+    fn tokens(&self) -> i64 {
+        (**self).tokens()
+    }
+    fn kind(&self) -> &ContextKind {
+        (**self).kind()
+    }
+    fn content_type(&self) -> ContentType {
+        (**self).content_type()
+    }
+    fn pinned(&self) -> bool {
+        (**self).pinned()
+    }
+    fn timestamp(&self) -> Option<Timestamp> {
+        (**self).timestamp()
+    }
+    fn priority(&self) -> Option<i64> {
+        (**self).priority()
+    }
+    fn tags(&self) -> &dyn TagList {
+        (**self).tags()
+    }
+    fn relevance_hint(&self) -> Option<f64> {
+        (**self).relevance_hint()
+    }
+    fn metadata(&self, key: &str) -> Option<MetadataValueRef<'_>> {
+        (**self).metadata(key)
+    }
+    fn relevance(&self) -> Option<f64> {
+        (**self).relevance()
+    }
+    fn tier(&self) -> Option<Tier> {
+        (**self).tier()
+    }
+    fn link(&self) -> Option<&str> {
+        (**self).link()
+    }
+    fn description(&self) -> Option<&str> {
+        (**self).description()
+    }
+}

@@ -1,0 +1,373 @@
+//! [`Item`]: an owned context item with a builder, for dynamic use.
+
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+
+use crate::error::ItemError;
+use crate::estimate::{Estimator, SeedEstimator};
+use crate::model::{
+    ContentType, ContextItem, ContextKind, MetadataValue, MetadataValueRef, TagList, Tier,
+    Timestamp,
+};
+
+/// An owned context item: the data-carrying form of [`ContextItem`].
+///
+/// Use it when items come from configuration, the network or a test vector;
+/// for application structs prefer `#[derive(ContextItem)]`, which borrows.
+///
+/// ```
+/// use budget_runtime::{ContextItem, ContextKind, Item};
+///
+/// let item = Item::builder("The deploy failed at step 3.")
+///     .kind(ContextKind::TOOL_OUTPUT)
+///     .priority(5)
+///     .tag("ci")
+///     .build()?;
+/// assert_eq!(item.tokens(), 8); // estimated: 28 chars / 3.75, rounded up
+/// assert!(item.tags().has_tag("CI"));
+/// # Ok::<(), budget_runtime::ItemError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Item {
+    content: String,
+    tokens: i64,
+    kind: ContextKind,
+    content_type: ContentType,
+    pinned: bool,
+    timestamp: Option<Timestamp>,
+    priority: Option<i64>,
+    tags: Vec<String>,
+    relevance_hint: Option<f64>,
+    metadata: BTreeMap<String, MetadataValue>,
+    relevance: Option<f64>,
+    tier: Option<Tier>,
+    link: Option<String>,
+    description: Option<String>,
+    original_tokens: Option<i64>,
+}
+
+impl Item {
+    /// An item with `content` and an exact token count, every other field at
+    /// its default.
+    ///
+    /// # Errors
+    /// [`ItemError::EmptyContent`] if `content` is empty.
+    pub fn new(content: impl Into<String>, tokens: i64) -> Result<Self, ItemError> {
+        Self::builder(content).tokens(tokens).build()
+    }
+
+    /// A builder for an item with `content`.
+    pub fn builder(content: impl Into<String>) -> ItemBuilder {
+        ItemBuilder {
+            item: Item {
+                content: content.into(),
+                tokens: 0,
+                kind: ContextKind::MESSAGE,
+                content_type: ContentType::Markdown,
+                pinned: false,
+                timestamp: None,
+                priority: None,
+                tags: Vec::new(),
+                relevance_hint: None,
+                metadata: BTreeMap::new(),
+                relevance: None,
+                tier: None,
+                link: None,
+                description: None,
+                original_tokens: None,
+            },
+            tokens: None,
+        }
+    }
+
+    /// The token count before any external summarization, for diagnostics.
+    pub fn original_tokens(&self) -> Option<i64> {
+        self.original_tokens
+    }
+
+    /// All metadata entries.
+    pub fn metadata_entries(&self) -> &BTreeMap<String, MetadataValue> {
+        &self.metadata
+    }
+
+    /// The tags as strings.
+    pub fn tag_slice(&self) -> &[String] {
+        &self.tags
+    }
+}
+
+impl ContextItem for Item {
+    fn content(&self) -> Cow<'_, str> {
+        Cow::Borrowed(&self.content)
+    }
+    fn tokens(&self) -> i64 {
+        self.tokens
+    }
+    fn kind(&self) -> &ContextKind {
+        &self.kind
+    }
+    fn content_type(&self) -> ContentType {
+        self.content_type
+    }
+    fn pinned(&self) -> bool {
+        self.pinned
+    }
+    fn timestamp(&self) -> Option<Timestamp> {
+        self.timestamp
+    }
+    fn priority(&self) -> Option<i64> {
+        self.priority
+    }
+    fn tags(&self) -> &dyn TagList {
+        &self.tags
+    }
+    fn relevance_hint(&self) -> Option<f64> {
+        self.relevance_hint
+    }
+    fn metadata(&self, key: &str) -> Option<MetadataValueRef<'_>> {
+        self.metadata.get(key).map(MetadataValue::as_ref)
+    }
+    fn relevance(&self) -> Option<f64> {
+        self.relevance
+    }
+    fn tier(&self) -> Option<Tier> {
+        self.tier
+    }
+    fn link(&self) -> Option<&str> {
+        self.link.as_deref()
+    }
+    fn description(&self) -> Option<&str> {
+        self.description.as_deref()
+    }
+}
+
+/// Builds an [`Item`]; see [`Item::builder`].
+///
+/// Without [`tokens`](ItemBuilder::tokens), the count is estimated from the
+/// content with the [`SeedEstimator`] for the item's content type.
+#[derive(Clone, Debug)]
+#[must_use = "call .build() to get the item"]
+pub struct ItemBuilder {
+    item: Item,
+    tokens: Option<i64>,
+}
+
+impl ItemBuilder {
+    /// An exact token count (may be negative: the pipeline then excludes the item).
+    pub fn tokens(mut self, tokens: i64) -> Self {
+        self.tokens = Some(tokens);
+        self
+    }
+    /// The kind (default `Message`).
+    pub fn kind(mut self, kind: ContextKind) -> Self {
+        self.item.kind = kind;
+        self
+    }
+    /// The content type used for estimation (default markdown).
+    pub fn content_type(mut self, content_type: ContentType) -> Self {
+        self.item.content_type = content_type;
+        self
+    }
+    /// Pins the item: always included, never scored or sliced.
+    pub fn pinned(mut self, pinned: bool) -> Self {
+        self.item.pinned = pinned;
+        self
+    }
+    /// When the item was created or observed.
+    pub fn timestamp(mut self, timestamp: impl Into<Timestamp>) -> Self {
+        self.item.timestamp = Some(timestamp.into());
+        self
+    }
+    /// Caller priority; higher is more important.
+    pub fn priority(mut self, priority: i64) -> Self {
+        self.item.priority = Some(priority);
+        self
+    }
+    /// Adds one tag.
+    pub fn tag(mut self, tag: impl Into<String>) -> Self {
+        self.item.tags.push(tag.into());
+        self
+    }
+    /// Adds several tags.
+    pub fn tags<I: IntoIterator<Item = S>, S: Into<String>>(mut self, tags: I) -> Self {
+        self.item.tags.extend(tags.into_iter().map(Into::into));
+        self
+    }
+    /// The future-relevance hint.
+    pub fn relevance_hint(mut self, hint: f64) -> Self {
+        self.item.relevance_hint = Some(hint);
+        self
+    }
+    /// Adds a metadata entry (a later entry with the same key replaces it).
+    pub fn metadata(mut self, key: impl Into<String>, value: impl Into<MetadataValue>) -> Self {
+        self.item.metadata.insert(key.into(), value.into());
+        self
+    }
+    /// An application relevance score.
+    pub fn relevance(mut self, relevance: f64) -> Self {
+        self.item.relevance = Some(relevance);
+        self
+    }
+    /// A fixed hybrid-payload tier.
+    pub fn tier(mut self, tier: Tier) -> Self {
+        self.item.tier = Some(tier);
+        self
+    }
+    /// Where the full content lives (path or URL).
+    pub fn link(mut self, link: impl Into<String>) -> Self {
+        self.item.link = Some(link.into());
+        self
+    }
+    /// A one-line description.
+    pub fn description(mut self, description: impl Into<String>) -> Self {
+        self.item.description = Some(description.into());
+        self
+    }
+    /// The token count before external summarization.
+    pub fn original_tokens(mut self, tokens: i64) -> Self {
+        self.item.original_tokens = Some(tokens);
+        self
+    }
+
+    /// The item.
+    ///
+    /// # Errors
+    /// [`ItemError::EmptyContent`] if the content is empty.
+    pub fn build(self) -> Result<Item, ItemError> {
+        let mut item = self.item;
+        if item.content.is_empty() {
+            return Err(ItemError::EmptyContent);
+        }
+        item.tokens = match self.tokens {
+            Some(tokens) => tokens,
+            None => {
+                let estimate = SeedEstimator.estimate(&item.content, item.content_type);
+                i64::try_from(estimate).unwrap_or(i64::MAX)
+            }
+        };
+        Ok(item)
+    }
+}
+
+#[cfg(feature = "serde")]
+mod serde_impl {
+    use super::*;
+
+    #[derive(serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Raw {
+        content: String,
+        #[serde(default)]
+        tokens: Option<i64>,
+        #[serde(default)]
+        kind: Option<ContextKind>,
+        #[serde(default)]
+        content_type: Option<ContentType>,
+        #[serde(default)]
+        pinned: bool,
+        #[serde(default)]
+        timestamp: Option<Timestamp>,
+        #[serde(default)]
+        priority: Option<i64>,
+        #[serde(default)]
+        tags: Vec<String>,
+        #[serde(default)]
+        relevance_hint: Option<f64>,
+        #[serde(default)]
+        metadata: BTreeMap<String, MetadataValue>,
+        #[serde(default)]
+        relevance: Option<f64>,
+        #[serde(default)]
+        tier: Option<Tier>,
+        #[serde(default)]
+        link: Option<String>,
+        #[serde(default)]
+        description: Option<String>,
+        #[serde(default)]
+        original_tokens: Option<i64>,
+    }
+
+    impl<'de> serde::Deserialize<'de> for Item {
+        /// Deserializes and validates (empty content is an error); a missing
+        /// `tokens` is estimated.
+        fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+            let raw = Raw::deserialize(deserializer)?;
+            let mut builder = Item::builder(raw.content);
+            builder.tokens = raw.tokens;
+            builder.item.kind = raw.kind.unwrap_or_default();
+            builder.item.content_type = raw.content_type.unwrap_or_default();
+            builder.item.pinned = raw.pinned;
+            builder.item.timestamp = raw.timestamp;
+            builder.item.priority = raw.priority;
+            builder.item.tags = raw.tags;
+            builder.item.relevance_hint = raw.relevance_hint;
+            builder.item.metadata = raw.metadata;
+            builder.item.relevance = raw.relevance;
+            builder.item.tier = raw.tier;
+            builder.item.link = raw.link;
+            builder.item.description = raw.description;
+            builder.item.original_tokens = raw.original_tokens;
+            builder.build().map_err(serde::de::Error::custom)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn empty_content_is_rejected() {
+        assert_eq!(Item::new("", 3), Err(ItemError::EmptyContent));
+    }
+
+    #[test]
+    fn explicit_tokens_override_the_estimate() {
+        let item = Item::new("hello world", -4).unwrap();
+        assert_eq!(item.tokens(), -4);
+        let estimated = Item::builder("hello world")
+            .content_type(ContentType::Prose)
+            .build()
+            .unwrap();
+        assert_eq!(estimated.tokens(), 3); // 11 chars / 4.0 → 2.75 → 3
+    }
+
+    #[test]
+    fn accessors_return_what_was_built() {
+        let ts = Timestamp::from_unix_seconds(1_700_000_000);
+        let item = Item::builder("x")
+            .tokens(1)
+            .kind(ContextKind::MEMORY)
+            .pinned(true)
+            .timestamp(ts)
+            .priority(-3)
+            .tags(["a", "B"])
+            .relevance_hint(0.25)
+            .metadata("cupel:trust", 0.5)
+            .relevance(0.9)
+            .tier(Tier::Linked)
+            .link("docs/a.md")
+            .description("A doc")
+            .original_tokens(10)
+            .build()
+            .unwrap();
+        assert_eq!(item.kind(), &ContextKind::MEMORY);
+        assert!(item.pinned());
+        assert_eq!(item.timestamp(), Some(ts));
+        assert_eq!(item.priority(), Some(-3));
+        assert!(item.tags().has_tag("b"));
+        assert_eq!(item.tags().tag_count(), 2);
+        assert_eq!(item.relevance_hint(), Some(0.25));
+        assert_eq!(
+            item.metadata("cupel:trust"),
+            Some(MetadataValueRef::Float(0.5))
+        );
+        assert_eq!(item.metadata("missing"), None);
+        assert_eq!(item.relevance(), Some(0.9));
+        assert_eq!(item.tier(), Some(Tier::Linked));
+        assert_eq!(item.link(), Some("docs/a.md"));
+        assert_eq!(item.description(), Some("A doc"));
+        assert_eq!(item.original_tokens(), Some(10));
+    }
+}

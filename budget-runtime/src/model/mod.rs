@@ -1,0 +1,25 @@
+//! The data model: budgets, kinds, content types, timestamps and items.
+
+mod content_type;
+mod context_budget;
+mod context_item;
+mod context_kind;
+mod item;
+mod metadata;
+mod scored_item;
+mod tags;
+mod tier;
+mod timestamp;
+
+pub use content_type::ContentType;
+pub use context_budget::{
+    BudgetRule, ContextBudget, ContextBudgetBuilder, EffectiveBudget, ReservedSlot,
+};
+pub use context_item::ContextItem;
+pub use context_kind::ContextKind;
+pub use item::{Item, ItemBuilder};
+pub use metadata::{AsMetadataValue, MetadataMap, MetadataValue, MetadataValueRef};
+pub use scored_item::ScoredItem;
+pub use tags::{NoTags, TagList};
+pub use tier::{Tier, TierThresholds};
+pub use timestamp::Timestamp;

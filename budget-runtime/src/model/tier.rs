@@ -1,0 +1,75 @@
+//! [`Tier`]: how much of an item a hybrid payload carries.
+
+use std::fmt;
+
+/// The tier of a hybrid payload an item is placed in.
+///
+/// From most to least detailed: the full text ([`Tier::Raw`]), a link with a
+/// one-line description ([`Tier::Linked`]), or a mention in the summary
+/// narrative ([`Tier::Summary`]). `Raw > Linked > Summary` in ordering.
+///
+/// ```
+/// use budget_runtime::Tier;
+///
+/// assert!(Tier::Raw > Tier::Linked);
+/// assert_eq!(Tier::for_score(0.75, Tier::DEFAULT_THRESHOLDS), Tier::Raw);
+/// assert_eq!(Tier::for_score(0.5, Tier::DEFAULT_THRESHOLDS), Tier::Linked);
+/// assert_eq!(Tier::for_score(f64::NAN, Tier::DEFAULT_THRESHOLDS), Tier::Summary);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
+pub enum Tier {
+    /// Mentioned in the summary narrative only.
+    Summary,
+    /// Rendered as a link and a description; fetched on demand.
+    Linked,
+    /// The full content.
+    Raw,
+}
+
+/// Score thresholds for automatic tier assignment: a score `>= raw` is
+/// [`Tier::Raw`], `>= linked` is [`Tier::Linked`], anything else (NaN too)
+/// is [`Tier::Summary`]. Scores are in the same unit as the thresholds.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct TierThresholds {
+    /// Lowest score that is RAW.
+    pub raw: f64,
+    /// Lowest score that is LINKED.
+    pub linked: f64,
+}
+
+impl Tier {
+    /// The default thresholds: RAW at 0.7, LINKED at 0.4.
+    pub const DEFAULT_THRESHOLDS: TierThresholds = TierThresholds {
+        raw: 0.7,
+        linked: 0.4,
+    };
+
+    /// The tier a score earns under `thresholds`.
+    pub fn for_score(score: f64, thresholds: TierThresholds) -> Self {
+        if score >= thresholds.raw {
+            Self::Raw
+        } else if score >= thresholds.linked {
+            Self::Linked
+        } else {
+            Self::Summary
+        }
+    }
+
+    /// The upper-case name used in rendered payloads (`"RAW"`, …).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::Raw => "RAW",
+            Self::Linked => "LINKED",
+            Self::Summary => "SUMMARY",
+        }
+    }
+}
+
+impl fmt::Display for Tier {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}

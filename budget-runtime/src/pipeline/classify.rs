@@ -1,0 +1,51 @@
+//! Stage 1, Classify: drop negative-token items, split pinned from scoreable,
+//! and check that pinned items fit.
+
+use crate::error::PipelineError;
+use crate::model::{ContextBudget, ContextItem};
+use crate::pipeline::report::{ExcludedItem, ExclusionReason};
+
+/// The partition of the input, by input index.
+pub(crate) struct Classified {
+    pub pinned: Vec<usize>,
+    pub scoreable: Vec<usize>,
+    pub pinned_tokens: i64,
+}
+
+/// Partitions `items`, recording negative-token exclusions in `excluded`.
+pub(crate) fn classify(
+    items: &[&dyn ContextItem],
+    budget: &ContextBudget,
+    excluded: &mut Vec<ExcludedItem>,
+) -> Result<Classified, PipelineError> {
+    let mut pinned = Vec::new();
+    let mut scoreable = Vec::with_capacity(items.len());
+    let mut pinned_tokens: i64 = 0;
+    for (index, item) in items.iter().enumerate() {
+        let tokens = item.tokens();
+        if tokens < 0 {
+            excluded.push(ExcludedItem {
+                index,
+                score: 0.0,
+                reason: ExclusionReason::NegativeTokens { tokens },
+            });
+        } else if item.pinned() {
+            pinned.push(index);
+            pinned_tokens = pinned_tokens.saturating_add(tokens);
+        } else {
+            scoreable.push(index);
+        }
+    }
+    let available_tokens = budget.max_tokens().saturating_sub(budget.output_reserve());
+    if pinned_tokens > available_tokens {
+        return Err(PipelineError::PinnedExceedsBudget {
+            pinned_tokens,
+            available_tokens,
+        });
+    }
+    Ok(Classified {
+        pinned,
+        scoreable,
+        pinned_tokens,
+    })
+}

@@ -1,0 +1,404 @@
+//! The six-stage selection pipeline: Classify → Score → Deduplicate → Sort
+//! → Slice → Place, one file per stage, plus the [`Pipeline`] builder and
+//! the [`SelectionReport`].
+
+mod classify;
+mod deduplicate;
+mod place;
+mod report;
+mod selection;
+mod sort;
+
+pub use report::{ExcludedItem, ExclusionReason, IncludedItem, InclusionReason, SelectionReport};
+pub use selection::Selection;
+pub use sort::descending_score;
+
+use std::fmt;
+
+use crate::error::PipelineError;
+use crate::model::{ContextBudget, ContextItem, EffectiveBudget, ScoredItem};
+use crate::placer::{ChronologicalPlacer, Placer};
+use crate::scorer::{RecencyScorer, Scorer};
+use crate::slicer::{GreedySlicer, Slicer};
+
+/// The pinned items' hold on the budget, for attributing exclusions.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PinnedLoad {
+    /// Input index of the largest pinned item (earliest on ties).
+    pub largest: usize,
+    /// Total tokens of the pinned items.
+    pub tokens: i64,
+}
+
+impl PinnedLoad {
+    /// `PinnedOverride` when the item would have fit without the pinned
+    /// items, else `BudgetExceeded`.
+    pub(crate) fn exclusion(
+        pinned: Option<Self>,
+        item_tokens: i64,
+        available_tokens: i64,
+    ) -> ExclusionReason {
+        match pinned {
+            Some(load) if item_tokens <= available_tokens.saturating_add(load.tokens) => {
+                ExclusionReason::PinnedOverride {
+                    displaced_by: load.largest,
+                }
+            }
+            _ => ExclusionReason::BudgetExceeded {
+                item_tokens,
+                available_tokens,
+            },
+        }
+    }
+}
+
+/// What the pipeline does when pinned plus sliced items exceed `target_tokens`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
+pub enum OverflowStrategy {
+    /// Fail with [`PipelineError::Overflow`] (the default).
+    #[default]
+    Throw,
+    /// Drop the lowest-scored non-pinned items until the target is met.
+    Truncate,
+    /// Keep the selection, log a warning and record the overflow in the report.
+    Proceed,
+}
+
+/// A configured selection pipeline; reusable and shareable across threads.
+///
+/// Defaults: [`RecencyScorer`], [`GreedySlicer`], [`ChronologicalPlacer`],
+/// deduplication on, [`OverflowStrategy::Throw`].
+///
+/// ```
+/// use budget_runtime::{ContextBudget, Item, OverflowStrategy, Pipeline};
+/// use budget_runtime::{scorer::PriorityScorer, slicer::GreedySlicer};
+///
+/// let pipeline = Pipeline::builder()
+///     .scorer(PriorityScorer::new())
+///     .slicer(GreedySlicer::new())
+///     .overflow_strategy(OverflowStrategy::Truncate)
+///     .build();
+/// let items = [Item::builder("a").tokens(10).priority(1).build()?];
+/// let selection = pipeline.run(&items, &ContextBudget::new(100, 50)?)?;
+/// assert_eq!(selection.items().len(), 1);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct Pipeline {
+    scorer: Box<dyn Scorer>,
+    slicer: Box<dyn Slicer>,
+    placer: Box<dyn Placer>,
+    deduplicate: bool,
+    overflow_strategy: OverflowStrategy,
+}
+
+impl fmt::Debug for Pipeline {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Pipeline")
+            .field("scorer", &self.scorer)
+            .field("slicer", &self.slicer)
+            .field("placer", &self.placer)
+            .field("deduplicate", &self.deduplicate)
+            .field("overflow_strategy", &self.overflow_strategy)
+            .finish()
+    }
+}
+
+impl Default for Pipeline {
+    fn default() -> Self {
+        Self::builder().build()
+    }
+}
+
+/// Builds a [`Pipeline`]; see [`Pipeline::builder`].
+#[derive(Debug)]
+#[must_use = "call .build() to get the pipeline"]
+pub struct PipelineBuilder {
+    pipeline: Pipeline,
+}
+
+impl PipelineBuilder {
+    /// The scorer (default [`RecencyScorer`]).
+    pub fn scorer(mut self, scorer: impl Scorer + 'static) -> Self {
+        self.pipeline.scorer = Box::new(scorer);
+        self
+    }
+    /// The slicer (default [`GreedySlicer`]).
+    pub fn slicer(mut self, slicer: impl Slicer + 'static) -> Self {
+        self.pipeline.slicer = Box::new(slicer);
+        self
+    }
+    /// The placer (default [`ChronologicalPlacer`]).
+    pub fn placer(mut self, placer: impl Placer + 'static) -> Self {
+        self.pipeline.placer = Box::new(placer);
+        self
+    }
+    /// Whether byte-identical contents are deduplicated (default `true`).
+    pub fn deduplicate(mut self, enabled: bool) -> Self {
+        self.pipeline.deduplicate = enabled;
+        self
+    }
+    /// What to do when the selection exceeds `target_tokens` (default `Throw`).
+    pub fn overflow_strategy(mut self, strategy: OverflowStrategy) -> Self {
+        self.pipeline.overflow_strategy = strategy;
+        self
+    }
+    /// The pipeline.
+    pub fn build(self) -> Pipeline {
+        self.pipeline
+    }
+}
+
+impl Pipeline {
+    /// A builder starting from the defaults.
+    pub fn builder() -> PipelineBuilder {
+        PipelineBuilder {
+            pipeline: Pipeline {
+                scorer: Box::new(RecencyScorer::new()),
+                slicer: Box::new(GreedySlicer::new()),
+                placer: Box::new(ChronologicalPlacer::new()),
+                deduplicate: true,
+                overflow_strategy: OverflowStrategy::Throw,
+            },
+        }
+    }
+
+    /// Selects from `items` what fits `budget`, in presentation order.
+    ///
+    /// The result borrows from `items`; nothing is cloned. Every item ends up
+    /// in the report as included or excluded, with the reason.
+    ///
+    /// # Errors
+    /// * [`PipelineError::PinnedExceedsBudget`] when pinned items alone
+    ///   exceed `max_tokens - output_reserve`.
+    /// * [`PipelineError::Overflow`] when the selection exceeds
+    ///   `target_tokens` under [`OverflowStrategy::Throw`].
+    /// * [`PipelineError::SlicerIndexOutOfRange`] /
+    ///   [`PipelineError::PlacerNotPermutation`] when a custom slicer or
+    ///   placer breaks its contract.
+    pub fn run<'a, T: ContextItem>(
+        &self,
+        items: &'a [T],
+        budget: &ContextBudget,
+    ) -> Result<Selection<'a, T>, PipelineError> {
+        let views: Vec<&'a dyn ContextItem> = items.iter().map(|i| i as &dyn ContextItem).collect();
+        let (order, report) = self.run_dyn(&views, budget)?;
+        let selected = order.into_iter().map(|index| &items[index]).collect();
+        Ok(Selection {
+            items: selected,
+            report,
+        })
+    }
+
+    /// [`Pipeline::run`] over trait objects: returns the input indices of the
+    /// selected items in placed order, and the report.
+    ///
+    /// # Errors
+    /// As [`Pipeline::run`].
+    pub fn run_dyn(
+        &self,
+        items: &[&dyn ContextItem],
+        budget: &ContextBudget,
+    ) -> Result<(Vec<usize>, SelectionReport), PipelineError> {
+        let mut excluded = Vec::new();
+
+        let classified = classify::classify(items, budget, &mut excluded)?;
+        let effective = budget.effective(classified.pinned_tokens);
+
+        let scored = self.score(items, &classified.scoreable);
+        let mut scored = scored;
+        if self.deduplicate {
+            deduplicate::deduplicate(&mut scored, &mut excluded);
+        }
+        sort::sort_by_score(&mut scored);
+
+        let largest_pinned = classified
+            .pinned
+            .iter()
+            .copied()
+            .max_by(|&a, &b| items[a].tokens().cmp(&items[b].tokens()).then(b.cmp(&a)));
+        let pinned = largest_pinned.map(|index| PinnedLoad {
+            largest: index,
+            tokens: classified.pinned_tokens,
+        });
+        let sliced = self.slice(&scored, effective, pinned, &mut excluded)?;
+
+        let mut merged: Vec<ScoredItem<'_>> = classified
+            .pinned
+            .iter()
+            .map(|&index| ScoredItem {
+                item: items[index],
+                index,
+                score: 1.0,
+            })
+            .collect();
+        merged.extend(sliced);
+        let merged = place::handle_overflow(
+            merged,
+            budget.target_tokens(),
+            self.overflow_strategy,
+            pinned,
+            &mut excluded,
+        )?;
+
+        let order = self.placer.place(&merged.items);
+        if !place::is_permutation(&order, merged.items.len()) {
+            return Err(PipelineError::PlacerNotPermutation {
+                returned: order.len(),
+                len: merged.items.len(),
+            });
+        }
+
+        let included = order
+            .iter()
+            .map(|&pos| {
+                let c = &merged.items[pos];
+                let reason = if c.item.pinned() {
+                    InclusionReason::Pinned
+                } else if c.tokens() == 0 {
+                    InclusionReason::ZeroToken
+                } else {
+                    InclusionReason::Scored
+                };
+                IncludedItem {
+                    index: c.index,
+                    score: c.score,
+                    reason,
+                }
+            })
+            .collect::<Vec<_>>();
+        excluded.sort_by(|a, b| descending_score(a.score, b.score));
+
+        let total_tokens_considered = items
+            .iter()
+            .fold(0i64, |sum, item| sum.saturating_add(item.tokens()));
+        let indices = included.iter().map(|i| i.index).collect();
+        let report = SelectionReport {
+            total_candidates: items.len(),
+            total_tokens_considered,
+            pinned_tokens: classified.pinned_tokens,
+            selected_tokens: merged.tokens,
+            effective_budget: effective,
+            overflow_tokens: merged.accepted_overflow,
+            included,
+            excluded,
+        };
+        Ok((indices, report))
+    }
+
+    fn score<'a>(&self, items: &[&'a dyn ContextItem], scoreable: &[usize]) -> Vec<ScoredItem<'a>> {
+        let views: Vec<&dyn ContextItem> = scoreable.iter().map(|&i| items[i]).collect();
+        let mut scores = vec![0.0; views.len()];
+        if !views.is_empty() {
+            self.scorer.score_all(&views, &mut scores);
+        }
+        scoreable
+            .iter()
+            .zip(scores)
+            .map(|(&index, score)| ScoredItem {
+                item: items[index],
+                index,
+                score,
+            })
+            .collect()
+    }
+
+    /// Runs the slicer; returns the selected candidates in score order and
+    /// records every other candidate as excluded.
+    fn slice<'a>(
+        &self,
+        sorted: &[ScoredItem<'a>],
+        effective: EffectiveBudget,
+        pinned: Option<PinnedLoad>,
+        excluded: &mut Vec<ExcludedItem>,
+    ) -> Result<Vec<ScoredItem<'a>>, PipelineError> {
+        let outcome = self.slicer.slice(sorted, effective);
+        let mut chosen = vec![false; sorted.len()];
+        for &pos in &outcome.selected {
+            match chosen.get_mut(pos) {
+                Some(slot) => *slot = true,
+                None => {
+                    return Err(PipelineError::SlicerIndexOutOfRange {
+                        index: pos,
+                        len: sorted.len(),
+                    });
+                }
+            }
+        }
+        self.enforce_ceiling(sorted, &mut chosen, effective.max_tokens);
+
+        let mut capped = vec![false; sorted.len()];
+        for &pos in &outcome.cap_excluded {
+            if let Some(slot) = capped.get_mut(pos) {
+                *slot = !chosen[pos];
+            }
+        }
+        let selected_tokens = sorted
+            .iter()
+            .zip(&chosen)
+            .filter(|(_, c)| **c)
+            .fold(0i64, |sum, (s, _)| sum.saturating_add(s.tokens()));
+        let available_tokens = effective
+            .target_tokens
+            .saturating_sub(selected_tokens)
+            .max(0);
+        let mut sliced = Vec::with_capacity(outcome.selected.len());
+        for (pos, candidate) in sorted.iter().enumerate() {
+            if chosen[pos] {
+                sliced.push(*candidate);
+                continue;
+            }
+            let item_tokens = candidate.tokens();
+            let reason = if capped[pos] {
+                let kind = candidate.item.kind().clone();
+                let actual = sorted
+                    .iter()
+                    .zip(&chosen)
+                    .filter(|(s, c)| **c && s.item.kind() == &kind)
+                    .count() as i64;
+                ExclusionReason::QuotaCapExceeded {
+                    kind,
+                    cap: actual,
+                    actual: actual.saturating_add(1),
+                }
+            } else {
+                PinnedLoad::exclusion(pinned, item_tokens, available_tokens)
+            };
+            excluded.push(ExcludedItem {
+                index: candidate.index,
+                score: candidate.score,
+                reason,
+            });
+        }
+        Ok(sliced)
+    }
+
+    /// Guards the budget against a custom slicer that overshoots: drops the
+    /// lowest-ranked chosen items until the effective ceiling holds.
+    fn enforce_ceiling(&self, sorted: &[ScoredItem<'_>], chosen: &mut [bool], ceiling: i64) {
+        let mut total = sorted
+            .iter()
+            .zip(chosen.iter())
+            .filter(|(_, c)| **c)
+            .fold(0i64, |sum, (s, _)| sum.saturating_add(s.tokens()));
+        if total <= ceiling {
+            return;
+        }
+        tracing::warn!(
+            selected_tokens = total,
+            ceiling,
+            slicer = ?self.slicer,
+            "slicer exceeded the effective budget; dropping its lowest-scored picks"
+        );
+        for pos in (0..sorted.len()).rev() {
+            if total <= ceiling {
+                break;
+            }
+            if chosen[pos] {
+                chosen[pos] = false;
+                total = total.saturating_sub(sorted[pos].tokens());
+            }
+        }
+    }
+}

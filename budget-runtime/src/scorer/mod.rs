@@ -1,0 +1,56 @@
+//! Scorers: each assigns every candidate a relevance score (one file per scorer).
+//!
+//! Scorers see the whole candidate list at once, so rank-based scorers sort
+//! once (O(n log n)) instead of comparing every pair.
+
+mod priority;
+mod rank;
+mod recency;
+
+pub use priority::PriorityScorer;
+pub use recency::RecencyScorer;
+
+use std::fmt::Debug;
+
+use crate::model::ContextItem;
+
+/// Assigns relevance scores, conventionally in `0.0..=1.0`.
+///
+/// `score_all` receives every scoreable item and writes `scores[i]` for
+/// `items[i]`; both slices have the same length. A scorer never drops or
+/// reorders items.
+///
+/// ```
+/// use budget_runtime::{ContextItem, Item, Scorer};
+///
+/// /// Prefers short items: 1 / (1 + tokens / 100).
+/// #[derive(Debug)]
+/// struct Brevity;
+/// impl Scorer for Brevity {
+///     fn score_all(&self, items: &[&dyn ContextItem], scores: &mut [f64]) {
+///         for (item, score) in items.iter().zip(scores.iter_mut()) {
+///             *score = 1.0 / (1.0 + item.tokens().max(0) as f64 / 100.0);
+///         }
+///     }
+/// }
+/// let item = Item::new("x", 100)?;
+/// assert_eq!(Brevity.scores(&[&item]), vec![0.5]);
+/// # Ok::<(), budget_runtime::ItemError>(())
+/// ```
+pub trait Scorer: Send + Sync + Debug {
+    /// Writes one score per item into `scores` (same order, same length).
+    fn score_all(&self, items: &[&dyn ContextItem], scores: &mut [f64]);
+
+    /// The scores of `items` as a new vector.
+    fn scores(&self, items: &[&dyn ContextItem]) -> Vec<f64> {
+        let mut scores = vec![0.0; items.len()];
+        self.score_all(items, &mut scores);
+        scores
+    }
+}
+
+impl<S: Scorer + ?Sized> Scorer for Box<S> {
+    fn score_all(&self, items: &[&dyn ContextItem], scores: &mut [f64]) {
+        (**self).score_all(items, scores);
+    }
+}
