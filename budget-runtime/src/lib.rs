@@ -16,7 +16,8 @@
 //! let pipeline = Pipeline::builder().scorer(PriorityScorer::new()).build();
 //! let selection = pipeline.run(&items, &budget)?;
 //! let chosen: Vec<_> = selection.items().iter().map(|i| i.content()).collect();
-//! assert_eq!(chosen, ["important", "system prompt"]);
+//! // No timestamps: the chronological placer keeps pinned items first.
+//! assert_eq!(chosen, ["system prompt", "important"]);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 #![forbid(unsafe_code)]
