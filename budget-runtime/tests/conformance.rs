@@ -45,11 +45,19 @@ fn conformance_vectors() {
     let mut paths = Vec::new();
     collect_vectors(&dir, &mut paths).expect("conformance directory is readable");
     paths.sort();
-    assert!(!paths.is_empty(), "no .toml vectors under {}", dir.display());
+    assert!(
+        !paths.is_empty(),
+        "no .toml vectors under {}",
+        dir.display()
+    );
 
     let mut failures = Vec::new();
     for path in &paths {
-        let label = path.strip_prefix(&dir).unwrap_or(path).display().to_string();
+        let label = path
+            .strip_prefix(&dir)
+            .unwrap_or(path)
+            .display()
+            .to_string();
         let outcome = std::fs::read_to_string(path)
             .map_err(|e| format!("unreadable: {e}"))
             .and_then(|text| conformance::run::run_vector(&text));
@@ -62,5 +70,9 @@ fn conformance_vectors() {
     }
     let passed = paths.len() - failures.len();
     println!("conformance: {passed} passed, {} failed", failures.len());
-    assert!(failures.is_empty(), "{} conformance vectors failed", failures.len());
+    assert!(
+        failures.is_empty(),
+        "{} conformance vectors failed",
+        failures.len()
+    );
 }

@@ -111,8 +111,8 @@ pub struct SelectionReport {
     pub excluded: Vec<ExcludedItem>,
     /// Number of candidates (`included.len() + excluded.len()`).
     pub total_candidates: usize,
-    /// Sum of all candidates' tokens, negative ones included (saturating).
-    pub total_tokens_considered: i64,
+    /// Sum of all candidates' tokens, negative ones included (exact).
+    pub total_tokens_considered: i128,
     /// Tokens of the pinned items.
     pub pinned_tokens: i64,
     /// Tokens of the final selection.

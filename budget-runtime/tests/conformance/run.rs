@@ -33,7 +33,10 @@ fn epsilon(doc: &Table) -> f64 {
 }
 
 fn items(doc: &Table, key: &str) -> Outcome<Vec<Item>> {
-    v::array_of_tables(doc, key).into_iter().map(v::item).collect()
+    v::array_of_tables(doc, key)
+        .into_iter()
+        .map(v::item)
+        .collect()
 }
 
 fn close(actual: f64, expected: f64, epsilon: f64) -> bool {
@@ -63,7 +66,10 @@ fn scoring(doc: &Table, test: &Table) -> Outcome<()> {
             .position(|i| i.content() == content)
             .ok_or_else(|| format!("expected item {content:?} not among the items"))?;
         if !close(scores[pos], want, eps) {
-            return Err(format!("{content:?}: score {} but expected {want}", scores[pos]));
+            return Err(format!(
+                "{content:?}: score {} but expected {want}",
+                scores[pos]
+            ));
         }
     }
     Ok(())
@@ -167,7 +173,10 @@ fn pipeline(doc: &Table) -> Outcome<()> {
         .slicer(build::slicer(v::string(config, "slicer")?, config)?)
         .placer(build::placer(v::string(config, "placer")?)?)
         .deduplicate(v::opt_bool(config, "deduplication").unwrap_or(true))
-        .overflow_strategy(overflow_strategy(v::opt_string(config, "overflow_strategy"))?)
+        .overflow_strategy(overflow_strategy(v::opt_string(
+            config,
+            "overflow_strategy",
+        ))?)
         .build();
     let items = items(doc, "items")?;
     let selection = pipeline
@@ -185,7 +194,9 @@ fn pipeline(doc: &Table) -> Outcome<()> {
     if got != want {
         return Err(format!("output {got:?}, expected {want:?}"));
     }
-    if let Some(diagnostics) = v::opt_table(doc, "expected").and_then(|e| v::opt_table(e, "diagnostics")) {
+    if let Some(diagnostics) =
+        v::opt_table(doc, "expected").and_then(|e| v::opt_table(e, "diagnostics"))
+    {
         check_diagnostics(diagnostics, &items, selection.report(), epsilon(doc))?;
     }
     Ok(())
@@ -201,11 +212,14 @@ fn check_diagnostics(
     if let Some(summary) = v::opt_table(expected, "summary") {
         if let Some(want) = v::opt_int(summary, "total_candidates") {
             if report.total_candidates as i64 != want {
-                return Err(format!("total_candidates {} expected {want}", report.total_candidates));
+                return Err(format!(
+                    "total_candidates {} expected {want}",
+                    report.total_candidates
+                ));
             }
         }
         if let Some(want) = v::opt_int(summary, "total_tokens_considered") {
-            if report.total_tokens_considered != want {
+            if report.total_tokens_considered != i128::from(want) {
                 return Err(format!(
                     "total_tokens_considered {} expected {want}",
                     report.total_tokens_considered
@@ -216,16 +230,26 @@ fn check_diagnostics(
     let included = v::array_of_tables(expected, "included");
     if !included.is_empty() {
         if included.len() != report.included.len() {
-            return Err(format!("{} included, expected {}", report.included.len(), included.len()));
+            return Err(format!(
+                "{} included, expected {}",
+                report.included.len(),
+                included.len()
+            ));
         }
         for (want, got) in included.iter().zip(&report.included) {
             let name = content(got.index);
             if name != v::string(want, "content")? {
-                return Err(format!("included {name:?} where {:?} was expected", v::string(want, "content")?));
+                return Err(format!(
+                    "included {name:?} where {:?} was expected",
+                    v::string(want, "content")?
+                ));
             }
             if let Some(score) = v::opt_float(want, "score_approx") {
                 if !close(got.score, score, eps) {
-                    return Err(format!("included {name:?} score {} expected {score}", got.score));
+                    return Err(format!(
+                        "included {name:?} score {} expected {score}",
+                        got.score
+                    ));
                 }
             }
             if let Some(reason) = v::opt_string(want, "inclusion_reason") {
@@ -235,48 +259,74 @@ fn check_diagnostics(
                     InclusionReason::ZeroToken => "ZeroToken",
                 };
                 if actual != reason {
-                    return Err(format!("included {name:?} reason {actual} expected {reason}"));
+                    return Err(format!(
+                        "included {name:?} reason {actual} expected {reason}"
+                    ));
                 }
             }
         }
     }
     let excluded = v::array_of_tables(expected, "excluded");
     if !excluded.is_empty() && excluded.len() != report.excluded.len() {
-        return Err(format!("{} excluded, expected {}", report.excluded.len(), excluded.len()));
+        return Err(format!(
+            "{} excluded, expected {}",
+            report.excluded.len(),
+            excluded.len()
+        ));
     }
     for (want, got) in excluded.iter().zip(&report.excluded) {
         let name = content(got.index);
         if name != v::string(want, "content")? {
-            return Err(format!("excluded {name:?} where {:?} was expected", v::string(want, "content")?));
+            return Err(format!(
+                "excluded {name:?} where {:?} was expected",
+                v::string(want, "content")?
+            ));
         }
         if let Some(score) = v::opt_float(want, "score_approx") {
             if !close(got.score, score, eps) {
-                return Err(format!("excluded {name:?} score {} expected {score}", got.score));
+                return Err(format!(
+                    "excluded {name:?} score {} expected {score}",
+                    got.score
+                ));
             }
         }
         let reason = v::opt_string(want, "exclusion_reason").unwrap_or_default();
         let matches = match &got.reason {
-            ExclusionReason::BudgetExceeded { item_tokens, available_tokens } => {
+            ExclusionReason::BudgetExceeded {
+                item_tokens,
+                available_tokens,
+            } => {
                 reason == "BudgetExceeded"
                     && v::opt_int(want, "item_tokens").is_none_or(|w| w == *item_tokens)
                     && v::opt_int(want, "available_tokens").is_none_or(|w| w == *available_tokens)
             }
-            ExclusionReason::Deduplicated { deduplicated_against } => {
+            ExclusionReason::Deduplicated {
+                deduplicated_against,
+            } => {
                 reason == "Deduplicated"
                     && v::opt_string(want, "deduplicated_against")
                         .is_none_or(|w| w == content(*deduplicated_against))
             }
             ExclusionReason::NegativeTokens { tokens } => {
-                reason == "NegativeTokens" && v::opt_int(want, "tokens").is_none_or(|w| w == *tokens)
+                reason == "NegativeTokens"
+                    && v::opt_int(want, "tokens").is_none_or(|w| w == *tokens)
             }
             ExclusionReason::PinnedOverride { displaced_by } => {
                 reason == "PinnedOverride"
-                    && v::opt_string(want, "displaced_by").is_none_or(|w| w == content(*displaced_by))
+                    && v::opt_string(want, "displaced_by")
+                        .is_none_or(|w| w == content(*displaced_by))
             }
-            other => return Err(format!("excluded {name:?} with unexpected reason {other:?}")),
+            other => {
+                return Err(format!(
+                    "excluded {name:?} with unexpected reason {other:?}"
+                ));
+            }
         };
         if !matches {
-            return Err(format!("excluded {name:?} with {:?}, expected {reason} {want:?}", got.reason));
+            return Err(format!(
+                "excluded {name:?} with {:?}, expected {reason} {want:?}",
+                got.reason
+            ));
         }
     }
     Ok(())

@@ -62,7 +62,12 @@ pub fn strings(parent: &Table, key: &str) -> Vec<String> {
     parent
         .get(key)
         .and_then(Value::as_array)
-        .map(|a| a.iter().filter_map(Value::as_str).map(str::to_owned).collect())
+        .map(|a| {
+            a.iter()
+                .filter_map(Value::as_str)
+                .map(str::to_owned)
+                .collect()
+        })
         .unwrap_or_default()
 }
 
@@ -135,5 +140,7 @@ pub fn item(t: &Table) -> Outcome<Item> {
             };
         }
     }
-    builder.build().map_err(|e| format!("item {content:?}: {e}"))
+    builder
+        .build()
+        .map_err(|e| format!("item {content:?}: {e}"))
 }
