@@ -123,15 +123,6 @@ pub struct SelectionReport {
     pub overflow_tokens: Option<i64>,
 }
 
-impl Default for EffectiveBudget {
-    fn default() -> Self {
-        Self {
-            max_tokens: 0,
-            target_tokens: 0,
-        }
-    }
-}
-
 impl SelectionReport {
     /// The exclusion of the item at input `index`, if it was excluded.
     pub fn exclusion_of(&self, index: usize) -> Option<&ExclusionReason> {
