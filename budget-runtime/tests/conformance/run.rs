@@ -210,21 +210,19 @@ fn check_diagnostics(
 ) -> Outcome<()> {
     let content = |index: usize| items[index].content().into_owned();
     if let Some(summary) = v::opt_table(expected, "summary") {
-        if let Some(want) = v::opt_int(summary, "total_candidates") {
-            if report.total_candidates as i64 != want {
-                return Err(format!(
-                    "total_candidates {} expected {want}",
-                    report.total_candidates
-                ));
-            }
+        let candidates = v::opt_int(summary, "total_candidates");
+        if candidates.is_some_and(|want| report.total_candidates as i64 != want) {
+            return Err(format!(
+                "total_candidates {} expected {candidates:?}",
+                report.total_candidates
+            ));
         }
-        if let Some(want) = v::opt_int(summary, "total_tokens_considered") {
-            if report.total_tokens_considered != i128::from(want) {
-                return Err(format!(
-                    "total_tokens_considered {} expected {want}",
-                    report.total_tokens_considered
-                ));
-            }
+        let tokens = v::opt_int(summary, "total_tokens_considered");
+        if tokens.is_some_and(|want| report.total_tokens_considered != i128::from(want)) {
+            return Err(format!(
+                "total_tokens_considered {} expected {tokens:?}",
+                report.total_tokens_considered
+            ));
         }
     }
     let included = v::array_of_tables(expected, "included");
@@ -244,13 +242,13 @@ fn check_diagnostics(
                     v::string(want, "content")?
                 ));
             }
-            if let Some(score) = v::opt_float(want, "score_approx") {
-                if !close(got.score, score, eps) {
-                    return Err(format!(
-                        "included {name:?} score {} expected {score}",
-                        got.score
-                    ));
-                }
+            if let Some(score) = v::opt_float(want, "score_approx")
+                && !close(got.score, score, eps)
+            {
+                return Err(format!(
+                    "included {name:?} score {} expected {score}",
+                    got.score
+                ));
             }
             if let Some(reason) = v::opt_string(want, "inclusion_reason") {
                 let actual = match got.reason {
@@ -282,13 +280,13 @@ fn check_diagnostics(
                 v::string(want, "content")?
             ));
         }
-        if let Some(score) = v::opt_float(want, "score_approx") {
-            if !close(got.score, score, eps) {
-                return Err(format!(
-                    "excluded {name:?} score {} expected {score}",
-                    got.score
-                ));
-            }
+        if let Some(score) = v::opt_float(want, "score_approx")
+            && !close(got.score, score, eps)
+        {
+            return Err(format!(
+                "excluded {name:?} score {} expected {score}",
+                got.score
+            ));
         }
         let reason = v::opt_string(want, "exclusion_reason").unwrap_or_default();
         let matches = match &got.reason {
