@@ -780,6 +780,6 @@ mod tests {
         assert!(eff.target_tokens <= eff.max_tokens);
         // 99.5 % of i64::MAX, within f64 precision.
         assert!(eff.max_tokens < i64::MAX);
-        assert!(eff.max_tokens > i64::MAX / 200 * 199);
+        assert!(eff.max_tokens > i64::MAX / 100 * 99);
     }
 }
