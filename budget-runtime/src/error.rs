@@ -251,6 +251,21 @@ pub enum SlicerError {
     /// Any other invalid configuration, described.
     #[error("invalid slicer configuration: {0}")]
     Invalid(String),
+    /// A count-quota entry requires more items than it allows.
+    #[error("kind {kind}: require_count {require_count} exceeds cap_count {cap_count}")]
+    RequireCountExceedsCap {
+        /// The kind.
+        kind: ContextKind,
+        /// Minimum items.
+        require_count: usize,
+        /// Maximum items.
+        cap_count: usize,
+    },
+    /// A count-quota slicer was given a knapsack slicer as its inner slicer.
+    #[error(
+        "a count-quota slicer cannot wrap a knapsack slicer; use CountConstrainedKnapsackSlicer instead"
+    )]
+    KnapsackInsideCountQuota,
 }
 
 /// The pipeline could not produce a selection.
@@ -294,5 +309,54 @@ pub enum PipelineError {
         index: usize,
         /// Number of candidates.
         len: usize,
+    },
+    /// The slicer could not select for this input.
+    #[error(transparent)]
+    Slice(#[from] SliceError),
+}
+
+/// A slicer could not produce a selection for this particular input.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum SliceError {
+    /// Under [`ScarcityBehavior::Throw`](crate::slicer::ScarcityBehavior::Throw),
+    /// a kind had fewer candidates that fit the budget than its `require_count`.
+    #[error(
+        "kind {kind} requires {required} items but only {satisfied} candidates could be selected within the budget"
+    )]
+    CountRequirementUnmet {
+        /// The kind.
+        kind: ContextKind,
+        /// The configured `require_count`.
+        required: usize,
+        /// Items that could be committed.
+        satisfied: usize,
+    },
+    /// The knapsack keep table cannot fit its memory limit even with one
+    /// 64-bit word per candidate.
+    #[error(
+        "knapsack keep table for {candidates} candidates needs at least {needed_bits} bits, over the limit of {limit_bits} bits"
+    )]
+    KnapsackTableTooLarge {
+        /// Candidates taking part in the dynamic programme.
+        candidates: usize,
+        /// Smallest possible table size, in bits.
+        needed_bits: u128,
+        /// The configured limit, in bits.
+        limit_bits: u64,
+    },
+    /// A wrapped slicer returned a position outside the candidates it was given.
+    #[error("inner slicer returned position {index} but was given {len} candidates")]
+    InnerIndexOutOfRange {
+        /// The bad position.
+        index: usize,
+        /// Number of candidates given to the inner slicer.
+        len: usize,
+    },
+    /// A wrapped slicer returned the same position twice.
+    #[error("inner slicer returned position {index} more than once")]
+    InnerDuplicateIndex {
+        /// The repeated position.
+        index: usize,
     },
 }

@@ -174,6 +174,8 @@ impl Pipeline {
     ///   exceed `max_tokens - output_reserve`.
     /// * [`PipelineError::Overflow`] when the selection exceeds
     ///   `target_tokens` under [`OverflowStrategy::Throw`].
+    /// * [`PipelineError::Slice`] when the slicer rejects the input (for
+    ///   example an unmet count requirement under `ScarcityBehavior::Throw`).
     /// * [`PipelineError::SlicerIndexOutOfRange`] /
     ///   [`PipelineError::PlacerNotPermutation`] when a custom slicer or
     ///   placer breaks its contract.
@@ -311,7 +313,7 @@ impl Pipeline {
         pinned: Option<PinnedLoad>,
         excluded: &mut Vec<ExcludedItem>,
     ) -> Result<Vec<ScoredItem<'a>>, PipelineError> {
-        let outcome = self.slicer.slice(sorted, effective);
+        let outcome = self.slicer.slice(sorted, effective)?;
         let mut chosen = vec![false; sorted.len()];
         for &pos in &outcome.selected {
             match chosen.get_mut(pos) {
