@@ -36,14 +36,22 @@ const DEFAULT_WEIGHTS: [(ContextKind, f64); 5] = [
 /// ```
 #[derive(Clone, Debug)]
 pub struct KindScorer {
-    weights: HashMap<ContextKind, f64>,
+    /// The weights, in the order given.
+    weights: Vec<(ContextKind, f64)>,
+    /// Position in `weights` by kind, built only for long lists: a short
+    /// list is faster to scan than a kind is to hash.
+    index: Option<HashMap<ContextKind, usize>>,
 }
+
+/// Longest weight list that is scanned instead of hashed.
+const SCAN_LIMIT: usize = 8;
 
 impl KindScorer {
     /// The scorer with the specification's default weights.
     pub fn new() -> Self {
         Self {
-            weights: DEFAULT_WEIGHTS.into_iter().collect(),
+            weights: DEFAULT_WEIGHTS.to_vec(),
+            index: None,
         }
     }
 
@@ -58,18 +66,22 @@ impl KindScorer {
     where
         I: IntoIterator<Item = (ContextKind, f64)>,
     {
-        let weights = weights.into_iter();
-        let mut map = HashMap::with_capacity(weights.size_hint().0);
+        let mut list: Vec<(ContextKind, f64)> = Vec::new();
+        let mut index: HashMap<ContextKind, usize> = HashMap::new();
         for (kind, value) in weights {
             if !(value.is_finite() && value >= 0.0) {
                 return Err(ScorerError::KindWeight { kind, value });
             }
-            if map.contains_key(&kind) {
+            if index.contains_key(&kind) {
                 return Err(ScorerError::DuplicateKind { kind });
             }
-            map.insert(kind, value);
+            index.insert(kind.clone(), list.len());
+            list.push((kind, value));
         }
-        Ok(Self { weights: map })
+        Ok(Self {
+            index: (list.len() > SCAN_LIMIT).then_some(index),
+            weights: list,
+        })
     }
 
     /// The weight of `kind` (0.0 when none is configured).
@@ -81,7 +93,11 @@ impl KindScorer {
     /// # Ok::<(), budget_runtime::ContextKindError>(())
     /// ```
     pub fn weight(&self, kind: &ContextKind) -> f64 {
-        self.weights.get(kind).copied().unwrap_or(0.0)
+        let position = match &self.index {
+            Some(index) => index.get(kind).copied(),
+            None => self.weights.iter().position(|(known, _)| known == kind),
+        };
+        position.map_or(0.0, |i| self.weights[i].1)
     }
 }
 
@@ -197,6 +213,30 @@ mod tests {
                 kind: ContextKind::MEMORY
             }
         );
+    }
+
+    #[test]
+    fn long_weight_lists_are_indexed() {
+        let labels: Vec<String> = (0..20).map(|i| format!("Kind{i}")).collect();
+        let scorer = KindScorer::with_weights(
+            labels
+                .iter()
+                .enumerate()
+                .map(|(i, l)| (ContextKind::new(l.clone()).unwrap(), i as f64)),
+        )
+        .unwrap();
+        assert!(scorer.index.is_some());
+        assert_eq!(scorer.weight(&ContextKind::new("KIND7").unwrap()), 7.0);
+        assert_eq!(scorer.weight(&ContextKind::new("kind19").unwrap()), 19.0);
+        assert_eq!(scorer.weight(&ContextKind::MESSAGE), 0.0);
+        let err = KindScorer::with_weights(
+            labels
+                .iter()
+                .chain(std::iter::once(&"kind3".to_owned()))
+                .map(|l| (ContextKind::new(l.clone()).unwrap(), 1.0)),
+        )
+        .unwrap_err();
+        assert!(matches!(err, ScorerError::DuplicateKind { .. }));
     }
 
     #[test]

@@ -27,11 +27,17 @@ use crate::scorer::Scorer;
 /// ```
 #[derive(Clone, Debug)]
 pub struct TagScorer {
-    /// Weights by tag; keys are ASCII-lowercased when `fold_case`.
-    weights: HashMap<String, f64>,
+    /// Weights in the order given; tags are ASCII-lowercased when `fold_case`.
+    weights: Vec<(String, f64)>,
+    /// Position in `weights` by tag, only for long lists: a short list is
+    /// faster to scan than a tag is to hash.
+    index: Option<HashMap<String, usize>>,
     total: f64,
     fold_case: bool,
 }
+
+/// Longest weight list that is scanned instead of hashed.
+const SCAN_LIMIT: usize = 8;
 
 impl TagScorer {
     /// A scorer matching tags exactly (case-sensitive).
@@ -76,7 +82,8 @@ impl TagScorer {
         I: IntoIterator<Item = (S, f64)>,
         S: Into<String>,
     {
-        let mut map = HashMap::new();
+        let mut list: Vec<(String, f64)> = Vec::new();
+        let mut index: HashMap<String, usize> = HashMap::new();
         let mut total = 0.0;
         for (tag, value) in weights {
             let tag: String = tag.into();
@@ -88,19 +95,21 @@ impl TagScorer {
             } else {
                 tag.clone()
             };
-            match map.entry(key) {
+            match index.entry(key.clone()) {
                 Entry::Occupied(_) => return Err(ScorerError::DuplicateTag { tag }),
                 Entry::Vacant(slot) => {
-                    slot.insert(value);
+                    slot.insert(list.len());
                 }
             }
+            list.push((key, value));
             total += value;
         }
         if !total.is_finite() {
-            return Err(ScorerError::WeightSumOverflow { count: map.len() });
+            return Err(ScorerError::WeightSumOverflow { count: list.len() });
         }
         Ok(Self {
-            weights: map,
+            index: (list.len() > SCAN_LIMIT).then_some(index),
+            weights: list,
             total,
             fold_case,
         })
@@ -112,15 +121,25 @@ impl TagScorer {
     }
 
     fn weight_of(&self, tag: &str, folded: &mut String) -> f64 {
-        let key = if self.fold_case && tag.bytes().any(|b| b.is_ascii_uppercase()) {
-            folded.clear();
-            folded.push_str(tag);
-            folded.make_ascii_lowercase();
-            folded.as_str()
-        } else {
-            tag
+        let position = match &self.index {
+            None if self.fold_case => self
+                .weights
+                .iter()
+                .position(|(known, _)| known.eq_ignore_ascii_case(tag)),
+            None => self.weights.iter().position(|(known, _)| known == tag),
+            Some(index) => {
+                let key = if self.fold_case && tag.bytes().any(|b| b.is_ascii_uppercase()) {
+                    folded.clear();
+                    folded.push_str(tag);
+                    folded.make_ascii_lowercase();
+                    folded.as_str()
+                } else {
+                    tag
+                };
+                index.get(key).copied()
+            }
         };
-        self.weights.get(key).copied().unwrap_or(0.0)
+        position.map_or(0.0, |i| self.weights[i].1)
     }
 }
 
@@ -251,6 +270,24 @@ mod tests {
         assert_eq!(
             TagScorer::new([("a", f64::MAX), ("b", f64::MAX)]).unwrap_err(),
             ScorerError::WeightSumOverflow { count: 2 }
+        );
+    }
+
+    #[test]
+    fn long_weight_lists_are_indexed() {
+        let names: Vec<String> = (0..12).map(|i| format!("Tag{i}")).collect();
+        let weights = names.iter().map(|n| (n.clone(), 1.0));
+        let exact = TagScorer::new(weights.clone()).unwrap();
+        assert!(exact.index.is_some());
+        // Each match is 1 of 12.
+        assert_eq!(
+            score(&exact, &[&["Tag3"], &["tag3"], &["Tag3", "Tag11", "x"]]),
+            vec![1.0 / 12.0, 0.0, 2.0 / 12.0]
+        );
+        let folded = TagScorer::ignoring_ascii_case(weights).unwrap();
+        assert_eq!(
+            score(&folded, &[&["TAG3"], &["tag3"], &["tAg11"]]),
+            vec![1.0 / 12.0; 3]
         );
     }
 

@@ -24,6 +24,17 @@ pub trait TimeProvider: Send + Sync + Debug {
 }
 
 /// The system clock ([`Timestamp::now`]).
+///
+/// ```
+/// use std::time::Duration;
+/// use budget_runtime::{Item, Scorer, Timestamp};
+/// use budget_runtime::scorer::{DecayCurve, DecayScorer, SystemClock};
+///
+/// let scorer = DecayScorer::new(SystemClock, DecayCurve::window(Duration::from_secs(60))?);
+/// let fresh = Item::builder("x").tokens(1).timestamp(Timestamp::now()).build()?;
+/// assert_eq!(scorer.scores(&[&fresh]), vec![1.0]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, Debug, Default)]
 pub struct SystemClock;
 
