@@ -130,6 +130,78 @@ pub enum ScorerError {
     /// Any other invalid configuration, described.
     #[error("invalid scorer configuration: {0}")]
     Invalid(String),
+    /// A kind weight was negative, NaN or infinite.
+    #[error("weight for kind {kind} must be finite and >= 0, got {value}")]
+    KindWeight {
+        /// The kind the weight belongs to.
+        kind: ContextKind,
+        /// The value given.
+        value: f64,
+    },
+    /// A kind was given more than one weight.
+    #[error("kind {kind} is given more than one weight")]
+    DuplicateKind {
+        /// The repeated kind.
+        kind: ContextKind,
+    },
+    /// A tag weight was negative, NaN or infinite.
+    #[error("weight for tag {tag:?} must be finite and >= 0, got {value}")]
+    TagWeight {
+        /// The tag the weight belongs to.
+        tag: String,
+        /// The value given.
+        value: f64,
+    },
+    /// A tag was given more than one weight (after case folding, when the
+    /// scorer ignores case).
+    #[error("tag {tag:?} is given more than one weight")]
+    DuplicateTag {
+        /// The repeated tag.
+        tag: String,
+    },
+    /// Weights that are each finite add up to infinity.
+    #[error("the {count} weights add up to more than f64::MAX; scale them down")]
+    WeightSumOverflow {
+        /// How many weights were given.
+        count: usize,
+    },
+    /// A composite child's weight was zero, negative, NaN or infinite.
+    #[error("weight of child scorer {index} must be finite and > 0, got {value}")]
+    ChildWeight {
+        /// Position of the child (0-based).
+        index: usize,
+        /// The value given.
+        value: f64,
+    },
+    /// A step decay curve needs at least one window.
+    #[error("a step decay curve needs at least one window")]
+    NoStepWindows,
+    /// A step window's maximum age was zero.
+    #[error("step window {index} has max_age 0; every window must be wider than zero")]
+    StepWindowZeroAge {
+        /// Position of the window (0-based).
+        index: usize,
+    },
+    /// Step windows were not ordered from youngest to oldest.
+    #[error(
+        "step window {index} has max_age {max_age_secs} s, not greater than the previous window's {previous_max_age_secs} s; order windows from youngest to oldest"
+    )]
+    StepWindowsNotAscending {
+        /// Position of the out-of-order window (0-based).
+        index: usize,
+        /// Its maximum age, in seconds.
+        max_age_secs: f64,
+        /// The previous window's maximum age, in seconds.
+        previous_max_age_secs: f64,
+    },
+    /// A step window's score was outside `0.0..=1.0` or not a number.
+    #[error("step window {index} has score {score}; it must be within 0.0..=1.0")]
+    StepWindowScore {
+        /// Position of the window (0-based).
+        index: usize,
+        /// The score given.
+        score: f64,
+    },
 }
 
 /// A slicer could not be constructed from its configuration.
@@ -205,8 +277,8 @@ pub enum PipelineError {
         "pinned items require {pinned_tokens} tokens, but only {available_tokens} are available (max_tokens - output_reserve)"
     )]
     PinnedExceedsBudget {
-        /// Sum of pinned items' tokens.
-        pinned_tokens: i64,
+        /// Sum of pinned items' tokens (exact: may exceed the `i64` range).
+        pinned_tokens: i128,
         /// `max_tokens - output_reserve`.
         available_tokens: i64,
     },
