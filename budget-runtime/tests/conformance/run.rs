@@ -97,7 +97,9 @@ fn slicing(doc: &Table, test: &Table) -> Outcome<()> {
     }
     // Slicers receive candidates sorted by score (stable).
     sorted.sort_by(|a, b| budget_runtime::pipeline::descending_score(a.score, b.score));
-    let outcome = slicer.slice(&sorted, effective);
+    let outcome = slicer
+        .slice(&sorted, effective)
+        .map_err(|e| format!("slicer error: {e}"))?;
     let chosen: BTreeSet<String> = outcome
         .selected
         .iter()
