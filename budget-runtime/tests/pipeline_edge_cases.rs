@@ -1,6 +1,7 @@
 //! Edge cases of the pipeline: errors with numbers, extremes, NaN, contracts
 //! of custom stages.
 
+use budget_runtime::SliceError;
 use budget_runtime::slicer::SliceOutcome;
 use budget_runtime::{
     ContextBudget, ContextItem, EffectiveBudget, ExclusionReason, InclusionReason, Item,
@@ -190,16 +191,24 @@ fn duplicates_keep_the_best_score_and_report_the_winner() {
 #[derive(Debug)]
 struct OutOfRange;
 impl Slicer for OutOfRange {
-    fn slice(&self, sorted: &[ScoredItem<'_>], _budget: EffectiveBudget) -> SliceOutcome {
-        SliceOutcome::selected(vec![sorted.len()])
+    fn slice(
+        &self,
+        sorted: &[ScoredItem<'_>],
+        _budget: EffectiveBudget,
+    ) -> Result<SliceOutcome, SliceError> {
+        Ok(SliceOutcome::selected(vec![sorted.len()]))
     }
 }
 
 #[derive(Debug)]
 struct TakeAll;
 impl Slicer for TakeAll {
-    fn slice(&self, sorted: &[ScoredItem<'_>], _budget: EffectiveBudget) -> SliceOutcome {
-        SliceOutcome::selected((0..sorted.len()).collect())
+    fn slice(
+        &self,
+        sorted: &[ScoredItem<'_>],
+        _budget: EffectiveBudget,
+    ) -> Result<SliceOutcome, SliceError> {
+        Ok(SliceOutcome::selected((0..sorted.len()).collect()))
     }
 }
 
