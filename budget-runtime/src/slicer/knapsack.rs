@@ -22,9 +22,15 @@ const WORD_BITS: usize = u64::BITS as usize;
 /// `floor(target_tokens / bucket_size)` buckets, so every solution fits the
 /// real target, at the price of possibly under-filling it.
 ///
-/// Cost: O(n × capacity) time, where n counts the candidates that fit at
-/// all, and a keep table of n × capacity **bits** (one `u64` word per 64
-/// capacity buckets per candidate) plus one row of capacity + 1 values.
+/// Cost: O(n × capacity) time, inherent to the dynamic programme, and a
+/// keep table of n × capacity **bits** (one `u64` word per 64 capacity
+/// buckets per candidate) plus one rolling row of capacity + 1 values. Here
+/// n counts only candidates that could change the answer: those that fit,
+/// are worth more than 0, and are not outnumbered by at least as valuable
+/// candidates of the same bucketed weight (beyond `capacity / weight` of
+/// them, one more can never improve a solution). Leaving the others out
+/// changes nothing in the result, but with typical token spreads removes
+/// most rows.
 /// The table is bounded by [`KnapsackSlicer::with_max_table_bits`] (default
 /// 2²⁸ bits = 32 MiB). When a budget would need more, the slicer coarsens
 /// the bucket size just enough to fit and logs a `tracing` warning; only when
