@@ -119,14 +119,10 @@ mod tests {
     use crate::model::ContextKind;
     use crate::slicer::CountShortfall;
     use crate::slicer::test_support::{
-        Fixture, Row, arb_rows, arb_target, budget, check_invariants, content_set, contents,
-        random_items, set_of, sorted_view,
+        Fixture, Row, arb_rows, arb_target, budget, check_invariants, contents, count_entry,
+        count_summary, random_items, set_of, sorted_view,
     };
     use proptest::prelude::*;
-
-    fn entry(kind: &'static str, require: usize, cap: usize) -> CountQuotaEntry {
-        CountQuotaEntry::new(ContextKind::new(kind).unwrap(), require, cap).unwrap()
-    }
 
     fn slicer(entries: Vec<CountQuotaEntry>, bucket: i64) -> CountConstrainedKnapsackSlicer {
         CountConstrainedKnapsackSlicer::new(
@@ -137,23 +133,14 @@ mod tests {
         .unwrap()
     }
 
-    /// Runs a vector; returns (selected set, shortfall count, cap-excluded count).
+    /// Runs a vector with `bucket`; see [`count_summary`].
     fn run(
         rows: &[Row],
         entries: Vec<CountQuotaEntry>,
         bucket: i64,
         target: i64,
     ) -> (Vec<String>, usize, usize) {
-        let fixture = Fixture::new(rows);
-        let sorted = fixture.candidates();
-        let outcome = slicer(entries, bucket)
-            .slice(&sorted, budget(target))
-            .unwrap();
-        (
-            content_set(&sorted, &outcome.selected),
-            outcome.shortfalls.len(),
-            outcome.cap_excluded.len(),
-        )
+        count_summary(&slicer(entries, bucket), rows, target)
     }
 
     /// Vector `count-constrained-knapsack-baseline`.
@@ -164,7 +151,7 @@ mod tests {
             ("tool-b", 100, 0.7, "tool"),
             ("msg-x", 100, 0.5, "msg"),
         ];
-        let got = run(&rows, vec![entry("tool", 2, 4)], 100, 1000);
+        let got = run(&rows, vec![count_entry("tool", 2, 4)], 100, 1000);
         assert_eq!(got, (set_of(&["tool-a", "tool-b", "msg-x"]), 0, 0));
     }
 
@@ -178,7 +165,7 @@ mod tests {
             ("tool-c", 100, 0.7, "tool"),
             ("tool-d", 100, 0.6, "tool"),
         ];
-        let got = run(&rows, vec![entry("tool", 1, 2)], 100, 600);
+        let got = run(&rows, vec![count_entry("tool", 1, 2)], 100, 600);
         assert_eq!(got, (set_of(&["tool-a", "tool-b"]), 0, 2));
     }
 
@@ -192,7 +179,7 @@ mod tests {
             ("msg-m", 150, 0.6, "msg"),
             ("msg-l", 200, 0.4, "msg"),
         ];
-        let got = run(&rows, vec![entry("tool", 2, 2)], 1, 1000);
+        let got = run(&rows, vec![count_entry("tool", 2, 2)], 1, 1000);
         let all = ["tool-a", "tool-b", "msg-s", "msg-m", "msg-l"];
         assert_eq!(got, (set_of(&all), 0, 0));
     }
@@ -202,7 +189,7 @@ mod tests {
     fn vector_scarcity_degrade() {
         let fixture = Fixture::new(&[("tool-a", 100, 0.9, "tool")]);
         let sorted = fixture.candidates();
-        let outcome = slicer(vec![entry("tool", 3, 5)], 100)
+        let outcome = slicer(vec![count_entry("tool", 3, 5)], 100)
             .slice(&sorted, budget(500))
             .unwrap();
         assert_eq!(contents(&sorted, &outcome.selected), ["tool-a"]);
@@ -225,7 +212,7 @@ mod tests {
             ("item-memory", 100, 0.8, "memory"),
             ("item-extra", 100, 0.5, "tool"),
         ];
-        let entries = vec![entry("tool", 1, 4), entry("memory", 1, 4)];
+        let entries = vec![count_entry("tool", 1, 4), count_entry("memory", 1, 4)];
         let got = run(&rows, entries, 100, 1000);
         assert_eq!(
             got,
@@ -239,7 +226,7 @@ mod tests {
         // by score lets the cap of 1 keep the better item, a.
         let fixture = Fixture::new(&[("a", 10, 0.9, "tool"), ("b", 10, 0.5, "tool")]);
         let sorted = fixture.candidates();
-        let outcome = slicer(vec![entry("tool", 0, 1)], 1)
+        let outcome = slicer(vec![count_entry("tool", 0, 1)], 1)
             .slice(&sorted, budget(100))
             .unwrap();
         assert_eq!(contents(&sorted, &outcome.selected), ["a"]);
@@ -255,7 +242,7 @@ mod tests {
             ("big", 250, 0.7, "msg"),
             ("small", 150, 0.5, "msg"),
         ];
-        let got = run(&rows, vec![entry("tool", 1, 1)], 100, 400);
+        let got = run(&rows, vec![count_entry("tool", 1, 1)], 100, 400);
         assert_eq!(got, (set_of(&["tool", "big"]), 0, 0));
     }
 
@@ -263,7 +250,7 @@ mod tests {
     fn throw_reports_the_unmet_requirement() {
         let fixture = Fixture::new(&[("m", 100, 0.9, "memory")]);
         let slicer = CountConstrainedKnapsackSlicer::new(
-            vec![entry("tool", 1, 1)],
+            vec![count_entry("tool", 1, 1)],
             KnapsackSlicer::default(),
             ScarcityBehavior::Throw,
         )
@@ -281,7 +268,7 @@ mod tests {
     #[test]
     fn duplicate_kinds_are_rejected() {
         let err = CountConstrainedKnapsackSlicer::new(
-            vec![entry("tool", 0, 1), entry("TOOL", 0, 2)],
+            vec![count_entry("tool", 0, 1), count_entry("TOOL", 0, 2)],
             KnapsackSlicer::default(),
             ScarcityBehavior::Degrade,
         )
@@ -291,7 +278,7 @@ mod tests {
 
     #[test]
     fn empty_input_zero_budget_and_odd_tokens() {
-        let s = slicer(vec![entry("tool", 1, 2)], 100);
+        let s = slicer(vec![count_entry("tool", 1, 2)], 100);
         assert_eq!(s.slice(&[], budget(100)), Ok(SliceOutcome::default()));
         let rows = [
             ("zero", 0, 0.2, "msg"),
@@ -305,7 +292,7 @@ mod tests {
         );
         // "nan" meets the tool requirement; "zero" comes in free with the
         // knapsack (which only runs while some target remains).
-        let got = run(&rows, vec![entry("tool", 1, 2)], 100, 200);
+        let got = run(&rows, vec![count_entry("tool", 1, 2)], 100, 200);
         assert_eq!(got, (set_of(&["nan", "zero"]), 0, 0));
     }
 
@@ -321,7 +308,7 @@ mod tests {
             let (items, scores) = random_items(&rows);
             let sorted = sorted_view(&items, &scores);
             let slicer = CountConstrainedKnapsackSlicer::new(
-                vec![entry("tool", require, require + extra), entry("msg", 0, extra)],
+                vec![count_entry("tool", require, require + extra), count_entry("msg", 0, extra)],
                 KnapsackSlicer::new(bucket).unwrap().with_max_table_bits(1 << 16),
                 ScarcityBehavior::Degrade,
             ).unwrap();

@@ -112,36 +112,26 @@ mod tests {
     use super::*;
     use crate::model::ContextKind;
     use crate::slicer::test_support::{
-        Fixture, Row, arb_rows, arb_target, budget, check_invariants, content_set, contents,
-        random_items, set_of, sorted_view,
+        Fixture, Row, arb_rows, arb_target, budget, check_invariants, contents, count_entry,
+        count_summary, random_items, set_of, sorted_view,
     };
     use crate::slicer::{CountShortfall, GreedySlicer, KnapsackSlicer};
     use proptest::prelude::*;
-
-    fn entry(kind: &'static str, require: usize, cap: usize) -> CountQuotaEntry {
-        CountQuotaEntry::new(ContextKind::new(kind).unwrap(), require, cap).unwrap()
-    }
 
     fn greedy_quota(entries: Vec<CountQuotaEntry>, scarcity: ScarcityBehavior) -> CountQuotaSlicer {
         CountQuotaSlicer::new(entries, Box::new(GreedySlicer::new()), scarcity).unwrap()
     }
 
-    /// Runs a vector: rows, entries, target; returns (selected set,
-    /// shortfall count, cap-excluded count).
+    /// Runs a vector with a greedy inner slicer; see [`count_summary`].
     fn run(
         rows: &[Row],
         entries: Vec<CountQuotaEntry>,
         target: i64,
     ) -> (Vec<String>, usize, usize) {
-        let fixture = Fixture::new(rows);
-        let sorted = fixture.candidates();
-        let outcome = greedy_quota(entries, ScarcityBehavior::Degrade)
-            .slice(&sorted, budget(target))
-            .unwrap();
-        (
-            content_set(&sorted, &outcome.selected),
-            outcome.shortfalls.len(),
-            outcome.cap_excluded.len(),
+        count_summary(
+            &greedy_quota(entries, ScarcityBehavior::Degrade),
+            rows,
+            target,
         )
     }
 
@@ -153,7 +143,7 @@ mod tests {
             ("tool-b", 100, 0.7, "tool"),
             ("tool-c", 100, 0.5, "tool"),
         ];
-        let got = run(&rows, vec![entry("tool", 2, 4)], 1000);
+        let got = run(&rows, vec![count_entry("tool", 2, 4)], 1000);
         assert_eq!(got, (set_of(&["tool-a", "tool-b", "tool-c"]), 0, 0));
     }
 
@@ -165,7 +155,7 @@ mod tests {
             ("tool-b", 100, 0.7, "tool"),
             ("tool-c", 100, 0.5, "tool"),
         ];
-        let got = run(&rows, vec![entry("tool", 0, 1)], 1000);
+        let got = run(&rows, vec![count_entry("tool", 0, 1)], 1000);
         assert_eq!(got, (set_of(&["tool-a"]), 0, 2));
     }
 
@@ -179,7 +169,7 @@ mod tests {
             ("tool-c", 100, 0.6, "tool"),
             ("tool-d", 100, 0.4, "tool"),
         ];
-        let got = run(&rows, vec![entry("tool", 2, 2)], 1000);
+        let got = run(&rows, vec![count_entry("tool", 2, 2)], 1000);
         assert_eq!(got, (set_of(&["tool-a", "tool-b"]), 0, 2));
     }
 
@@ -188,7 +178,7 @@ mod tests {
     fn vector_count_quota_scarcity_degrade() {
         let fixture = Fixture::new(&[("tool-a", 100, 0.9, "tool")]);
         let sorted = fixture.candidates();
-        let outcome = greedy_quota(vec![entry("tool", 3, 5)], ScarcityBehavior::Degrade)
+        let outcome = greedy_quota(vec![count_entry("tool", 3, 5)], ScarcityBehavior::Degrade)
             .slice(&sorted, budget(1000))
             .unwrap();
         assert_eq!(contents(&sorted, &outcome.selected), ["tool-a"]);
@@ -211,7 +201,7 @@ mod tests {
             ("item-urgent", 100, 0.8, "urgent"),
             ("item-extra", 100, 0.5, "critical"),
         ];
-        let entries = vec![entry("critical", 1, 4), entry("urgent", 1, 4)];
+        let entries = vec![count_entry("critical", 1, 4), count_entry("urgent", 1, 4)];
         let got = run(&rows, entries, 1000);
         assert_eq!(
             got,
@@ -226,7 +216,7 @@ mod tests {
     #[test]
     fn throw_reports_the_unmet_requirement() {
         let fixture = Fixture::new(&[("tool-a", 100, 0.9, "tool")]);
-        let slicer = greedy_quota(vec![entry("tool", 3, 5)], ScarcityBehavior::Throw);
+        let slicer = greedy_quota(vec![count_entry("tool", 3, 5)], ScarcityBehavior::Throw);
         let err = slicer
             .slice(&fixture.candidates(), budget(1000))
             .unwrap_err();
@@ -264,7 +254,7 @@ mod tests {
         // (0.009/token), so the cap of 1 keeps tool-y.
         let fixture = Fixture::new(&[("tool-x", 100, 0.9, "tool"), ("tool-y", 10, 0.5, "tool")]);
         let sorted = fixture.candidates();
-        let outcome = greedy_quota(vec![entry("tool", 0, 1)], ScarcityBehavior::Degrade)
+        let outcome = greedy_quota(vec![count_entry("tool", 0, 1)], ScarcityBehavior::Degrade)
             .slice(&sorted, budget(1000))
             .unwrap();
         assert_eq!(contents(&sorted, &outcome.selected), ["tool-y"]);
@@ -281,7 +271,7 @@ mod tests {
         ];
         let fixture = Fixture::new(&rows);
         let sorted = fixture.candidates();
-        let outcome = greedy_quota(vec![entry("tool", 2, 2)], ScarcityBehavior::Degrade)
+        let outcome = greedy_quota(vec![count_entry("tool", 2, 2)], ScarcityBehavior::Degrade)
             .slice(&sorted, budget(150))
             .unwrap();
         assert_eq!(contents(&sorted, &outcome.selected), ["tool-small", "msg"]);
@@ -302,7 +292,7 @@ mod tests {
             ("b", 10, 0.8, "tool"),
             ("c", 10, 0.7, "Tool"),
         ];
-        let got = run(&rows, vec![entry("tool", 1, 2)], 1000);
+        let got = run(&rows, vec![count_entry("tool", 1, 2)], 1000);
         assert_eq!(got, (set_of(&["a", "b"]), 0, 1));
     }
 
@@ -314,7 +304,7 @@ mod tests {
             ("tool-high", 100, 0.8, "tool"),
         ]);
         let sorted = fixture.candidates();
-        let outcome = greedy_quota(vec![entry("tool", 1, 1)], ScarcityBehavior::Degrade)
+        let outcome = greedy_quota(vec![count_entry("tool", 1, 1)], ScarcityBehavior::Degrade)
             .slice(&sorted, budget(100))
             .unwrap();
         assert_eq!(contents(&sorted, &outcome.selected), ["tool-high"]);
@@ -334,14 +324,14 @@ mod tests {
     fn zero_cap_excludes_a_kind() {
         let rows = [("a", 10, 0.9, "x"), ("b", 10, 0.8, "y")];
         assert_eq!(
-            run(&rows, vec![entry("x", 0, 0)], 100),
+            run(&rows, vec![count_entry("x", 0, 0)], 100),
             (set_of(&["b"]), 0, 1)
         );
     }
 
     #[test]
     fn empty_input_or_zero_budget_selects_nothing() {
-        let slicer = greedy_quota(vec![entry("tool", 1, 1)], ScarcityBehavior::Throw);
+        let slicer = greedy_quota(vec![count_entry("tool", 1, 1)], ScarcityBehavior::Throw);
         assert_eq!(slicer.slice(&[], budget(100)), Ok(SliceOutcome::default()));
         let fixture = Fixture::new(&[("a", 0, 0.9, "tool")]);
         assert_eq!(
@@ -359,7 +349,7 @@ mod tests {
             ("ok", 10, f64::NAN, "msg"),
         ];
         // "zero" meets the requirement; "neg" and "huge" can never be taken.
-        let got = run(&rows, vec![entry("tool", 2, 3)], 100);
+        let got = run(&rows, vec![count_entry("tool", 2, 3)], 100);
         assert_eq!(got, (set_of(&["zero", "ok"]), 1, 0));
     }
 
@@ -376,7 +366,7 @@ mod tests {
             let sorted = sorted_view(&items, &scores);
             let scarcity = if throw { ScarcityBehavior::Throw } else { ScarcityBehavior::Degrade };
             let slicer = greedy_quota(
-                vec![entry("tool", require, require + extra), entry("memory", 0, extra)],
+                vec![count_entry("tool", require, require + extra), count_entry("memory", 0, extra)],
                 scarcity,
             );
             let ok = check_invariants(&slicer, &sorted, budget(target))?;

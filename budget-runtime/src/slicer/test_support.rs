@@ -7,7 +7,7 @@ use proptest::prelude::*;
 
 use crate::model::{ContextKind, EffectiveBudget, Item, ScoredItem};
 use crate::pipeline::descending_score;
-use crate::slicer::Slicer;
+use crate::slicer::{CountQuotaEntry, Slicer};
 
 /// One candidate: content, tokens, score, kind label.
 pub(crate) type Row = (&'static str, i64, f64, &'static str);
@@ -74,6 +74,32 @@ pub(crate) fn set_of(expected: &[&str]) -> Vec<String> {
     let mut set: Vec<String> = expected.iter().map(|s| (*s).to_owned()).collect();
     set.sort();
     set
+}
+
+/// A count-quota entry for a test kind.
+pub(crate) fn count_entry(kind: &'static str, require: usize, cap: usize) -> CountQuotaEntry {
+    CountQuotaEntry::new(ContextKind::new(kind).expect("not blank"), require, cap)
+        .expect("require <= cap")
+}
+
+/// Slices `rows` (in row order) under `target`; returns the selected
+/// contents (sorted), the shortfall count and the cap-excluded count, the
+/// three expectations of a count-quota vector.
+pub(crate) fn count_summary(
+    slicer: &dyn Slicer,
+    rows: &[Row],
+    target: i64,
+) -> (Vec<String>, usize, usize) {
+    let fixture = Fixture::new(rows);
+    let sorted = fixture.candidates();
+    let outcome = slicer
+        .slice(&sorted, budget(target))
+        .expect("degrading slicers do not fail");
+    (
+        content_set(&sorted, &outcome.selected),
+        outcome.shortfalls.len(),
+        outcome.cap_excluded.len(),
+    )
 }
 
 /// An effective budget whose ceiling equals its target.
