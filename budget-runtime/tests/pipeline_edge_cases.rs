@@ -1,7 +1,6 @@
 //! Edge cases of the pipeline: errors with numbers, extremes, NaN, contracts
 //! of custom stages.
 
-use budget_runtime::SliceError;
 use budget_runtime::slicer::SliceOutcome;
 use budget_runtime::{
     ContextBudget, ContextItem, EffectiveBudget, ExclusionReason, InclusionReason, Item,

@@ -1,6 +1,7 @@
 //! [`SelectionReport`]: why every candidate was included or excluded.
 
 use crate::model::{ContextKind, EffectiveBudget};
+use crate::slicer::CountShortfall;
 
 /// Why an item made it into the selection.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -121,6 +122,8 @@ pub struct SelectionReport {
     pub effective_budget: EffectiveBudget,
     /// Tokens over `target_tokens` accepted under `OverflowStrategy::Proceed`.
     pub overflow_tokens: Option<i64>,
+    /// Kinds whose required item count a count-quota slicer could not meet.
+    pub shortfalls: Vec<CountShortfall>,
 }
 
 impl SelectionReport {

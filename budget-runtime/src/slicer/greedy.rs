@@ -2,7 +2,7 @@
 
 use crate::error::SliceError;
 use crate::model::{EffectiveBudget, ScoredItem};
-use crate::pipeline::descending_score;
+use crate::pipeline::descending_key;
 use crate::slicer::{SliceOutcome, Slicer};
 
 /// Selects by value density `score / tokens`, highest first, taking each
@@ -50,12 +50,12 @@ impl Slicer for GreedySlicer {
         if sorted.is_empty() || budget.target_tokens <= 0 {
             return Ok(SliceOutcome::default());
         }
-        let mut order: Vec<(f64, usize)> = sorted
+        let mut order: Vec<(u64, usize)> = sorted
             .iter()
             .enumerate()
-            .map(|(pos, candidate)| (density(candidate), pos))
+            .map(|(pos, candidate)| (descending_key(density(candidate)), pos))
             .collect();
-        order.sort_unstable_by(|a, b| descending_score(a.0, b.0).then(a.1.cmp(&b.1)));
+        order.sort_unstable();
         let mut remaining = budget.target_tokens;
         let mut selected = Vec::new();
         for (_, pos) in order {

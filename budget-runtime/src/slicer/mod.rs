@@ -57,6 +57,7 @@ impl SliceOutcome {
 
 /// A kind whose required item count could not be met.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct CountShortfall {
     /// The kind.
     pub kind: ContextKind,
