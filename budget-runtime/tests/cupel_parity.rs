@@ -72,3 +72,82 @@ fn priority_greedy_chronological_matches_cupel() {
     let b = theirs(&theirs_pipeline, 1_500, 7);
     assert_eq!(a, b);
 }
+
+#[test]
+fn kind_greedy_matches_cupel() {
+    use budget_runtime::scorer::KindScorer;
+    let ours_pipeline = Pipeline::builder().scorer(KindScorer::new()).build();
+    let theirs_pipeline = cupel_pipeline(
+        Box::new(cupel::KindScorer::with_default_weights()),
+        Box::new(cupel::GreedySlice),
+    );
+    assert_eq!(
+        ours(&ours_pipeline, 1_500, 11),
+        theirs(&theirs_pipeline, 1_500, 11)
+    );
+}
+
+#[test]
+fn composite_greedy_matches_cupel() {
+    use budget_runtime::Scorer;
+    use budget_runtime::scorer::CompositeScorer;
+    let children: Vec<(Box<dyn Scorer>, f64)> = vec![
+        (Box::new(RecencyScorer::new()), 2.0),
+        (Box::new(PriorityScorer::new()), 1.0),
+    ];
+    let ours_pipeline = Pipeline::builder()
+        .scorer(CompositeScorer::new(children).unwrap())
+        .build();
+    let theirs_children: Vec<(Box<dyn cupel::Scorer>, f64)> = vec![
+        (Box::new(cupel::RecencyScorer), 2.0),
+        (Box::new(cupel::PriorityScorer), 1.0),
+    ];
+    let theirs_pipeline = cupel_pipeline(
+        Box::new(cupel::CompositeScorer::new(theirs_children).unwrap()),
+        Box::new(cupel::GreedySlice),
+    );
+    assert_eq!(
+        ours(&ours_pipeline, 1_500, 5),
+        theirs(&theirs_pipeline, 1_500, 5)
+    );
+}
+
+#[test]
+fn knapsack_matches_cupel() {
+    use budget_runtime::scorer::KindScorer;
+    use budget_runtime::slicer::KnapsackSlicer;
+    let ours_pipeline = Pipeline::builder()
+        .scorer(KindScorer::new())
+        .slicer(KnapsackSlicer::new(100).unwrap())
+        .build();
+    let theirs_pipeline = cupel_pipeline(
+        Box::new(cupel::KindScorer::with_default_weights()),
+        Box::new(cupel::KnapsackSlice::new(100).unwrap()),
+    );
+    for seed in [3, 4] {
+        assert_eq!(
+            ours(&ours_pipeline, 1_500, seed),
+            theirs(&theirs_pipeline, 1_500, seed)
+        );
+    }
+}
+
+#[test]
+fn u_shaped_matches_cupel() {
+    use budget_runtime::placer::UShapedPlacer;
+    let ours_pipeline = Pipeline::builder()
+        .scorer(PriorityScorer::new())
+        .placer(UShapedPlacer::new())
+        .build();
+    let theirs_pipeline = cupel::Pipeline::builder()
+        .scorer(Box::new(cupel::PriorityScorer))
+        .slicer(Box::new(cupel::GreedySlice))
+        .placer(Box::new(cupel::UShapedPlacer))
+        .deduplication(true)
+        .build()
+        .unwrap();
+    assert_eq!(
+        ours(&ours_pipeline, 1_500, 9),
+        theirs(&theirs_pipeline, 1_500, 9)
+    );
+}

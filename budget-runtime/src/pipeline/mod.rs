@@ -353,20 +353,26 @@ impl Pipeline {
             .target_tokens
             .saturating_sub(selected_tokens)
             .max(0);
-        let mut sliced = Vec::with_capacity(outcome.selected.len());
         for (pos, candidate) in sorted.iter().enumerate() {
-            if chosen[pos] {
-                sliced.push(*candidate);
-                continue;
+            if !chosen[pos] {
+                // Count-cap exclusions are reported like budget ones: the
+                // specification reserves `QuotaCapExceeded` for custom stages.
+                let reason = PinnedLoad::exclusion(pinned, candidate.tokens(), available_tokens);
+                excluded.push(ExcludedItem {
+                    index: candidate.index,
+                    score: candidate.score,
+                    reason,
+                });
             }
-            // Count-cap exclusions are reported like budget ones: the
-            // specification reserves `QuotaCapExceeded` for custom stages.
-            let reason = PinnedLoad::exclusion(pinned, candidate.tokens(), available_tokens);
-            excluded.push(ExcludedItem {
-                index: candidate.index,
-                score: candidate.score,
-                reason,
-            });
+        }
+        // The merged list takes sliced items in the slicer's own order (as
+        // the reference implementation does); it decides ties in placers and
+        // truncation. Each position is taken once.
+        let mut sliced = Vec::with_capacity(outcome.selected.len());
+        for &pos in &outcome.selected {
+            if std::mem::take(&mut chosen[pos]) {
+                sliced.push(sorted[pos]);
+            }
         }
         Ok(sliced)
     }
