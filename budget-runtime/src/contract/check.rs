@@ -27,11 +27,13 @@ pub const DEFAULT_SAFETY_MARGIN_TOKENS: u64 = 128;
 /// A step's output limit is its `max_output_tokens`, else its `max_tokens`,
 /// else the model's `model_max_tokens`.
 ///
-/// Always enforced, whatever the policy: `max_context_tokens` present and
-/// > 0; `max_history_tokens` present and >= 0 when a step uses history;
-/// `budget_safety_margin_tokens` >= 0; every step has a `type`; every
-/// `call_model` step has a `prompt_key` whose prompt exists, well-formed
-/// `user_parts` and an output limit > 0.
+/// Always enforced, whatever the policy:
+/// - `max_context_tokens` present and > 0;
+/// - `max_history_tokens` present and >= 0 when a step uses history;
+/// - `budget_safety_margin_tokens` >= 0;
+/// - every step has a `type`;
+/// - every `call_model` step has a `prompt_key` whose prompt exists,
+///   well-formed `user_parts` and an output limit > 0.
 ///
 /// The policy is, first to last: [`Checker::policy_override`] (pass
 /// [`policy_from_env`](crate::contract::policy_from_env) there to honour
