@@ -244,7 +244,10 @@ pub(crate) fn plan(inputs: &PlanInputs<'_>, messages: &[Message], tokens: Prompt
     let mut role_conflict = false;
     let mut summary_role = Role::User;
     if tail_start > head_end {
-        match fix_roles(messages, &pairs, head_end, tail_start, forced) {
+        // Growing the tail may exceed its budget only when the tail is
+        // already all forced (its size is then not the budget's to keep).
+        let may_grow_to = |start: usize| tail_start == forced || sizes.units(start..n) <= tail_budget;
+        match fix_roles(messages, &pairs, (head_end, tail_start, forced), may_grow_to) {
             Some((start, role)) => {
                 tail_start = start;
                 summary_role = role;
@@ -306,13 +309,13 @@ fn summary_role_between(prev: Option<Role>, next: Option<Role>) -> Option<Role> 
 
 /// A tail start near `tail_start` at which the summary can take a valid
 /// role: first shrinking the tail (never past `forced`), then growing it
-/// (never into the head), at most [`ROLE_FIX_STEPS`] cut points each way.
+/// (never into the head, only to starts `may_grow_to` accepts), at most
+/// [`ROLE_FIX_STEPS`] cut points each way.
 fn fix_roles(
     messages: &[Message],
     pairs: &ToolPairs,
-    head_end: usize,
-    tail_start: usize,
-    forced: usize,
+    (head_end, tail_start, forced): (usize, usize, usize),
+    may_grow_to: impl Fn(usize) -> bool,
 ) -> Option<(usize, Role)> {
     let prev = head_end.checked_sub(1).map(|i| messages[i].role);
     let role_at = |start: usize| summary_role_between(prev, messages.get(start).map(|m| m.role));
@@ -336,7 +339,7 @@ fn fix_roles(
             break;
         };
         let next = pairs.cut_at_or_before(before);
-        if next <= head_end {
+        if next <= head_end || !may_grow_to(next) {
             break;
         }
         start = next;
