@@ -42,56 +42,58 @@ fn conversation() -> impl Strategy<Value = Conversation> {
     prop::sample::select(vec![300usize, 900, 2_400])
         .prop_flat_map(|max| (0..3usize, prop::collection::vec(unit(max), 1..150)))
         .prop_map(|(systems, units)| {
-        let mut messages = Vec::new();
-        let mut cuts = Vec::new();
-        for s in 0..systems {
-            cuts.push(messages.len());
-            messages.push(Message::system(format!("system {s}")));
-        }
-        let mut next_id = 0;
-        for (u, unit) in units.into_iter().enumerate() {
-            cuts.push(messages.len());
-            match unit {
-                Unit::User(size) => messages.push(Message::user(format!("u{u} {}", "q".repeat(size)))),
-                Unit::Assistant(size) => {
-                    messages.push(Message::assistant(format!("a{u} {}", "r".repeat(size))));
-                }
-                Unit::Tools(calls, reversed) => {
-                    let ids: Vec<String> = calls
-                        .iter()
-                        .map(|_| {
-                            next_id += 1;
-                            format!("call_{next_id}")
-                        })
-                        .collect();
-                    messages.push(Message::assistant_with_tool_calls(
-                        "",
-                        ids.iter()
-                            .map(|id| ToolCall::new(id, "tool", format!("{{\"unit\":{u}}}")))
-                            .collect(),
-                    ));
-                    let mut results: Vec<Message> = ids
-                        .iter()
-                        .zip(&calls)
-                        .map(|(id, &(size, slot))| {
-                            let text = if slot < 2 {
-                                format!("shared {slot} {}", "s".repeat(size))
-                            } else {
-                                format!("{id} {}", "o".repeat(size))
-                            };
-                            Message::tool_result(id, text)
-                        })
-                        .collect();
-                    if reversed {
-                        results.reverse();
+            let mut messages = Vec::new();
+            let mut cuts = Vec::new();
+            for s in 0..systems {
+                cuts.push(messages.len());
+                messages.push(Message::system(format!("system {s}")));
+            }
+            let mut next_id = 0;
+            for (u, unit) in units.into_iter().enumerate() {
+                cuts.push(messages.len());
+                match unit {
+                    Unit::User(size) => {
+                        messages.push(Message::user(format!("u{u} {}", "q".repeat(size))))
                     }
-                    messages.extend(results);
+                    Unit::Assistant(size) => {
+                        messages.push(Message::assistant(format!("a{u} {}", "r".repeat(size))));
+                    }
+                    Unit::Tools(calls, reversed) => {
+                        let ids: Vec<String> = calls
+                            .iter()
+                            .map(|_| {
+                                next_id += 1;
+                                format!("call_{next_id}")
+                            })
+                            .collect();
+                        messages.push(Message::assistant_with_tool_calls(
+                            "",
+                            ids.iter()
+                                .map(|id| ToolCall::new(id, "tool", format!("{{\"unit\":{u}}}")))
+                                .collect(),
+                        ));
+                        let mut results: Vec<Message> = ids
+                            .iter()
+                            .zip(&calls)
+                            .map(|(id, &(size, slot))| {
+                                let text = if slot < 2 {
+                                    format!("shared {slot} {}", "s".repeat(size))
+                                } else {
+                                    format!("{id} {}", "o".repeat(size))
+                                };
+                                Message::tool_result(id, text)
+                            })
+                            .collect();
+                        if reversed {
+                            results.reverse();
+                        }
+                        messages.extend(results);
+                    }
                 }
             }
-        }
-        cuts.push(messages.len());
-        Conversation { messages, cuts }
-    })
+            cuts.push(messages.len());
+            Conversation { messages, cuts }
+        })
 }
 
 #[derive(Clone, Copy, Debug)]

@@ -333,9 +333,7 @@ impl Compactor {
         let mut repairs = RepairReport::default();
         let out = repair_tool_pairs(out, &mut repairs);
 
-        let tokens_after = plan
-            .scale
-            .to_tokens(self.budget.estimate_tokens(&out));
+        let tokens_after = plan.scale.to_tokens(self.budget.estimate_tokens(&out));
         let outcome = if tokens_after <= plan.target_tokens {
             CompactionOutcome::ReachedTarget
         } else if tokens_after <= plan.threshold_tokens {
@@ -429,7 +427,11 @@ mod tests {
             m.push(Message::user(text("request", i)));
             m.push(Message::assistant_with_tool_calls(
                 "",
-                vec![ToolCall::new(&id, "read_file", format!("{{\"path\":\"src/f{i}.rs\"}}"))],
+                vec![ToolCall::new(
+                    &id,
+                    "read_file",
+                    format!("{{\"path\":\"src/f{i}.rs\"}}"),
+                )],
             ));
             m.push(Message::tool_result(&id, text("contents", i)));
             m.push(Message::assistant(text("answer", i)));
@@ -475,7 +477,9 @@ mod tests {
         });
         let plan = c.plan(&m, PromptTokens::Estimate);
         assert!(plan.needed());
-        let out = c.compact(&m, PromptTokens::Estimate, &ok_summarizer).unwrap();
+        let out = c
+            .compact(&m, PromptTokens::Estimate, &ok_summarizer)
+            .unwrap();
         let r = &out.report;
         assert_eq!(r.summary, SummarySource::Summarizer);
         assert_eq!(r.outcome, CompactionOutcome::ReachedTarget);
@@ -502,10 +506,17 @@ mod tests {
     fn reductions_alone_can_reach_the_target_without_a_summary() {
         // 6 huge identical tool outputs, small everything else.
         let big = "x".repeat(8_000); // 2000 tokens each
-        let mut m = vec![Message::system("s"), Message::user("go"), Message::assistant("ok")];
+        let mut m = vec![
+            Message::system("s"),
+            Message::user("go"),
+            Message::assistant("ok"),
+        ];
         for i in 0..7 {
             let id = format!("c{i}");
-            m.push(Message::assistant_with_tool_calls("", vec![ToolCall::new(&id, "cat", "{}")]));
+            m.push(Message::assistant_with_tool_calls(
+                "",
+                vec![ToolCall::new(&id, "cat", "{}")],
+            ));
             m.push(Message::tool_result(&id, big.clone()));
         }
         m.push(Message::assistant("read them all"));
@@ -572,7 +583,9 @@ mod tests {
             0 => ok_summarizer(req),
             _ => failing(req),
         };
-        let err = c.compact(&m, PromptTokens::Estimate, &second_fails).unwrap_err();
+        let err = c
+            .compact(&m, PromptTokens::Estimate, &second_fails)
+            .unwrap_err();
         let CompactionError::Summarizer { chunk, chunks, .. } = &err;
         // 8K summarizer window: 8000 - 2 × 400 = 7200 tokens per request,
         // the ~146-message middle (~15 000 tokens) needs more than one
@@ -580,7 +593,9 @@ mod tests {
         assert!(*chunks >= 2);
         assert_eq!(
             err.to_string(),
-            format!("summarization failed on request 2 of {chunks}; the failure policy is abort, so the conversation is unchanged")
+            format!(
+                "summarization failed on request 2 of {chunks}; the failure policy is abort, so the conversation is unchanged"
+            )
         );
         assert!(std::error::Error::source(&err).is_some());
     }
@@ -600,7 +615,8 @@ mod tests {
             let previous = req
                 .previous_summary
                 .map_or(0, |p| budget.tokens_for(count_chars(p), 0));
-            seen.borrow_mut().push((messages, previous, req.chunk, req.chunks));
+            seen.borrow_mut()
+                .push((messages, previous, req.chunk, req.chunks));
             Ok(format!("summary after request {}", req.chunk))
         };
         let out = c.compact(&m, PromptTokens::Estimate, &checking).unwrap();
@@ -613,7 +629,11 @@ mod tests {
         }
         assert_eq!(out.report.summarizer_calls, seen.len());
         let last = format!("summary after request {}", seen.len() - 1);
-        assert!(out.messages[out.report.head_messages].content.ends_with(&last));
+        assert!(
+            out.messages[out.report.head_messages]
+                .content
+                .ends_with(&last)
+        );
     }
 
     #[test]
@@ -637,7 +657,10 @@ mod tests {
         };
         let out = c.compact(&m, PromptTokens::Estimate, &remember).unwrap();
         let previous = seen_previous.into_inner().expect("previous summary passed");
-        assert_eq!(SUMMARY_HEADER.to_owned() + &previous, m[old_summary].content);
+        assert_eq!(
+            SUMMARY_HEADER.to_owned() + &previous,
+            m[old_summary].content
+        );
         assert_eq!(out.messages.iter().filter(|x| x.reference_only).count(), 1);
     }
 
@@ -665,7 +688,9 @@ mod tests {
     fn huge_protected_parts_are_reported_as_ineffective() {
         let m = transcript(40, 100);
         let c = compactor(8_000, |config| config.compression.min_tail_messages = 120);
-        let out = c.compact(&m, PromptTokens::Estimate, &ok_summarizer).unwrap();
+        let out = c
+            .compact(&m, PromptTokens::Estimate, &ok_summarizer)
+            .unwrap();
         assert_eq!(out.report.outcome, CompactionOutcome::Ineffective);
         assert!(out.report.tokens_after > out.report.threshold_tokens);
     }
@@ -724,7 +749,9 @@ mod tests {
         }
         let m = transcript(40, 100);
         let c = compactor(8_000, |_| {});
-        let sync = c.compact(&m, PromptTokens::Estimate, &ok_summarizer).unwrap();
+        let sync = c
+            .compact(&m, PromptTokens::Estimate, &ok_summarizer)
+            .unwrap();
         let future = c.compact_async(&m, PromptTokens::Estimate, &Toy);
         let asynchronous = block_on(future).unwrap();
         assert_eq!(asynchronous.messages, sync.messages);

@@ -88,7 +88,10 @@ mod tests {
             Message::user("Fix the failing test\nin detail"),
             Message::assistant_with_tool_calls(
                 "Looking.",
-                vec![ToolCall::new("1", "grep", "{}"), ToolCall::new("2", "read", "{}")],
+                vec![
+                    ToolCall::new("1", "grep", "{}"),
+                    ToolCall::new("2", "read", "{}"),
+                ],
             ),
             Message::tool_result("1", "out"),
             Message::tool_result("2", "out"),
@@ -109,12 +112,17 @@ mod tests {
              - assistant: Looking.\n\
              - assistant: Fixed the off-by-one."
         );
-        assert_eq!(text, fallback_summary(Some("Set up the repo."), &sample(), "timeout", 10_000));
+        assert_eq!(
+            text,
+            fallback_summary(Some("Set up the repo."), &sample(), "timeout", 10_000)
+        );
     }
 
     #[test]
     fn the_digest_respects_its_bound() {
-        let many: Vec<Message> = (0..1_000).map(|i| Message::user(format!("request {i}"))).collect();
+        let many: Vec<Message> = (0..1_000)
+            .map(|i| Message::user(format!("request {i}")))
+            .collect();
         for max in [0u64, 10, 150, 400, 2_000] {
             let text = fallback_summary(Some(&"p".repeat(5_000)), &many, "boom", max);
             assert!(count_chars(&text) <= max, "{} > {max}", count_chars(&text));

@@ -62,7 +62,11 @@ pub struct ToolCall {
 
 impl ToolCall {
     /// A call of tool `name` with `arguments`, identified by `id`.
-    pub fn new(id: impl Into<String>, name: impl Into<String>, arguments: impl Into<String>) -> Self {
+    pub fn new(
+        id: impl Into<String>,
+        name: impl Into<String>,
+        arguments: impl Into<String>,
+    ) -> Self {
         Self {
             id: id.into(),
             name: name.into(),
@@ -151,7 +155,10 @@ impl Message {
     }
 
     /// An assistant message that requests `tool_calls`.
-    pub fn assistant_with_tool_calls(content: impl Into<String>, tool_calls: Vec<ToolCall>) -> Self {
+    pub fn assistant_with_tool_calls(
+        content: impl Into<String>,
+        tool_calls: Vec<ToolCall>,
+    ) -> Self {
         Self {
             tool_calls,
             ..Self::new(Role::Assistant, content)
@@ -221,7 +228,10 @@ mod tests {
         assert_eq!(Message::system("s").role, Role::System);
         assert_eq!(Message::assistant("a").role, Role::Assistant);
         let r = Message::tool_result("id9", "out");
-        assert_eq!((r.role, r.tool_call_id.as_deref()), (Role::Tool, Some("id9")));
+        assert_eq!(
+            (r.role, r.tool_call_id.as_deref()),
+            (Role::Tool, Some("id9"))
+        );
         assert!(!r.reference_only);
     }
 
@@ -229,9 +239,12 @@ mod tests {
     #[test]
     fn serde_uses_lowercase_roles_and_omits_empty_fields() {
         let json = serde_json_like(&Message::user("hi"));
-        assert_eq!(json, r#"role = "user"
+        assert_eq!(
+            json,
+            r#"role = "user"
 content = "hi"
-"#);
+"#
+        );
     }
 
     #[cfg(feature = "serde")]

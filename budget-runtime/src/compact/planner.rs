@@ -10,7 +10,6 @@ use crate::compact::prompt_tokens::{PromptTokens, Scale};
 use crate::compact::reduce::{Reduction, plan_reductions};
 use crate::compact::token_budget::TokenBudget;
 use crate::compact::tool_pairs::ToolPairs;
-use crate::estimate::count_chars;
 
 /// How many cut points the role fix may move the tail boundary, each way.
 const ROLE_FIX_STEPS: usize = 3;
@@ -152,7 +151,8 @@ struct Sizes<'b> {
 impl Sizes<'_> {
     fn units(&self, range: Range<usize>) -> u64 {
         let chars = self.prefix_chars[range.end] - self.prefix_chars[range.start];
-        self.budget.tokens_for(chars, (range.end - range.start) as u64)
+        self.budget
+            .tokens_for(chars, (range.end - range.start) as u64)
     }
 }
 
@@ -164,7 +164,11 @@ pub(crate) struct PlanInputs<'c> {
     pub(crate) summary_cap: u64,
 }
 
-pub(crate) fn plan(inputs: &PlanInputs<'_>, messages: &[Message], tokens: PromptTokens) -> CompactionPlan {
+pub(crate) fn plan(
+    inputs: &PlanInputs<'_>,
+    messages: &[Message],
+    tokens: PromptTokens,
+) -> CompactionPlan {
     let budget = inputs.budget;
     let settings = inputs.settings;
     let n = messages.len();
@@ -246,8 +250,14 @@ pub(crate) fn plan(inputs: &PlanInputs<'_>, messages: &[Message], tokens: Prompt
     if tail_start > head_end {
         // Growing the tail may exceed its budget only when the tail is
         // already all forced (its size is then not the budget's to keep).
-        let may_grow_to = |start: usize| tail_start == forced || sizes.units(start..n) <= tail_budget;
-        match fix_roles(messages, &pairs, (head_end, tail_start, forced), may_grow_to) {
+        let may_grow_to =
+            |start: usize| tail_start == forced || sizes.units(start..n) <= tail_budget;
+        match fix_roles(
+            messages,
+            &pairs,
+            (head_end, tail_start, forced),
+            may_grow_to,
+        ) {
             Some((start, role)) => {
                 tail_start = start;
                 summary_role = role;
@@ -259,21 +269,15 @@ pub(crate) fn plan(inputs: &PlanInputs<'_>, messages: &[Message], tokens: Prompt
 
     let middle = head_end..tail_start;
     let previous_summary = middle.rev().find(|&i| messages[i].reference_only);
-    let reductions = plan_reductions(
+    let (reductions, saved_chars) = plan_reductions(
         messages,
         head_end..verbatim_start.max(tail_start),
         &pairs,
         budget,
         settings.stub_tool_outputs_over_tokens,
     );
-    let saved_chars = reductions.iter().fold(0u64, |sum, r| {
-        let before = count_chars(&messages[r.index].content);
-        sum.saturating_add(before.saturating_sub(count_chars(&r.replacement)))
-    });
-    let reduced_units = budget.tokens_for(
-        sizes.prefix_chars[n].saturating_sub(saved_chars),
-        n as u64,
-    );
+    let reduced_units =
+        budget.tokens_for(sizes.prefix_chars[n].saturating_sub(saved_chars), n as u64);
 
     CompactionPlan {
         needed,
@@ -383,9 +387,18 @@ mod tests {
     #[test]
     fn roles_pick_a_value_neither_neighbour_has() {
         use Role::*;
-        assert_eq!(summary_role_between(Some(Assistant), Some(Assistant)), Some(User));
-        assert_eq!(summary_role_between(Some(User), Some(User)), Some(Assistant));
-        assert_eq!(summary_role_between(Some(Tool), Some(User)), Some(Assistant));
+        assert_eq!(
+            summary_role_between(Some(Assistant), Some(Assistant)),
+            Some(User)
+        );
+        assert_eq!(
+            summary_role_between(Some(User), Some(User)),
+            Some(Assistant)
+        );
+        assert_eq!(
+            summary_role_between(Some(Tool), Some(User)),
+            Some(Assistant)
+        );
         assert_eq!(summary_role_between(None, Some(Assistant)), Some(User));
         assert_eq!(summary_role_between(Some(Assistant), Some(User)), None);
         assert_eq!(summary_role_between(Some(User), Some(Assistant)), None);
@@ -419,11 +432,18 @@ mod tests {
 
     #[test]
     fn the_latest_user_message_is_always_in_the_tail() {
-        let mut m = vec![Message::system("s"), Message::user("first"), Message::assistant("ok")];
+        let mut m = vec![
+            Message::system("s"),
+            Message::user("first"),
+            Message::assistant("ok"),
+        ];
         m.push(Message::user("the real question"));
         for i in 0..30 {
             let id = format!("c{i}");
-            m.push(Message::assistant_with_tool_calls("", vec![ToolCall::new(&id, "t", "{}")]));
+            m.push(Message::assistant_with_tool_calls(
+                "",
+                vec![ToolCall::new(&id, "t", "{}")],
+            ));
             m.push(Message::tool_result(&id, text(200)));
         }
         let p = run(&CompactionConfig::default(), 8_000, &m);
@@ -438,7 +458,10 @@ mod tests {
         let mut m = vec![Message::system("s"), Message::user("do the task")];
         for i in 0..60 {
             let id = format!("c{i}");
-            m.push(Message::assistant_with_tool_calls("", vec![ToolCall::new(&id, "t", "{}")]));
+            m.push(Message::assistant_with_tool_calls(
+                "",
+                vec![ToolCall::new(&id, "t", "{}")],
+            ));
             m.push(Message::tool_result(&id, text(100)));
         }
         let p = run(&CompactionConfig::default(), 8_000, &m);

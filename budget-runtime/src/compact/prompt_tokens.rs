@@ -57,7 +57,8 @@ impl Scale {
 
     /// Estimate units → provider tokens, rounded up (conservative for sizes).
     pub(crate) fn to_tokens(self, units: u64) -> u64 {
-        let tokens = (u128::from(units) * u128::from(self.reported)).div_ceil(u128::from(self.estimated));
+        let tokens =
+            (u128::from(units) * u128::from(self.reported)).div_ceil(u128::from(self.estimated));
         u64::try_from(tokens).unwrap_or(u64::MAX)
     }
 }

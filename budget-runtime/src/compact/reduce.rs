@@ -4,6 +4,7 @@
 //! only its content is replaced, and every replacement is counted.
 
 use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 use std::ops::Range;
 
 use crate::compact::message::{Message, Role};
@@ -54,33 +55,46 @@ pub struct Reduction {
 }
 
 /// Reductions of the tool outputs in `range` (the compressible middle),
-/// oldest first, each shorter than what it replaces.
+/// oldest first, each shorter than what it replaces, and the characters
+/// they save. Hashes every tool output once.
 pub(crate) fn plan_reductions(
     messages: &[Message],
     range: Range<usize>,
     pairs: &ToolPairs,
     budget: &TokenBudget,
     stub_over_tokens: u64,
-) -> Vec<Reduction> {
+) -> (Vec<Reduction>, u64) {
     if range.is_empty() {
-        return Vec::new();
+        return (Vec::new(), 0);
     }
-    // Newest index of every tool output text, over the whole conversation.
+    // Newest first: a text seen before (later in the conversation) makes
+    // this copy a duplicate of that newer one.
     let mut newest: HashMap<&str, usize> = HashMap::new();
-    for (i, m) in messages.iter().enumerate().skip(range.start) {
-        if m.role == Role::Tool {
-            newest.insert(m.content.as_str(), i);
+    let mut duplicate_of = vec![None; range.len()];
+    for i in (range.start..messages.len()).rev() {
+        let m = &messages[i];
+        if m.role != Role::Tool {
+            continue;
+        }
+        match newest.entry(m.content.as_str()) {
+            Entry::Occupied(kept) if i < range.end => {
+                duplicate_of[i - range.start] = Some(*kept.get())
+            }
+            Entry::Occupied(_) => {}
+            Entry::Vacant(slot) => {
+                slot.insert(i);
+            }
         }
     }
     let mut reductions = Vec::new();
-    for i in range {
+    let mut saved = 0u64;
+    for (i, kept) in range.zip(duplicate_of) {
         let m = &messages[i];
         if m.role != Role::Tool {
             continue;
         }
         let chars = count_chars(&m.content);
-        let kept = newest.get(m.content.as_str()).copied().filter(|&k| k > i);
-        let planned = match kept {
+        let (kind, replacement) = match kept {
             Some(kept) => {
                 let kept_id = messages[kept].tool_call_id.as_deref().unwrap_or("?");
                 let text = format!(
@@ -100,8 +114,9 @@ pub(crate) fn plan_reductions(
                 (ReductionKind::Stub, text)
             }
         };
-        let (kind, replacement) = planned;
-        if count_chars(&replacement) < chars {
+        let replacement_chars = count_chars(&replacement);
+        if replacement_chars < chars {
+            saved = saved.saturating_add(chars - replacement_chars);
             reductions.push(Reduction {
                 index: i,
                 kind,
@@ -109,7 +124,7 @@ pub(crate) fn plan_reductions(
             });
         }
     }
-    reductions
+    (reductions, saved)
 }
 
 /// The name of the tool whose result is message `i`.
@@ -150,7 +165,7 @@ mod tests {
         ];
         let pairs = ToolPairs::new(&m);
         // middle = 0..4: both older copies point at the newest kept copy (5)
-        let r = plan_reductions(&m, 0..4, &pairs, &budget(), 500);
+        let (r, _) = plan_reductions(&m, 0..4, &pairs, &budget(), 500);
         assert_eq!(r.len(), 2);
         assert_eq!(r[0].index, 1);
         assert_eq!(r[0].kind, ReductionKind::Duplicate { kept: 5 });
@@ -170,7 +185,7 @@ mod tests {
             Message::tool_result("b", "z".repeat(2_000)), // 500 tokens: not over
         ];
         let pairs = ToolPairs::new(&m);
-        let r = plan_reductions(&m, 0..4, &pairs, &budget(), 500);
+        let (r, _) = plan_reductions(&m, 0..4, &pairs, &budget(), 500);
         assert_eq!(r.len(), 1);
         assert_eq!(r[0].index, 1);
         assert_eq!(r[0].kind, ReductionKind::Stub);
@@ -189,6 +204,10 @@ mod tests {
             Message::tool_result("b", "ok"),
         ];
         let pairs = ToolPairs::new(&m);
-        assert!(plan_reductions(&m, 0..4, &pairs, &budget(), 500).is_empty());
+        assert!(
+            plan_reductions(&m, 0..4, &pairs, &budget(), 500)
+                .0
+                .is_empty()
+        );
     }
 }

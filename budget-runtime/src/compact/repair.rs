@@ -122,7 +122,11 @@ mod tests {
 
     #[test]
     fn a_result_after_an_intervening_message_is_an_orphan() {
-        let m = vec![call(&["a"]), Message::user("interrupt"), Message::tool_result("a", "1")];
+        let m = vec![
+            call(&["a"]),
+            Message::user("interrupt"),
+            Message::tool_result("a", "1"),
+        ];
         let mut report = RepairReport::default();
         let out = repair_tool_pairs(m, &mut report);
         assert_eq!(report.placeholder_results, ["a"]);

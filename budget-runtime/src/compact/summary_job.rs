@@ -61,12 +61,12 @@ impl SummaryJob {
         let mut chunks = Vec::new();
         let mut start = 0;
         let mut used = 0u64;
-        for i in 0..messages.len() {
-            if budget.message_tokens(&messages[i]) > input_units {
-                messages[i] = clip_message(&messages[i], max_message_chars);
+        for (i, message) in messages.iter_mut().enumerate() {
+            if budget.message_tokens(message) > input_units {
+                *message = clip_message(message, max_message_chars);
                 clipped_for_summarizer += 1;
             }
-            let units = budget.message_tokens(&messages[i]);
+            let units = budget.message_tokens(message);
             if i > start && used.saturating_add(units) > input_units {
                 chunks.push(start..i);
                 start = i;
@@ -177,7 +177,8 @@ fn clip_message(message: &Message, max_chars: u64) -> Message {
     let calls_chars = clipped
         .char_count()
         .saturating_sub(count_chars(&clipped.content));
-    clipped.content = clip_chars(&clipped.content, max_chars.saturating_sub(calls_chars)).into_owned();
+    clipped.content =
+        clip_chars(&clipped.content, max_chars.saturating_sub(calls_chars)).into_owned();
     clipped
 }
 
@@ -220,7 +221,12 @@ mod tests {
         let mut job = SummaryJob::new(m, Some("old"), &budget(), 220, 400);
         let mut seen = Vec::new();
         while let Some(req) = job.request() {
-            seen.push((req.previous_summary.map(str::to_owned), req.messages.len(), req.chunk, req.chunks));
+            seen.push((
+                req.previous_summary.map(str::to_owned),
+                req.messages.len(),
+                req.chunk,
+                req.chunks,
+            ));
             let next = format!("s{}", req.chunk);
             job.accept(Ok(next)).unwrap();
         }
@@ -239,7 +245,10 @@ mod tests {
     fn empty_and_long_summaries_are_handled() {
         let m = vec![Message::user("x")];
         let mut job = SummaryJob::new(m, None, &budget(), 220, 10);
-        assert!(matches!(job.accept(Ok("  ".into())), Err(SummarizerError::Empty)));
+        assert!(matches!(
+            job.accept(Ok("  ".into())),
+            Err(SummarizerError::Empty)
+        ));
         job.accept(Ok("y".repeat(50))).unwrap();
         assert!(job.summary_clipped);
         assert_eq!(count_chars(job.summary.as_deref().unwrap()), 10);

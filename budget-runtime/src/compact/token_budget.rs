@@ -279,12 +279,16 @@ mod tests {
             128_000
         );
         assert_eq!(
-            TokenBudget::new(&config, Some(32_000)).unwrap().available_tokens(),
+            TokenBudget::new(&config, Some(32_000))
+                .unwrap()
+                .available_tokens(),
             32_000
         );
         config.context.max_tokens = Some(16_000);
         assert_eq!(
-            TokenBudget::new(&config, Some(32_000)).unwrap().available_tokens(),
+            TokenBudget::new(&config, Some(32_000))
+                .unwrap()
+                .available_tokens(),
             16_000
         );
     }
