@@ -32,7 +32,7 @@ fn transcript(len: usize) -> Vec<Message> {
                 format!("{{\"path\":\"src/f{}.rs\"}}", round % 50),
             )],
         ));
-        let output = if round % 5 == 0 {
+        let output = if round.is_multiple_of(5) {
             "same output ".repeat(size / 12)
         } else {
             format!("{round} {}", "o".repeat(size))
