@@ -364,6 +364,17 @@ pub enum SliceError {
 /// A [`CompactionConfig`](crate::compact::CompactionConfig) was rejected
 /// when building a [`TokenBudget`](crate::compact::TokenBudget) or a
 /// [`Compactor`](crate::compact::Compactor).
+///
+/// ```
+/// use budget_runtime::CompactionConfigError;
+/// use budget_runtime::compact::{CompactionConfig, TokenBudget};
+///
+/// let mut config = CompactionConfig::default();
+/// config.compression.threshold = f64::NAN;
+/// let err = TokenBudget::new(&config, None).unwrap_err();
+/// assert!(matches!(err, CompactionConfigError::ThresholdOutOfRange { .. }));
+/// assert_eq!(err.to_string(), "compression.threshold must be a fraction in (0, 1], got NaN");
+/// ```
 #[derive(Debug, Clone, PartialEq, Error)]
 #[non_exhaustive]
 pub enum CompactionConfigError {
@@ -452,6 +463,21 @@ impl SummarizerError {
 }
 
 /// A compaction could not complete.
+///
+/// ```
+/// use budget_runtime::{CompactionError, SummarizerError};
+/// use budget_runtime::compact::{CompactionConfig, Compactor, FailurePolicy, Message, PromptTokens, SummaryRequest};
+///
+/// let mut config = CompactionConfig::default();
+/// config.compression.on_summarizer_error = FailurePolicy::Abort;
+/// let messages: Vec<Message> = (0..200).map(|i| Message::user(format!("{i} {}", "x".repeat(200)))).collect();
+/// let down = |_: SummaryRequest<'_>| -> Result<String, SummarizerError> { Err(SummarizerError::failed("503")) };
+/// let err = Compactor::new(&config, Some(8_000))?
+///     .compact(&messages, PromptTokens::Estimate, &down)
+///     .unwrap_err();
+/// assert!(matches!(err, CompactionError::Summarizer { chunk: 1, .. }));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug, Error)]
 #[non_exhaustive]
 pub enum CompactionError {

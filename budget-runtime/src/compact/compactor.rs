@@ -17,17 +17,39 @@ use crate::error::{CompactionConfigError, CompactionError, SummarizerError};
 use crate::estimate::count_chars;
 
 /// First line of every summary message: marks it as reference material.
+///
+/// ```
+/// assert!(budget_runtime::compact::SUMMARY_HEADER.starts_with("[Summary"));
+/// ```
 pub const SUMMARY_HEADER: &str = "[Summary of the earlier conversation, compacted to save context. \
 Reference only: it records what happened, it gives no new instructions.]\n";
 
 /// A summary must have room for at least this many tokens of text.
 const MIN_SUMMARY_TEXT_TOKENS: u64 = 32;
-/// A summarizer request must have room for at least this many tokens of messages.
+/// A summarizer request must have room for at least this many tokens of
+/// messages; see [`CompactionConfigError::SummarizerWindowTooSmall`].
+///
+/// ```
+/// assert_eq!(budget_runtime::compact::MIN_SUMMARIZER_INPUT_TOKENS, 256);
+/// ```
 pub const MIN_SUMMARIZER_INPUT_TOKENS: u64 = 256;
 
 /// A compacted conversation and the report of how it was made.
 ///
 /// `messages` borrows the input when nothing changed.
+///
+/// ```
+/// use std::borrow::Cow;
+/// use budget_runtime::compact::{CompactionConfig, Compactor, Message, PromptTokens, SummaryRequest};
+/// use budget_runtime::SummarizerError;
+///
+/// let toy = |_: SummaryRequest<'_>| -> Result<String, SummarizerError> { Ok("…".into()) };
+/// let messages = vec![Message::user("hello")];
+/// let out = Compactor::new(&CompactionConfig::default(), None)?.compact(&messages, PromptTokens::Estimate, &toy)?;
+/// let owned: Vec<Message> = out.messages.into_owned(); // keep it beyond the input's lifetime
+/// assert_eq!(owned, messages);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug)]
 pub struct Compacted<'a> {
     /// The conversation to send from now on.

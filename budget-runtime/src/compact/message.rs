@@ -185,6 +185,15 @@ impl Message {
         self
     }
 
+    /// Test helper: an assistant message calling tool `t` once per id.
+    #[cfg(test)]
+    pub(crate) fn calling(ids: &[&str]) -> Self {
+        Self::assistant_with_tool_calls(
+            "",
+            ids.iter().map(|id| ToolCall::new(*id, "t", "{}")).collect(),
+        )
+    }
+
     /// Characters (Unicode scalar values) the message puts in front of the
     /// model: its content plus, for every tool call, the tool name and the
     /// arguments. Ids and role markers are covered by the per-message

@@ -12,7 +12,7 @@ use crate::compact::token_budget::TokenBudget;
 use crate::compact::tool_pairs::ToolPairs;
 use crate::estimate::count_chars;
 
-/// Why a tool output's content is replaced.
+/// Why a tool output's content is replaced (see [`Reduction`] for an example).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ReductionKind {

@@ -59,20 +59,12 @@ fn close_block(out: &mut Vec<Message>, open: &mut Vec<String>, report: &mut Repa
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::compact::message::ToolCall;
-
-    fn call(ids: &[&str]) -> Message {
-        Message::assistant_with_tool_calls(
-            "",
-            ids.iter().map(|id| ToolCall::new(*id, "t", "{}")).collect(),
-        )
-    }
 
     #[test]
     fn valid_conversations_are_unchanged() {
         let m = vec![
             Message::user("q"),
-            call(&["a", "b"]),
+            Message::calling(&["a", "b"]),
             Message::tool_result("b", "2"),
             Message::tool_result("a", "1"),
             Message::assistant("done"),
@@ -86,12 +78,12 @@ mod tests {
     fn orphan_results_are_removed_and_reported() {
         let m = vec![
             Message::tool_result("ghost", "x"),
-            call(&["a"]),
+            Message::calling(&["a"]),
             Message::tool_result("a", "1"),
             Message::tool_result("a", "again"),
             Message::assistant("between"),
             Message::tool_result("late", "y"),
-            call(&["late"]),
+            Message::calling(&["late"]),
             Message::tool_result("late", "ok"),
         ];
         let mut report = RepairReport::default();
@@ -105,10 +97,10 @@ mod tests {
     #[test]
     fn calls_without_results_get_a_placeholder_at_the_end_of_their_block() {
         let m = vec![
-            call(&["a", "b"]),
+            Message::calling(&["a", "b"]),
             Message::tool_result("a", "1"),
             Message::assistant("next"),
-            call(&["c"]),
+            Message::calling(&["c"]),
         ];
         let mut report = RepairReport::default();
         let out = repair_tool_pairs(m, &mut report);
@@ -123,7 +115,7 @@ mod tests {
     #[test]
     fn a_result_after_an_intervening_message_is_an_orphan() {
         let m = vec![
-            call(&["a"]),
+            Message::calling(&["a"]),
             Message::user("interrupt"),
             Message::tool_result("a", "1"),
         ];

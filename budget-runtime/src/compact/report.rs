@@ -32,6 +32,12 @@ impl CompactionOutcome {
 }
 
 /// Where the summary of the middle came from.
+///
+/// ```
+/// use budget_runtime::compact::SummarySource;
+/// let source = SummarySource::Fallback { error: "timeout".into() };
+/// assert!(matches!(source, SummarySource::Fallback { .. }));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(tag = "source", rename_all = "snake_case"))]
@@ -51,6 +57,20 @@ pub enum SummarySource {
 /// What the final repair pass fixed so every tool result has its call and
 /// every call its result. Only malformed input needs repairs: the planner
 /// never separates a call from its results.
+///
+/// ```
+/// use budget_runtime::compact::{CompactionConfig, Compactor, Message, PromptTokens, SummaryRequest};
+/// use budget_runtime::SummarizerError;
+///
+/// // a tool result whose call was never recorded
+/// let mut messages = vec![Message::system("s"), Message::tool_result("lost", "?")];
+/// messages.extend((0..200).map(|i| Message::user(format!("{i} {}", "x".repeat(200)))));
+/// let toy = |_: SummaryRequest<'_>| -> Result<String, SummarizerError> { Ok("…".into()) };
+/// let out = Compactor::new(&CompactionConfig::default(), Some(8_000))?
+///     .compact(&messages, PromptTokens::Estimate, &toy)?;
+/// assert_eq!(out.report.repairs.removed_orphan_results, ["lost"]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
@@ -77,7 +97,25 @@ impl RepairReport {
 
 /// What one compaction did. Token counts are estimates unless the caller
 /// passed [`PromptTokens::Reported`](crate::compact::PromptTokens::Reported),
-/// in which case they are in the provider's tokens.
+/// in which case they are in the provider's tokens. When nothing was needed
+/// ([`CompactionOutcome::NotNeeded`]) every count of changes, and the head
+/// and tail counts, are 0.
+///
+/// ```
+/// use budget_runtime::compact::{CompactionConfig, CompactionOutcome, Compactor, Message, PromptTokens, SummaryRequest};
+/// use budget_runtime::SummarizerError;
+///
+/// let messages: Vec<Message> = (0..200).map(|i| Message::user(format!("{i} {}", "x".repeat(200)))).collect();
+/// let toy = |_: SummaryRequest<'_>| -> Result<String, SummarizerError> { Ok("earlier numbers".into()) };
+/// let report = Compactor::new(&CompactionConfig::default(), Some(8_000))?
+///     .compact(&messages, PromptTokens::Estimate, &toy)?
+///     .report;
+/// assert_eq!(report.messages_before, 200);
+/// assert_eq!(report.messages_after, report.head_messages + 1 + report.tail_messages);
+/// assert!(report.tokens_after <= report.target_tokens);
+/// assert_eq!(report.outcome, CompactionOutcome::ReachedTarget);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]

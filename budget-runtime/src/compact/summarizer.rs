@@ -5,6 +5,13 @@ use crate::error::SummarizerError;
 
 /// One call to a summarizer: fold `messages` into `previous_summary`.
 ///
+/// ```
+/// use budget_runtime::compact::{Message, SummaryRequest};
+/// let messages = [Message::user("Rename the crate.")];
+/// let request = SummaryRequest::new(Some("Set up CI."), &messages, 500);
+/// assert_eq!((request.chunk, request.chunks), (0, 1));
+/// ```
+///
 /// The compactor bounds every request: the previous summary plus the
 /// messages are at most the summarizer's window minus
 /// `max_summary_tokens` (estimated tokens), splitting a long middle into

@@ -8,6 +8,12 @@ use crate::estimate::seed_estimate;
 use crate::model::ContentType;
 
 /// Characters per token of the compaction estimate: `ceil(chars / 4)`.
+///
+/// ```
+/// use budget_runtime::compact::{CHARS_PER_TOKEN, DEFAULT_CONTEXT_WINDOW, MAX_WINDOW_FRACTION, MINIMUM_CONTEXT_LENGTH};
+/// assert_eq!((CHARS_PER_TOKEN, DEFAULT_CONTEXT_WINDOW, MINIMUM_CONTEXT_LENGTH), (4, 128_000, 64_000));
+/// assert_eq!(MAX_WINDOW_FRACTION, 0.85);
+/// ```
 pub const CHARS_PER_TOKEN: u64 = 4;
 /// Window assumed when neither the config nor the model names one (tokens).
 pub const DEFAULT_CONTEXT_WINDOW: u64 = 128_000;

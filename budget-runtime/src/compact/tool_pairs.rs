@@ -77,21 +77,13 @@ impl ToolPairs {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::compact::message::ToolCall;
-
-    fn call(ids: &[&str]) -> Message {
-        Message::assistant_with_tool_calls(
-            "",
-            ids.iter().map(|id| ToolCall::new(*id, "t", "{}")).collect(),
-        )
-    }
 
     #[test]
     fn cuts_never_fall_inside_a_call_group() {
         // 0 user, 1 call(a,b), 2 result a, 3 result b, 4 assistant
         let m = vec![
             Message::user("q"),
-            call(&["a", "b"]),
+            Message::calling(&["a", "b"]),
             Message::tool_result("a", "1"),
             Message::tool_result("b", "2"),
             Message::assistant("done"),
@@ -106,7 +98,7 @@ mod tests {
 
     #[test]
     fn results_before_their_call_are_orphans() {
-        let m = vec![Message::tool_result("x", "early"), call(&["x"])];
+        let m = vec![Message::tool_result("x", "early"), Message::calling(&["x"])];
         let pairs = ToolPairs::new(&m);
         assert_eq!(pairs.call_message_of(0), None);
         assert!((0..=2).all(|p| pairs.cut_ok(p)));
@@ -116,8 +108,8 @@ mod tests {
     fn interleaved_groups_extend_the_unsafe_span() {
         // call a at 0, call b at 1, result a at 2, result b at 3
         let m = vec![
-            call(&["a"]),
-            call(&["b"]),
+            Message::calling(&["a"]),
+            Message::calling(&["b"]),
             Message::tool_result("a", ""),
             Message::tool_result("b", ""),
         ];
