@@ -25,6 +25,7 @@
 #![warn(missing_docs)]
 
 pub mod contract;
+pub mod compact;
 pub mod error;
 pub mod estimate;
 pub mod model;
