@@ -523,6 +523,9 @@ pub enum ContractError {
         step: String,
         /// The terms at the floor and the remaining excess.
         violation: crate::contract::ContractViolation,
+    },
+}
+
 /// A [`CompactionConfig`](crate::compact::CompactionConfig) was rejected
 /// when building a [`TokenBudget`](crate::compact::TokenBudget) or a
 /// [`Compactor`](crate::compact::Compactor).

@@ -24,8 +24,8 @@
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 #![warn(missing_docs)]
 
-pub mod contract;
 pub mod compact;
+pub mod contract;
 pub mod error;
 pub mod estimate;
 pub mod model;
