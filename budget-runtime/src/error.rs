@@ -190,8 +190,8 @@ pub enum PipelineError {
         "pinned items require {pinned_tokens} tokens, but only {available_tokens} are available (max_tokens - output_reserve)"
     )]
     PinnedExceedsBudget {
-        /// Sum of pinned items' tokens.
-        pinned_tokens: i64,
+        /// Sum of pinned items' tokens (exact: may exceed the `i64` range).
+        pinned_tokens: i128,
         /// `max_tokens - output_reserve`.
         available_tokens: i64,
     },

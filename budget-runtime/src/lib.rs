@@ -35,7 +35,10 @@ pub mod slicer;
 pub use error::*;
 pub use estimate::{Estimator, SeedEstimator, TokenCounter, count_chars, seed_estimate};
 pub use model::*;
-pub use pipeline::{OverflowStrategy, Pipeline, PipelineBuilder, Selection};
+pub use pipeline::{
+    ExcludedItem, ExclusionReason, IncludedItem, InclusionReason, OverflowStrategy, Pipeline,
+    PipelineBuilder, Selection, SelectionReport,
+};
 pub use placer::Placer;
 pub use scorer::Scorer;
 pub use slicer::Slicer;

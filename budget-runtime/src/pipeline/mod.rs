@@ -270,9 +270,7 @@ impl Pipeline {
             .collect::<Vec<_>>();
         excluded.sort_by(|a, b| descending_score(a.score, b.score));
 
-        let total_tokens_considered = items
-            .iter()
-            .fold(0i64, |sum, item| sum.saturating_add(item.tokens()));
+        let total_tokens_considered = items.iter().map(|item| i128::from(item.tokens())).sum();
         let indices = included.iter().map(|i| i.index).collect();
         let report = SelectionReport {
             total_candidates: items.len(),
@@ -334,6 +332,7 @@ impl Pipeline {
                 *slot = !chosen[pos];
             }
         }
+        // Held within `effective.max_tokens` by `enforce_ceiling`.
         let selected_tokens = sorted
             .iter()
             .zip(&chosen)
@@ -377,12 +376,13 @@ impl Pipeline {
     /// Guards the budget against a custom slicer that overshoots: drops the
     /// lowest-ranked chosen items until the effective ceiling holds.
     fn enforce_ceiling(&self, sorted: &[ScoredItem<'_>], chosen: &mut [bool], ceiling: i64) {
-        let mut total = sorted
+        let mut total: i128 = sorted
             .iter()
             .zip(chosen.iter())
             .filter(|(_, c)| **c)
-            .fold(0i64, |sum, (s, _)| sum.saturating_add(s.tokens()));
-        if total <= ceiling {
+            .map(|(s, _)| i128::from(s.tokens()))
+            .sum();
+        if total <= i128::from(ceiling) {
             return;
         }
         tracing::warn!(
@@ -392,12 +392,12 @@ impl Pipeline {
             "slicer exceeded the effective budget; dropping its lowest-scored picks"
         );
         for pos in (0..sorted.len()).rev() {
-            if total <= ceiling {
+            if total <= i128::from(ceiling) {
                 break;
             }
             if chosen[pos] {
                 chosen[pos] = false;
-                total = total.saturating_sub(sorted[pos].tokens());
+                total -= i128::from(sorted[pos].tokens());
             }
         }
     }
