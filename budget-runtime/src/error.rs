@@ -224,3 +224,168 @@ pub enum PipelineError {
         len: usize,
     },
 }
+
+/// A budget contract could not be loaded, validated or met.
+#[cfg(feature = "contract")]
+#[derive(Debug, Error)]
+#[non_exhaustive]
+pub enum ContractError {
+    /// A file could not be read (or was not UTF-8).
+    #[error("cannot read {}: {source}", path.display())]
+    Read {
+        /// The file.
+        path: std::path::PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// A JSON file is malformed or has a value of the wrong type.
+    #[error("{location}: invalid JSON: {message}")]
+    Json {
+        /// File, line and column.
+        location: crate::contract::SourceLocation,
+        /// What is wrong.
+        message: String,
+    },
+    /// A YAML file is malformed or has a value of the wrong type.
+    #[error("{location}: invalid YAML: {message}")]
+    Yaml {
+        /// File, line and column.
+        location: crate::contract::SourceLocation,
+        /// What is wrong.
+        message: String,
+    },
+    /// A required setting is missing.
+    #[error("{location}: required setting {field} is missing")]
+    Missing {
+        /// The file that should set it.
+        location: crate::contract::SourceLocation,
+        /// The setting.
+        field: &'static str,
+    },
+    /// A step lacks a required field.
+    #[error("{location}: step `{step}`: required field {field} is missing")]
+    MissingStepField {
+        /// Where the step is written.
+        location: crate::contract::SourceLocation,
+        /// The step.
+        step: String,
+        /// The field.
+        field: &'static str,
+    },
+    /// A value that must be > 0 is not.
+    #[error("{location}: {field} {value} must be > 0")]
+    NotPositive {
+        /// Where the value is written.
+        location: crate::contract::SourceLocation,
+        /// The setting.
+        field: &'static str,
+        /// The value given.
+        value: i64,
+    },
+    /// A value that must be >= 0 is negative.
+    #[error("{location}: {field} {value} must be >= 0")]
+    Negative {
+        /// Where the value is written.
+        location: crate::contract::SourceLocation,
+        /// The setting.
+        field: &'static str,
+        /// The value given.
+        value: i64,
+    },
+    /// A `call_model` step has no output limit and the model config none to fall back on.
+    #[error(
+        "{location}: step `{step}` sets neither max_output_tokens nor max_tokens, and the model config{} has no model_max_tokens",
+        model.as_ref().map(|p| format!(" {}", p.display())).unwrap_or_default()
+    )]
+    NoOutputLimit {
+        /// Where the step is written.
+        location: crate::contract::SourceLocation,
+        /// The step.
+        step: String,
+        /// The model config file, if loaded from one.
+        model: Option<std::path::PathBuf>,
+    },
+    /// Two steps of one file share a name.
+    #[error("{location}: step name `{step}` is used more than once in this file")]
+    DuplicateStep {
+        /// The second occurrence.
+        location: crate::contract::SourceLocation,
+        /// The name.
+        step: String,
+    },
+    /// The file named by `extends` could not be read.
+    #[error("{location}: cannot read extended pipeline {}: {source}", target.display())]
+    Extends {
+        /// The `extends` value.
+        location: crate::contract::SourceLocation,
+        /// The file it resolves to.
+        target: std::path::PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// The `extends` chain returns to a file already in it.
+    #[error("extends cycle: {}", chain.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(" -> "))]
+    ExtendsCycle {
+        /// The files, from the root to the repeated one.
+        chain: Vec<std::path::PathBuf>,
+    },
+    /// A prompt key that could name a file outside the prompt folder, or no file.
+    #[error("invalid prompt key {key:?}: {reason}")]
+    InvalidPromptKey {
+        /// The key.
+        key: String,
+        /// Why it is rejected.
+        reason: &'static str,
+    },
+    /// No prompt file exists for a key.
+    #[error("no prompt for key {key:?} in {}: looked for {key}.txt or {key}.md", dir.display())]
+    PromptNotFound {
+        /// The key.
+        key: String,
+        /// The prompt folder.
+        dir: std::path::PathBuf,
+    },
+    /// A user-part template is malformed.
+    #[error("{location}: step `{step}` user_parts[{index}]: {source}")]
+    Template {
+        /// Where the template is written.
+        location: crate::contract::SourceLocation,
+        /// The step.
+        step: String,
+        /// The part's index.
+        index: usize,
+        /// What is wrong.
+        source: crate::contract::UnclosedPlaceholder,
+    },
+    /// A policy name other than `fail_fast` or `auto_clamp`.
+    #[error("{origin}: unknown limits policy {value:?}: expected \"fail_fast\" or \"auto_clamp\"")]
+    UnknownPolicy {
+        /// Where the name came from, e.g. `PIPELINE_LIMITS_POLICY`.
+        origin: String,
+        /// The name given.
+        value: String,
+    },
+    /// Under `fail_fast`, the first step whose terms exceed the window.
+    #[error("{}: step `{step}` {violation}", pipeline.display())]
+    Violation {
+        /// The root pipeline file.
+        pipeline: std::path::PathBuf,
+        /// The step.
+        step: String,
+        /// The terms and the excess.
+        violation: crate::contract::ContractViolation,
+    },
+    /// Under `auto_clamp`, a step that does not fit even with context and output at 1 token.
+    #[error(
+        "{}: step `{step}` cannot be clamped to fit: with max_context_tokens and max_output_tokens at 1 it still {violation}",
+        pipeline.display()
+    )]
+    Unclampable {
+        /// The root pipeline file.
+        pipeline: std::path::PathBuf,
+        /// The step.
+        step: String,
+        /// The terms at the floor and the remaining excess.
+        violation: crate::contract::ContractViolation,
+    },
+}

@@ -24,6 +24,7 @@
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 #![warn(missing_docs)]
 
+pub mod contract;
 pub mod error;
 pub mod estimate;
 pub mod model;
