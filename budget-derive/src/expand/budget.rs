@@ -5,6 +5,7 @@
 //! the `key: value` list of a `ContextBudget`.
 
 mod context_budget;
+mod contract;
 mod errors;
 mod fields;
 mod operand;
@@ -17,8 +18,9 @@ pub fn expand(input: TokenStream) -> TokenStream {
     if let (Some(TokenTree::Ident(form)), Some(TokenTree::Group(body)), None) =
         (tokens.next(), tokens.next(), tokens.next())
         && body.delimiter() == Delimiter::Brace
+        && form == "contract"
     {
-        let _ = (form, body);
+        return contract::expand(body.stream());
     }
     context_budget::expand(input)
 }
