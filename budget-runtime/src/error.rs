@@ -280,3 +280,19 @@ pub enum TierBudgetError {
         nominal: u64,
     },
 }
+
+/// A hybrid payload could not be assembled within its total.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum PayloadError {
+    /// With every item omitted, the rendered structure alone is over the total.
+    #[error(
+        "the payload structure alone is estimated at {rendered_tokens} tokens with every item omitted, over the total of {total_tokens}"
+    )]
+    StructureExceedsTotal {
+        /// Estimated tokens of the rendered structure.
+        rendered_tokens: u64,
+        /// The payload total.
+        total_tokens: u64,
+    },
+}
