@@ -55,6 +55,11 @@ pub(crate) fn source_label<T: ContextItem + ?Sized>(item: &T, position: usize) -
     }
 }
 
+/// `n` and the noun, singular for exactly one: `1 item`, `2 items`.
+fn count(n: usize, singular: &str, plural: &str) -> String {
+    format!("{n} {}", if n == 1 { singular } else { plural })
+}
+
 /// A score with three decimals; `n/a` for NaN.
 fn score_text(score: f64) -> String {
     if score.is_nan() {
@@ -191,13 +196,13 @@ fn meta_section<T: ?Sized>(input: &RenderInput<'_, '_, T>, counts: &Counts) -> S
     );
     let _ = writeln!(
         out,
-        "- Items: {} candidates; RAW {}, LINKED {}, SUMMARY {}, omitted {}; {} demotions.",
-        input.slots.len(),
+        "- Items: {}; RAW {}, LINKED {}, SUMMARY {}, omitted {}; {}.",
+        count(input.slots.len(), "candidate", "candidates"),
         counts.raw,
         counts.linked,
         counts.summary,
         counts.omitted,
-        input.demotions,
+        count(input.demotions, "demotion", "demotions"),
     );
     out
 }
@@ -209,8 +214,8 @@ fn summary_section<T: ContextItem + ?Sized>(
     let mut out = String::from("## SUMMARY\n\n");
     let _ = writeln!(
         out,
-        "{} candidates: {} in full (RAW), {} linked (LINKED), {} mentioned here (SUMMARY), {} omitted.\n",
-        input.slots.len(),
+        "{}: {} in full (RAW), {} linked (LINKED), {} mentioned here (SUMMARY), {} omitted.\n",
+        count(input.slots.len(), "candidate", "candidates"),
         counts.raw,
         counts.linked,
         counts.summary,
@@ -222,21 +227,22 @@ fn summary_section<T: ContextItem + ?Sized>(
         (
             Tier::Linked,
             counts.linked,
-            "did not fit RAW: link, description, fetch cost",
+            "listed with link, description and fetch cost",
         ),
         (
             Tier::Summary,
             counts.summary,
-            "did not fit LINKED: mentioned below",
+            "mentioned below",
         ),
     ];
-    for (tier, count, why) in rows {
+    for (tier, n, why) in rows {
         let t = input.tally.tier(tier);
         let _ = writeln!(
             out,
-            "| {tier} | `## {tier}` | {} of {} | {count} items {} |",
+            "| {tier} | `## {tier}` | {} of {} | {}, {} |",
             t.used,
             t.limit,
+            count(n, "item", "items"),
             table_cell(why)
         );
     }
@@ -266,8 +272,9 @@ fn summary_section<T: ContextItem + ?Sized>(
     }
     let _ = writeln!(
         out,
-        "- {} demotions; {} items omitted.",
-        input.demotions, counts.omitted
+        "- {}; {} omitted.",
+        count(input.demotions, "demotion", "demotions"),
+        count(counts.omitted, "item", "items")
     );
     out.push_str("\nMentioned:\n\n");
     if counts.summary == 0 {
