@@ -18,14 +18,16 @@ fn items() -> Vec<Item> {
             .build()
             .unwrap(),
         // Contains a triple-backtick fence: RAW must use a longer one.
-        Item::builder("//! Crate docs\n//! ```\n//! let x = 1;\n//! ```\npub fn answer() -> u32 {\n    42\n}")
-            .tokens(30)
-            .content_type(ContentType::Code)
-            .relevance(0.95)
-            .link("src/lib.rs")
-            .description("The crate root")
-            .build()
-            .unwrap(),
+        Item::builder(
+            "//! Crate docs\n//! ```\n//! let x = 1;\n//! ```\npub fn answer() -> u32 {\n    42\n}",
+        )
+        .tokens(30)
+        .content_type(ContentType::Code)
+        .relevance(0.95)
+        .link("src/lib.rs")
+        .description("The crate root")
+        .build()
+        .unwrap(),
         Item::builder("# Guide\n\nRun `cargo test`.\n")
             .tokens(9)
             .content_type(ContentType::Markdown)
@@ -60,7 +62,11 @@ fn items() -> Vec<Item> {
             .build()
             .unwrap(),
         // Negative tokens: omitted.
-        Item::builder("broken").tokens(-1).relevance(0.99).build().unwrap(),
+        Item::builder("broken")
+            .tokens(-1)
+            .relevance(0.99)
+            .build()
+            .unwrap(),
     ]
 }
 

@@ -5,10 +5,11 @@ use crate::error::PayloadError;
 use crate::estimate::{Estimator, SeedEstimator};
 use crate::model::{ContentType, ContextItem, Tier, TierThresholds};
 use crate::payload::candidate::Rank;
-use crate::payload::demotion::{TierCost, TierPlacer};
+use crate::payload::demotion::{Slot, TierCost, TierPlacer};
 use crate::payload::render::{self, RenderInput};
 use crate::payload::{
-    Candidate, HybridPayload, Placement, PlacementAction, PlacementReason, Tally, TierBudget,
+    Candidate, HybridPayload, ItemState, Placement, PlacementAction, PlacementReason, Tally,
+    TierBudget,
 };
 use crate::pipeline::Selection;
 
@@ -37,7 +38,15 @@ pub enum PlacementOrder {
 /// * SUMMARY: the estimate of its rendered mention line.
 ///
 /// Estimates use the assembler's [`Estimator`] (default [`SeedEstimator`])
-/// on Markdown. Each item starts in RAW, or in the tier its
+/// on Markdown.
+///
+/// The rendered size ([`HybridPayload::rendered_tokens`]) is the
+/// estimate of the whole Markdown text, raised by every RAW item's
+/// `tokens()` in excess of the estimate of its content: an item that
+/// declares an exact count larger than the estimate is counted at its own
+/// figure. It never exceeds the total.
+///
+/// Each item starts in RAW, or in the tier its
 /// [`tier`](ContextItem::tier) asks for, or lower when
 /// [`thresholds`](Self::thresholds) are set and its score earns less; see
 /// the [`demotion`](super#placement-and-demotion) rules. After placement
@@ -210,7 +219,7 @@ impl<'e> PayloadAssembler<'e> {
                 slots: placer.slots(),
                 demotions,
             });
-            let rendered = self.estimator.estimate(&markdown, ContentType::Markdown);
+            let rendered = self.rendered_tokens(&markdown, &candidates, placer.slots());
             if rendered <= total {
                 break (markdown, fingerprint, rendered);
             }
@@ -256,6 +265,32 @@ impl<'e> PayloadAssembler<'e> {
             rendered_tokens,
             fingerprint,
         })
+    }
+
+    /// The estimate of the whole rendered text, raised by every RAW item's
+    /// declared `tokens()` in excess of what the estimator sees in its
+    /// content (so an exact count declared by the item is never undercut).
+    fn rendered_tokens<T: ContextItem + ?Sized>(
+        &self,
+        markdown: &str,
+        candidates: &[Candidate<'_, T>],
+        slots: &[Slot],
+    ) -> u64 {
+        let declared_excess = slots
+            .iter()
+            .zip(candidates)
+            .filter(|(slot, _)| slot.state == ItemState::Raw)
+            .map(|(_, c)| {
+                let declared = u64::try_from(c.item.tokens()).unwrap_or(0);
+                let seen = self
+                    .estimator
+                    .estimate(&c.item.content(), ContentType::Markdown);
+                declared.saturating_sub(seen)
+            })
+            .fold(0u64, u64::saturating_add);
+        self.estimator
+            .estimate(markdown, ContentType::Markdown)
+            .saturating_add(declared_excess)
     }
 
     fn offer_order(&self, scores: &[f64]) -> Vec<usize> {
@@ -310,5 +345,190 @@ impl<T: ContextItem + ?Sized> TierCost for FragmentCosts<'_, '_, '_, T> {
             }
         };
         content_tokens.saturating_add(self.estimator.estimate(&self.buffer, ContentType::Markdown))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Item;
+    use crate::payload::{Complexity, DemotionCause, ItemState};
+
+    fn item(tokens: i64, relevance: f64, link: &str) -> Item {
+        Item::builder("x".repeat(usize::try_from(tokens).unwrap_or(1).max(1)))
+            .tokens(tokens)
+            .relevance(relevance)
+            .link(link)
+            .build()
+            .unwrap()
+    }
+
+    #[test]
+    fn seed_budget_limits_reach_the_tally() {
+        let payload = PayloadAssembler::new(TierBudget::with_total(100_000).unwrap())
+            .assemble_items::<Item>(&[])
+            .unwrap();
+        let tally = payload.tally();
+        assert_eq!(tally.tier(Tier::Raw).limit, 81_000);
+        assert_eq!(tally.tier(Tier::Linked).limit, 8_100);
+        assert_eq!(tally.tier(Tier::Summary).limit, 900);
+        assert_eq!(tally.used(), 300);
+    }
+
+    /// A simple task's payload is not padded up to its expected range.
+    #[test]
+    fn a_simple_payload_is_never_padded() {
+        let items = [item(400, 0.9, "a.rs"), item(300, 0.5, "b.rs")];
+        let payload = PayloadAssembler::new(Complexity::Simple.budget())
+            .assemble_items(&items)
+            .unwrap();
+        assert!(payload.in_state(ItemState::Raw).count() == 2);
+        // 700 content tokens plus structure, far below the 15,000 floor.
+        assert!(
+            payload.rendered_tokens() < 2_000,
+            "{}",
+            payload.rendered_tokens()
+        );
+        assert!(payload.rendered_tokens() > 700);
+    }
+
+    #[test]
+    fn same_input_gives_the_same_bytes() {
+        let items: Vec<Item> = (0..50)
+            .map(|i| item(40 + i, f64::from(i as i32 % 7) / 7.0, &format!("f{i}.rs")))
+            .collect();
+        let assembler = PayloadAssembler::new(TierBudget::with_total(2_000).unwrap());
+        let a = assembler.assemble_items(&items).unwrap();
+        let b = assembler.assemble_items(&items).unwrap();
+        assert_eq!(a.markdown(), b.markdown());
+        assert_eq!(a.fingerprint(), b.fingerprint());
+    }
+
+    /// No headroom and no META: the tiers alone may fill the total, so the
+    /// structure pushes the rendered text over and the overflow pass demotes
+    /// the lowest-ranked RAW item.
+    #[test]
+    fn rendering_overhead_is_paid_by_demoting_the_lowest_raw_item() {
+        let budget = TierBudget::new(1_000, 0, 10.0, 10.0, 80.0, 0.0).unwrap();
+        let items = [
+            item(380, 0.9, "best.rs"),
+            item(380, 0.3, "worst.rs"),
+            item(10, 0.6, "small.rs"),
+        ];
+        let payload = PayloadAssembler::new(budget)
+            .assemble_items(&items)
+            .unwrap();
+        assert!(payload.rendered_tokens() <= 1_000);
+        let first = payload.demotions().next().expect("a demotion");
+        assert_eq!(first.position, 1);
+        assert_eq!(first.from, Tier::Raw);
+        assert_eq!(first.cause, DemotionCause::RenderOverflow);
+        assert_eq!(payload.placements()[0].state, ItemState::Raw);
+        assert_eq!(payload.placements()[1].demoted_from, Some(Tier::Raw));
+    }
+
+    #[test]
+    fn structure_over_the_total_is_a_typed_error() {
+        let budget = TierBudget::new(120, 0, 10.0, 10.0, 80.0, 0.0).unwrap();
+        let err = PayloadAssembler::new(budget)
+            .assemble_items(&[item(5, 0.5, "a.rs")])
+            .unwrap_err();
+        let PayloadError::StructureExceedsTotal {
+            rendered_tokens,
+            total_tokens,
+        } = err;
+        assert_eq!(total_tokens, 120);
+        assert!(rendered_tokens > 120);
+        assert!(err.to_string().ends_with("over the total of 120"));
+    }
+
+    #[test]
+    fn nan_scores_rank_last_and_negative_tokens_are_omitted() {
+        // RAW limit 1,620 (2,000 × 0.9 × 0.9): room for one 1,000-token item.
+        let budget = TierBudget::with_total(2_000).unwrap();
+        let items = [
+            item(1_000, f64::NAN, "nan.rs"),
+            item(1_000, 0.0, "zero.rs"),
+            item(-5, 1.0, "negative.rs"),
+        ];
+        let payload = PayloadAssembler::new(budget)
+            .assemble_items(&items)
+            .unwrap();
+        let p = payload.placements();
+        assert_eq!(p[1].state, ItemState::Raw);
+        assert_eq!(p[0].state, ItemState::Linked);
+        assert!(matches!(
+            p[0].reason,
+            PlacementReason::TierFull {
+                tier: Tier::Raw,
+                ..
+            }
+        ));
+        assert_eq!(p[2].state, ItemState::Omitted);
+        assert_eq!(p[2].reason, PlacementReason::NegativeTokens { tokens: -5 });
+        let mention = [Item::builder("n")
+            .tokens(1)
+            .relevance(f64::NAN)
+            .tier(Tier::Summary)
+            .link("nan.md")
+            .build()
+            .unwrap()];
+        let payload = PayloadAssembler::new(budget)
+            .assemble_items(&mention)
+            .unwrap();
+        assert!(payload.markdown().contains("- `nan.md` (score n/a)\n"));
+    }
+
+    /// Arrival order: the seed's RAW-full rule demotes the lowest RAW item
+    /// for a better newcomer, through the whole assembler.
+    #[test]
+    fn arrival_order_demotes_for_better_newcomers() {
+        let budget = TierBudget::with_total(2_000).unwrap(); // RAW 1,620
+        let items = [item(1_000, 0.1, "early.rs"), item(1_000, 0.9, "late.rs")];
+        let payload = PayloadAssembler::new(budget)
+            .order(PlacementOrder::Arrival)
+            .assemble_items(&items)
+            .unwrap();
+        let p = payload.placements();
+        assert_eq!(p[0].state, ItemState::Linked);
+        assert_eq!(
+            p[0].reason,
+            PlacementReason::Demoted {
+                from: Tier::Raw,
+                cause: DemotionCause::Displaced { by: 1 }
+            }
+        );
+        assert_eq!(p[1].state, ItemState::Raw);
+        // Rank order places the better item first and never demotes.
+        let ranked = PayloadAssembler::new(budget)
+            .assemble_items(&items)
+            .unwrap();
+        assert_eq!(ranked.demotions().count(), 0);
+        assert_eq!(ranked.placements()[1].state, ItemState::Raw);
+        assert!(matches!(
+            ranked.placements()[0].reason,
+            PlacementReason::TierFull {
+                tier: Tier::Raw,
+                ..
+            }
+        ));
+    }
+
+    #[test]
+    fn linked_cost_is_the_link_line_not_the_content() {
+        let budget = TierBudget::with_total(2_000).unwrap();
+        let items = [item(5_000, 0.5, "huge.rs")];
+        let payload = PayloadAssembler::new(budget)
+            .assemble_items(&items)
+            .unwrap();
+        let p = payload.placements()[0];
+        assert_eq!(p.state, ItemState::Linked);
+        // "- `huge.rs`. Fetch: 5000 tokens.\n" is 33 characters: ceil(33 / 3.75) = 9.
+        assert_eq!(p.tokens, 9);
+        assert!(
+            payload
+                .markdown()
+                .contains("- `huge.rs`. Fetch: 5000 tokens.\n")
+        );
     }
 }

@@ -229,11 +229,7 @@ fn summary_section<T: ContextItem + ?Sized>(
             counts.linked,
             "listed with link, description and fetch cost",
         ),
-        (
-            Tier::Summary,
-            counts.summary,
-            "mentioned below",
-        ),
+        (Tier::Summary, counts.summary, "mentioned below"),
     ];
     for (tier, n, why) in rows {
         let t = input.tally.tier(tier);
