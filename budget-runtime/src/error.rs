@@ -387,6 +387,8 @@ pub enum ContractError {
         step: String,
         /// The terms at the floor and the remaining excess.
         violation: crate::contract::ContractViolation,
+    },
+}
 
 /// A [`TierBudget`](crate::payload::TierBudget) broke a validation rule.
 #[derive(Debug, Clone, PartialEq, Error)]
