@@ -9,6 +9,7 @@ mod contract;
 mod errors;
 mod fields;
 mod operand;
+mod tiers;
 
 use proc_macro2::{Delimiter, TokenStream, TokenTree};
 
@@ -18,9 +19,20 @@ pub fn expand(input: TokenStream) -> TokenStream {
     if let (Some(TokenTree::Ident(form)), Some(TokenTree::Group(body)), None) =
         (tokens.next(), tokens.next(), tokens.next())
         && body.delimiter() == Delimiter::Brace
-        && form == "contract"
     {
-        return contract::expand(body.stream());
+        if form == "contract" {
+            return contract::expand(body.stream());
+        }
+        if form == "tiers" {
+            return tiers::expand(body.stream());
+        }
+        return errors::error_expr(syn::Error::new(
+            form.span(),
+            format!(
+                "unknown budget! form `{form}`; expected `contract {{ .. }}`, `tiers {{ .. }}` \
+                 or the `key: value` list of a ContextBudget"
+            ),
+        ));
     }
     context_budget::expand(input)
 }
