@@ -31,21 +31,12 @@ use budget_runtime::{ContextBudget, ContextBudgetError, ContextKind};
 use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, quote, quote_spanned};
 use syn::Expr;
-use syn::parse::Parser;
 use syn::spanned::Spanned;
 
-use super::errors::{Errors, error_expr};
+use super::Form;
+use super::errors::Errors;
 use super::fields::{Fields, MapEntry, MapKey};
-use super::operand::{self, Float, Int, IntType};
-
-const FORM: &str = "a ContextBudget";
-const KEYS: &[&str] = &[
-    "max_tokens",
-    "target_tokens",
-    "output_reserve",
-    "safety_margin",
-    "reserved",
-];
+use super::operand::{self, Float, Int, IntType, written};
 
 /// One `Kind: count` entry of `reserved`.
 struct Slot {
@@ -55,7 +46,7 @@ struct Slot {
 }
 
 /// The operands of a budget, as written.
-struct Budget {
+pub(super) struct Budget {
     max_tokens: Int,
     target_tokens: Int,
     output_reserve: Option<Int>,
@@ -63,70 +54,45 @@ struct Budget {
     reserved: Option<Vec<Slot>>,
 }
 
-/// Expands the body of a Form 1 invocation.
-pub(crate) fn expand(input: TokenStream) -> TokenStream {
-    let fields = match Fields::parse.parse2(input) {
-        Ok(fields) => fields,
-        Err(error) => return error_expr(error),
+pub(super) const FORM: Form<Budget> = Form {
+    name: "a ContextBudget",
+    keys: &[
+        "max_tokens",
+        "target_tokens",
+        "output_reserve",
+        "safety_margin",
+        "reserved",
+    ],
+    parse,
+    validate,
+    generate,
+};
+
+fn parse(mut fields: Fields, errors: &mut Errors) -> Option<Budget> {
+    let max_tokens = fields.required_int("max_tokens", IntType::I64, errors);
+    let target_tokens = fields.required_int("target_tokens", IntType::I64, errors);
+    let output_reserve = fields.optional_int("output_reserve", IntType::I64, errors);
+    let safety_margin = fields.optional_float("safety_margin", errors);
+    let reserved = match fields.take("reserved") {
+        None => Some(None),
+        Some(field) => field
+            .into_map(errors)
+            .and_then(|entries| {
+                let slots: Vec<Option<Slot>> = entries
+                    .into_iter()
+                    .map(|entry| slot(entry, errors))
+                    .collect();
+                slots.into_iter().collect()
+            })
+            .map(Some),
     };
-    let mut errors = Errors::default();
-    let budget = parse(Fields::check(FORM, fields, KEYS, &mut errors), &mut errors);
-    if let Ok(budget) = &budget {
-        validate(budget, &mut errors);
-    }
-    match (budget, errors.finish()) {
-        (_, Err(error)) => error_expr(error),
-        (Ok(budget), Ok(())) => generate(&budget),
-        (Err(Failed), Ok(())) => unreachable!("every failure is reported"),
-    }
-}
-
-/// A field was given but could not be used; the reason is already reported.
-struct Failed;
-
-fn parse(mut fields: Fields, errors: &mut Errors) -> Result<Budget, Failed> {
-    let max_tokens = required_int(&mut fields, "max_tokens", errors);
-    let target_tokens = required_int(&mut fields, "target_tokens", errors);
-    let output_reserve = optional(fields.take("output_reserve"), |field| {
-        let expr = field.into_expr(errors)?;
-        operand::int(expr, IntType::I64, "output_reserve", errors)
-    });
-    let safety_margin = optional(fields.take("safety_margin"), |field| {
-        let expr = field.into_expr(errors)?;
-        operand::float(expr, "safety_margin", errors)
-    });
-    let reserved = optional(fields.take("reserved"), |field| {
-        let slots: Vec<Option<Slot>> = field
-            .into_map(errors)?
-            .into_iter()
-            .map(|entry| slot(entry, errors))
-            .collect();
-        slots.into_iter().collect()
-    });
-    Ok(Budget {
+    Some(Budget {
         max_tokens: max_tokens?,
         target_tokens: target_tokens?,
         output_reserve: output_reserve?,
         safety_margin: safety_margin?,
         reserved: reserved?,
     })
-}
-
-fn required_int(fields: &mut Fields, key: &str, errors: &mut Errors) -> Result<Int, Failed> {
-    let field = fields.take_required(key, errors).ok_or(Failed)?;
-    let expr = field.into_expr(errors).ok_or(Failed)?;
-    operand::int(expr, IntType::I64, key, errors).ok_or(Failed)
-}
-
-/// `Ok(None)` when the field is absent, `Err` when it is given but unusable.
-fn optional<F, T>(
-    field: Option<F>,
-    parse: impl FnOnce(F) -> Option<T>,
-) -> Result<Option<T>, Failed> {
-    match field {
-        None => Ok(None),
-        Some(field) => parse(field).map(Some).ok_or(Failed),
-    }
 }
 
 fn slot(entry: MapEntry, errors: &mut Errors) -> Option<Slot> {
@@ -197,16 +163,10 @@ fn offending_tokens(budget: &Budget, error: &ContextBudgetError) -> TokenStream 
             budget.target_tokens.expr().to_token_stream()
         }
         ContextBudgetError::NegativeOutputReserve { .. }
-        | ContextBudgetError::OutputReserveExceedsMax { .. } => budget
-            .output_reserve
-            .as_ref()
-            .map(|reserve| reserve.expr().to_token_stream())
-            .unwrap_or_default(),
-        ContextBudgetError::SafetyMarginOutOfRange { .. } => budget
-            .safety_margin
-            .as_ref()
-            .map(|margin| margin.expr().to_token_stream())
-            .unwrap_or_default(),
+        | ContextBudgetError::OutputReserveExceedsMax { .. } => {
+            written(budget.output_reserve.as_ref())
+        }
+        ContextBudgetError::SafetyMarginOutOfRange { .. } => written(budget.safety_margin.as_ref()),
         ContextBudgetError::NegativeReservedSlot { .. } => slots
             .iter()
             .find(|slot| slot.min_items.value().is_some_and(|v| v < 0))

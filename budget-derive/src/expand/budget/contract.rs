@@ -40,25 +40,12 @@ use budget_runtime::contract::ContractTerms;
 use budget_runtime::{ContentType, Estimator, SeedEstimator};
 use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, quote, quote_spanned};
-use syn::parse::Parser;
 use syn::{Expr, Lit, LitStr};
 
-use super::errors::{Errors, error_expr};
+use super::Form;
+use super::errors::Errors;
 use super::fields::{Field, Fields};
 use super::operand::{self, Int, IntType};
-
-const FORM: &str = "a budget contract";
-const KEYS: &[&str] = &[
-    "context_window",
-    "prompt",
-    "prompt_file",
-    "prompt_tokens",
-    "content_type",
-    "max_history",
-    "max_context",
-    "max_output",
-    "safety_margin",
-];
 
 /// The safety margin when none is given, in tokens (Budget Contract seed document).
 const DEFAULT_SAFETY_MARGIN: u64 = 128;
@@ -99,7 +86,7 @@ impl Prompt {
 }
 
 /// The operands of a contract, as written.
-struct Contract {
+pub(super) struct Contract {
     context_window: Int,
     prompt: Prompt,
     max_history: Int,
@@ -109,40 +96,30 @@ struct Contract {
     safety_margin: Option<Int>,
 }
 
-/// Expands the body of a `contract { .. }` invocation.
-pub(crate) fn expand(input: TokenStream) -> TokenStream {
-    let fields = match Fields::parse.parse2(input) {
-        Ok(fields) => fields,
-        Err(error) => return error_expr(error),
-    };
-    let mut errors = Errors::default();
-    let contract = parse(Fields::check(FORM, fields, KEYS, &mut errors), &mut errors);
-    if let Some(contract) = &contract {
-        validate(contract, &mut errors);
-    }
-    match (contract, errors.finish()) {
-        (_, Err(error)) => error_expr(error),
-        (Some(contract), Ok(())) => generate(&contract),
-        (None, Ok(())) => unreachable!("every failure is reported"),
-    }
-}
+pub(super) const FORM: Form<Contract> = Form {
+    name: "a budget contract",
+    keys: &[
+        "context_window",
+        "prompt",
+        "prompt_file",
+        "prompt_tokens",
+        "content_type",
+        "max_history",
+        "max_context",
+        "max_output",
+        "safety_margin",
+    ],
+    parse,
+    validate,
+    generate,
+};
 
 fn parse(mut fields: Fields, errors: &mut Errors) -> Option<Contract> {
-    let mut required = |key: &str, errors: &mut Errors| {
-        let expr = fields.take_required(key, errors)?.into_expr(errors)?;
-        operand::int(expr, IntType::U64, key, errors)
-    };
-    let context_window = required("context_window", errors);
-    let max_history = required("max_history", errors);
-    let max_context = required("max_context", errors);
-    let max_output = required("max_output", errors);
-    let safety_margin = match fields.take("safety_margin") {
-        None => Some(None),
-        Some(field) => field
-            .into_expr(errors)
-            .and_then(|expr| operand::int(expr, IntType::U64, "safety_margin", errors))
-            .map(Some),
-    };
+    let context_window = fields.required_int("context_window", IntType::U64, errors);
+    let max_history = fields.required_int("max_history", IntType::U64, errors);
+    let max_context = fields.required_int("max_context", IntType::U64, errors);
+    let max_output = fields.required_int("max_output", IntType::U64, errors);
+    let safety_margin = fields.optional_int("safety_margin", IntType::U64, errors);
     let prompt = prompt(&mut fields, errors);
     Some(Contract {
         context_window: context_window?,
@@ -205,8 +182,9 @@ fn prompt(fields: &mut Fields, errors: &mut Errors) -> Option<Prompt> {
         errors.at(
             Span::call_site(),
             format!(
-                "missing the fixed prompt in {FORM}: give one of `prompt: \"…\"`, \
-                 `prompt_file: \"path\"` or `prompt_tokens: N` (0 for none)"
+                "missing the fixed prompt in {}: give one of `prompt: \"…\"`, \
+                 `prompt_file: \"path\"` or `prompt_tokens: N` (0 for none)",
+                FORM.name
             ),
         );
         None

@@ -8,6 +8,7 @@ use syn::punctuated::Punctuated;
 use syn::{Expr, Ident, LitStr, Token, braced};
 
 use super::errors::Errors;
+use super::operand::{self, Float, Int, IntType};
 
 /// One `key: value` entry.
 pub(crate) struct Field {
@@ -152,6 +153,59 @@ impl Fields {
             );
         }
         field
+    }
+}
+
+/// Typed readers. `Option<Option<_>>` for optional fields: `Some(None)` when
+/// absent, `None` when given but unusable (the reason is already reported).
+impl Fields {
+    /// The integer operand of required field `key`.
+    pub(crate) fn required_int(
+        &mut self,
+        key: &str,
+        ty: IntType,
+        errors: &mut Errors,
+    ) -> Option<Int> {
+        let expr = self.take_required(key, errors)?.into_expr(errors)?;
+        operand::int(expr, ty, key, errors)
+    }
+
+    /// The integer operand of optional field `key`.
+    pub(crate) fn optional_int(
+        &mut self,
+        key: &str,
+        ty: IntType,
+        errors: &mut Errors,
+    ) -> Option<Option<Int>> {
+        self.optional(key, errors, |expr, errors| {
+            operand::int(expr, ty, key, errors)
+        })
+    }
+
+    /// The `f64` operand of optional field `key`.
+    pub(crate) fn optional_float(
+        &mut self,
+        key: &str,
+        errors: &mut Errors,
+    ) -> Option<Option<Float>> {
+        self.optional(key, errors, |expr, errors| {
+            operand::float(expr, key, errors)
+        })
+    }
+
+    fn optional<T>(
+        &mut self,
+        key: &str,
+        errors: &mut Errors,
+        read: impl FnOnce(Expr, &mut Errors) -> Option<T>,
+    ) -> Option<Option<T>> {
+        match self.take(key) {
+            None => Some(None),
+            Some(field) => {
+                let expr = field.into_expr(errors)?;
+                read(expr, errors).map(Some)
+            }
+        }
     }
 }
 

@@ -34,17 +34,24 @@ impl IntType {
     }
 }
 
-/// An integer operand.
-pub(crate) enum Int {
+/// An operand: a value the macro evaluated, or an expression it leaves to
+/// the compiler (a path to a constant, a `const fn` call…).
+pub(crate) enum Operand<T> {
     /// Evaluated by the macro.
-    Known { value: i128, expr: Expr },
-    /// Left to the compiler (a path to a constant, a `const fn` call…).
+    Known { value: T, expr: Expr },
+    /// Left to the compiler.
     Opaque(Expr),
 }
 
-impl Int {
+/// An integer operand, evaluated in `i128` and range-checked for its type.
+pub(crate) type Int = Operand<i128>;
+
+/// A floating-point operand (a percentage).
+pub(crate) type Float = Operand<f64>;
+
+impl<T: Copy> Operand<T> {
     /// The value, when the macro could evaluate it.
-    pub(crate) fn value(&self) -> Option<i128> {
+    pub(crate) fn value(&self) -> Option<T> {
         match self {
             Self::Known { value, .. } => Some(*value),
             Self::Opaque(_) => None,
@@ -58,22 +65,47 @@ impl Int {
         }
     }
 
-    /// The operand in generated code: a suffixed literal carrying the span
-    /// of what the user wrote, or the user's expression (always a whole
-    /// argument of the generated call, so no parentheses are needed).
-    pub(crate) fn tokens(&self, ty: IntType) -> TokenStream {
+    /// `literal` with the span of what the user wrote, for a known value;
+    /// the user's expression otherwise. Either is always a whole argument
+    /// or field value in generated code, so no parentheses are needed.
+    fn tokens_with(&self, literal: impl FnOnce(T) -> Option<Literal>) -> TokenStream {
         match self {
-            Self::Known { value, expr } => {
-                let mut literal = match ty {
-                    // In range: checked when the operand was evaluated.
-                    IntType::I64 => Literal::i64_suffixed(*value as i64),
-                    IntType::U64 => Literal::u64_suffixed(*value as u64),
-                };
-                literal.set_span(expr.span());
-                literal.into_token_stream()
-            }
+            Self::Known { value, expr } => match literal(*value) {
+                Some(mut literal) => {
+                    literal.set_span(expr.span());
+                    literal.into_token_stream()
+                }
+                None => expr.into_token_stream(),
+            },
             Self::Opaque(expr) => expr.into_token_stream(),
         }
+    }
+}
+
+/// The operand as written, or no tokens when it is absent (an error spanning
+/// no tokens is reported on the whole invocation).
+pub(crate) fn written<T: Copy>(operand: Option<&Operand<T>>) -> TokenStream {
+    operand.map_or_else(TokenStream::new, |operand| operand.expr().to_token_stream())
+}
+
+impl Int {
+    /// The operand in generated code, as an integer of type `ty`.
+    pub(crate) fn tokens(&self, ty: IntType) -> TokenStream {
+        // In range: checked when the operand was evaluated.
+        self.tokens_with(|value| {
+            Some(match ty {
+                IntType::I64 => Literal::i64_suffixed(value as i64),
+                IntType::U64 => Literal::u64_suffixed(value as u64),
+            })
+        })
+    }
+}
+
+impl Float {
+    /// The operand in generated code, as an `f64`.
+    pub(crate) fn tokens(&self) -> TokenStream {
+        // A non-finite value has no literal; it breaks a rule anyway.
+        self.tokens_with(|value| value.is_finite().then(|| Literal::f64_suffixed(value)))
     }
 }
 
@@ -209,43 +241,6 @@ impl Arithmetic {
             Self::Sub => left.checked_sub(right),
             Self::Mul => left.checked_mul(right),
             Self::Div => left.checked_div(right),
-        }
-    }
-}
-
-/// A floating-point operand (a percentage).
-pub(crate) enum Float {
-    /// Evaluated by the macro.
-    Known { value: f64, expr: Expr },
-    /// Left to the compiler.
-    Opaque(Expr),
-}
-
-impl Float {
-    /// The value, when the macro could evaluate it.
-    pub(crate) fn value(&self) -> Option<f64> {
-        match self {
-            Self::Known { value, .. } => Some(*value),
-            Self::Opaque(_) => None,
-        }
-    }
-
-    /// The operand as written.
-    pub(crate) fn expr(&self) -> &Expr {
-        match self {
-            Self::Known { expr, .. } | Self::Opaque(expr) => expr,
-        }
-    }
-
-    /// The operand in generated code, as an `f64`.
-    pub(crate) fn tokens(&self) -> TokenStream {
-        match self {
-            Self::Known { value, expr } if value.is_finite() => {
-                let mut literal = Literal::f64_suffixed(*value);
-                literal.set_span(expr.span());
-                literal.into_token_stream()
-            }
-            Self::Known { expr, .. } | Self::Opaque(expr) => expr.into_token_stream(),
         }
     }
 }

@@ -31,25 +31,15 @@ use budget_runtime::payload::TierBudget;
 use budget_runtime::{Tier, TierBudgetError};
 use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, quote, quote_spanned};
-use syn::parse::Parser;
 use syn::spanned::Spanned;
 
-use super::errors::{Errors, error_expr};
+use super::Form;
+use super::errors::Errors;
 use super::fields::Fields;
-use super::operand::{self, Float, Int, IntType};
-
-const FORM: &str = "a TierBudget";
-const KEYS: &[&str] = &[
-    "total",
-    "meta",
-    "summary_percent",
-    "linked_percent",
-    "raw_percent",
-    "headroom_percent",
-];
+use super::operand::{Float, Int, IntType, written};
 
 /// The operands of a tier budget, as written; `None`: the default.
-struct Tiers {
+pub(super) struct Tiers {
     total: Int,
     meta: Option<Int>,
     summary: Option<Float>,
@@ -68,47 +58,28 @@ impl Tiers {
     }
 }
 
-/// Expands the body of a `tiers { .. }` invocation.
-pub(crate) fn expand(input: TokenStream) -> TokenStream {
-    let fields = match Fields::parse.parse2(input) {
-        Ok(fields) => fields,
-        Err(error) => return error_expr(error),
-    };
-    let mut errors = Errors::default();
-    let tiers = parse(Fields::check(FORM, fields, KEYS, &mut errors), &mut errors);
-    if let Some(tiers) = &tiers {
-        validate(tiers, &mut errors);
-    }
-    match (tiers, errors.finish()) {
-        (_, Err(error)) => error_expr(error),
-        (Some(tiers), Ok(())) => generate(&tiers),
-        (None, Ok(())) => unreachable!("every failure is reported"),
-    }
-}
+pub(super) const FORM: Form<Tiers> = Form {
+    name: "a TierBudget",
+    keys: &[
+        "total",
+        "meta",
+        "summary_percent",
+        "linked_percent",
+        "raw_percent",
+        "headroom_percent",
+    ],
+    parse,
+    validate,
+    generate,
+};
 
 fn parse(mut fields: Fields, errors: &mut Errors) -> Option<Tiers> {
-    let total = fields
-        .take_required("total", errors)
-        .and_then(|field| field.into_expr(errors))
-        .and_then(|expr| operand::int(expr, IntType::U64, "total", errors));
-    let meta = match fields.take("meta") {
-        None => Some(None),
-        Some(field) => field
-            .into_expr(errors)
-            .and_then(|expr| operand::int(expr, IntType::U64, "meta", errors))
-            .map(Some),
-    };
-    let mut percent = |key: &str, errors: &mut Errors| match fields.take(key) {
-        None => Some(None),
-        Some(field) => field
-            .into_expr(errors)
-            .and_then(|expr| operand::float(expr, key, errors))
-            .map(Some),
-    };
-    let summary = percent("summary_percent", errors);
-    let linked = percent("linked_percent", errors);
-    let raw = percent("raw_percent", errors);
-    let headroom = percent("headroom_percent", errors);
+    let total = fields.required_int("total", IntType::U64, errors);
+    let meta = fields.optional_int("meta", IntType::U64, errors);
+    let summary = fields.optional_float("summary_percent", errors);
+    let linked = fields.optional_float("linked_percent", errors);
+    let raw = fields.optional_float("raw_percent", errors);
+    let headroom = fields.optional_float("headroom_percent", errors);
     Some(Tiers {
         total: total?,
         meta: meta?,
@@ -162,11 +133,7 @@ fn offending_tokens(tiers: &Tiers, error: &TierBudgetError) -> TokenStream {
     match error {
         TierBudgetError::ShareOutOfRange { tier, .. } => share(*tier).unwrap_or_default(),
         TierBudgetError::SharesDoNotSumTo100 { .. } => sum_tokens(tiers),
-        TierBudgetError::HeadroomOutOfRange { .. } => tiers
-            .headroom
-            .as_ref()
-            .map(|h| h.expr().to_token_stream())
-            .unwrap_or_default(),
+        TierBudgetError::HeadroomOutOfRange { .. } => written(tiers.headroom.as_ref()),
         TierBudgetError::MetaExceedsTotal { .. } => tiers
             .meta
             .as_ref()
