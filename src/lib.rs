@@ -4,8 +4,11 @@
 //! estimation, the selection pipeline, payload assembly, compaction, budget
 //! contracts) and `budget-derive` (`#[derive(ContextItem)]` and `budget!`).
 //! Everything is re-exported here.
+//!
+#![doc = include_str!("docs/budget_macro.md")]
 #![forbid(unsafe_code)]
 
+pub use budget_derive::budget;
 pub use budget_runtime::*;
 
 #[doc(hidden)]

@@ -29,6 +29,7 @@ pub mod contract;
 pub mod error;
 pub mod estimate;
 pub mod model;
+pub mod payload;
 pub mod pipeline;
 pub mod placer;
 pub mod scorer;

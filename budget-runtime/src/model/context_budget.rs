@@ -305,37 +305,64 @@ impl ContextBudget {
     /// `floor(value × (100 − m) / 100)`. Arithmetic saturates; a negative
     /// `pinned_tokens` counts as 0.
     ///
+    /// It is a `const fn`, so a budget known at compile time has a `const`
+    /// effective budget. Call it on a `static` or a `&'static` budget: a
+    /// by-value copy of a `const` budget would have to be dropped, which
+    /// `const` code cannot do yet.
+    ///
     /// ```
     /// use budget_runtime::{ContextBudget, EffectiveBudget};
     ///
     /// let budget = ContextBudget::builder(1_000, 800).output_reserve(100).build()?;
     /// assert_eq!(budget.effective(300), EffectiveBudget { max_tokens: 600, target_tokens: 500 });
     /// assert_eq!(budget.effective(2_000), EffectiveBudget { max_tokens: 0, target_tokens: 0 });
+    ///
+    /// static BUDGET: ContextBudget =
+    ///     ContextBudget::new_const(1_000, 800).with_safety_margin_percent(10.0);
+    /// const EFFECTIVE: EffectiveBudget = BUDGET.effective(0);
+    /// assert_eq!(EFFECTIVE, EffectiveBudget { max_tokens: 900, target_tokens: 720 });
+    ///
+    /// const SMALL: &ContextBudget = &ContextBudget::new_const(100, 50);
+    /// const SMALL_EFFECTIVE: EffectiveBudget = SMALL.effective(20);
+    /// assert_eq!(SMALL_EFFECTIVE, EffectiveBudget { max_tokens: 80, target_tokens: 30 });
     /// # Ok::<(), budget_runtime::ContextBudgetError>(())
     /// ```
-    pub fn effective(&self, pinned_tokens: i64) -> EffectiveBudget {
-        let pinned = pinned_tokens.max(0);
-        let max = self
-            .max_tokens
-            .saturating_sub(self.output_reserve)
-            .saturating_sub(pinned)
-            .max(0);
-        let target = self.target_tokens.saturating_sub(pinned).max(0).min(max);
+    pub const fn effective(&self, pinned_tokens: i64) -> EffectiveBudget {
+        let pinned = non_negative(pinned_tokens);
+        let max = non_negative(
+            self.max_tokens
+                .saturating_sub(self.output_reserve)
+                .saturating_sub(pinned),
+        );
+        let target = non_negative(self.target_tokens.saturating_sub(pinned));
+        let target = if target > max { max } else { target };
         EffectiveBudget {
             max_tokens: self.apply_safety_margin(max),
             target_tokens: self.apply_safety_margin(target),
         }
     }
 
-    fn apply_safety_margin(&self, tokens: i64) -> i64 {
+    const fn apply_safety_margin(&self, tokens: i64) -> i64 {
         let margin = self.estimation_safety_margin_percent;
         if margin == 0.0 {
             return tokens;
         }
         let kept = (tokens as f64 * (100.0 - margin) / 100.0).floor();
-        // `as` saturates; the `min` guards against f64 rounding up large counts.
-        (kept as i64).clamp(0, tokens)
+        // `as` saturates; the clamp guards against f64 rounding up large counts.
+        let kept = kept as i64;
+        if kept < 0 {
+            0
+        } else if kept > tokens {
+            tokens
+        } else {
+            kept
+        }
     }
+}
+
+/// `value` with negative numbers raised to 0 (`Ord::max` is not `const`).
+const fn non_negative(value: i64) -> i64 {
+    if value < 0 { 0 } else { value }
 }
 
 const fn first_negative_slot(slots: &[ReservedSlot]) -> Option<usize> {

@@ -1,0 +1,3 @@
+//! Expansion of each macro, one module per macro.
+
+pub mod budget;

@@ -1,0 +1,534 @@
+//! [`PayloadAssembler`]: places candidates into tiers, renders the payload
+//! and demotes further until the rendered text fits the total.
+
+use crate::error::PayloadError;
+use crate::estimate::{Estimator, SeedEstimator};
+use crate::model::{ContentType, ContextItem, Tier, TierThresholds};
+use crate::payload::candidate::Rank;
+use crate::payload::demotion::{Slot, TierCost, TierPlacer};
+use crate::payload::render::{self, RenderInput};
+use crate::payload::{
+    Candidate, HybridPayload, ItemState, Placement, PlacementAction, PlacementReason, Tally,
+    TierBudget,
+};
+use crate::pipeline::Selection;
+
+/// The order in which candidates are offered to the tiers.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
+pub enum PlacementOrder {
+    /// Best rank first (score descending, ties by position). Each item then
+    /// ranks lowest when it arrives, so a full tier never demotes for it:
+    /// it falls to the next tier. This is the default.
+    #[default]
+    Rank,
+    /// Candidate order, as items arrive (for example files as a walker finds
+    /// them): a full tier demotes its lowest-ranked item when the newcomer
+    /// outranks it.
+    Arrival,
+}
+
+/// Assembles hybrid payloads under a [`TierBudget`].
+///
+/// Costs, in tokens, of an item in each tier:
+/// * RAW: its [`tokens`](ContextItem::tokens) plus the estimate of its RAW
+///   frame (heading, description, fence lines);
+/// * LINKED: the estimate of its rendered link line;
+/// * SUMMARY: the estimate of its rendered mention line.
+///
+/// Estimates use the assembler's [`Estimator`] (default [`SeedEstimator`])
+/// on Markdown.
+///
+/// The rendered size ([`HybridPayload::rendered_tokens`]) is the
+/// estimate of the whole Markdown text, raised by every RAW item's
+/// `tokens()` in excess of the estimate of its content: an item that
+/// declares an exact count larger than the estimate is counted at its own
+/// figure. It never exceeds the total.
+///
+/// Each item starts in RAW, or in the tier its
+/// [`tier`](ContextItem::tier) asks for, or lower when
+/// [`thresholds`](Self::thresholds) are set and its score earns less; see
+/// the [`demotion`](super#placement-and-demotion) rules. After placement
+/// the payload is rendered and the whole text estimated; while that
+/// exceeds the total, the lowest-ranked item of the most detailed non-empty
+/// tier is demoted and the payload rendered again.
+///
+/// ```
+/// use budget_runtime::{Item, Tier};
+/// use budget_runtime::payload::{ItemState, PayloadAssembler, TierBudget};
+///
+/// let items = [
+///     Item::builder("fn main() {}").tokens(5).relevance(0.9).link("src/main.rs").build()?,
+///     Item::builder("x".repeat(7_000)).tokens(1_700).relevance(0.2).link("big.txt").build()?,
+/// ];
+/// // RAW effective limit: 90% of 2,000 = 1,800, minus 10% = 1,620.
+/// let budget = TierBudget::new(2_000, 100, 1.0, 9.0, 90.0, 10.0)?;
+/// let payload = PayloadAssembler::new(budget).assemble_items(&items)?;
+/// let states: Vec<_> = payload.placements().iter().map(|p| p.state).collect();
+/// assert_eq!(states, [ItemState::Raw, ItemState::Linked]);
+/// assert!(payload.markdown().starts_with("## META\n"));
+/// assert!(payload.rendered_tokens() <= 2_000);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Copy)]
+pub struct PayloadAssembler<'e> {
+    budget: TierBudget,
+    estimator: &'e dyn Estimator,
+    order: PlacementOrder,
+    thresholds: Option<TierThresholds>,
+}
+
+impl std::fmt::Debug for PayloadAssembler<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PayloadAssembler")
+            .field("budget", &self.budget)
+            .field("order", &self.order)
+            .field("thresholds", &self.thresholds)
+            .finish_non_exhaustive()
+    }
+}
+
+impl PayloadAssembler<'static> {
+    /// An assembler for `budget` with the [`SeedEstimator`], rank order and
+    /// no score thresholds.
+    pub fn new(budget: TierBudget) -> Self {
+        Self {
+            budget,
+            estimator: &SeedEstimator,
+            order: PlacementOrder::Rank,
+            thresholds: None,
+        }
+    }
+}
+
+impl<'e> PayloadAssembler<'e> {
+    /// This assembler with another estimator, for frames, lines and the
+    /// rendered text (for example an exact tokenizer).
+    ///
+    /// ```
+    /// use budget_runtime::{TokenCounter, payload::{PayloadAssembler, TierBudget}};
+    ///
+    /// struct Words;
+    /// impl TokenCounter for Words {
+    ///     fn count_tokens(&self, text: &str) -> u64 { text.split_whitespace().count() as u64 }
+    /// }
+    /// let assembler = PayloadAssembler::new(TierBudget::with_total(20_000)?).estimator(&Words);
+    /// # let _ = assembler;
+    /// # Ok::<(), budget_runtime::TierBudgetError>(())
+    /// ```
+    pub fn estimator<'f>(self, estimator: &'f dyn Estimator) -> PayloadAssembler<'f> {
+        PayloadAssembler {
+            budget: self.budget,
+            estimator,
+            order: self.order,
+            thresholds: self.thresholds,
+        }
+    }
+
+    /// This assembler with another placement order.
+    pub fn order(mut self, order: PlacementOrder) -> Self {
+        self.order = order;
+        self
+    }
+
+    /// Start each item no higher than the tier its score earns under
+    /// `thresholds` ([`Tier::for_score`]), so low-scored items are never
+    /// carried in full just because there is room.
+    ///
+    /// ```
+    /// use budget_runtime::{Item, Tier, payload::{ItemState, PayloadAssembler, TierBudget}};
+    ///
+    /// let items = [Item::builder("meh").tokens(1).relevance(0.5).build()?];
+    /// let payload = PayloadAssembler::new(TierBudget::with_total(20_000)?)
+    ///     .thresholds(Tier::DEFAULT_THRESHOLDS)
+    ///     .assemble_items(&items)?;
+    /// assert_eq!(payload.placements()[0].state, ItemState::Linked); // 0.4 <= 0.5 < 0.7
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn thresholds(mut self, thresholds: TierThresholds) -> Self {
+        self.thresholds = Some(thresholds);
+        self
+    }
+
+    /// The tier budget.
+    pub fn budget(&self) -> &TierBudget {
+        &self.budget
+    }
+
+    /// Assembles the selected items of a pipeline run, scored by the run's
+    /// report; see [`Candidate::from_selection`].
+    ///
+    /// # Errors
+    /// As [`PayloadAssembler::assemble`].
+    pub fn assemble_selection<'a, T: ContextItem>(
+        &self,
+        selection: &Selection<'a, T>,
+    ) -> Result<HybridPayload<'a, T>, PayloadError> {
+        self.assemble(Candidate::from_selection(selection))
+    }
+
+    /// Assembles `items` scored by their [`relevance`](ContextItem::relevance)
+    /// (0.0 when absent); see [`Candidate::from_relevance`].
+    ///
+    /// # Errors
+    /// As [`PayloadAssembler::assemble`].
+    pub fn assemble_items<'a, T: ContextItem>(
+        &self,
+        items: &'a [T],
+    ) -> Result<HybridPayload<'a, T>, PayloadError> {
+        self.assemble(Candidate::from_relevance(items))
+    }
+
+    /// Assembles `candidates`. Every candidate ends in exactly one state
+    /// with a reason. Runs in O(n log n) for `n` candidates plus the size of
+    /// the rendered text per render pass.
+    ///
+    /// # Errors
+    /// [`PayloadError::StructureExceedsTotal`] when even with every item
+    /// omitted the rendered payload's estimate exceeds the total.
+    pub fn assemble<'a, T: ContextItem + ?Sized>(
+        &self,
+        candidates: Vec<Candidate<'a, T>>,
+    ) -> Result<HybridPayload<'a, T>, PayloadError> {
+        let scores: Vec<f64> = candidates.iter().map(|c| c.score).collect();
+        let start = Tally::new(&self.budget);
+        let costs = FragmentCosts {
+            candidates: &candidates,
+            estimator: self.estimator,
+            buffer: String::new(),
+        };
+        let mut placer = TierPlacer::new(start, &scores, costs);
+        for position in self.offer_order(&scores) {
+            let candidate = candidates[position];
+            let tokens = candidate.item.tokens();
+            if tokens < 0 {
+                placer.omit(position, PlacementReason::NegativeTokens { tokens });
+            } else {
+                placer.place(position, self.starting_tier(&candidate));
+            }
+        }
+
+        let total = self.budget.total();
+        let (markdown, fingerprint, rendered_tokens) = loop {
+            let demotions = count_demotions(placer.events());
+            let (markdown, fingerprint) = render::render(&RenderInput {
+                budget: &self.budget,
+                tally: placer.tally(),
+                candidates: &candidates,
+                slots: placer.slots(),
+                demotions,
+            });
+            let rendered = self.rendered_tokens(&markdown, &candidates, placer.slots());
+            if rendered <= total {
+                break (markdown, fingerprint, rendered);
+            }
+            let excess = rendered - total;
+            tracing::debug!(rendered, total, "rendered payload over its total; demoting");
+            let before = placer.tally().used();
+            let mut demoted_any = false;
+            while before.saturating_sub(placer.tally().used()) < excess {
+                if !placer.demote_for_overflow() {
+                    break;
+                }
+                demoted_any = true;
+            }
+            if !demoted_any {
+                return Err(PayloadError::StructureExceedsTotal {
+                    rendered_tokens: rendered,
+                    total_tokens: total,
+                });
+            }
+        };
+
+        let (slots, events, tally) = placer.into_parts();
+        let placements = slots
+            .iter()
+            .zip(&candidates)
+            .enumerate()
+            .map(|(position, (slot, candidate))| Placement {
+                item: candidate.item,
+                position,
+                score: candidate.score,
+                state: slot.state,
+                reason: slot.reason,
+                tokens: slot.tokens,
+                demoted_from: slot.demoted_from,
+            })
+            .collect();
+        Ok(HybridPayload {
+            placements,
+            events,
+            start,
+            tally,
+            markdown,
+            rendered_tokens,
+            fingerprint,
+        })
+    }
+
+    /// The estimate of the whole rendered text, raised by every RAW item's
+    /// declared `tokens()` in excess of what the estimator sees in its
+    /// content (so an exact count declared by the item is never undercut).
+    fn rendered_tokens<T: ContextItem + ?Sized>(
+        &self,
+        markdown: &str,
+        candidates: &[Candidate<'_, T>],
+        slots: &[Slot],
+    ) -> u64 {
+        let declared_excess = slots
+            .iter()
+            .zip(candidates)
+            .filter(|(slot, _)| slot.state == ItemState::Raw)
+            .map(|(_, c)| {
+                let declared = u64::try_from(c.item.tokens()).unwrap_or(0);
+                let seen = self
+                    .estimator
+                    .estimate(&c.item.content(), ContentType::Markdown);
+                declared.saturating_sub(seen)
+            })
+            .fold(0u64, u64::saturating_add);
+        self.estimator
+            .estimate(markdown, ContentType::Markdown)
+            .saturating_add(declared_excess)
+    }
+
+    fn offer_order(&self, scores: &[f64]) -> Vec<usize> {
+        let mut order: Vec<usize> = (0..scores.len()).collect();
+        if self.order == PlacementOrder::Rank {
+            order.sort_unstable_by_key(|&p| std::cmp::Reverse(Rank::new(scores[p], p)));
+        }
+        order
+    }
+
+    fn starting_tier<T: ContextItem + ?Sized>(&self, candidate: &Candidate<'_, T>) -> Tier {
+        let asked = candidate.item.tier().unwrap_or(Tier::Raw);
+        match self.thresholds {
+            Some(thresholds) => asked.min(Tier::for_score(candidate.score, thresholds)),
+            None => asked,
+        }
+    }
+}
+
+fn count_demotions(events: &[crate::payload::PlacementEvent]) -> usize {
+    events
+        .iter()
+        .filter(|e| matches!(e.action, PlacementAction::Demoted { .. }))
+        .count()
+}
+
+/// Costs from the rendered fragments, estimated as Markdown.
+struct FragmentCosts<'c, 'a, 'e, T: ?Sized> {
+    candidates: &'c [Candidate<'a, T>],
+    estimator: &'e dyn Estimator,
+    buffer: String,
+}
+
+impl<T: ContextItem + ?Sized> TierCost for FragmentCosts<'_, '_, '_, T> {
+    fn cost(&mut self, position: usize, tier: Tier) -> u64 {
+        let candidate = self.candidates[position];
+        let item = candidate.item;
+        self.buffer.clear();
+        let content_tokens = match tier {
+            Tier::Raw => {
+                let content = item.content();
+                render::push_raw_block(&mut self.buffer, item, position, &content, false);
+                u64::try_from(item.tokens()).unwrap_or(0)
+            }
+            Tier::Linked => {
+                render::push_link_line(&mut self.buffer, item, position);
+                0
+            }
+            Tier::Summary => {
+                render::push_mention_line(&mut self.buffer, item, position, candidate.score);
+                0
+            }
+        };
+        content_tokens.saturating_add(self.estimator.estimate(&self.buffer, ContentType::Markdown))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Item;
+    use crate::payload::{Complexity, DemotionCause, ItemState};
+
+    fn item(tokens: i64, relevance: f64, link: &str) -> Item {
+        Item::builder("x".repeat(usize::try_from(tokens).unwrap_or(1).max(1)))
+            .tokens(tokens)
+            .relevance(relevance)
+            .link(link)
+            .build()
+            .unwrap()
+    }
+
+    #[test]
+    fn seed_budget_limits_reach_the_tally() {
+        let payload = PayloadAssembler::new(TierBudget::with_total(100_000).unwrap())
+            .assemble_items::<Item>(&[])
+            .unwrap();
+        let tally = payload.tally();
+        assert_eq!(tally.tier(Tier::Raw).limit, 81_000);
+        assert_eq!(tally.tier(Tier::Linked).limit, 8_100);
+        assert_eq!(tally.tier(Tier::Summary).limit, 900);
+        assert_eq!(tally.used(), 300);
+    }
+
+    /// A simple task's payload is not padded up to its expected range.
+    #[test]
+    fn a_simple_payload_is_never_padded() {
+        let items = [item(400, 0.9, "a.rs"), item(300, 0.5, "b.rs")];
+        let payload = PayloadAssembler::new(Complexity::Simple.budget())
+            .assemble_items(&items)
+            .unwrap();
+        assert!(payload.in_state(ItemState::Raw).count() == 2);
+        // 700 content tokens plus structure, far below the 15,000 floor.
+        assert!(
+            payload.rendered_tokens() < 2_000,
+            "{}",
+            payload.rendered_tokens()
+        );
+        assert!(payload.rendered_tokens() > 700);
+    }
+
+    #[test]
+    fn same_input_gives_the_same_bytes() {
+        let items: Vec<Item> = (0..50)
+            .map(|i| item(40 + i, f64::from(i as i32 % 7) / 7.0, &format!("f{i}.rs")))
+            .collect();
+        let assembler = PayloadAssembler::new(TierBudget::with_total(2_000).unwrap());
+        let a = assembler.assemble_items(&items).unwrap();
+        let b = assembler.assemble_items(&items).unwrap();
+        assert_eq!(a.markdown(), b.markdown());
+        assert_eq!(a.fingerprint(), b.fingerprint());
+    }
+
+    /// No headroom and no META: the tiers alone may fill the total, so the
+    /// structure pushes the rendered text over and the overflow pass demotes
+    /// the lowest-ranked RAW item.
+    #[test]
+    fn rendering_overhead_is_paid_by_demoting_the_lowest_raw_item() {
+        let budget = TierBudget::new(1_000, 0, 10.0, 10.0, 80.0, 0.0).unwrap();
+        let items = [
+            item(380, 0.9, "best.rs"),
+            item(380, 0.3, "worst.rs"),
+            item(10, 0.6, "small.rs"),
+        ];
+        let payload = PayloadAssembler::new(budget)
+            .assemble_items(&items)
+            .unwrap();
+        assert!(payload.rendered_tokens() <= 1_000);
+        let first = payload.demotions().next().expect("a demotion");
+        assert_eq!(first.position, 1);
+        assert_eq!(first.from, Tier::Raw);
+        assert_eq!(first.cause, DemotionCause::RenderOverflow);
+        assert_eq!(payload.placements()[0].state, ItemState::Raw);
+        assert_eq!(payload.placements()[1].demoted_from, Some(Tier::Raw));
+    }
+
+    #[test]
+    fn structure_over_the_total_is_a_typed_error() {
+        let budget = TierBudget::new(120, 0, 10.0, 10.0, 80.0, 0.0).unwrap();
+        let err = PayloadAssembler::new(budget)
+            .assemble_items(&[item(5, 0.5, "a.rs")])
+            .unwrap_err();
+        let PayloadError::StructureExceedsTotal {
+            rendered_tokens,
+            total_tokens,
+        } = err;
+        assert_eq!(total_tokens, 120);
+        assert!(rendered_tokens > 120);
+        assert!(err.to_string().ends_with("over the total of 120"));
+    }
+
+    #[test]
+    fn nan_scores_rank_last_and_negative_tokens_are_omitted() {
+        // RAW limit 1,620 (2,000 × 0.9 × 0.9): room for one 1,000-token item.
+        let budget = TierBudget::with_total(2_000).unwrap();
+        let items = [
+            item(1_000, f64::NAN, "nan.rs"),
+            item(1_000, 0.0, "zero.rs"),
+            item(-5, 1.0, "negative.rs"),
+        ];
+        let payload = PayloadAssembler::new(budget)
+            .assemble_items(&items)
+            .unwrap();
+        let p = payload.placements();
+        assert_eq!(p[1].state, ItemState::Raw);
+        assert_eq!(p[0].state, ItemState::Linked);
+        assert!(matches!(
+            p[0].reason,
+            PlacementReason::TierFull {
+                tier: Tier::Raw,
+                ..
+            }
+        ));
+        assert_eq!(p[2].state, ItemState::Omitted);
+        assert_eq!(p[2].reason, PlacementReason::NegativeTokens { tokens: -5 });
+        let mention = [Item::builder("n")
+            .tokens(1)
+            .relevance(f64::NAN)
+            .tier(Tier::Summary)
+            .link("nan.md")
+            .build()
+            .unwrap()];
+        let payload = PayloadAssembler::new(budget)
+            .assemble_items(&mention)
+            .unwrap();
+        assert!(payload.markdown().contains("- `nan.md` (score n/a)\n"));
+    }
+
+    /// Arrival order: the seed's RAW-full rule demotes the lowest RAW item
+    /// for a better newcomer, through the whole assembler.
+    #[test]
+    fn arrival_order_demotes_for_better_newcomers() {
+        let budget = TierBudget::with_total(2_000).unwrap(); // RAW 1,620
+        let items = [item(1_000, 0.1, "early.rs"), item(1_000, 0.9, "late.rs")];
+        let payload = PayloadAssembler::new(budget)
+            .order(PlacementOrder::Arrival)
+            .assemble_items(&items)
+            .unwrap();
+        let p = payload.placements();
+        assert_eq!(p[0].state, ItemState::Linked);
+        assert_eq!(
+            p[0].reason,
+            PlacementReason::Demoted {
+                from: Tier::Raw,
+                cause: DemotionCause::Displaced { by: 1 }
+            }
+        );
+        assert_eq!(p[1].state, ItemState::Raw);
+        // Rank order places the better item first and never demotes.
+        let ranked = PayloadAssembler::new(budget)
+            .assemble_items(&items)
+            .unwrap();
+        assert_eq!(ranked.demotions().count(), 0);
+        assert_eq!(ranked.placements()[1].state, ItemState::Raw);
+        assert!(matches!(
+            ranked.placements()[0].reason,
+            PlacementReason::TierFull {
+                tier: Tier::Raw,
+                ..
+            }
+        ));
+    }
+
+    #[test]
+    fn linked_cost_is_the_link_line_not_the_content() {
+        let budget = TierBudget::with_total(2_000).unwrap();
+        let items = [item(5_000, 0.5, "huge.rs")];
+        let payload = PayloadAssembler::new(budget)
+            .assemble_items(&items)
+            .unwrap();
+        let p = payload.placements()[0];
+        assert_eq!(p.state, ItemState::Linked);
+        // "- `huge.rs`. Fetch: 5000 tokens.\n" is 33 characters: ceil(33 / 3.75) = 9.
+        assert_eq!(p.tokens, 9);
+        assert!(
+            payload
+                .markdown()
+                .contains("- `huge.rs`. Fetch: 5000 tokens.\n")
+        );
+    }
+}

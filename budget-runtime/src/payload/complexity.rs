@@ -1,0 +1,98 @@
+//! [`Complexity`]: how large a payload a task is expected to need.
+
+use std::ops::RangeInclusive;
+
+use crate::payload::TierBudget;
+
+/// The seed's complexity classes and their expected payload totals, in
+/// tokens: simple 15,000–25,000, medium 40,000–70,000, complex
+/// 70,000–100,000.
+///
+/// The range is an expectation, not a floor: the assembler never adds
+/// content to reach it, so a simple task with 3,000 tokens of material
+/// yields a payload of about 3,000 tokens plus its structure.
+///
+/// ```
+/// use budget_runtime::payload::Complexity;
+///
+/// assert_eq!(Complexity::for_demand(12_000), Complexity::Simple);
+/// assert_eq!(Complexity::for_demand(55_000), Complexity::Medium);
+/// assert_eq!(Complexity::for_demand(250_000), Complexity::Complex);
+/// assert_eq!(Complexity::Medium.budget().total(), 70_000);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
+pub enum Complexity {
+    /// Expected total 15,000–25,000 tokens.
+    Simple,
+    /// Expected total 40,000–70,000 tokens.
+    Medium,
+    /// Expected total 70,000–100,000 tokens.
+    Complex,
+}
+
+impl Complexity {
+    /// The expected payload total, in tokens.
+    pub const fn expected_total(self) -> RangeInclusive<u64> {
+        match self {
+            Self::Simple => 15_000..=25_000,
+            Self::Medium => 40_000..=70_000,
+            Self::Complex => 70_000..=100_000,
+        }
+    }
+
+    /// The class whose ceiling covers `demand_tokens` (the tokens of all
+    /// material offered): up to 25,000 simple, up to 70,000 medium, above
+    /// that complex (whose payload is capped at 100,000).
+    pub const fn for_demand(demand_tokens: u64) -> Self {
+        if demand_tokens <= *Self::Simple.expected_total().end() {
+            Self::Simple
+        } else if demand_tokens <= *Self::Medium.expected_total().end() {
+            Self::Medium
+        } else {
+            Self::Complex
+        }
+    }
+
+    /// A tier budget with this class's ceiling as total and every other
+    /// value at its default (META 300, shares 1 / 9 / 90, headroom 10%).
+    pub const fn budget(self) -> TierBudget {
+        TierBudget::with_total_const(*self.expected_total().end())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Tier;
+
+    #[test]
+    fn class_boundaries_are_the_range_ceilings() {
+        assert_eq!(Complexity::for_demand(0), Complexity::Simple);
+        assert_eq!(Complexity::for_demand(25_000), Complexity::Simple);
+        assert_eq!(Complexity::for_demand(25_001), Complexity::Medium);
+        assert_eq!(Complexity::for_demand(70_000), Complexity::Medium);
+        assert_eq!(Complexity::for_demand(70_001), Complexity::Complex);
+        assert_eq!(Complexity::for_demand(u64::MAX), Complexity::Complex);
+    }
+
+    #[test]
+    fn budgets_use_the_ceiling_and_default_shares() {
+        let simple = Complexity::Simple.budget();
+        assert_eq!(simple.total(), 25_000);
+        // 90% of 25,000 = 22,500; minus 10% headroom = 20,250.
+        assert_eq!(simple.effective(Tier::Raw), 20_250);
+        assert_eq!(
+            Complexity::Complex.budget(),
+            TierBudget::with_total_const(100_000)
+        );
+    }
+
+    #[test]
+    fn ranges_are_the_seed_ranges() {
+        assert_eq!(Complexity::Simple.expected_total(), 15_000..=25_000);
+        assert_eq!(Complexity::Medium.expected_total(), 40_000..=70_000);
+        assert_eq!(Complexity::Complex.expected_total(), 70_000..=100_000);
+    }
+}

@@ -1,0 +1,95 @@
+//! [`PlacementEvent`]: one step of payload assembly, in the order it happened.
+
+use crate::model::Tier;
+
+/// One step of payload assembly: an item entered a tier, left one, or was
+/// omitted. Replaying the events in order reproduces the [`Tally`](super::Tally)
+/// at every step (see [`HybridPayload::trace`](super::HybridPayload::trace)).
+///
+/// `position` is the item's index in the candidate list.
+///
+/// ```
+/// use budget_runtime::Tier;
+/// use budget_runtime::payload::{PlacementAction, PlacementEvent};
+///
+/// let event = PlacementEvent { position: 3, action: PlacementAction::Placed { tier: Tier::Raw, tokens: 120 } };
+/// assert_eq!(event.to_string(), "#3 placed in RAW (120 tokens)");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct PlacementEvent {
+    /// The item's index in the candidate list.
+    pub position: usize,
+    /// What happened to it.
+    pub action: PlacementAction,
+}
+
+/// What a [`PlacementEvent`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(tag = "action", rename_all = "snake_case"))]
+pub enum PlacementAction {
+    /// The item entered `tier`, costing `tokens` of its limit.
+    Placed {
+        /// The tier entered.
+        tier: Tier,
+        /// Tokens it costs there.
+        tokens: u64,
+    },
+    /// The item left `from`, freeing `tokens`; the next event for the same
+    /// position says where it went.
+    Demoted {
+        /// The tier it left.
+        from: Tier,
+        /// Tokens freed in that tier.
+        tokens: u64,
+        /// Why it was demoted.
+        cause: DemotionCause,
+    },
+    /// The item is in no tier: not even a SUMMARY mention fitted.
+    Omitted,
+}
+
+/// Why a placed item was moved one tier down.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(tag = "cause", rename_all = "snake_case"))]
+pub enum DemotionCause {
+    /// It was the lowest-ranked item of a full tier, and the item at
+    /// candidate position `by` outranked it and needed the room.
+    Displaced {
+        /// Candidate position of the item that needed the room.
+        by: usize,
+    },
+    /// The rendered payload's estimate exceeded the total, and it was the
+    /// lowest-ranked item of the most detailed non-empty tier.
+    RenderOverflow,
+}
+
+impl std::fmt::Display for PlacementEvent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let position = self.position;
+        match self.action {
+            PlacementAction::Placed { tier, tokens } => {
+                write!(f, "#{position} placed in {tier} ({tokens} tokens)")
+            }
+            PlacementAction::Demoted {
+                from,
+                tokens,
+                cause: DemotionCause::Displaced { by },
+            } => write!(
+                f,
+                "#{position} demoted from {from} ({tokens} tokens freed) to make room for #{by}"
+            ),
+            PlacementAction::Demoted {
+                from,
+                tokens,
+                cause: DemotionCause::RenderOverflow,
+            } => write!(
+                f,
+                "#{position} demoted from {from} ({tokens} tokens freed) because the rendered payload exceeded the total"
+            ),
+            PlacementAction::Omitted => write!(f, "#{position} omitted"),
+        }
+    }
+}

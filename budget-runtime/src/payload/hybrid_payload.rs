@@ -1,0 +1,118 @@
+//! [`HybridPayload`]: an assembled, rendered payload and its full record.
+
+use crate::model::Tier;
+use crate::payload::{
+    Fingerprint, ItemState, Placement, PlacementAction, PlacementEvent, Tally, TallyTrace,
+};
+
+/// A hybrid payload: the rendered Markdown, where every candidate ended up
+/// and why, the tally, and the events that built it.
+///
+/// Produced by [`PayloadAssembler`](super::PayloadAssembler). Items are
+/// borrowed from the caller for `'a`.
+///
+/// ```
+/// use budget_runtime::{Item, Tier};
+/// use budget_runtime::payload::{ItemState, PayloadAssembler, TierBudget};
+///
+/// let items = [Item::builder("hello").tokens(2).link("a.txt").build()?];
+/// let payload = PayloadAssembler::new(TierBudget::with_total(20_000)?).assemble_items(&items)?;
+/// assert_eq!(payload.placements()[0].state, ItemState::Raw);
+/// assert_eq!(payload.tally().tier(Tier::Raw).used, payload.placements()[0].tokens);
+/// assert_eq!(payload.demotions().count(), 0);
+/// for (event, tally) in payload.trace() {
+///     assert!(tally.tier(Tier::Raw).used <= tally.tier(Tier::Raw).limit, "{event}");
+/// }
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug)]
+pub struct HybridPayload<'a, T: ?Sized> {
+    pub(crate) placements: Vec<Placement<'a, T>>,
+    pub(crate) events: Vec<PlacementEvent>,
+    pub(crate) start: Tally,
+    pub(crate) tally: Tally,
+    pub(crate) markdown: String,
+    pub(crate) rendered_tokens: u64,
+    pub(crate) fingerprint: Fingerprint,
+}
+
+impl<'a, T: ?Sized> HybridPayload<'a, T> {
+    /// The rendered Markdown.
+    pub fn markdown(&self) -> &str {
+        &self.markdown
+    }
+
+    /// The rendered Markdown, giving up the rest.
+    pub fn into_markdown(self) -> String {
+        self.markdown
+    }
+
+    /// The estimate of the whole rendered text, in tokens; never more than
+    /// the budget's total.
+    pub fn rendered_tokens(&self) -> u64 {
+        self.rendered_tokens
+    }
+
+    /// One placement per candidate, by candidate position.
+    pub fn placements(&self) -> &[Placement<'a, T>] {
+        &self.placements
+    }
+
+    /// The placements in `state`, by candidate position.
+    pub fn in_state(&self, state: ItemState) -> impl Iterator<Item = &Placement<'a, T>> {
+        self.placements.iter().filter(move |p| p.state == state)
+    }
+
+    /// The final tally.
+    pub fn tally(&self) -> &Tally {
+        &self.tally
+    }
+
+    /// Every placement event, in the order it happened.
+    pub fn events(&self) -> &[PlacementEvent] {
+        &self.events
+    }
+
+    /// Every event with the tally right after it: the running account at
+    /// each step.
+    pub fn trace(&self) -> TallyTrace<'_> {
+        TallyTrace::new(self.start, &self.events)
+    }
+
+    /// The demotion events: which item left which tier, and why. An item
+    /// demoted twice appears twice.
+    pub fn demotions(&self) -> impl Iterator<Item = Demotion> + '_ {
+        self.events.iter().filter_map(|event| match event.action {
+            PlacementAction::Demoted {
+                from,
+                tokens,
+                cause,
+            } => Some(Demotion {
+                position: event.position,
+                from,
+                freed_tokens: tokens,
+                cause,
+            }),
+            _ => None,
+        })
+    }
+
+    /// The digests of the rendered payload.
+    pub fn fingerprint(&self) -> &Fingerprint {
+        &self.fingerprint
+    }
+}
+
+/// One demotion: the item at `position` left `from`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Demotion {
+    /// Candidate position of the demoted item.
+    pub position: usize,
+    /// The tier it left.
+    pub from: Tier,
+    /// Tokens freed in `from`.
+    pub freed_tokens: u64,
+    /// Why.
+    pub cause: crate::payload::DemotionCause,
+}

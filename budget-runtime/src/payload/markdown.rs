@@ -1,0 +1,166 @@
+//! Markdown building blocks: fences, code spans, one-line text, table cells
+//! and fence languages. All deterministic and allocation-light.
+
+use std::borrow::Cow;
+use std::fmt::Write;
+
+use crate::model::ContentType;
+
+/// The longest run of consecutive backticks in `text`.
+pub(crate) fn longest_backtick_run(text: &str) -> usize {
+    let mut longest = 0;
+    let mut current = 0;
+    for byte in text.bytes() {
+        if byte == b'`' {
+            current += 1;
+            longest = longest.max(current);
+        } else {
+            current = 0;
+        }
+    }
+    longest
+}
+
+/// The backtick fence for a fenced block of `content`: three backticks, or
+/// one more than the longest run inside the content, whichever is longer.
+pub(crate) fn fence_for(content: &str) -> String {
+    "`".repeat((longest_backtick_run(content) + 1).max(3))
+}
+
+/// `text` on one line: every run of spaces, control characters (newlines
+/// and tabs included) and Unicode line or paragraph separators becomes one
+/// space, and the ends are trimmed.
+pub(crate) fn one_line(text: &str) -> Cow<'_, str> {
+    let is_break = |c: char| c.is_control() || c == '\u{2028}' || c == '\u{2029}';
+    let is_separator = |c: char| c == ' ' || is_break(c);
+    let clean = !text.chars().any(is_break)
+        && !text.contains("  ")
+        && !text.starts_with(' ')
+        && !text.ends_with(' ');
+    if clean {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    for word in text.split(is_separator).filter(|w| !w.is_empty()) {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    Cow::Owned(out)
+}
+
+/// `text` as an inline code span, on one line: delimited by one backtick
+/// more than its longest backtick run, padded with a space when it starts
+/// or ends with a backtick (CommonMark strips one such space each side).
+pub(crate) fn code_span(out: &mut String, text: &str) {
+    let text = one_line(text);
+    let ticks = "`".repeat(longest_backtick_run(&text) + 1);
+    let pad = if text.starts_with('`') || text.ends_with('`') {
+        " "
+    } else {
+        ""
+    };
+    let _ = write!(out, "{ticks}{pad}{text}{pad}{ticks}");
+}
+
+/// `text` as a table cell: one line, with `|` escaped.
+pub(crate) fn table_cell(text: &str) -> Cow<'_, str> {
+    let line = one_line(text);
+    if line.contains('|') {
+        Cow::Owned(line.replace('|', "\\|"))
+    } else {
+        line
+    }
+}
+
+/// The info string of a fenced block: the language named by the link's
+/// file extension when it is a known one, otherwise one derived from the
+/// content type (`text` for code and prose).
+pub(crate) fn fence_language(link: Option<&str>, content_type: ContentType) -> &'static str {
+    let extension = link
+        .and_then(|l| l.rsplit(['/', '\\']).next())
+        .and_then(|name| name.rsplit_once('.'))
+        .map(|(_, ext)| ext);
+    let by_extension = extension.and_then(|ext| {
+        Some(match ext.to_ascii_lowercase().as_str() {
+            "rs" => "rust",
+            "py" => "python",
+            "js" | "mjs" | "cjs" => "javascript",
+            "ts" | "tsx" => "typescript",
+            "go" => "go",
+            "java" => "java",
+            "kt" => "kotlin",
+            "c" | "h" => "c",
+            "cc" | "cpp" | "cxx" | "hpp" => "cpp",
+            "cs" => "csharp",
+            "rb" => "ruby",
+            "sh" | "bash" => "bash",
+            "toml" => "toml",
+            "json" => "json",
+            "yaml" | "yml" => "yaml",
+            "md" | "markdown" => "markdown",
+            "html" | "htm" => "html",
+            "css" => "css",
+            "sql" => "sql",
+            "txt" => "text",
+            _ => return None,
+        })
+    });
+    by_extension.unwrap_or(match content_type {
+        ContentType::Yaml => "yaml",
+        ContentType::Markdown => "markdown",
+        ContentType::Code | ContentType::Prose => "text",
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fence_is_longer_than_any_backtick_run() {
+        assert_eq!(fence_for("plain"), "```");
+        assert_eq!(fence_for("a `b` c"), "```");
+        assert_eq!(fence_for("```rust\n```"), "````");
+        assert_eq!(fence_for("x ````` y"), "``````");
+    }
+
+    #[test]
+    fn code_span_pads_leading_backticks() {
+        let mut s = String::new();
+        code_span(&mut s, "a`b");
+        assert_eq!(s, "``a`b``");
+        s.clear();
+        code_span(&mut s, "`x");
+        assert_eq!(s, "`` `x ``");
+        s.clear();
+        code_span(&mut s, "src/lib.rs");
+        assert_eq!(s, "`src/lib.rs`");
+    }
+
+    #[test]
+    fn one_line_collapses_whitespace() {
+        assert_eq!(one_line("a\nb\r\n  c\t"), "a b c");
+        assert!(matches!(one_line("already clean"), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn table_cells_escape_pipes() {
+        assert_eq!(table_cell("a | b\nc"), "a \\| b c");
+    }
+
+    #[test]
+    fn languages_come_from_extension_then_content_type() {
+        assert_eq!(
+            fence_language(Some("src/lib.rs"), ContentType::Prose),
+            "rust"
+        );
+        assert_eq!(
+            fence_language(Some("a.d/config.YML"), ContentType::Code),
+            "yaml"
+        );
+        assert_eq!(fence_language(Some("Makefile"), ContentType::Code), "text");
+        assert_eq!(fence_language(None, ContentType::Markdown), "markdown");
+    }
+}

@@ -1,0 +1,68 @@
+//! Hybrid payload assembly: spread scored items over RAW, LINKED and
+//! SUMMARY tiers under a [`TierBudget`], demote so the best content stays
+//! highest, and render the result as Markdown with fingerprints.
+//!
+//! ```
+//! use budget_runtime::{ContextBudget, Item, Pipeline, scorer::PriorityScorer};
+//! use budget_runtime::payload::{PayloadAssembler, TierBudget};
+//!
+//! let items = [
+//!     Item::builder("fn answer() -> u32 { 42 }").tokens(9).priority(9).link("src/answer.rs").build()?,
+//!     Item::builder("# Notes\nold notes").tokens(5).priority(1).link("NOTES.md").build()?,
+//! ];
+//! let pipeline = Pipeline::builder().scorer(PriorityScorer::new()).build();
+//! let selection = pipeline.run(&items, &ContextBudget::new(10_000, 10_000)?)?;
+//! let payload = PayloadAssembler::new(TierBudget::with_total(20_000)?).assemble_selection(&selection)?;
+//! let text = payload.markdown();
+//! let order: Vec<_> = ["## META", "## SUMMARY", "## RAW", "## LINKED", "## Fingerprint"]
+//!     .iter()
+//!     .map(|h| text.find(&format!("\n{h}\n")).or_else(|| text.starts_with(h).then_some(0)).unwrap())
+//!     .collect();
+//! assert!(order.windows(2).all(|w| w[0] < w[1]));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # Placement and demotion
+//!
+//! See [`PayloadAssembler`] for costs and the render-overflow pass, and
+//! [`PlacementOrder`] for the order items are offered in. The rules in a
+//! tier `t` are:
+//!
+//! 1. an item ranked at or below one already demoted from `t` is not
+//!    admitted ([`PlacementReason::RanksBelowDemoted`]);
+//! 2. an item costing more than `t`'s whole limit skips it
+//!    ([`PlacementReason::TooLarge`]);
+//! 3. an item that fits enters `t`;
+//! 4. otherwise `t` is full: if `t`'s lowest-ranked item ranks below the
+//!    newcomer, it is demoted one tier down (by these same rules) and the
+//!    newcomer re-checked once; the newcomer is never the one demoted;
+//! 5. an item that still does not fit falls to the next tier
+//!    ([`PlacementReason::TierFull`]); below SUMMARY it is omitted.
+//!
+//! Consequences: every item ends in exactly one [`ItemState`] with a
+//! [`PlacementReason`]; no tier's usage exceeds its effective limit; an item
+//! demoted from a tier ranks below every item left in that tier. One binary
+//! heap per tier makes `n` items O(n log n).
+
+mod assembler;
+pub(crate) mod candidate;
+mod complexity;
+pub(crate) mod demotion;
+mod event;
+mod fingerprint;
+mod hybrid_payload;
+pub(crate) mod markdown;
+mod placement;
+pub(crate) mod render;
+mod tally;
+mod tier_budget;
+
+pub use assembler::{PayloadAssembler, PlacementOrder};
+pub use candidate::Candidate;
+pub use complexity::Complexity;
+pub use event::{DemotionCause, PlacementAction, PlacementEvent};
+pub use fingerprint::{Fingerprint, Sha256Digest};
+pub use hybrid_payload::{Demotion, HybridPayload};
+pub use placement::{ItemState, Placement, PlacementReason};
+pub use tally::{Tally, TallyTrace, TierTally};
+pub use tier_budget::{TierBudget, TierBudgetRule};

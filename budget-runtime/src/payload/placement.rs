@@ -1,0 +1,170 @@
+//! [`Placement`]: where one item ended up in a hybrid payload, and why.
+
+use std::fmt;
+
+use crate::model::Tier;
+use crate::payload::DemotionCause;
+
+/// The final state of an item: in one tier, or omitted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+pub enum ItemState {
+    /// Not in the payload at all.
+    Omitted,
+    /// Mentioned in the SUMMARY narrative.
+    Summary,
+    /// Listed in LINKED with its link, description and fetch cost.
+    Linked,
+    /// Carried in full in RAW.
+    Raw,
+}
+
+impl ItemState {
+    /// The tier of this state, `None` for [`ItemState::Omitted`].
+    ///
+    /// ```
+    /// use budget_runtime::{Tier, payload::ItemState};
+    /// assert_eq!(ItemState::Linked.tier(), Some(Tier::Linked));
+    /// assert_eq!(ItemState::Omitted.tier(), None);
+    /// ```
+    pub const fn tier(self) -> Option<Tier> {
+        match self {
+            Self::Omitted => None,
+            Self::Summary => Some(Tier::Summary),
+            Self::Linked => Some(Tier::Linked),
+            Self::Raw => Some(Tier::Raw),
+        }
+    }
+
+    /// The state of being in `tier`.
+    pub const fn of(tier: Tier) -> Self {
+        match tier {
+            Tier::Summary => Self::Summary,
+            Tier::Linked => Self::Linked,
+            Tier::Raw => Self::Raw,
+        }
+    }
+}
+
+impl fmt::Display for ItemState {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.tier() {
+            Some(tier) => f.write_str(tier.name()),
+            None => f.write_str("OMITTED"),
+        }
+    }
+}
+
+/// Why an item is in its final state and not in the tier above it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(tag = "reason", rename_all = "snake_case"))]
+#[non_exhaustive]
+pub enum PlacementReason {
+    /// It fitted the first tier it was offered: RAW, or the tier the item
+    /// asked for with [`ContextItem::tier`](crate::ContextItem::tier) (or
+    /// earned under the assembler's score thresholds).
+    Fitted {
+        /// The tier it was first offered.
+        requested: Tier,
+    },
+    /// `tier` was full and its lowest-ranked item ranked at or above this
+    /// one, so nothing was demoted for it.
+    TierFull {
+        /// The full tier.
+        tier: Tier,
+        /// Tokens it would have cost there.
+        needed: u64,
+        /// Tokens that were free there.
+        available: u64,
+    },
+    /// It costs more in `tier` than the tier's whole limit.
+    TooLarge {
+        /// The tier.
+        tier: Tier,
+        /// Tokens it would have cost there.
+        needed: u64,
+        /// The tier's effective limit.
+        limit: u64,
+    },
+    /// An item ranked at or above it had already been demoted from `tier`;
+    /// admitting it would leave a lower-ranked item above a demoted one.
+    RanksBelowDemoted {
+        /// The tier.
+        tier: Tier,
+    },
+    /// It was placed in `from` and later demoted.
+    Demoted {
+        /// The tier it left.
+        from: Tier,
+        /// Why.
+        cause: DemotionCause,
+    },
+    /// Its [`tokens`](crate::ContextItem::tokens) was negative, which no
+    /// tier can account for.
+    NegativeTokens {
+        /// The count.
+        tokens: i64,
+    },
+}
+
+impl fmt::Display for PlacementReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Self::Fitted { requested } => write!(f, "fits {requested}"),
+            Self::TierFull {
+                tier,
+                needed,
+                available,
+            } => write!(f, "{tier} full: needs {needed} tokens, {available} free"),
+            Self::TooLarge {
+                tier,
+                needed,
+                limit,
+            } => write!(f, "too large for {tier}: {needed} tokens, limit {limit}"),
+            Self::RanksBelowDemoted { tier } => {
+                write!(f, "ranks below an item already demoted from {tier}")
+            }
+            Self::Demoted {
+                from,
+                cause: DemotionCause::Displaced { by },
+            } => write!(f, "demoted from {from} to make room for #{by}"),
+            Self::Demoted {
+                from,
+                cause: DemotionCause::RenderOverflow,
+            } => write!(f, "demoted from {from} so the rendered payload fits"),
+            Self::NegativeTokens { tokens } => write!(f, "negative token count {tokens}"),
+        }
+    }
+}
+
+/// Where one candidate ended up.
+///
+/// Every candidate has exactly one `Placement`, at its position in
+/// [`HybridPayload::placements`](super::HybridPayload::placements).
+#[derive(Debug)]
+pub struct Placement<'a, T: ?Sized> {
+    /// The item.
+    pub item: &'a T,
+    /// Its index in the candidate list.
+    pub position: usize,
+    /// Its ranking score.
+    pub score: f64,
+    /// Its final state.
+    pub state: ItemState,
+    /// Why it is in `state`.
+    pub reason: PlacementReason,
+    /// Tokens it costs in `state` (0 when omitted).
+    pub tokens: u64,
+    /// The most detailed tier it was demoted from, if it was ever demoted.
+    pub demoted_from: Option<Tier>,
+}
+
+impl<T: ?Sized> Clone for Placement<'_, T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T: ?Sized> Copy for Placement<'_, T> {}

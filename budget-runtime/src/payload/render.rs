@@ -1,0 +1,319 @@
+//! Rendering a hybrid payload as Markdown, and the item fragments whose
+//! estimated size is each item's cost in a tier.
+//!
+//! The document is five sections in this order, separated by one empty
+//! line: `## META`, `## SUMMARY`, `## RAW`, `## LINKED`, `## Fingerprint`.
+//! Within RAW, LINKED and the SUMMARY mentions, items appear in candidate
+//! order. The output depends only on the inputs: same input, same bytes.
+
+use std::borrow::Cow;
+use std::fmt::Write;
+
+use crate::model::{ContextItem, Tier};
+use crate::payload::demotion::Slot;
+use crate::payload::markdown::{code_span, fence_for, fence_language, one_line, table_cell};
+use crate::payload::{Candidate, Fingerprint, ItemState, Sha256Digest, Tally, TierBudget};
+
+/// What the renderer needs to know about an assembled payload.
+pub(crate) struct RenderInput<'r, 'a, T: ?Sized> {
+    pub(crate) budget: &'r TierBudget,
+    pub(crate) tally: &'r Tally,
+    pub(crate) candidates: &'r [Candidate<'a, T>],
+    pub(crate) slots: &'r [Slot],
+    pub(crate) demotions: usize,
+}
+
+/// How many items ended in each state.
+#[derive(Default)]
+struct Counts {
+    raw: usize,
+    linked: usize,
+    summary: usize,
+    omitted: usize,
+}
+
+impl Counts {
+    fn of(slots: &[Slot]) -> Self {
+        let mut counts = Self::default();
+        for slot in slots {
+            match slot.state {
+                ItemState::Raw => counts.raw += 1,
+                ItemState::Linked => counts.linked += 1,
+                ItemState::Summary => counts.summary += 1,
+                ItemState::Omitted => counts.omitted += 1,
+            }
+        }
+        counts
+    }
+}
+
+/// An item's source: its link on one line, or `item N` without one.
+pub(crate) fn source_label<T: ContextItem + ?Sized>(item: &T, position: usize) -> Cow<'_, str> {
+    match item.link() {
+        Some(link) if !one_line(link).is_empty() => one_line(link),
+        _ => Cow::Owned(format!("item {position}")),
+    }
+}
+
+/// `n` and the noun, singular for exactly one: `1 item`, `2 items`.
+fn count(n: usize, singular: &str, plural: &str) -> String {
+    format!("{n} {}", if n == 1 { singular } else { plural })
+}
+
+/// A score with three decimals; `n/a` for NaN.
+fn score_text(score: f64) -> String {
+    if score.is_nan() {
+        "n/a".to_owned()
+    } else {
+        format!("{score:.3}")
+    }
+}
+
+/// The RAW block of an item. With `content = None` only the frame is
+/// written (heading, description, fence lines), for costing: the item's
+/// RAW cost is its `tokens()` plus the frame's estimate.
+pub(crate) fn push_raw_block<T: ContextItem + ?Sized>(
+    out: &mut String,
+    item: &T,
+    position: usize,
+    full_content: &str,
+    with_content: bool,
+) {
+    out.push_str("### ");
+    code_span(out, &source_label(item, position));
+    out.push('\n');
+    if let Some(description) = item.description().map(one_line).filter(|d| !d.is_empty()) {
+        out.push('\n');
+        out.push_str(&description);
+        out.push('\n');
+    }
+    let fence = fence_for(full_content);
+    let language = fence_language(item.link(), item.content_type());
+    let _ = writeln!(out, "\n{fence}{language}");
+    if with_content {
+        out.push_str(full_content);
+        if !full_content.is_empty() && !full_content.ends_with('\n') {
+            out.push('\n');
+        }
+    }
+    out.push_str(&fence);
+    out.push('\n');
+}
+
+/// The LINKED line of an item: source, line range when known (metadata
+/// `line_start` / `line_end`), description and fetch cost (its `tokens()`).
+pub(crate) fn push_link_line<T: ContextItem + ?Sized>(out: &mut String, item: &T, position: usize) {
+    out.push_str("- ");
+    code_span(out, &source_label(item, position));
+    let line = |key| {
+        item.metadata(key)
+            .and_then(|v| v.as_f64())
+            .filter(|v| v.is_finite() && *v >= 0.0 && v.fract() == 0.0)
+            .map(|v| v as u64)
+    };
+    match (line("line_start"), line("line_end")) {
+        (Some(start), Some(end)) if end > start => {
+            let _ = write!(out, " (lines {start}-{end})");
+        }
+        (Some(start), _) => {
+            let _ = write!(out, " (line {start})");
+        }
+        _ => {}
+    }
+    if let Some(description) = item.description().map(one_line).filter(|d| !d.is_empty()) {
+        let _ = write!(out, ": {description}");
+    }
+    let _ = writeln!(out, ". Fetch: {} tokens.", item.tokens().max(0));
+}
+
+/// The SUMMARY mention of an item: source, description, score.
+pub(crate) fn push_mention_line<T: ContextItem + ?Sized>(
+    out: &mut String,
+    item: &T,
+    position: usize,
+    score: f64,
+) {
+    out.push_str("- ");
+    code_span(out, &source_label(item, position));
+    if let Some(description) = item.description().map(one_line).filter(|d| !d.is_empty()) {
+        let _ = write!(out, ": {description}");
+    }
+    let _ = writeln!(out, " (score {})", score_text(score));
+}
+
+/// Renders the whole payload and its fingerprint.
+pub(crate) fn render<T: ContextItem + ?Sized>(
+    input: &RenderInput<'_, '_, T>,
+) -> (String, Fingerprint) {
+    let counts = Counts::of(input.slots);
+    let meta = meta_section(input, &counts);
+    let summary = summary_section(input, &counts);
+    let raw = raw_section(input);
+    let linked = linked_section(input);
+
+    let mut sources: Vec<Cow<'_, str>> = input
+        .slots
+        .iter()
+        .zip(input.candidates)
+        .enumerate()
+        .filter(|(_, (slot, _))| slot.state != ItemState::Omitted)
+        .map(|(position, (_, candidate))| source_label(candidate.item, position))
+        .collect();
+
+    let mut doc =
+        String::with_capacity(meta.len() + summary.len() + raw.len() + linked.len() + 1_024);
+    for section in [&meta, &summary, &raw, &linked] {
+        doc.push_str(section);
+        doc.push('\n');
+    }
+    let fingerprint = Fingerprint {
+        meta: Sha256Digest::of(meta.as_bytes()),
+        summary: Sha256Digest::of(summary.as_bytes()),
+        raw: Sha256Digest::of(raw.as_bytes()),
+        linked: Sha256Digest::of(linked.as_bytes()),
+        sources: Fingerprint::of_sources(&mut sources),
+        payload: Sha256Digest::of(doc.as_bytes()),
+    };
+    fingerprint.render(&mut doc);
+    (doc, fingerprint)
+}
+
+fn meta_section<T: ?Sized>(input: &RenderInput<'_, '_, T>, counts: &Counts) -> String {
+    let b = input.budget;
+    let mut out = String::from("## META\n\n");
+    let _ = writeln!(
+        out,
+        "- Budget: {} tokens. META {}; SUMMARY {}/{}, LINKED {}/{}, RAW {}/{} (effective/nominal, headroom {}%).",
+        b.total(),
+        b.meta(),
+        b.effective(Tier::Summary),
+        b.nominal(Tier::Summary),
+        b.effective(Tier::Linked),
+        b.nominal(Tier::Linked),
+        b.effective(Tier::Raw),
+        b.nominal(Tier::Raw),
+        b.headroom_percent(),
+    );
+    let _ = writeln!(
+        out,
+        "- Items: {}; RAW {}, LINKED {}, SUMMARY {}, omitted {}; {}.",
+        count(input.slots.len(), "candidate", "candidates"),
+        counts.raw,
+        counts.linked,
+        counts.summary,
+        counts.omitted,
+        count(input.demotions, "demotion", "demotions"),
+    );
+    out
+}
+
+fn summary_section<T: ContextItem + ?Sized>(
+    input: &RenderInput<'_, '_, T>,
+    counts: &Counts,
+) -> String {
+    let mut out = String::from("## SUMMARY\n\n");
+    let _ = writeln!(
+        out,
+        "{}: {} in full (RAW), {} linked (LINKED), {} mentioned here (SUMMARY), {} omitted.\n",
+        count(input.slots.len(), "candidate", "candidates"),
+        counts.raw,
+        counts.linked,
+        counts.summary,
+        counts.omitted,
+    );
+    out.push_str("| Tier | Section | Tokens | Why included |\n| --- | --- | --- | --- |\n");
+    let rows = [
+        (Tier::Raw, counts.raw, "carried in full"),
+        (
+            Tier::Linked,
+            counts.linked,
+            "listed with link, description and fetch cost",
+        ),
+        (Tier::Summary, counts.summary, "mentioned below"),
+    ];
+    for (tier, n, why) in rows {
+        let t = input.tally.tier(tier);
+        let _ = writeln!(
+            out,
+            "| {tier} | `## {tier}` | {} of {} | {}, {} |",
+            t.used,
+            t.limit,
+            count(n, "item", "items"),
+            table_cell(why)
+        );
+    }
+    out.push_str("\nKey findings:\n\n");
+    let top = input
+        .slots
+        .iter()
+        .zip(input.candidates)
+        .enumerate()
+        .filter(|(_, (slot, _))| slot.state != ItemState::Omitted)
+        .max_by(|(pa, (_, a)), (pb, (_, b))| {
+            crate::payload::candidate::Rank::new(a.score, *pa)
+                .cmp(&crate::payload::candidate::Rank::new(b.score, *pb))
+        });
+    match top {
+        Some((position, (slot, candidate))) => {
+            out.push_str("- Top-ranked item: ");
+            code_span(&mut out, &source_label(candidate.item, position));
+            let _ = writeln!(
+                out,
+                " (score {}, {}).",
+                score_text(candidate.score),
+                slot.state
+            );
+        }
+        None => out.push_str("- No item made it into the payload.\n"),
+    }
+    let _ = writeln!(
+        out,
+        "- {}; {} omitted.",
+        count(input.demotions, "demotion", "demotions"),
+        count(counts.omitted, "item", "items")
+    );
+    out.push_str("\nMentioned:\n\n");
+    if counts.summary == 0 {
+        out.push_str("_None._\n");
+    }
+    for (position, (slot, candidate)) in input.slots.iter().zip(input.candidates).enumerate() {
+        if slot.state == ItemState::Summary {
+            push_mention_line(&mut out, candidate.item, position, candidate.score);
+        }
+    }
+    out
+}
+
+fn raw_section<T: ContextItem + ?Sized>(input: &RenderInput<'_, '_, T>) -> String {
+    let mut out = String::from("## RAW\n\n");
+    let mut first = true;
+    for (position, (slot, candidate)) in input.slots.iter().zip(input.candidates).enumerate() {
+        if slot.state == ItemState::Raw {
+            if !first {
+                out.push('\n');
+            }
+            first = false;
+            let content = candidate.item.content();
+            push_raw_block(&mut out, candidate.item, position, &content, true);
+        }
+    }
+    if first {
+        out.push_str("_None._\n");
+    }
+    out
+}
+
+fn linked_section<T: ContextItem + ?Sized>(input: &RenderInput<'_, '_, T>) -> String {
+    let mut out = String::from("## LINKED\n\n");
+    let mut any = false;
+    for (position, (slot, candidate)) in input.slots.iter().zip(input.candidates).enumerate() {
+        if slot.state == ItemState::Linked {
+            any = true;
+            push_link_line(&mut out, candidate.item, position);
+        }
+    }
+    if !any {
+        out.push_str("_None._\n");
+    }
+    out
+}

@@ -1,0 +1,230 @@
+//! [`Tally`]: per-tier limits, usage and remaining tokens of a hybrid payload.
+
+use std::fmt;
+
+use crate::model::Tier;
+use crate::payload::{PlacementAction, PlacementEvent, TierBudget};
+
+/// One tier's account, in tokens: its effective limit and what is used.
+///
+/// ```
+/// use budget_runtime::{Tier, payload::TierTally};
+///
+/// let t = TierTally { tier: Tier::Raw, limit: 100, used: 30 };
+/// assert_eq!(t.remaining(), 70);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct TierTally {
+    /// The tier.
+    pub tier: Tier,
+    /// Its effective limit ([`TierBudget::effective`]).
+    pub limit: u64,
+    /// Tokens its items cost.
+    pub used: u64,
+}
+
+impl TierTally {
+    /// Tokens still free: `limit − used`, never below 0.
+    pub const fn remaining(&self) -> u64 {
+        self.limit.saturating_sub(self.used)
+    }
+}
+
+/// The running account of a hybrid payload, in tokens.
+///
+/// META counts as used from the start (its fixed overhead is reserved);
+/// each tier's `used` is the sum of its items' costs in that tier. The
+/// assembler updates it after every [`PlacementEvent`].
+///
+/// ```
+/// use budget_runtime::{Tier, payload::{Tally, TierBudget}};
+///
+/// let tally = Tally::new(&TierBudget::with_total(100_000)?);
+/// assert_eq!(tally.tier(Tier::Raw).limit, 81_000);
+/// assert_eq!(tally.used(), 300); // META only
+/// assert_eq!(tally.remaining(), 99_700);
+/// # Ok::<(), budget_runtime::TierBudgetError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Tally {
+    total: u64,
+    meta: u64,
+    tiers: [TierTally; 3],
+}
+
+impl Tally {
+    /// An empty tally for `budget`.
+    pub fn new(budget: &TierBudget) -> Self {
+        let tier = |tier| TierTally {
+            tier,
+            limit: budget.effective(tier),
+            used: 0,
+        };
+        Self {
+            total: budget.total(),
+            meta: budget.meta(),
+            tiers: [tier(Tier::Raw), tier(Tier::Linked), tier(Tier::Summary)],
+        }
+    }
+
+    /// A tally with explicit effective limits, for tests of placement.
+    #[cfg(test)]
+    pub(crate) fn with_limits(total: u64, meta: u64, raw: u64, linked: u64, summary: u64) -> Self {
+        let tier = |tier, limit| TierTally {
+            tier,
+            limit,
+            used: 0,
+        };
+        Self {
+            total,
+            meta,
+            tiers: [
+                tier(Tier::Raw, raw),
+                tier(Tier::Linked, linked),
+                tier(Tier::Summary, summary),
+            ],
+        }
+    }
+
+    /// The account of `tier`.
+    pub fn tier(&self, tier: Tier) -> &TierTally {
+        &self.tiers[slot(tier)]
+    }
+
+    /// The three tier accounts, RAW, LINKED, SUMMARY.
+    pub fn tiers(&self) -> &[TierTally; 3] {
+        &self.tiers
+    }
+
+    /// The payload total.
+    pub const fn total(&self) -> u64 {
+        self.total
+    }
+
+    /// The META overhead, counted as used.
+    pub const fn meta(&self) -> u64 {
+        self.meta
+    }
+
+    /// Tokens used, META included.
+    pub fn used(&self) -> u64 {
+        self.tiers
+            .iter()
+            .fold(self.meta, |sum, t| sum.saturating_add(t.used))
+    }
+
+    /// `total − used`, never below 0.
+    pub fn remaining(&self) -> u64 {
+        self.total.saturating_sub(self.used())
+    }
+
+    /// Updates the account for one event.
+    pub fn apply(&mut self, event: &PlacementEvent) {
+        match event.action {
+            PlacementAction::Placed { tier, tokens } => {
+                let t = &mut self.tiers[slot(tier)];
+                t.used = t.used.saturating_add(tokens);
+            }
+            PlacementAction::Demoted { from, tokens, .. } => {
+                let t = &mut self.tiers[slot(from)];
+                t.used = t.used.saturating_sub(tokens);
+            }
+            PlacementAction::Omitted => {}
+        }
+    }
+}
+
+/// The index of `tier` in per-tier arrays: RAW 0, LINKED 1, SUMMARY 2.
+pub(crate) const fn slot(tier: Tier) -> usize {
+    match tier {
+        Tier::Raw => 0,
+        Tier::Linked => 1,
+        Tier::Summary => 2,
+    }
+}
+
+/// A table of the tally, one line per part.
+///
+/// ```
+/// use budget_runtime::payload::{Tally, TierBudget};
+///
+/// let tally = Tally::new(&TierBudget::with_total(100_000)?);
+/// assert_eq!(tally.to_string(), "\
+/// part       limit     used  remaining
+/// META         300      300          0
+/// RAW        81000        0      81000
+/// LINKED      8100        0       8100
+/// SUMMARY      900        0        900
+/// total     100000      300      99700
+/// ");
+/// # Ok::<(), budget_runtime::TierBudgetError>(())
+/// ```
+impl fmt::Display for Tally {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "{:<8} {:>7} {:>8} {:>10}",
+            "part", "limit", "used", "remaining"
+        )?;
+        writeln!(
+            f,
+            "{:<8} {:>7} {:>8} {:>10}",
+            "META", self.meta, self.meta, 0
+        )?;
+        for t in &self.tiers {
+            writeln!(
+                f,
+                "{:<8} {:>7} {:>8} {:>10}",
+                t.tier.name(),
+                t.limit,
+                t.used,
+                t.remaining()
+            )?;
+        }
+        writeln!(
+            f,
+            "{:<8} {:>7} {:>8} {:>10}",
+            "total",
+            self.total,
+            self.used(),
+            self.remaining()
+        )
+    }
+}
+
+/// Replays placement events over a fresh [`Tally`], yielding each event
+/// with the tally right after it. See
+/// [`HybridPayload::trace`](super::HybridPayload::trace).
+#[derive(Clone, Debug)]
+pub struct TallyTrace<'p> {
+    events: std::slice::Iter<'p, PlacementEvent>,
+    tally: Tally,
+}
+
+impl<'p> TallyTrace<'p> {
+    /// A trace of `events` starting from `start`.
+    pub fn new(start: Tally, events: &'p [PlacementEvent]) -> Self {
+        Self {
+            events: events.iter(),
+            tally: start,
+        }
+    }
+}
+
+impl<'p> Iterator for TallyTrace<'p> {
+    type Item = (&'p PlacementEvent, Tally);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let event = self.events.next()?;
+        self.tally.apply(event);
+        Some((event, self.tally))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.events.size_hint()
+    }
+}
+
+impl ExactSizeIterator for TallyTrace<'_> {}

@@ -1,0 +1,590 @@
+//! [`TierBudget`]: how a hybrid payload's token total is split over its tiers.
+//!
+//! # The seed's SUMMARY figure
+//!
+//! The seed document gives SUMMARY a 1% share but prints "800 budget / 720
+//! effective" for a 100,000-token payload, next to RAW 90,000 / 81,000 and
+//! LINKED 9,000 / 8,100. 1% of 100,000 is 1,000, and with 800 the three
+//! nominal budgets would add up to 99,800, leaving 200 tokens that belong to
+//! no tier. This type treats the **percentages as authoritative**: the three
+//! shares must add up to exactly 100%, and every tier's nominal budget is
+//! `floor(total × share / 100)`. With the defaults a 100,000-token payload
+//! therefore has SUMMARY 1,000 nominal / 900 effective. The printed 800 / 720
+//! is what the same 1% share gives for an 80,000-token payload; the headroom
+//! arithmetic (720 = 90% of 800) is the same either way.
+
+use crate::error::TierBudgetError;
+use crate::model::Tier;
+
+/// Which validation rule of a [`TierBudget`] a set of values breaks.
+///
+/// [`TierBudget::broken_rule`] is the single check used by
+/// [`TierBudget::new`], [`TierBudget::new_const`] and the `budget!` macro.
+///
+/// ```
+/// use budget_runtime::payload::{TierBudget, TierBudgetRule};
+///
+/// let rule = TierBudget::broken_rule(100_000, 300, 1.0, 9.0, 80.0, 10.0);
+/// assert_eq!(rule, Some(TierBudgetRule::SharesSumTo100));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum TierBudgetRule {
+    /// Every tier share is a finite percentage within `0.0..=100.0`.
+    ShareIsPercentage(Tier),
+    /// The SUMMARY, LINKED and RAW shares add up to 100% (within 1e-9).
+    SharesSumTo100,
+    /// The headroom is a percentage within `0.0..100.0` (NaN breaks it).
+    HeadroomIsPercentage,
+    /// The META overhead does not exceed the payload total.
+    MetaWithinTotal,
+    /// Every tier's effective limit is at least one token.
+    TierLimitPositive(Tier),
+}
+
+impl TierBudgetRule {
+    /// A fixed sentence naming the rule, used where numbers cannot be
+    /// formatted (panics during constant evaluation).
+    ///
+    /// ```
+    /// use budget_runtime::payload::TierBudgetRule;
+    ///
+    /// assert_eq!(
+    ///     TierBudgetRule::MetaWithinTotal.message(),
+    ///     "invalid TierBudget: meta tokens exceed the payload total",
+    /// );
+    /// ```
+    pub const fn message(self) -> &'static str {
+        match self {
+            Self::ShareIsPercentage(Tier::Summary) => {
+                "invalid TierBudget: summary_percent must be within 0.0..=100.0"
+            }
+            Self::ShareIsPercentage(Tier::Linked) => {
+                "invalid TierBudget: linked_percent must be within 0.0..=100.0"
+            }
+            Self::ShareIsPercentage(Tier::Raw) => {
+                "invalid TierBudget: raw_percent must be within 0.0..=100.0"
+            }
+            Self::SharesSumTo100 => {
+                "invalid TierBudget: summary, linked and raw percentages must sum to 100"
+            }
+            Self::HeadroomIsPercentage => {
+                "invalid TierBudget: headroom_percent must be within 0.0..100.0"
+            }
+            Self::MetaWithinTotal => "invalid TierBudget: meta tokens exceed the payload total",
+            Self::TierLimitPositive(Tier::Summary) => {
+                "invalid TierBudget: the SUMMARY tier's effective limit is 0 tokens"
+            }
+            Self::TierLimitPositive(Tier::Linked) => {
+                "invalid TierBudget: the LINKED tier's effective limit is 0 tokens"
+            }
+            Self::TierLimitPositive(Tier::Raw) => {
+                "invalid TierBudget: the RAW tier's effective limit is 0 tokens"
+            }
+        }
+    }
+}
+
+/// The token budget of a hybrid payload, split over its four parts.
+///
+/// * `total`: tokens the whole rendered payload may use.
+/// * `meta`: fixed overhead reserved for the `## META` section (default 300).
+/// * `summary_percent`, `linked_percent`, `raw_percent`: each tier's share of
+///   `total`, in percent (defaults 1 / 9 / 90; they must sum to 100).
+/// * `headroom_percent`: the part of each tier's nominal budget kept free
+///   for estimation error (default 10), in `0.0..100.0`.
+///
+/// A tier's **nominal** budget is `floor(total × share / 100)`; its
+/// **effective** limit, the one placement respects, is
+/// `floor(nominal × (100 − headroom) / 100)`. META is counted on top of the
+/// tiers; the assembled payload guarantees that its rendered estimate stays
+/// within `total`. See the module documentation for how the seed's SUMMARY
+/// figure is resolved.
+///
+/// ```
+/// use budget_runtime::Tier;
+/// use budget_runtime::payload::TierBudget;
+///
+/// const BUDGET: TierBudget = TierBudget::new_const(100_000, 300, 1.0, 9.0, 90.0, 10.0);
+/// assert_eq!(BUDGET.nominal(Tier::Raw), 90_000);
+/// assert_eq!(BUDGET.effective(Tier::Raw), 81_000);
+/// assert_eq!(BUDGET.nominal(Tier::Linked), 9_000);
+/// assert_eq!(BUDGET.effective(Tier::Linked), 8_100);
+/// assert_eq!(BUDGET.nominal(Tier::Summary), 1_000);
+/// assert_eq!(BUDGET.effective(Tier::Summary), 900);
+///
+/// let err = TierBudget::new(100_000, 300, 1.0, 9.0, 80.0, 10.0).unwrap_err();
+/// assert_eq!(err.to_string(), "tier shares sum to 90 percent (summary 1 + linked 9 + raw 80), expected 100");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct TierBudget {
+    total: u64,
+    meta: u64,
+    summary_percent: f64,
+    linked_percent: f64,
+    raw_percent: f64,
+    headroom_percent: f64,
+}
+
+impl TierBudget {
+    /// Default META overhead: 300 tokens.
+    pub const DEFAULT_META_TOKENS: u64 = 300;
+    /// Default SUMMARY share: 1 percent.
+    pub const DEFAULT_SUMMARY_PERCENT: f64 = 1.0;
+    /// Default LINKED share: 9 percent.
+    pub const DEFAULT_LINKED_PERCENT: f64 = 9.0;
+    /// Default RAW share: 90 percent.
+    pub const DEFAULT_RAW_PERCENT: f64 = 90.0;
+    /// Default headroom: 10 percent of each tier's nominal budget.
+    pub const DEFAULT_HEADROOM_PERCENT: f64 = 10.0;
+
+    /// A tier budget in `const` context.
+    ///
+    /// # Panics
+    /// With [`TierBudgetRule::message`] if a rule is broken; in a `const`
+    /// item this is a compile error.
+    ///
+    /// ```
+    /// use budget_runtime::payload::TierBudget;
+    ///
+    /// const SMALL: TierBudget = TierBudget::new_const(20_000, 200, 2.0, 18.0, 80.0, 5.0);
+    /// assert_eq!(SMALL.total(), 20_000);
+    /// ```
+    pub const fn new_const(
+        total: u64,
+        meta: u64,
+        summary_percent: f64,
+        linked_percent: f64,
+        raw_percent: f64,
+        headroom_percent: f64,
+    ) -> Self {
+        if let Some(rule) = Self::broken_rule(
+            total,
+            meta,
+            summary_percent,
+            linked_percent,
+            raw_percent,
+            headroom_percent,
+        ) {
+            panic!("{}", rule.message());
+        }
+        Self {
+            total,
+            meta,
+            summary_percent,
+            linked_percent,
+            raw_percent,
+            headroom_percent,
+        }
+    }
+
+    /// A tier budget of `total` tokens with every other value at its default
+    /// (META 300, shares 1 / 9 / 90, headroom 10), in `const` context.
+    ///
+    /// # Panics
+    /// As [`TierBudget::new_const`]: when `total` is below 300 or too small
+    /// to give SUMMARY one effective token.
+    ///
+    /// ```
+    /// use budget_runtime::{Tier, payload::TierBudget};
+    ///
+    /// const B: TierBudget = TierBudget::with_total_const(50_000);
+    /// assert_eq!(B.effective(Tier::Linked), 4_050);
+    /// ```
+    pub const fn with_total_const(total: u64) -> Self {
+        Self::new_const(
+            total,
+            Self::DEFAULT_META_TOKENS,
+            Self::DEFAULT_SUMMARY_PERCENT,
+            Self::DEFAULT_LINKED_PERCENT,
+            Self::DEFAULT_RAW_PERCENT,
+            Self::DEFAULT_HEADROOM_PERCENT,
+        )
+    }
+
+    /// A tier budget validated at run time.
+    ///
+    /// # Errors
+    /// The [`TierBudgetError`] of the first broken rule, with the numbers.
+    ///
+    /// ```
+    /// use budget_runtime::payload::TierBudget;
+    ///
+    /// let err = TierBudget::new(200, 300, 1.0, 9.0, 90.0, 10.0).unwrap_err();
+    /// assert_eq!(err.to_string(), "meta 300 tokens exceed the payload total of 200 tokens");
+    /// ```
+    pub fn new(
+        total: u64,
+        meta: u64,
+        summary_percent: f64,
+        linked_percent: f64,
+        raw_percent: f64,
+        headroom_percent: f64,
+    ) -> Result<Self, TierBudgetError> {
+        let candidate = Self {
+            total,
+            meta,
+            summary_percent,
+            linked_percent,
+            raw_percent,
+            headroom_percent,
+        };
+        match Self::broken_rule(
+            total,
+            meta,
+            summary_percent,
+            linked_percent,
+            raw_percent,
+            headroom_percent,
+        ) {
+            None => Ok(candidate),
+            Some(rule) => Err(candidate.error_for(rule)),
+        }
+    }
+
+    /// A tier budget of `total` tokens with every other value at its default.
+    ///
+    /// # Errors
+    /// As [`TierBudget::new`].
+    ///
+    /// ```
+    /// use budget_runtime::{Tier, payload::TierBudget};
+    ///
+    /// let b = TierBudget::with_total(100_000)?;
+    /// assert_eq!(b.meta(), 300);
+    /// assert_eq!(b.effective(Tier::Raw), 81_000);
+    /// # Ok::<(), budget_runtime::TierBudgetError>(())
+    /// ```
+    pub fn with_total(total: u64) -> Result<Self, TierBudgetError> {
+        Self::new(
+            total,
+            Self::DEFAULT_META_TOKENS,
+            Self::DEFAULT_SUMMARY_PERCENT,
+            Self::DEFAULT_LINKED_PERCENT,
+            Self::DEFAULT_RAW_PERCENT,
+            Self::DEFAULT_HEADROOM_PERCENT,
+        )
+    }
+
+    /// The first rule the given values break, or `None` if they form a valid
+    /// tier budget. Checked in the order of [`TierBudgetRule`]'s variants;
+    /// tiers in the order SUMMARY, LINKED, RAW.
+    ///
+    /// ```
+    /// use budget_runtime::{Tier, payload::{TierBudget, TierBudgetRule}};
+    ///
+    /// assert_eq!(TierBudget::broken_rule(100_000, 300, 1.0, 9.0, 90.0, 10.0), None);
+    /// assert_eq!(
+    ///     TierBudget::broken_rule(100_000, 300, 1.0, 9.0, 90.0, 100.0),
+    ///     Some(TierBudgetRule::HeadroomIsPercentage),
+    /// );
+    /// assert_eq!(
+    ///     TierBudget::broken_rule(50, 0, 1.0, 9.0, 90.0, 10.0),
+    ///     Some(TierBudgetRule::TierLimitPositive(Tier::Summary)),
+    /// );
+    /// ```
+    pub const fn broken_rule(
+        total: u64,
+        meta: u64,
+        summary_percent: f64,
+        linked_percent: f64,
+        raw_percent: f64,
+        headroom_percent: f64,
+    ) -> Option<TierBudgetRule> {
+        let shares = [
+            (Tier::Summary, summary_percent),
+            (Tier::Linked, linked_percent),
+            (Tier::Raw, raw_percent),
+        ];
+        let mut i = 0;
+        while i < shares.len() {
+            let (tier, percent) = shares[i];
+            if !(percent >= 0.0 && percent <= 100.0) {
+                return Some(TierBudgetRule::ShareIsPercentage(tier));
+            }
+            i += 1;
+        }
+        let sum = summary_percent + linked_percent + raw_percent;
+        if (sum - 100.0).abs() > SHARE_SUM_TOLERANCE {
+            return Some(TierBudgetRule::SharesSumTo100);
+        }
+        if !(headroom_percent >= 0.0 && headroom_percent < 100.0) {
+            return Some(TierBudgetRule::HeadroomIsPercentage);
+        }
+        if meta > total {
+            return Some(TierBudgetRule::MetaWithinTotal);
+        }
+        let mut i = 0;
+        while i < shares.len() {
+            let (tier, percent) = shares[i];
+            if effective_tokens(total, percent, headroom_percent) == 0 {
+                return Some(TierBudgetRule::TierLimitPositive(tier));
+            }
+            i += 1;
+        }
+        None
+    }
+
+    /// Tokens the whole rendered payload may use.
+    pub const fn total(&self) -> u64 {
+        self.total
+    }
+
+    /// Tokens reserved for the META section.
+    pub const fn meta(&self) -> u64 {
+        self.meta
+    }
+
+    /// Headroom kept free in every tier, in percent of its nominal budget.
+    pub const fn headroom_percent(&self) -> f64 {
+        self.headroom_percent
+    }
+
+    /// The share of `tier`, in percent of [`total`](Self::total).
+    ///
+    /// ```
+    /// use budget_runtime::{Tier, payload::TierBudget};
+    /// assert_eq!(TierBudget::with_total_const(1_000).percent(Tier::Linked), 9.0);
+    /// ```
+    pub const fn percent(&self, tier: Tier) -> f64 {
+        match tier {
+            Tier::Summary => self.summary_percent,
+            Tier::Linked => self.linked_percent,
+            Tier::Raw => self.raw_percent,
+        }
+    }
+
+    /// The nominal budget of `tier` in tokens: `floor(total × share / 100)`.
+    ///
+    /// ```
+    /// use budget_runtime::{Tier, payload::TierBudget};
+    /// assert_eq!(TierBudget::with_total_const(100_000).nominal(Tier::Linked), 9_000);
+    /// ```
+    pub const fn nominal(&self, tier: Tier) -> u64 {
+        percent_of(self.total, self.percent(tier))
+    }
+
+    /// The effective limit of `tier` in tokens, the one placement respects:
+    /// `floor(nominal × (100 − headroom) / 100)`, always ≥ 1.
+    ///
+    /// ```
+    /// use budget_runtime::{Tier, payload::TierBudget};
+    /// assert_eq!(TierBudget::with_total_const(100_000).effective(Tier::Linked), 8_100);
+    /// ```
+    pub const fn effective(&self, tier: Tier) -> u64 {
+        effective_tokens(self.total, self.percent(tier), self.headroom_percent)
+    }
+
+    fn error_for(&self, rule: TierBudgetRule) -> TierBudgetError {
+        match rule {
+            TierBudgetRule::ShareIsPercentage(tier) => TierBudgetError::ShareOutOfRange {
+                tier,
+                percent: self.percent(tier),
+            },
+            TierBudgetRule::SharesSumTo100 => TierBudgetError::SharesDoNotSumTo100 {
+                summary_percent: self.summary_percent,
+                linked_percent: self.linked_percent,
+                raw_percent: self.raw_percent,
+                sum: self.summary_percent + self.linked_percent + self.raw_percent,
+            },
+            TierBudgetRule::HeadroomIsPercentage => TierBudgetError::HeadroomOutOfRange {
+                headroom_percent: self.headroom_percent,
+            },
+            TierBudgetRule::MetaWithinTotal => TierBudgetError::MetaExceedsTotal {
+                meta: self.meta,
+                total: self.total,
+            },
+            TierBudgetRule::TierLimitPositive(tier) => TierBudgetError::TierLimitZero {
+                tier,
+                total: self.total,
+                percent: self.percent(tier),
+                nominal: self.nominal(tier),
+            },
+        }
+    }
+}
+
+/// How far the three shares may sum from 100 and still count as 100, so that
+/// e.g. `33.3 + 33.3 + 33.4` is accepted despite binary rounding.
+const SHARE_SUM_TOLERANCE: f64 = 1e-9;
+
+/// `floor(tokens × percent / 100)`, never more than `tokens`. `percent` must
+/// already be validated (finite, `0..=100`).
+const fn percent_of(tokens: u64, percent: f64) -> u64 {
+    let scaled = (tokens as f64 * percent / 100.0).floor();
+    // `as` saturates; `min` guards against f64 rounding above `tokens`.
+    let value = scaled as u64;
+    if value > tokens { tokens } else { value }
+}
+
+const fn effective_tokens(total: u64, share_percent: f64, headroom_percent: f64) -> u64 {
+    percent_of(percent_of(total, share_percent), 100.0 - headroom_percent)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SEED: TierBudget = TierBudget::new_const(100_000, 300, 1.0, 9.0, 90.0, 10.0);
+
+    #[test]
+    fn seed_worked_numbers_for_raw_and_linked() {
+        assert_eq!(SEED.nominal(Tier::Raw), 90_000);
+        assert_eq!(SEED.effective(Tier::Raw), 81_000);
+        assert_eq!(SEED.nominal(Tier::Linked), 9_000);
+        assert_eq!(SEED.effective(Tier::Linked), 8_100);
+        assert_eq!(SEED.meta(), 300);
+    }
+
+    /// The seed prints SUMMARY 800 / 720 for 100K; the 1% share is authoritative.
+    #[test]
+    fn summary_share_is_authoritative_over_the_printed_800() {
+        assert_eq!(SEED.nominal(Tier::Summary), 1_000);
+        assert_eq!(SEED.effective(Tier::Summary), 900);
+        // The printed 800 / 720 is 1% of an 80K payload with 10% headroom.
+        let eighty = TierBudget::with_total(80_000).unwrap();
+        assert_eq!(eighty.nominal(Tier::Summary), 800);
+        assert_eq!(eighty.effective(Tier::Summary), 720);
+        // 800 with 90,000 and 9,000 would not be a split of the total:
+        // shares of 0.8 + 9 + 90 are rejected.
+        assert_eq!(
+            TierBudget::broken_rule(100_000, 300, 0.8, 9.0, 90.0, 10.0),
+            Some(TierBudgetRule::SharesSumTo100)
+        );
+    }
+
+    #[test]
+    fn defaults_match_the_explicit_seed_values() {
+        assert_eq!(TierBudget::with_total(100_000).unwrap(), SEED);
+        assert_eq!(TierBudget::with_total_const(100_000), SEED);
+    }
+
+    #[test]
+    fn share_out_of_range_names_the_tier_and_value() {
+        let err = TierBudget::new(1_000, 0, -5.0, 15.0, 90.0, 10.0).unwrap_err();
+        assert_eq!(
+            err,
+            TierBudgetError::ShareOutOfRange {
+                tier: Tier::Summary,
+                percent: -5.0
+            }
+        );
+        assert_eq!(
+            err.to_string(),
+            "SUMMARY share -5 percent is outside 0.0..=100.0"
+        );
+        let err = TierBudget::new(1_000, 0, 1.0, f64::NAN, 90.0, 10.0).unwrap_err();
+        assert!(matches!(
+            err,
+            TierBudgetError::ShareOutOfRange {
+                tier: Tier::Linked,
+                ..
+            }
+        ));
+        let err = TierBudget::new(1_000, 0, 1.0, 9.0, f64::INFINITY, 10.0).unwrap_err();
+        assert!(matches!(
+            err,
+            TierBudgetError::ShareOutOfRange {
+                tier: Tier::Raw,
+                ..
+            }
+        ));
+    }
+
+    #[test]
+    fn shares_must_sum_to_100() {
+        let err = TierBudget::new(1_000, 0, 1.0, 9.0, 91.0, 10.0).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "tier shares sum to 101 percent (summary 1 + linked 9 + raw 91), expected 100"
+        );
+        // Binary rounding of decimal shares is tolerated.
+        assert!(TierBudget::new(3_000, 0, 33.3, 33.3, 33.4, 0.0).is_ok());
+    }
+
+    #[test]
+    fn headroom_must_be_below_100() {
+        for bad in [100.0, -0.5, f64::NAN, f64::INFINITY] {
+            assert_eq!(
+                TierBudget::broken_rule(1_000, 0, 1.0, 9.0, 90.0, bad),
+                Some(TierBudgetRule::HeadroomIsPercentage),
+                "headroom {bad}"
+            );
+        }
+        let err = TierBudget::new(1_000, 0, 1.0, 9.0, 90.0, 100.0).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "headroom_percent 100 is outside 0.0..100.0"
+        );
+        let zero = TierBudget::new(1_000, 0, 10.0, 10.0, 80.0, 0.0).unwrap();
+        assert_eq!(zero.effective(Tier::Raw), 800);
+    }
+
+    #[test]
+    fn meta_may_equal_but_not_exceed_total() {
+        assert!(TierBudget::new(1_000, 1_000, 10.0, 10.0, 80.0, 10.0).is_ok());
+        let err = TierBudget::new(1_000, 1_001, 10.0, 10.0, 80.0, 10.0).unwrap_err();
+        assert_eq!(
+            err,
+            TierBudgetError::MetaExceedsTotal {
+                meta: 1_001,
+                total: 1_000
+            }
+        );
+    }
+
+    #[test]
+    fn every_effective_limit_must_be_positive() {
+        // 1% of 111 = 1 nominal, 90% of 1 = 0 effective.
+        let err = TierBudget::new(111, 0, 1.0, 9.0, 90.0, 10.0).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "SUMMARY effective limit is 0 tokens (1 percent of 111 = 1 nominal, minus headroom)"
+        );
+        // 1% of 200 = 2 nominal, 90% of 2 = 1 (floor of 1.8).
+        let ok = TierBudget::new(200, 0, 1.0, 9.0, 90.0, 10.0).unwrap();
+        assert_eq!(ok.effective(Tier::Summary), 1);
+        // A zero share can never have a positive limit.
+        assert_eq!(
+            TierBudget::broken_rule(1_000, 0, 0.0, 10.0, 90.0, 10.0),
+            Some(TierBudgetRule::TierLimitPositive(Tier::Summary))
+        );
+    }
+
+    #[test]
+    fn huge_totals_saturate_within_total() {
+        let b = TierBudget::new(u64::MAX, 0, 0.0001, 0.0, 99.9999, 0.0);
+        // LINKED 0% is rejected as a zero limit, not a panic.
+        assert_eq!(
+            b.unwrap_err(),
+            TierBudgetError::TierLimitZero {
+                tier: Tier::Linked,
+                total: u64::MAX,
+                percent: 0.0,
+                nominal: 0
+            }
+        );
+        let b = TierBudget::with_total(u64::MAX).unwrap();
+        assert!(b.nominal(Tier::Raw) <= u64::MAX);
+        assert!(b.effective(Tier::Raw) <= b.nominal(Tier::Raw));
+    }
+
+    #[test]
+    fn rule_messages_are_fixed_sentences() {
+        assert_eq!(
+            TierBudgetRule::TierLimitPositive(Tier::Raw).message(),
+            "invalid TierBudget: the RAW tier's effective limit is 0 tokens"
+        );
+        assert_eq!(
+            TierBudgetRule::SharesSumTo100.message(),
+            "invalid TierBudget: summary, linked and raw percentages must sum to 100"
+        );
+    }
+
+    #[test]
+    #[should_panic(expected = "invalid TierBudget: meta tokens exceed the payload total")]
+    fn new_const_panics_with_the_rule_message() {
+        let _ = TierBudget::new_const(100, 101, 1.0, 9.0, 90.0, 10.0);
+    }
+}

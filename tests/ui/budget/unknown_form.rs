@@ -1,0 +1,5 @@
+use budget::budget;
+
+fn main() {
+    let _ = budget!(contracts { context_window: 16_384 });
+}
