@@ -49,8 +49,8 @@ impl Counts {
 
 /// An item's source: its link on one line, or `item N` without one.
 pub(crate) fn source_label<T: ContextItem + ?Sized>(item: &T, position: usize) -> Cow<'_, str> {
-    match item.link() {
-        Some(link) if !one_line(link).is_empty() => one_line(link),
+    match item.link().map(one_line) {
+        Some(link) if !link.is_empty() => link,
         _ => Cow::Owned(format!("item {position}")),
     }
 }
