@@ -565,9 +565,11 @@ mod tests {
                 nominal: 0
             }
         );
+        // 90% and 81% of u64::MAX, within f64 precision, without overflow.
         let b = TierBudget::with_total(u64::MAX).unwrap();
-        assert!(b.nominal(Tier::Raw) <= u64::MAX);
-        assert!(b.effective(Tier::Raw) <= b.nominal(Tier::Raw));
+        let (nominal, effective) = (b.nominal(Tier::Raw), b.effective(Tier::Raw));
+        assert!(nominal > u64::MAX / 100 * 89 && nominal < u64::MAX / 100 * 91);
+        assert!(effective > u64::MAX / 100 * 80 && effective < u64::MAX / 100 * 82);
     }
 
     #[test]
