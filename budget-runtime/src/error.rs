@@ -130,6 +130,78 @@ pub enum ScorerError {
     /// Any other invalid configuration, described.
     #[error("invalid scorer configuration: {0}")]
     Invalid(String),
+    /// A kind weight was negative, NaN or infinite.
+    #[error("weight for kind {kind} must be finite and >= 0, got {value}")]
+    KindWeight {
+        /// The kind the weight belongs to.
+        kind: ContextKind,
+        /// The value given.
+        value: f64,
+    },
+    /// A kind was given more than one weight.
+    #[error("kind {kind} is given more than one weight")]
+    DuplicateKind {
+        /// The repeated kind.
+        kind: ContextKind,
+    },
+    /// A tag weight was negative, NaN or infinite.
+    #[error("weight for tag {tag:?} must be finite and >= 0, got {value}")]
+    TagWeight {
+        /// The tag the weight belongs to.
+        tag: String,
+        /// The value given.
+        value: f64,
+    },
+    /// A tag was given more than one weight (after case folding, when the
+    /// scorer ignores case).
+    #[error("tag {tag:?} is given more than one weight")]
+    DuplicateTag {
+        /// The repeated tag.
+        tag: String,
+    },
+    /// Weights that are each finite add up to infinity.
+    #[error("the {count} weights add up to more than f64::MAX; scale them down")]
+    WeightSumOverflow {
+        /// How many weights were given.
+        count: usize,
+    },
+    /// A composite child's weight was zero, negative, NaN or infinite.
+    #[error("weight of child scorer {index} must be finite and > 0, got {value}")]
+    ChildWeight {
+        /// Position of the child (0-based).
+        index: usize,
+        /// The value given.
+        value: f64,
+    },
+    /// A step decay curve needs at least one window.
+    #[error("a step decay curve needs at least one window")]
+    NoStepWindows,
+    /// A step window's maximum age was zero.
+    #[error("step window {index} has max_age 0; every window must be wider than zero")]
+    StepWindowZeroAge {
+        /// Position of the window (0-based).
+        index: usize,
+    },
+    /// Step windows were not ordered from youngest to oldest.
+    #[error(
+        "step window {index} has max_age {max_age_secs} s, not greater than the previous window's {previous_max_age_secs} s; order windows from youngest to oldest"
+    )]
+    StepWindowsNotAscending {
+        /// Position of the out-of-order window (0-based).
+        index: usize,
+        /// Its maximum age, in seconds.
+        max_age_secs: f64,
+        /// The previous window's maximum age, in seconds.
+        previous_max_age_secs: f64,
+    },
+    /// A step window's score was outside `0.0..=1.0` or not a number.
+    #[error("step window {index} has score {score}; it must be within 0.0..=1.0")]
+    StepWindowScore {
+        /// Position of the window (0-based).
+        index: usize,
+        /// The score given.
+        score: f64,
+    },
 }
 
 /// A slicer could not be constructed from its configuration.
@@ -179,6 +251,21 @@ pub enum SlicerError {
     /// Any other invalid configuration, described.
     #[error("invalid slicer configuration: {0}")]
     Invalid(String),
+    /// A count-quota entry requires more items than it allows.
+    #[error("kind {kind}: require_count {require_count} exceeds cap_count {cap_count}")]
+    RequireCountExceedsCap {
+        /// The kind.
+        kind: ContextKind,
+        /// Minimum items.
+        require_count: usize,
+        /// Maximum items.
+        cap_count: usize,
+    },
+    /// A count-quota slicer was given a knapsack slicer as its inner slicer.
+    #[error(
+        "a count-quota slicer cannot wrap a knapsack slicer; use CountConstrainedKnapsackSlicer instead"
+    )]
+    KnapsackInsideCountQuota,
 }
 
 /// The pipeline could not produce a selection.
@@ -190,8 +277,8 @@ pub enum PipelineError {
         "pinned items require {pinned_tokens} tokens, but only {available_tokens} are available (max_tokens - output_reserve)"
     )]
     PinnedExceedsBudget {
-        /// Sum of pinned items' tokens.
-        pinned_tokens: i64,
+        /// Sum of pinned items' tokens (exact: may exceed the `i64` range).
+        pinned_tokens: i128,
         /// `max_tokens - output_reserve`.
         available_tokens: i64,
     },
@@ -222,6 +309,357 @@ pub enum PipelineError {
         index: usize,
         /// Number of candidates.
         len: usize,
+    },
+    /// The slicer could not select for this input.
+    #[error(transparent)]
+    Slice(#[from] SliceError),
+}
+
+/// A slicer could not produce a selection for this particular input.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum SliceError {
+    /// Under [`ScarcityBehavior::Throw`](crate::slicer::ScarcityBehavior::Throw),
+    /// a kind had fewer candidates that fit the budget than its `require_count`.
+    #[error(
+        "kind {kind} requires {required} items but only {satisfied} candidates could be selected within the budget"
+    )]
+    CountRequirementUnmet {
+        /// The kind.
+        kind: ContextKind,
+        /// The configured `require_count`.
+        required: usize,
+        /// Items that could be committed.
+        satisfied: usize,
+    },
+    /// The knapsack keep table cannot fit its memory limit even with one
+    /// 64-bit word per candidate.
+    #[error(
+        "knapsack keep table for {candidates} candidates needs at least {needed_bits} bits, over the limit of {limit_bits} bits"
+    )]
+    KnapsackTableTooLarge {
+        /// Candidates taking part in the dynamic programme.
+        candidates: usize,
+        /// Smallest possible table size, in bits.
+        needed_bits: u128,
+        /// The configured limit, in bits.
+        limit_bits: u64,
+    },
+    /// A wrapped slicer returned a position outside the candidates it was given.
+    #[error("inner slicer returned position {index} but was given {len} candidates")]
+    InnerIndexOutOfRange {
+        /// The bad position.
+        index: usize,
+        /// Number of candidates given to the inner slicer.
+        len: usize,
+    },
+    /// A wrapped slicer returned the same position twice.
+    #[error("inner slicer returned position {index} more than once")]
+    InnerDuplicateIndex {
+        /// The repeated position.
+        index: usize,
+    },
+}
+
+/// A budget contract could not be loaded, validated or met.
+#[cfg(feature = "contract")]
+#[derive(Debug, Error)]
+#[non_exhaustive]
+pub enum ContractError {
+    /// A file could not be read (or was not UTF-8).
+    #[error("cannot read {}: {source}", path.display())]
+    Read {
+        /// The file.
+        path: std::path::PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// A JSON file is malformed or has a value of the wrong type.
+    #[error("{location}: invalid JSON: {message}")]
+    Json {
+        /// File, line and column.
+        location: crate::contract::SourceLocation,
+        /// What is wrong.
+        message: String,
+    },
+    /// A YAML file is malformed or has a value of the wrong type.
+    #[error("{location}: invalid YAML: {message}")]
+    Yaml {
+        /// File, line and column.
+        location: crate::contract::SourceLocation,
+        /// What is wrong.
+        message: String,
+    },
+    /// A required setting is missing.
+    #[error("{location}: required setting {field} is missing")]
+    Missing {
+        /// The file that should set it.
+        location: crate::contract::SourceLocation,
+        /// The setting.
+        field: &'static str,
+    },
+    /// A step lacks a required field.
+    #[error("{location}: step `{step}`: required field {field} is missing")]
+    MissingStepField {
+        /// Where the step is written.
+        location: crate::contract::SourceLocation,
+        /// The step.
+        step: String,
+        /// The field.
+        field: &'static str,
+    },
+    /// A value that must be > 0 is not.
+    #[error("{location}: {field} {value} must be > 0")]
+    NotPositive {
+        /// Where the value is written.
+        location: crate::contract::SourceLocation,
+        /// The setting.
+        field: &'static str,
+        /// The value given.
+        value: i64,
+    },
+    /// A value that must be >= 0 is negative.
+    #[error("{location}: {field} {value} must be >= 0")]
+    Negative {
+        /// Where the value is written.
+        location: crate::contract::SourceLocation,
+        /// The setting.
+        field: &'static str,
+        /// The value given.
+        value: i64,
+    },
+    /// A `call_model` step has no output limit and the model config none to fall back on.
+    #[error(
+        "{location}: step `{step}` sets neither max_output_tokens nor max_tokens, and the model config{} has no model_max_tokens",
+        model.as_ref().map(|p| format!(" {}", p.display())).unwrap_or_default()
+    )]
+    NoOutputLimit {
+        /// Where the step is written.
+        location: crate::contract::SourceLocation,
+        /// The step.
+        step: String,
+        /// The model config file, if loaded from one.
+        model: Option<std::path::PathBuf>,
+    },
+    /// Two steps of one file share a name.
+    #[error("{location}: step name `{step}` is used more than once in this file")]
+    DuplicateStep {
+        /// The second occurrence.
+        location: crate::contract::SourceLocation,
+        /// The name.
+        step: String,
+    },
+    /// The file named by `extends` could not be read.
+    #[error("{location}: cannot read extended pipeline {}: {source}", target.display())]
+    Extends {
+        /// The `extends` value.
+        location: crate::contract::SourceLocation,
+        /// The file it resolves to.
+        target: std::path::PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// The `extends` chain returns to a file already in it.
+    #[error("extends cycle: {}", chain.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(" -> "))]
+    ExtendsCycle {
+        /// The files, from the root to the repeated one.
+        chain: Vec<std::path::PathBuf>,
+    },
+    /// A prompt key that could name a file outside the prompt folder, or no file.
+    #[error("invalid prompt key {key:?}: {reason}")]
+    InvalidPromptKey {
+        /// The key.
+        key: String,
+        /// Why it is rejected.
+        reason: &'static str,
+    },
+    /// No prompt file exists for a key.
+    #[error("no prompt for key {key:?} in {}: looked for {key}.txt or {key}.md", dir.display())]
+    PromptNotFound {
+        /// The key.
+        key: String,
+        /// The prompt folder.
+        dir: std::path::PathBuf,
+    },
+    /// A user-part template is malformed.
+    #[error("{location}: step `{step}` user_parts[{index}]: {source}")]
+    Template {
+        /// Where the template is written.
+        location: crate::contract::SourceLocation,
+        /// The step.
+        step: String,
+        /// The part's index.
+        index: usize,
+        /// What is wrong.
+        source: crate::contract::UnclosedPlaceholder,
+    },
+    /// A policy name other than `fail_fast` or `auto_clamp`.
+    #[error("{origin}: unknown limits policy {value:?}: expected \"fail_fast\" or \"auto_clamp\"")]
+    UnknownPolicy {
+        /// Where the name came from, e.g. `PIPELINE_LIMITS_POLICY`.
+        origin: String,
+        /// The name given.
+        value: String,
+    },
+    /// Under `fail_fast`, the first step whose terms exceed the window.
+    #[error("{}: step `{step}` {violation}", pipeline.display())]
+    Violation {
+        /// The root pipeline file.
+        pipeline: std::path::PathBuf,
+        /// The step.
+        step: String,
+        /// The terms and the excess.
+        violation: crate::contract::ContractViolation,
+    },
+    /// Under `auto_clamp`, a step that does not fit even with context and output at 1 token.
+    #[error(
+        "{}: step `{step}` cannot be clamped to fit: with max_context_tokens and max_output_tokens at 1 it still {violation}",
+        pipeline.display()
+    )]
+    Unclampable {
+        /// The root pipeline file.
+        pipeline: std::path::PathBuf,
+        /// The step.
+        step: String,
+        /// The terms at the floor and the remaining excess.
+        violation: crate::contract::ContractViolation,
+    },
+}
+
+/// A [`CompactionConfig`](crate::compact::CompactionConfig) was rejected
+/// when building a [`TokenBudget`](crate::compact::TokenBudget) or a
+/// [`Compactor`](crate::compact::Compactor).
+///
+/// ```
+/// use budget_runtime::CompactionConfigError;
+/// use budget_runtime::compact::{CompactionConfig, TokenBudget};
+///
+/// let mut config = CompactionConfig::default();
+/// config.compression.threshold = f64::NAN;
+/// let err = TokenBudget::new(&config, None).unwrap_err();
+/// assert!(matches!(err, CompactionConfigError::ThresholdOutOfRange { .. }));
+/// assert_eq!(err.to_string(), "compression.threshold must be a fraction in (0, 1], got NaN");
+/// ```
+#[derive(Debug, Clone, PartialEq, Error)]
+#[non_exhaustive]
+pub enum CompactionConfigError {
+    /// `compression.threshold` is NaN, infinite or outside `(0, 1]`.
+    #[error("compression.threshold must be a fraction in (0, 1], got {value}")]
+    ThresholdOutOfRange {
+        /// The value given.
+        value: f64,
+    },
+    /// `compression.target_ratio` is NaN, infinite or outside `(0, 1)`.
+    #[error("compression.target_ratio must be a fraction in (0, 1), got {value}")]
+    TargetRatioOutOfRange {
+        /// The value given.
+        value: f64,
+    },
+    /// The context window is 0 tokens.
+    #[error("the context window must be at least 1 token, got 0")]
+    ZeroWindow,
+    /// The target is too close to (or above) the threshold: every
+    /// compaction would be followed by another one a turn later.
+    #[error(
+        "compaction target {target_tokens} tokens must be at least {min_gap_tokens} tokens below the threshold of {threshold_tokens} tokens (window {available_tokens} tokens)"
+    )]
+    GapTooSmall {
+        /// `trunc(window × target_ratio)`.
+        target_tokens: u64,
+        /// The compaction threshold.
+        threshold_tokens: u64,
+        /// The minimum gap, 10 % of the window.
+        min_gap_tokens: u64,
+        /// The window.
+        available_tokens: u64,
+    },
+    /// The summary bound, `min(max_summary_tokens, target / 4)`, cannot hold
+    /// the summary's header and a useful text.
+    #[error(
+        "the summary may use {summary_tokens} tokens, but at least {required_tokens} are needed (raise compression.max_summary_tokens or the window)"
+    )]
+    SummaryBudgetTooSmall {
+        /// The summary bound.
+        summary_tokens: u64,
+        /// The least accepted.
+        required_tokens: u64,
+    },
+    /// The summarizer's window leaves too little room for messages once the
+    /// previous summary and the new one (each up to the summary bound) are
+    /// taken out.
+    #[error(
+        "the summarizer window of {window_tokens} tokens leaves {input_tokens} tokens for messages after two summaries of {summary_tokens} tokens; at least {min_input_tokens} are needed"
+    )]
+    SummarizerWindowTooSmall {
+        /// The summarizer's window.
+        window_tokens: u64,
+        /// The summary bound.
+        summary_tokens: u64,
+        /// What is left for messages.
+        input_tokens: u64,
+        /// The least accepted.
+        min_input_tokens: u64,
+    },
+}
+
+/// A [`Summarizer`](crate::compact::Summarizer) could not summarize.
+///
+/// ```
+/// use budget_runtime::SummarizerError;
+/// let err = SummarizerError::failed("HTTP 429: rate limited");
+/// assert_eq!(err.to_string(), "the summarizer failed: HTTP 429: rate limited");
+/// ```
+#[derive(Debug, Error)]
+#[non_exhaustive]
+pub enum SummarizerError {
+    /// It returned an empty (or whitespace-only) summary.
+    #[error("the summarizer returned an empty summary")]
+    Empty,
+    /// It failed; the cause is the source.
+    #[error("the summarizer failed: {0}")]
+    Failed(Box<dyn std::error::Error + Send + Sync + 'static>),
+}
+
+impl SummarizerError {
+    /// A failure caused by `source` (an error, or a message as `&str`/`String`).
+    pub fn failed(source: impl Into<Box<dyn std::error::Error + Send + Sync + 'static>>) -> Self {
+        Self::Failed(source.into())
+    }
+}
+
+/// A compaction could not complete.
+///
+/// ```
+/// use budget_runtime::{CompactionError, SummarizerError};
+/// use budget_runtime::compact::{CompactionConfig, Compactor, FailurePolicy, Message, PromptTokens, SummaryRequest};
+///
+/// let mut config = CompactionConfig::default();
+/// config.compression.on_summarizer_error = FailurePolicy::Abort;
+/// let messages: Vec<Message> = (0..200).map(|i| Message::user(format!("{i} {}", "x".repeat(200)))).collect();
+/// let down = |_: SummaryRequest<'_>| -> Result<String, SummarizerError> { Err(SummarizerError::failed("503")) };
+/// let err = Compactor::new(&config, Some(8_000))?
+///     .compact(&messages, PromptTokens::Estimate, &down)
+///     .unwrap_err();
+/// assert!(matches!(err, CompactionError::Summarizer { chunk: 1, .. }));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Error)]
+#[non_exhaustive]
+pub enum CompactionError {
+    /// The summarizer failed under
+    /// [`FailurePolicy::Abort`](crate::compact::FailurePolicy::Abort); the
+    /// conversation is unchanged.
+    #[error(
+        "summarization failed on request {chunk} of {chunks}; the failure policy is abort, so the conversation is unchanged"
+    )]
+    Summarizer {
+        /// 1-based number of the failed request.
+        chunk: usize,
+        /// Requests the compaction needed.
+        chunks: usize,
+        /// What the summarizer reported.
+        #[source]
+        source: SummarizerError,
     },
 }
 

@@ -24,6 +24,8 @@
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 #![warn(missing_docs)]
 
+pub mod compact;
+pub mod contract;
 pub mod error;
 pub mod estimate;
 pub mod model;
@@ -36,7 +38,10 @@ pub mod slicer;
 pub use error::*;
 pub use estimate::{Estimator, SeedEstimator, TokenCounter, count_chars, seed_estimate};
 pub use model::*;
-pub use pipeline::{OverflowStrategy, Pipeline, PipelineBuilder, Selection};
+pub use pipeline::{
+    ExcludedItem, ExclusionReason, IncludedItem, InclusionReason, OverflowStrategy, Pipeline,
+    PipelineBuilder, Selection, SelectionReport,
+};
 pub use placer::Placer;
 pub use scorer::Scorer;
 pub use slicer::Slicer;

@@ -116,11 +116,17 @@ impl PartialEq<&str> for ContextKind {
 }
 
 impl Hash for ContextKind {
+    /// Hashes the ASCII-lowercased label, eight bytes per write.
     fn hash<H: Hasher>(&self, state: &mut H) {
-        for byte in self.0.bytes() {
-            state.write_u8(byte.to_ascii_lowercase());
+        let bytes = self.as_str().as_bytes();
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            for (slot, byte) in word.iter_mut().zip(chunk) {
+                *slot = byte.to_ascii_lowercase();
+            }
+            state.write_u64(u64::from_le_bytes(word));
         }
-        state.write_u8(0xff);
+        state.write_usize(bytes.len());
     }
 }
 

@@ -2,7 +2,6 @@
 
 use std::borrow::Cow;
 use std::collections::HashMap;
-use std::collections::hash_map::Entry;
 
 use crate::model::ScoredItem;
 use crate::pipeline::report::{ExcludedItem, ExclusionReason};
@@ -14,29 +13,29 @@ pub(crate) fn deduplicate(scored: &mut Vec<ScoredItem<'_>>, excluded: &mut Vec<E
     if scored.len() < 2 {
         return;
     }
-    let mut best: HashMap<Cow<'_, str>, usize> = HashMap::with_capacity(scored.len());
+    // One hash per candidate: contents map to a group, each group remembers
+    // its best position so far. foldhash is seeded per process, so crafted
+    // contents cannot force collisions.
+    let mut groups: HashMap<Cow<'_, str>, usize, foldhash::fast::RandomState> =
+        HashMap::with_capacity_and_hasher(scored.len(), Default::default());
+    let mut best_of_group: Vec<usize> = Vec::with_capacity(scored.len());
+    let mut group_of: Vec<usize> = Vec::with_capacity(scored.len());
     for (pos, candidate) in scored.iter().enumerate() {
-        match best.entry(candidate.item.content()) {
-            Entry::Vacant(slot) => {
-                slot.insert(pos);
-            }
-            Entry::Occupied(mut slot) => {
-                if outranks(candidate.score, scored[*slot.get()].score) {
-                    slot.insert(pos);
-                }
-            }
+        let next = best_of_group.len();
+        let group = *groups.entry(candidate.item.content()).or_insert(next);
+        if group == next {
+            best_of_group.push(pos);
+        } else if outranks(candidate.score, scored[best_of_group[group]].score) {
+            best_of_group[group] = pos;
         }
+        group_of.push(group);
     }
-    if best.len() == scored.len() {
+    if best_of_group.len() == scored.len() {
         return;
     }
-    let mut keep = vec![false; scored.len()];
-    for &pos in best.values() {
-        keep[pos] = true;
-    }
     for (pos, candidate) in scored.iter().enumerate() {
-        if !keep[pos] {
-            let winner = best[&candidate.item.content()];
+        let winner = best_of_group[group_of[pos]];
+        if winner != pos {
             excluded.push(ExcludedItem {
                 index: candidate.index,
                 score: candidate.score,
@@ -48,7 +47,7 @@ pub(crate) fn deduplicate(scored: &mut Vec<ScoredItem<'_>>, excluded: &mut Vec<E
     }
     let mut pos = 0;
     scored.retain(|_| {
-        let kept = keep[pos];
+        let kept = best_of_group[group_of[pos]] == pos;
         pos += 1;
         kept
     });

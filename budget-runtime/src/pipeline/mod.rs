@@ -11,7 +11,7 @@ mod sort;
 
 pub use report::{ExcludedItem, ExclusionReason, IncludedItem, InclusionReason, SelectionReport};
 pub use selection::Selection;
-pub use sort::descending_score;
+pub use sort::{descending_key, descending_score};
 
 use std::fmt;
 
@@ -19,7 +19,19 @@ use crate::error::PipelineError;
 use crate::model::{ContextBudget, ContextItem, EffectiveBudget, ScoredItem};
 use crate::placer::{ChronologicalPlacer, Placer};
 use crate::scorer::{RecencyScorer, Scorer};
-use crate::slicer::{GreedySlicer, Slicer};
+use crate::slicer::{CountShortfall, GreedySlicer, Slicer};
+
+/// Sorts exclusions by score descending, ties in exclusion order.
+fn sort_excluded(excluded: &mut Vec<ExcludedItem>) {
+    let mut keys: Vec<(u64, usize)> = excluded
+        .iter()
+        .enumerate()
+        .map(|(pos, e)| (descending_key(e.score), pos))
+        .collect();
+    keys.sort_unstable();
+    let mut slots: Vec<Option<ExcludedItem>> = excluded.drain(..).map(Some).collect();
+    excluded.extend(keys.iter().filter_map(|&(_, pos)| slots[pos].take()));
+}
 
 /// The pinned items' hold on the budget, for attributing exclusions.
 #[derive(Clone, Copy, Debug)]
@@ -174,6 +186,8 @@ impl Pipeline {
     ///   exceed `max_tokens - output_reserve`.
     /// * [`PipelineError::Overflow`] when the selection exceeds
     ///   `target_tokens` under [`OverflowStrategy::Throw`].
+    /// * [`PipelineError::Slice`] when the slicer rejects the input (for
+    ///   example an unmet count requirement under `ScarcityBehavior::Throw`).
     /// * [`PipelineError::SlicerIndexOutOfRange`] /
     ///   [`PipelineError::PlacerNotPermutation`] when a custom slicer or
     ///   placer breaks its contract.
@@ -222,7 +236,8 @@ impl Pipeline {
             largest: index,
             tokens: classified.pinned_tokens,
         });
-        let sliced = self.slice(&scored, effective, pinned, &mut excluded)?;
+        let mut shortfalls = Vec::new();
+        let sliced = self.slice(&scored, effective, pinned, &mut excluded, &mut shortfalls)?;
 
         let mut merged: Vec<ScoredItem<'_>> = classified
             .pinned
@@ -268,11 +283,9 @@ impl Pipeline {
                 }
             })
             .collect::<Vec<_>>();
-        excluded.sort_by(|a, b| descending_score(a.score, b.score));
+        sort_excluded(&mut excluded);
 
-        let total_tokens_considered = items
-            .iter()
-            .fold(0i64, |sum, item| sum.saturating_add(item.tokens()));
+        let total_tokens_considered = items.iter().map(|item| i128::from(item.tokens())).sum();
         let indices = included.iter().map(|i| i.index).collect();
         let report = SelectionReport {
             total_candidates: items.len(),
@@ -281,6 +294,7 @@ impl Pipeline {
             selected_tokens: merged.tokens,
             effective_budget: effective,
             overflow_tokens: merged.accepted_overflow,
+            shortfalls,
             included,
             excluded,
         };
@@ -312,8 +326,10 @@ impl Pipeline {
         effective: EffectiveBudget,
         pinned: Option<PinnedLoad>,
         excluded: &mut Vec<ExcludedItem>,
+        shortfalls: &mut Vec<CountShortfall>,
     ) -> Result<Vec<ScoredItem<'a>>, PipelineError> {
-        let outcome = self.slicer.slice(sorted, effective);
+        let mut outcome = self.slicer.slice(sorted, effective)?;
+        shortfalls.append(&mut outcome.shortfalls);
         let mut chosen = vec![false; sorted.len()];
         for &pos in &outcome.selected {
             match chosen.get_mut(pos) {
@@ -328,12 +344,6 @@ impl Pipeline {
         }
         self.enforce_ceiling(sorted, &mut chosen, effective.max_tokens);
 
-        let mut capped = vec![false; sorted.len()];
-        for &pos in &outcome.cap_excluded {
-            if let Some(slot) = capped.get_mut(pos) {
-                *slot = !chosen[pos];
-            }
-        }
         let selected_tokens = sorted
             .iter()
             .zip(&chosen)
@@ -343,33 +353,26 @@ impl Pipeline {
             .target_tokens
             .saturating_sub(selected_tokens)
             .max(0);
-        let mut sliced = Vec::with_capacity(outcome.selected.len());
         for (pos, candidate) in sorted.iter().enumerate() {
-            if chosen[pos] {
-                sliced.push(*candidate);
-                continue;
+            if !chosen[pos] {
+                // Count-cap exclusions are reported like budget ones: the
+                // specification reserves `QuotaCapExceeded` for custom stages.
+                let reason = PinnedLoad::exclusion(pinned, candidate.tokens(), available_tokens);
+                excluded.push(ExcludedItem {
+                    index: candidate.index,
+                    score: candidate.score,
+                    reason,
+                });
             }
-            let item_tokens = candidate.tokens();
-            let reason = if capped[pos] {
-                let kind = candidate.item.kind().clone();
-                let actual = sorted
-                    .iter()
-                    .zip(&chosen)
-                    .filter(|(s, c)| **c && s.item.kind() == &kind)
-                    .count() as i64;
-                ExclusionReason::QuotaCapExceeded {
-                    kind,
-                    cap: actual,
-                    actual: actual.saturating_add(1),
-                }
-            } else {
-                PinnedLoad::exclusion(pinned, item_tokens, available_tokens)
-            };
-            excluded.push(ExcludedItem {
-                index: candidate.index,
-                score: candidate.score,
-                reason,
-            });
+        }
+        // The merged list takes sliced items in the slicer's own order (as
+        // the reference implementation does); it decides ties in placers and
+        // truncation. Each position is taken once.
+        let mut sliced = Vec::with_capacity(outcome.selected.len());
+        for &pos in &outcome.selected {
+            if std::mem::take(&mut chosen[pos]) {
+                sliced.push(sorted[pos]);
+            }
         }
         Ok(sliced)
     }
@@ -377,12 +380,13 @@ impl Pipeline {
     /// Guards the budget against a custom slicer that overshoots: drops the
     /// lowest-ranked chosen items until the effective ceiling holds.
     fn enforce_ceiling(&self, sorted: &[ScoredItem<'_>], chosen: &mut [bool], ceiling: i64) {
-        let mut total = sorted
+        let mut total: i128 = sorted
             .iter()
             .zip(chosen.iter())
             .filter(|(_, c)| **c)
-            .fold(0i64, |sum, (s, _)| sum.saturating_add(s.tokens()));
-        if total <= ceiling {
+            .map(|(s, _)| i128::from(s.tokens()))
+            .sum();
+        if total <= i128::from(ceiling) {
             return;
         }
         tracing::warn!(
@@ -392,12 +396,12 @@ impl Pipeline {
             "slicer exceeded the effective budget; dropping its lowest-scored picks"
         );
         for pos in (0..sorted.len()).rev() {
-            if total <= ceiling {
+            if total <= i128::from(ceiling) {
                 break;
             }
             if chosen[pos] {
                 chosen[pos] = false;
-                total = total.saturating_sub(sorted[pos].tokens());
+                total -= i128::from(sorted[pos].tokens());
             }
         }
     }

@@ -14,7 +14,63 @@ pub fn descending_score(a: f64, b: f64) -> Ordering {
     }
 }
 
+/// A key whose ascending integer order is [`descending_score`]'s order:
+/// larger scores first, `-0.0` equal to `0.0`, NaN after everything.
+/// Sorting `(key, position)` pairs is a stable score sort without float
+/// comparisons in the inner loop.
+pub fn descending_key(score: f64) -> u64 {
+    if score.is_nan() {
+        return u64::MAX;
+    }
+    // `+ 0.0` turns -0.0 into 0.0 so the two compare equal.
+    let bits = (score + 0.0).to_bits();
+    let ascending = if bits >> 63 == 1 {
+        !bits
+    } else {
+        bits | 1 << 63
+    };
+    // NaN keeps u64::MAX; the largest finite or infinite score maps below it.
+    (!ascending).min(u64::MAX - 1)
+}
+
 /// Sorts by score descending; equal scores keep their relative order.
-pub(crate) fn sort_by_score(scored: &mut [ScoredItem<'_>]) {
-    scored.sort_by(|a, b| descending_score(a.score, b.score));
+pub(crate) fn sort_by_score(scored: &mut Vec<ScoredItem<'_>>) {
+    let mut keys: Vec<(u64, usize)> = scored
+        .iter()
+        .enumerate()
+        .map(|(pos, c)| (descending_key(c.score), pos))
+        .collect();
+    keys.sort_unstable();
+    *scored = keys.iter().map(|&(_, pos)| scored[pos]).collect();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_order_like_descending_score() {
+        let scores = [
+            f64::NAN,
+            f64::INFINITY,
+            1.0,
+            0.5,
+            0.0,
+            -0.0,
+            -0.5,
+            f64::MIN,
+            f64::NEG_INFINITY,
+            f64::MAX,
+            f64::MIN_POSITIVE,
+        ];
+        for &a in &scores {
+            for &b in &scores {
+                assert_eq!(
+                    descending_key(a).cmp(&descending_key(b)),
+                    descending_score(a, b),
+                    "{a} vs {b}"
+                );
+            }
+        }
+    }
 }

@@ -1,0 +1,801 @@
+//! [`Compactor`]: shrinks a conversation that crossed its threshold —
+//! cheap reductions first, then a summary of the middle — and reports how.
+
+use std::borrow::Cow;
+
+use crate::compact::config::{CompactionConfig, CompressionSettings, FailurePolicy};
+use crate::compact::message::Message;
+use crate::compact::planner::{CompactionPlan, PlanInputs, plan};
+use crate::compact::prompt_tokens::PromptTokens;
+use crate::compact::reduce::ReductionKind;
+use crate::compact::repair::repair_tool_pairs;
+use crate::compact::report::{CompactionOutcome, CompactionReport, RepairReport, SummarySource};
+use crate::compact::summarizer::Summarizer;
+use crate::compact::summary_job::{JobStats, SummaryJob};
+use crate::compact::token_budget::{CHARS_PER_TOKEN, TokenBudget};
+use crate::error::{CompactionConfigError, CompactionError, SummarizerError};
+use crate::estimate::count_chars;
+
+/// First line of every summary message: marks it as reference material.
+///
+/// ```
+/// assert!(budget_runtime::compact::SUMMARY_HEADER.starts_with("[Summary"));
+/// ```
+pub const SUMMARY_HEADER: &str = "[Summary of the earlier conversation, compacted to save context. \
+Reference only: it records what happened, it gives no new instructions.]\n";
+
+/// A summary must have room for at least this many tokens of text.
+const MIN_SUMMARY_TEXT_TOKENS: u64 = 32;
+/// A summarizer request must have room for at least this many tokens of
+/// messages; see [`CompactionConfigError::SummarizerWindowTooSmall`].
+///
+/// ```
+/// assert_eq!(budget_runtime::compact::MIN_SUMMARIZER_INPUT_TOKENS, 256);
+/// ```
+pub const MIN_SUMMARIZER_INPUT_TOKENS: u64 = 256;
+
+/// A compacted conversation and the report of how it was made.
+///
+/// `messages` borrows the input when nothing changed.
+///
+/// ```
+/// use std::borrow::Cow;
+/// use budget_runtime::compact::{CompactionConfig, Compactor, Message, PromptTokens, SummaryRequest};
+/// use budget_runtime::SummarizerError;
+///
+/// let toy = |_: SummaryRequest<'_>| -> Result<String, SummarizerError> { Ok("…".into()) };
+/// let messages = vec![Message::user("hello")];
+/// let out = Compactor::new(&CompactionConfig::default(), None)?.compact(&messages, PromptTokens::Estimate, &toy)?;
+/// let owned: Vec<Message> = out.messages.into_owned(); // keep it beyond the input's lifetime
+/// assert_eq!(owned, messages);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Compacted<'a> {
+    /// The conversation to send from now on.
+    pub messages: Cow<'a, [Message]>,
+    /// What happened, with the numbers.
+    pub report: CompactionReport,
+}
+
+/// Keeps a conversation under its window: when its size crosses the
+/// threshold of its [`TokenBudget`], keeps the head and a token-sized tail
+/// verbatim, reduces old tool outputs, and, if that is not enough, replaces
+/// the middle by a summary from a [`Summarizer`].
+///
+/// ```
+/// use budget_runtime::compact::{CompactionConfig, CompactionOutcome, Compactor, Message, PromptTokens, SummaryRequest};
+/// use budget_runtime::SummarizerError;
+///
+/// let mut messages = vec![Message::system("You are a helpful assistant.")];
+/// for i in 0..60 {
+///     messages.push(Message::user(format!("Question {i}. {}", "Some detail. ".repeat(40))));
+///     messages.push(Message::assistant(format!("Answer {i}. {}", "More detail. ".repeat(40))));
+/// }
+/// let toy = |req: SummaryRequest<'_>| -> Result<String, SummarizerError> {
+///     Ok(format!("{} earlier messages about questions.", req.messages.len()))
+/// };
+/// let compactor = Compactor::new(&CompactionConfig::default(), Some(8_000))?;
+/// let out = compactor.compact(&messages, PromptTokens::Estimate, &toy)?;
+/// assert_eq!(out.report.outcome, CompactionOutcome::ReachedTarget);
+/// assert!(out.report.tokens_after <= 1_600);
+/// assert_eq!(out.messages[0], messages[0]); // the head survives
+/// assert_eq!(out.messages.last(), messages.last()); // so does the tail
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Compactor {
+    budget: TokenBudget,
+    settings: CompressionSettings,
+    summary_cap: u64,
+    summarizer_input: u64,
+}
+
+/// A planned and reduced compaction.
+struct Parts<'a> {
+    messages: &'a [Message],
+    plan: CompactionPlan,
+    /// Reduced copies of the messages in `plan.head_end..plan.verbatim_start`.
+    reduced: Vec<Message>,
+}
+
+/// Either finished without a summarizer, or waiting for one.
+enum Step<'a> {
+    Done(Compacted<'a>),
+    Summarize(Parts<'a>, SummaryJob),
+}
+
+impl Compactor {
+    /// A compactor for `config`, with `model_window` (tokens) as the model's
+    /// window when `context.max_tokens` is not set.
+    ///
+    /// # Errors
+    /// Everything [`TokenBudget::new`] rejects, a summary bound
+    /// (`min(max_summary_tokens, target / 4)`) too small for the summary
+    /// header plus 32 tokens, or a summarizer window leaving fewer than
+    /// [`MIN_SUMMARIZER_INPUT_TOKENS`] for messages.
+    pub fn new(
+        config: &CompactionConfig,
+        model_window: Option<u64>,
+    ) -> Result<Self, CompactionConfigError> {
+        let budget = TokenBudget::new(config, model_window)?;
+        let settings = config.compression.clone();
+        let summary_cap = settings
+            .max_summary_tokens
+            .min(budget.compaction_target() / 4);
+        let required = budget
+            .tokens_for(count_chars(SUMMARY_HEADER), 1)
+            .saturating_add(MIN_SUMMARY_TEXT_TOKENS);
+        if summary_cap < required {
+            return Err(CompactionConfigError::SummaryBudgetTooSmall {
+                summary_tokens: summary_cap,
+                required_tokens: required,
+            });
+        }
+        let window = settings
+            .summarizer_window_tokens
+            .unwrap_or(budget.available_tokens());
+        let summarizer_input = window.saturating_sub(summary_cap.saturating_mul(2));
+        if summarizer_input < MIN_SUMMARIZER_INPUT_TOKENS {
+            return Err(CompactionConfigError::SummarizerWindowTooSmall {
+                window_tokens: window,
+                summary_tokens: summary_cap,
+                input_tokens: summarizer_input,
+                min_input_tokens: MIN_SUMMARIZER_INPUT_TOKENS,
+            });
+        }
+        Ok(Self {
+            budget,
+            settings,
+            summary_cap,
+            summarizer_input,
+        })
+    }
+
+    /// The thresholds this compactor works with.
+    pub fn budget(&self) -> &TokenBudget {
+        &self.budget
+    }
+
+    /// The plan for `messages`, without changing anything: O(n) in messages
+    /// and characters. Computed whether or not compaction is needed.
+    pub fn plan(&self, messages: &[Message], tokens: PromptTokens) -> CompactionPlan {
+        let inputs = PlanInputs {
+            budget: &self.budget,
+            settings: &self.settings,
+            summary_cap: self.summary_cap,
+        };
+        plan(&inputs, messages, tokens)
+    }
+
+    /// Compacts `messages` if their size (`tokens`) is above the threshold;
+    /// otherwise returns them borrowed with outcome
+    /// [`NotNeeded`](CompactionOutcome::NotNeeded).
+    ///
+    /// # Errors
+    /// [`CompactionError::Summarizer`] when the summarizer fails and the
+    /// policy is [`FailurePolicy::Abort`]; `messages` is untouched.
+    pub fn compact<'a, S>(
+        &self,
+        messages: &'a [Message],
+        tokens: PromptTokens,
+        summarizer: &S,
+    ) -> Result<Compacted<'a>, CompactionError>
+    where
+        S: Summarizer + ?Sized,
+    {
+        let (parts, mut job) = match self.prepare(messages, tokens) {
+            Step::Done(done) => return Ok(done),
+            Step::Summarize(parts, job) => (parts, job),
+        };
+        while let Some(request) = job.request() {
+            let answer = summarizer.summarize(request);
+            if let Err(error) = job.accept(answer) {
+                return self.after_failure(parts, job, error);
+            }
+        }
+        let stats = job.stats();
+        let summary = (job.finish(), SummarySource::Summarizer);
+        Ok(self.assemble(parts, Some(summary), stats))
+    }
+
+    /// [`compact`](Self::compact) with a summarizer that awaits (feature `async`).
+    ///
+    /// # Errors
+    /// As [`compact`](Self::compact).
+    #[cfg(feature = "async")]
+    pub async fn compact_async<'a, S>(
+        &self,
+        messages: &'a [Message],
+        tokens: PromptTokens,
+        summarizer: &S,
+    ) -> Result<Compacted<'a>, CompactionError>
+    where
+        S: crate::compact::AsyncSummarizer + ?Sized,
+    {
+        let (parts, mut job) = match self.prepare(messages, tokens) {
+            Step::Done(done) => return Ok(done),
+            Step::Summarize(parts, job) => (parts, job),
+        };
+        while let Some(request) = job.request() {
+            let answer = summarizer.summarize(request).await;
+            if let Err(error) = job.accept(answer) {
+                return self.after_failure(parts, job, error);
+            }
+        }
+        let stats = job.stats();
+        let summary = (job.finish(), SummarySource::Summarizer);
+        Ok(self.assemble(parts, Some(summary), stats))
+    }
+
+    /// Plans and reduces; finishes unless a summary is needed.
+    fn prepare<'a>(&self, messages: &'a [Message], tokens: PromptTokens) -> Step<'a> {
+        let plan = self.plan(messages, tokens);
+        if !plan.needed() {
+            return Step::Done(Compacted {
+                messages: Cow::Borrowed(messages),
+                report: unchanged_report(&plan),
+            });
+        }
+        // Reduced copies of the middle and of the non-verbatim tail.
+        let reduced_range = plan.head_end..plan.verbatim_start;
+        let mut reduced: Vec<Message> = messages[reduced_range.clone()].to_vec();
+        for reduction in plan.reductions() {
+            reduced[reduction.index - reduced_range.start]
+                .content
+                .clone_from(&reduction.replacement);
+        }
+        let middle = plan.middle();
+        if plan.reductions_suffice() || middle.is_empty() {
+            let parts = Parts {
+                messages,
+                plan,
+                reduced,
+            };
+            return Step::Done(self.assemble(parts, None, JobStats::default()));
+        }
+        let previous = plan
+            .previous_summary()
+            .map(|i| summary_text(&messages[i].content));
+        let to_summarize: Vec<Message> = reduced[..middle.len()]
+            .iter()
+            .enumerate()
+            .filter(|&(offset, _)| Some(offset + middle.start) != plan.previous_summary())
+            .map(|(_, m)| m.clone())
+            .collect();
+        let job = SummaryJob::new(
+            to_summarize,
+            previous,
+            &self.budget,
+            self.summarizer_input,
+            self.summary_text_chars(&plan),
+        );
+        tracing::debug!(
+            middle = middle.len(),
+            requests = job.chunks(),
+            "compaction summarizes the middle"
+        );
+        let parts = Parts {
+            messages,
+            plan,
+            reduced,
+        };
+        Step::Summarize(parts, job)
+    }
+
+    /// Applies the failure policy after `error`.
+    fn after_failure<'a>(
+        &self,
+        parts: Parts<'a>,
+        job: SummaryJob,
+        error: SummarizerError,
+    ) -> Result<Compacted<'a>, CompactionError> {
+        match self.settings.on_summarizer_error {
+            FailurePolicy::Abort => {
+                tracing::warn!(%error, "summarizer failed; compaction aborted, conversation unchanged");
+                Err(CompactionError::Summarizer {
+                    chunk: job.next_chunk() + 1,
+                    chunks: job.chunks(),
+                    source: error,
+                })
+            }
+            FailurePolicy::Fallback => {
+                tracing::warn!(%error, "summarizer failed; using the local fallback summary");
+                let stats = job.stats();
+                let summary = (
+                    job.fallback(&error),
+                    SummarySource::Fallback {
+                        error: error.to_string(),
+                    },
+                );
+                Ok(self.assemble(parts, Some(summary), stats))
+            }
+        }
+    }
+
+    /// Characters the summary text may use so that the whole summary
+    /// message (header, text, overhead) fits the plan's summary bound.
+    fn summary_text_chars(&self, plan: &CompactionPlan) -> u64 {
+        plan.summary_tokens()
+            .saturating_sub(self.budget.per_message_overhead_tokens())
+            .saturating_mul(CHARS_PER_TOKEN)
+            .saturating_sub(count_chars(SUMMARY_HEADER))
+    }
+
+    /// `head ++ [summary] ++ kept tail`, repaired and reported.
+    fn assemble<'a>(
+        &self,
+        parts: Parts<'a>,
+        summary: Option<(String, SummarySource)>,
+        stats: JobStats,
+    ) -> Compacted<'a> {
+        let Parts {
+            messages,
+            plan,
+            reduced,
+        } = parts;
+        let middle_len = plan.middle().len();
+        let mut out = Vec::with_capacity(plan.head_end + 1 + (plan.len - plan.tail_start));
+        out.extend_from_slice(&messages[plan.head()]);
+        let (source, summarized) = match summary {
+            Some((text, source)) => {
+                let mut message =
+                    Message::new(plan.summary_role(), format!("{SUMMARY_HEADER}{text}"));
+                message.reference_only = true;
+                out.push(message);
+                out.extend(reduced.iter().skip(middle_len).cloned());
+                (source, middle_len)
+            }
+            None => {
+                out.extend(reduced.iter().cloned());
+                (SummarySource::None, 0)
+            }
+        };
+        out.extend_from_slice(&messages[plan.verbatim_start..]);
+        let mut repairs = RepairReport::default();
+        let out = repair_tool_pairs(out, &mut repairs);
+
+        let tokens_after = plan.scale.to_tokens(self.budget.estimate_tokens(&out));
+        let outcome = if tokens_after <= plan.target_tokens {
+            CompactionOutcome::ReachedTarget
+        } else if tokens_after <= plan.threshold_tokens {
+            CompactionOutcome::AboveTarget
+        } else {
+            tracing::warn!(
+                tokens_after,
+                threshold = plan.threshold_tokens,
+                protected = plan.protected_tokens(),
+                "compaction was ineffective: the conversation is still above the threshold"
+            );
+            CompactionOutcome::Ineffective
+        };
+        let count = |dup: bool| {
+            plan.reductions()
+                .iter()
+                .filter(|r| matches!(r.kind, ReductionKind::Duplicate { .. }) == dup)
+                .count()
+        };
+        let report = CompactionReport {
+            outcome,
+            tokens_before: plan.tokens_before(),
+            tokens_after,
+            threshold_tokens: plan.threshold_tokens,
+            target_tokens: plan.target_tokens,
+            messages_before: messages.len(),
+            messages_after: out.len(),
+            head_messages: plan.head().len(),
+            tail_messages: plan.tail().len(),
+            summarized_messages: summarized,
+            deduplicated_tool_outputs: count(true),
+            stubbed_tool_outputs: count(false),
+            summary: source,
+            summarizer_calls: stats.calls,
+            clipped_for_summarizer: stats.clipped_for_summarizer,
+            summary_clipped: stats.summary_clipped,
+            role_conflict: plan.role_conflict(),
+            repairs,
+        };
+        Compacted {
+            messages: Cow::Owned(out),
+            report,
+        }
+    }
+}
+
+/// The text of an earlier summary message, without its header.
+fn summary_text(content: &str) -> &str {
+    content.strip_prefix(SUMMARY_HEADER).unwrap_or(content)
+}
+
+/// The report of a conversation left as it was.
+fn unchanged_report(plan: &CompactionPlan) -> CompactionReport {
+    CompactionReport {
+        outcome: CompactionOutcome::NotNeeded,
+        tokens_before: plan.tokens_before(),
+        tokens_after: plan.tokens_before(),
+        threshold_tokens: plan.threshold_tokens,
+        target_tokens: plan.target_tokens,
+        messages_before: plan.len,
+        messages_after: plan.len,
+        head_messages: 0,
+        tail_messages: 0,
+        summarized_messages: 0,
+        deduplicated_tool_outputs: 0,
+        stubbed_tool_outputs: 0,
+        summary: SummarySource::None,
+        summarizer_calls: 0,
+        clipped_for_summarizer: 0,
+        summary_clipped: false,
+        role_conflict: false,
+        repairs: RepairReport::default(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::{Cell, RefCell};
+
+    use super::*;
+    use crate::compact::message::{Role, ToolCall};
+    use crate::compact::summarizer::SummaryRequest;
+
+    /// System prompt, then `rounds` × (user, call, result, answer); each
+    /// text about `size` tokens.
+    fn transcript(rounds: usize, size: usize) -> Vec<Message> {
+        let text = |tag: &str, i: usize| format!("{tag} {i} {}", "word ".repeat(size * 4 / 5));
+        let mut m = vec![Message::system("You are a coding agent.")];
+        for i in 0..rounds {
+            let id = format!("call_{i}");
+            m.push(Message::user(text("request", i)));
+            m.push(Message::assistant_with_tool_calls(
+                "",
+                vec![ToolCall::new(
+                    &id,
+                    "read_file",
+                    format!("{{\"path\":\"src/f{i}.rs\"}}"),
+                )],
+            ));
+            m.push(Message::tool_result(&id, text("contents", i)));
+            m.push(Message::assistant(text("answer", i)));
+        }
+        m
+    }
+
+    fn compactor(window: u64, edit: impl FnOnce(&mut CompactionConfig)) -> Compactor {
+        let mut config = CompactionConfig::default();
+        edit(&mut config);
+        Compactor::new(&config, Some(window)).expect("valid config")
+    }
+
+    fn ok_summarizer(req: SummaryRequest<'_>) -> Result<String, SummarizerError> {
+        Ok(format!(
+            "{}|{} msgs",
+            req.previous_summary.unwrap_or("-"),
+            req.messages.len()
+        ))
+    }
+
+    fn failing(_: SummaryRequest<'_>) -> Result<String, SummarizerError> {
+        Err(SummarizerError::failed("model unavailable"))
+    }
+
+    #[test]
+    fn below_the_threshold_nothing_changes() {
+        let m = transcript(3, 50);
+        let out = compactor(8_000, |_| {})
+            .compact(&m, PromptTokens::Estimate, &failing)
+            .unwrap();
+        assert!(matches!(out.messages, Cow::Borrowed(_)));
+        assert_eq!(out.report.outcome, CompactionOutcome::NotNeeded);
+        assert_eq!(out.report.tokens_after, out.report.tokens_before);
+    }
+
+    #[test]
+    fn the_middle_becomes_one_reference_only_summary() {
+        let m = transcript(40, 100); // ~ 161 messages × ~104 tokens
+        // a summarizer window large enough for the whole middle at once
+        let c = compactor(8_000, |config| {
+            config.compression.summarizer_window_tokens = Some(100_000);
+        });
+        let plan = c.plan(&m, PromptTokens::Estimate);
+        assert!(plan.needed());
+        let out = c
+            .compact(&m, PromptTokens::Estimate, &ok_summarizer)
+            .unwrap();
+        let r = &out.report;
+        assert_eq!(r.summary, SummarySource::Summarizer);
+        assert_eq!(r.outcome, CompactionOutcome::ReachedTarget);
+        assert!(r.tokens_after <= 1_600, "{}", r.tokens_after);
+        assert_eq!(r.head_messages, plan.head().len());
+        assert_eq!(r.tail_messages, plan.tail().len());
+        assert_eq!(r.summarized_messages, plan.middle().len());
+        assert_eq!(r.messages_after, r.head_messages + 1 + r.tail_messages);
+        // head and tail verbatim, the summary in between
+        let h = r.head_messages;
+        assert_eq!(out.messages[..h], m[..h]);
+        assert_eq!(out.messages[h + 1..], m[m.len() - r.tail_messages..]);
+        let summary = &out.messages[h];
+        assert!(summary.reference_only);
+        assert_eq!(summary.role, plan.summary_role());
+        assert_eq!(
+            summary.content,
+            format!("{SUMMARY_HEADER}-|{} msgs", plan.middle().len())
+        );
+        assert!(r.repairs.is_empty());
+    }
+
+    #[test]
+    fn reductions_alone_can_reach_the_target_without_a_summary() {
+        // 6 huge identical tool outputs, small everything else.
+        let big = "x".repeat(8_000); // 2000 tokens each
+        let mut m = vec![
+            Message::system("s"),
+            Message::user("go"),
+            Message::assistant("ok"),
+        ];
+        for i in 0..7 {
+            let id = format!("c{i}");
+            m.push(Message::assistant_with_tool_calls(
+                "",
+                vec![ToolCall::new(&id, "cat", "{}")],
+            ));
+            m.push(Message::tool_result(&id, big.clone()));
+        }
+        m.push(Message::assistant("read them all"));
+        m.push(Message::user("thanks"));
+        m.push(Message::assistant("welcome"));
+        let calls = Cell::new(0);
+        let counting = |req: SummaryRequest<'_>| {
+            calls.set(calls.get() + 1);
+            ok_summarizer(req)
+        };
+        // threshold min(max(8000, 64000), 13600) = 13600 < 7 × 2004; target 3200
+        let c = compactor(16_000, |_| {});
+        let out = c.compact(&m, PromptTokens::Estimate, &counting).unwrap();
+        assert_eq!(calls.get(), 0);
+        let r = &out.report;
+        assert_eq!(r.summary, SummarySource::None);
+        assert_eq!(r.outcome, CompactionOutcome::ReachedTarget);
+        // the newest copy stays; older ones point at it
+        assert_eq!(r.deduplicated_tool_outputs, 6);
+        assert_eq!(r.messages_after, m.len());
+        let kept: Vec<_> = out.messages.iter().filter(|x| x.content == big).collect();
+        assert_eq!(kept.len(), 1);
+    }
+
+    #[test]
+    fn fallback_policy_writes_a_bounded_local_summary() {
+        let m = transcript(40, 100);
+        let c = compactor(8_000, |_| {});
+        let out = c.compact(&m, PromptTokens::Estimate, &failing).unwrap();
+        let r = &out.report;
+        assert_eq!(
+            r.summary,
+            SummarySource::Fallback {
+                error: "the summarizer failed: model unavailable".into()
+            }
+        );
+        assert_eq!(r.summarizer_calls, 1);
+        let summary = &out.messages[r.head_messages];
+        assert!(summary.reference_only);
+        assert!(summary.content.contains("mechanical digest"));
+        // the summary message fits its bound of 400 tokens
+        assert!(c.budget().message_tokens(summary) <= 400);
+        assert!(r.tokens_after <= 1_600);
+    }
+
+    #[test]
+    fn an_empty_summary_counts_as_a_failure() {
+        let m = transcript(40, 100);
+        let empty = |_: SummaryRequest<'_>| -> Result<String, SummarizerError> { Ok(" \n".into()) };
+        let out = compactor(8_000, |_| {})
+            .compact(&m, PromptTokens::Estimate, &empty)
+            .unwrap();
+        assert!(matches!(out.report.summary, SummarySource::Fallback { .. }));
+    }
+
+    #[test]
+    fn abort_policy_returns_an_error_and_changes_nothing() {
+        let m = transcript(40, 100);
+        let c = compactor(8_000, |config| {
+            config.compression.on_summarizer_error = FailurePolicy::Abort;
+        });
+        // fail on the second request: the summary of the first is not used
+        let second_fails = |req: SummaryRequest<'_>| match req.chunk {
+            0 => ok_summarizer(req),
+            _ => failing(req),
+        };
+        let err = c
+            .compact(&m, PromptTokens::Estimate, &second_fails)
+            .unwrap_err();
+        let CompactionError::Summarizer { chunk, chunks, .. } = &err;
+        // 8K summarizer window: 8000 - 2 × 400 = 7200 tokens per request,
+        // the ~146-message middle (~15 000 tokens) needs more than one
+        assert_eq!(*chunk, 2);
+        assert!(*chunks >= 2);
+        assert_eq!(
+            err.to_string(),
+            format!(
+                "summarization failed on request 2 of {chunks}; the failure policy is abort, so the conversation is unchanged"
+            )
+        );
+        assert!(std::error::Error::source(&err).is_some());
+    }
+
+    #[test]
+    fn the_summarizer_never_receives_more_than_its_window() {
+        let m = transcript(40, 100);
+        // window 2000, summary bound 400 → at most 1200 tokens of messages
+        // plus a previous summary of at most 400 per request.
+        let c = compactor(8_000, |config| {
+            config.compression.summarizer_window_tokens = Some(2_000);
+        });
+        let budget = *c.budget();
+        let seen = RefCell::new(Vec::new());
+        let checking = |req: SummaryRequest<'_>| {
+            let messages = budget.estimate_tokens(req.messages);
+            let previous = req
+                .previous_summary
+                .map_or(0, |p| budget.tokens_for(count_chars(p), 0));
+            seen.borrow_mut()
+                .push((messages, previous, req.chunk, req.chunks));
+            Ok(format!("summary after request {}", req.chunk))
+        };
+        let out = c.compact(&m, PromptTokens::Estimate, &checking).unwrap();
+        let seen = seen.into_inner();
+        assert!(seen.len() > 1, "{seen:?}");
+        for (i, &(messages, previous, chunk, chunks)) in seen.iter().enumerate() {
+            assert!(messages <= 1_200, "request {i}: {messages}");
+            assert!(messages + previous + 400 <= 2_000);
+            assert_eq!((chunk, chunks), (i, seen.len()));
+        }
+        assert_eq!(out.report.summarizer_calls, seen.len());
+        let last = format!("summary after request {}", seen.len() - 1);
+        assert!(
+            out.messages[out.report.head_messages]
+                .content
+                .ends_with(&last)
+        );
+    }
+
+    #[test]
+    fn a_second_compaction_extends_the_first_summary() {
+        let c = compactor(8_000, |_| {});
+        let mut m = transcript(40, 100);
+        let first = c
+            .compact(&m, PromptTokens::Estimate, &ok_summarizer)
+            .unwrap()
+            .messages
+            .into_owned();
+        let old_summary = first.iter().position(|x| x.reference_only).unwrap();
+        m = first;
+        m.extend(transcript(40, 100).into_iter().skip(1));
+        let seen_previous = RefCell::new(None);
+        let remember = |req: SummaryRequest<'_>| {
+            if req.chunk == 0 {
+                *seen_previous.borrow_mut() = req.previous_summary.map(str::to_owned);
+            }
+            ok_summarizer(req)
+        };
+        let out = c.compact(&m, PromptTokens::Estimate, &remember).unwrap();
+        let previous = seen_previous.into_inner().expect("previous summary passed");
+        assert_eq!(
+            SUMMARY_HEADER.to_owned() + &previous,
+            m[old_summary].content
+        );
+        assert_eq!(out.messages.iter().filter(|x| x.reference_only).count(), 1);
+    }
+
+    #[test]
+    fn reported_counts_trigger_and_scale_the_report() {
+        let m = transcript(10, 30); // ~ 41 messages, far below 6800 estimated
+        let c = compactor(8_000, |_| {});
+        let estimated = c.budget().estimate_tokens(&m);
+        assert!(!c.budget().needs_compaction(&m));
+        let reported = 7_000;
+        let out = c
+            .compact(&m, PromptTokens::Reported(reported), &ok_summarizer)
+            .unwrap();
+        let r = &out.report;
+        assert_eq!(r.tokens_before, 7_000);
+        let after_estimate = c.budget().estimate_tokens(&out.messages);
+        assert_eq!(
+            r.tokens_after,
+            (after_estimate * reported).div_ceil(estimated)
+        );
+        assert!(r.tokens_after <= 1_600, "{}", r.tokens_after);
+    }
+
+    #[test]
+    fn huge_protected_parts_are_reported_as_ineffective() {
+        let m = transcript(40, 100);
+        let c = compactor(8_000, |config| config.compression.min_tail_messages = 120);
+        let out = c
+            .compact(&m, PromptTokens::Estimate, &ok_summarizer)
+            .unwrap();
+        assert_eq!(out.report.outcome, CompactionOutcome::Ineffective);
+        assert!(out.report.tokens_after > out.report.threshold_tokens);
+    }
+
+    #[test]
+    fn summary_roles_alternate_with_their_neighbours() {
+        let m = transcript(40, 100);
+        let out = compactor(8_000, |_| {})
+            .compact(&m, PromptTokens::Estimate, &ok_summarizer)
+            .unwrap();
+        let h = out.report.head_messages;
+        let (prev, summary, next) = (&out.messages[h - 1], &out.messages[h], &out.messages[h + 1]);
+        assert_ne!(summary.role, prev.role);
+        assert_ne!(summary.role, next.role);
+        assert!(!out.report.role_conflict);
+        assert_ne!(next.role, Role::Tool);
+    }
+
+    #[test]
+    fn small_windows_are_rejected_with_numbers() {
+        // window 1000: target 200, summary bound 50 < 4 + ceil(139/4) + 32 = 71
+        let err = Compactor::new(&CompactionConfig::default(), Some(1_000)).unwrap_err();
+        assert_eq!(
+            err,
+            CompactionConfigError::SummaryBudgetTooSmall {
+                summary_tokens: 50,
+                required_tokens: 71
+            }
+        );
+        let mut config = CompactionConfig::default();
+        config.compression.summarizer_window_tokens = Some(1_000);
+        // 128K: bound min(12000, 6400) = 6400; 1000 - 12800 → 0
+        let err = Compactor::new(&config, None).unwrap_err();
+        assert_eq!(
+            err,
+            CompactionConfigError::SummarizerWindowTooSmall {
+                window_tokens: 1_000,
+                summary_tokens: 6_400,
+                input_tokens: 0,
+                min_input_tokens: 256
+            }
+        );
+    }
+
+    #[cfg(feature = "async")]
+    #[test]
+    fn the_async_path_matches_the_sync_path() {
+        struct Toy;
+        impl crate::compact::AsyncSummarizer for Toy {
+            async fn summarize(
+                &self,
+                request: SummaryRequest<'_>,
+            ) -> Result<String, SummarizerError> {
+                ok_summarizer(request)
+            }
+        }
+        let m = transcript(40, 100);
+        let c = compactor(8_000, |_| {});
+        let sync = c
+            .compact(&m, PromptTokens::Estimate, &ok_summarizer)
+            .unwrap();
+        let future = c.compact_async(&m, PromptTokens::Estimate, &Toy);
+        let asynchronous = block_on(future).unwrap();
+        assert_eq!(asynchronous.messages, sync.messages);
+        assert_eq!(asynchronous.report, sync.report);
+    }
+
+    /// Polls a future that never waits to completion.
+    #[cfg(feature = "async")]
+    fn block_on<F: std::future::Future>(future: F) -> F::Output {
+        use std::sync::Arc;
+        use std::task::{Context, Poll, Wake, Waker};
+        struct Noop;
+        impl Wake for Noop {
+            fn wake(self: Arc<Self>) {}
+        }
+        let waker = Waker::from(Arc::new(Noop));
+        let mut cx = Context::from_waker(&waker);
+        let mut future = std::pin::pin!(future);
+        loop {
+            if let Poll::Ready(out) = future.as_mut().poll(&mut cx) {
+                return out;
+            }
+        }
+    }
+}

@@ -1,0 +1,263 @@
+//! The conversation model compaction works on: [`Message`], [`Role`] and
+//! [`ToolCall`].
+
+use crate::estimate::count_chars;
+
+/// Who wrote a [`Message`].
+///
+/// ```
+/// use budget_runtime::compact::Role;
+/// assert_eq!(Role::Tool.as_str(), "tool");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
+pub enum Role {
+    /// Instructions from the application (system prompt).
+    System,
+    /// The human (or the application speaking for them).
+    User,
+    /// The model.
+    Assistant,
+    /// The result of a tool call; refers to the call by its id.
+    Tool,
+}
+
+impl Role {
+    /// The lowercase name used by chat APIs: `system`, `user`, `assistant`, `tool`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::System => "system",
+            Self::User => "user",
+            Self::Assistant => "assistant",
+            Self::Tool => "tool",
+        }
+    }
+}
+
+impl std::fmt::Display for Role {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A tool invocation requested by an assistant message. Its result is a
+/// later [`Role::Tool`] message whose `tool_call_id` equals `id`.
+///
+/// ```
+/// use budget_runtime::compact::ToolCall;
+/// let call = ToolCall::new("call_1", "read_file", r#"{"path":"src/lib.rs"}"#);
+/// assert_eq!(call.name, "read_file");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct ToolCall {
+    /// The id tool results refer to.
+    pub id: String,
+    /// The tool's name.
+    pub name: String,
+    /// The arguments, as the model wrote them (usually JSON text).
+    pub arguments: String,
+}
+
+impl ToolCall {
+    /// A call of tool `name` with `arguments`, identified by `id`.
+    pub fn new(
+        id: impl Into<String>,
+        name: impl Into<String>,
+        arguments: impl Into<String>,
+    ) -> Self {
+        Self {
+            id: id.into(),
+            name: name.into(),
+            arguments: arguments.into(),
+        }
+    }
+}
+
+/// One message of a conversation.
+///
+/// * `tool_calls` is used by [`Role::Assistant`] messages that invoke tools.
+/// * `tool_call_id` is set on [`Role::Tool`] messages: the id of the call
+///   they answer.
+/// * `reference_only` marks a summary produced by compaction: background
+///   for the model, not a new instruction. The next compaction passes it to
+///   the summarizer as the previous summary.
+///
+/// ```
+/// use budget_runtime::compact::{Message, Role, ToolCall};
+///
+/// let call = Message::assistant_with_tool_calls("", vec![ToolCall::new("c1", "ls", "{}")]);
+/// let result = Message::tool_result("c1", "Cargo.toml\nsrc/");
+/// assert_eq!(result.role, Role::Tool);
+/// assert_eq!(result.tool_call_id.as_deref(), Some("c1"));
+/// assert_eq!(call.tool_calls[0].id, "c1");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
+pub struct Message {
+    /// Who wrote it.
+    pub role: Role,
+    /// Its text.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub content: String,
+    /// Tool calls requested by an assistant message (empty otherwise).
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
+    pub tool_calls: Vec<ToolCall>,
+    /// For a tool result: the id of the call it answers.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub tool_call_id: Option<String>,
+    /// True for a compaction summary: reference material, not an instruction.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "std::ops::Not::not")
+    )]
+    pub reference_only: bool,
+}
+
+impl Message {
+    /// A message of `role` with `content` and nothing else.
+    ///
+    /// ```
+    /// use budget_runtime::compact::{Message, Role};
+    /// assert_eq!(Message::new(Role::User, "hi"), Message::user("hi"));
+    /// ```
+    pub fn new(role: Role, content: impl Into<String>) -> Self {
+        Self {
+            role,
+            content: content.into(),
+            tool_calls: Vec::new(),
+            tool_call_id: None,
+            reference_only: false,
+        }
+    }
+
+    /// A system message.
+    pub fn system(content: impl Into<String>) -> Self {
+        Self::new(Role::System, content)
+    }
+
+    /// A user message.
+    pub fn user(content: impl Into<String>) -> Self {
+        Self::new(Role::User, content)
+    }
+
+    /// An assistant message without tool calls.
+    pub fn assistant(content: impl Into<String>) -> Self {
+        Self::new(Role::Assistant, content)
+    }
+
+    /// An assistant message that requests `tool_calls`.
+    pub fn assistant_with_tool_calls(
+        content: impl Into<String>,
+        tool_calls: Vec<ToolCall>,
+    ) -> Self {
+        Self {
+            tool_calls,
+            ..Self::new(Role::Assistant, content)
+        }
+    }
+
+    /// The result of the tool call `call_id`.
+    pub fn tool_result(call_id: impl Into<String>, content: impl Into<String>) -> Self {
+        Self {
+            tool_call_id: Some(call_id.into()),
+            ..Self::new(Role::Tool, content)
+        }
+    }
+
+    /// This message marked (or unmarked) as reference-only.
+    ///
+    /// ```
+    /// use budget_runtime::compact::Message;
+    /// assert!(Message::user("summary").with_reference_only(true).reference_only);
+    /// ```
+    #[must_use]
+    pub fn with_reference_only(mut self, reference_only: bool) -> Self {
+        self.reference_only = reference_only;
+        self
+    }
+
+    /// Test helper: an assistant message calling tool `t` once per id.
+    #[cfg(test)]
+    pub(crate) fn calling(ids: &[&str]) -> Self {
+        Self::assistant_with_tool_calls(
+            "",
+            ids.iter().map(|id| ToolCall::new(*id, "t", "{}")).collect(),
+        )
+    }
+
+    /// Characters (Unicode scalar values) the message puts in front of the
+    /// model: its content plus, for every tool call, the tool name and the
+    /// arguments. Ids and role markers are covered by the per-message
+    /// overhead of [`TokenBudget`](crate::compact::TokenBudget).
+    ///
+    /// ```
+    /// use budget_runtime::compact::{Message, ToolCall};
+    /// let m = Message::assistant_with_tool_calls("ok", vec![ToolCall::new("id", "ls", "{}")]);
+    /// assert_eq!(m.char_count(), 2 + 2 + 2);
+    /// ```
+    pub fn char_count(&self) -> u64 {
+        self.tool_calls
+            .iter()
+            .fold(count_chars(&self.content), |sum, call| {
+                sum.saturating_add(count_chars(&call.name))
+                    .saturating_add(count_chars(&call.arguments))
+            })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn char_count_covers_content_names_and_arguments() {
+        let m = Message::assistant_with_tool_calls(
+            "héllo",
+            vec![
+                ToolCall::new("a", "read", "{\"p\":1}"),
+                ToolCall::new("b", "ls", ""),
+            ],
+        );
+        // 5 + (4 + 7) + (2 + 0)
+        assert_eq!(m.char_count(), 18);
+        assert_eq!(Message::tool_result("a", "xyz").char_count(), 3);
+    }
+
+    #[test]
+    fn constructors_set_roles_and_ids() {
+        assert_eq!(Message::system("s").role, Role::System);
+        assert_eq!(Message::assistant("a").role, Role::Assistant);
+        let r = Message::tool_result("id9", "out");
+        assert_eq!(
+            (r.role, r.tool_call_id.as_deref()),
+            (Role::Tool, Some("id9"))
+        );
+        assert!(!r.reference_only);
+    }
+
+    #[cfg(feature = "serde")]
+    #[test]
+    fn serde_uses_lowercase_roles_and_omits_empty_fields() {
+        let json = serde_json_like(&Message::user("hi"));
+        assert_eq!(
+            json,
+            r#"role = "user"
+content = "hi"
+"#
+        );
+    }
+
+    #[cfg(feature = "serde")]
+    fn serde_json_like(m: &Message) -> String {
+        toml::to_string(m).expect("message serializes")
+    }
+}

@@ -1,0 +1,58 @@
+//! Compaction: deciding when a conversation must shrink, and shrinking it
+//! without breaking it.
+//!
+//! * [`TokenBudget`] holds the thresholds of the TokenBudget seed: the
+//!   window, the threshold (`min(max(window × ratio, 64K), window × 0.85)`)
+//!   and the target, and estimates conversations at `ceil(chars / 4)` plus
+//!   a per-message overhead.
+//! * [`Compactor`] keeps a head (system prompt, first messages) and a
+//!   token-sized tail verbatim, never separates a tool call from its
+//!   results, first replaces duplicate and large old tool outputs by
+//!   one-line stubs, and if that is not enough replaces the middle by a
+//!   reference-only summary from a [`Summarizer`] (or, on failure, a
+//!   bounded local digest or an abort, as configured). Every change is
+//!   counted in a [`CompactionReport`].
+//!
+//! ```
+//! use budget_runtime::compact::{CompactionConfig, Compactor, Message, PromptTokens, SummaryRequest};
+//! use budget_runtime::SummarizerError;
+//!
+//! let compactor = Compactor::new(&CompactionConfig::default(), Some(8_000))?;
+//! let short = vec![Message::system("be brief"), Message::user("hi")];
+//! let toy = |_: SummaryRequest<'_>| -> Result<String, SummarizerError> { Ok("…".into()) };
+//! let out = compactor.compact(&short, PromptTokens::Estimate, &toy)?;
+//! assert!(matches!(out.messages, std::borrow::Cow::Borrowed(_))); // nothing to do
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+#[cfg(feature = "async")]
+mod async_summarizer;
+mod clip;
+mod compactor;
+mod config;
+mod fallback;
+mod message;
+mod planner;
+mod prompt_tokens;
+mod reduce;
+mod repair;
+mod report;
+mod summarizer;
+mod summary_job;
+mod token_budget;
+mod tool_pairs;
+
+#[cfg(feature = "async")]
+pub use async_summarizer::AsyncSummarizer;
+pub use compactor::{Compacted, Compactor, MIN_SUMMARIZER_INPUT_TOKENS, SUMMARY_HEADER};
+pub use config::{CompactionConfig, CompressionSettings, ContextSettings, FailurePolicy};
+pub use message::{Message, Role, ToolCall};
+pub use planner::CompactionPlan;
+pub use prompt_tokens::PromptTokens;
+pub use reduce::{Reduction, ReductionKind};
+pub use report::{CompactionOutcome, CompactionReport, RepairReport, SummarySource};
+pub use summarizer::{Summarizer, SummaryRequest};
+pub use token_budget::{
+    CHARS_PER_TOKEN, DEFAULT_CONTEXT_WINDOW, MAX_WINDOW_FRACTION, MIN_THRESHOLD_TARGET_GAP,
+    MINIMUM_CONTEXT_LENGTH, TokenBudget, compaction_target, compaction_threshold,
+};

@@ -1,0 +1,96 @@
+//! [`PromptTokens`]: where the size of the conversation comes from, our
+//! estimate or the provider's own count.
+
+/// The size of a conversation given to the [`Compactor`](crate::compact::Compactor).
+///
+/// With [`PromptTokens::Reported`] the provider's count decides whether to
+/// compact and is the `tokens_before` of the report. Planning still needs
+/// per-message sizes, so the threshold and target are converted into
+/// estimate units by the ratio `estimate / reported`, and the size after
+/// compaction is converted back (rounded up).
+///
+/// ```
+/// use budget_runtime::compact::PromptTokens;
+/// let usage = PromptTokens::Reported(91_250); // e.g. `usage.prompt_tokens` of the last response
+/// assert_ne!(usage, PromptTokens::Estimate);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
+pub enum PromptTokens {
+    /// Use the estimate of [`TokenBudget::estimate_tokens`](crate::compact::TokenBudget::estimate_tokens).
+    #[default]
+    Estimate,
+    /// Use this prompt token count, as reported by the provider.
+    Reported(u64),
+}
+
+/// Converts between provider tokens and estimate units: `reported` tokens
+/// correspond to `estimated` estimate units.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Scale {
+    reported: u64,
+    estimated: u64,
+}
+
+impl Scale {
+    /// The scale for a conversation estimated at `estimated` tokens.
+    /// Identity for [`PromptTokens::Estimate`] and whenever either count is 0.
+    pub(crate) fn new(tokens: PromptTokens, estimated: u64) -> Self {
+        match tokens {
+            PromptTokens::Reported(reported) if reported > 0 && estimated > 0 => Self {
+                reported,
+                estimated,
+            },
+            _ => Self {
+                reported: 1,
+                estimated: 1,
+            },
+        }
+    }
+
+    /// Provider tokens → estimate units, rounded down (conservative for targets).
+    pub(crate) fn to_estimate(self, tokens: u64) -> u64 {
+        let units = u128::from(tokens) * u128::from(self.estimated) / u128::from(self.reported);
+        u64::try_from(units).unwrap_or(u64::MAX)
+    }
+
+    /// Estimate units → provider tokens, rounded up (conservative for sizes).
+    pub(crate) fn to_tokens(self, units: u64) -> u64 {
+        let tokens =
+            (u128::from(units) * u128::from(self.reported)).div_ceil(u128::from(self.estimated));
+        u64::try_from(tokens).unwrap_or(u64::MAX)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn estimate_is_the_identity() {
+        let s = Scale::new(PromptTokens::Estimate, 1234);
+        assert_eq!((s.to_estimate(999), s.to_tokens(999)), (999, 999));
+    }
+
+    #[test]
+    fn reported_counts_rescale_both_ways() {
+        // the provider counts 1.5× our estimate
+        let s = Scale::new(PromptTokens::Reported(150), 100);
+        assert_eq!(s.to_estimate(64_000), 42_666); // 64000·100/150 = 42666.67 → down
+        assert_eq!(s.to_tokens(101), 152); // 101·1.5 = 151.5 → up
+    }
+
+    #[test]
+    fn zero_counts_fall_back_to_the_identity() {
+        assert_eq!(Scale::new(PromptTokens::Reported(0), 10).to_tokens(7), 7);
+        assert_eq!(Scale::new(PromptTokens::Reported(10), 0).to_tokens(7), 7);
+    }
+
+    #[test]
+    fn extremes_saturate() {
+        let s = Scale::new(PromptTokens::Reported(u64::MAX), 1);
+        assert_eq!(s.to_tokens(u64::MAX), u64::MAX);
+        assert_eq!(s.to_estimate(u64::MAX), 1);
+    }
+}

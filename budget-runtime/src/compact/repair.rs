@@ -1,0 +1,130 @@
+//! The final repair pass: afterwards every tool result sits in the block of
+//! results right after the assistant message that issued its call, and
+//! every call has exactly one result there. One pass, O(n).
+
+use crate::compact::message::{Message, Role};
+use crate::compact::report::RepairReport;
+
+/// Content of the result inserted for a call that had none.
+pub(crate) const PLACEHOLDER_RESULT: &str =
+    "[no result was recorded for this tool call before the conversation was compacted]";
+
+/// `messages` with orphaned tool results removed (no open call of that id
+/// in the preceding call message) and a placeholder result appended to the
+/// result block of every call that had none. Both are recorded in `report`.
+pub(crate) fn repair_tool_pairs(messages: Vec<Message>, report: &mut RepairReport) -> Vec<Message> {
+    let mut out = Vec::with_capacity(messages.len());
+    // Ids of the last call message still waiting for a result, in call order.
+    let mut open: Vec<String> = Vec::new();
+    for m in messages {
+        if m.role == Role::Tool {
+            let answered = m
+                .tool_call_id
+                .as_deref()
+                .and_then(|id| open.iter().position(|o| o == id));
+            match answered {
+                Some(at) => {
+                    open.remove(at);
+                    out.push(m);
+                }
+                None => report
+                    .removed_orphan_results
+                    .push(m.tool_call_id.unwrap_or_default()),
+            }
+            continue;
+        }
+        close_block(&mut out, &mut open, report);
+        open.extend(m.tool_calls.iter().map(|call| call.id.clone()));
+        out.push(m);
+    }
+    close_block(&mut out, &mut open, report);
+    if !report.is_empty() {
+        tracing::warn!(
+            removed = report.removed_orphan_results.len(),
+            placeholders = report.placeholder_results.len(),
+            "compaction repaired unpaired tool calls and results"
+        );
+    }
+    out
+}
+
+/// Ends a result block: a placeholder result for every call still open.
+fn close_block(out: &mut Vec<Message>, open: &mut Vec<String>, report: &mut RepairReport) {
+    for id in open.drain(..) {
+        out.push(Message::tool_result(id.clone(), PLACEHOLDER_RESULT));
+        report.placeholder_results.push(id);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn valid_conversations_are_unchanged() {
+        let m = vec![
+            Message::user("q"),
+            Message::calling(&["a", "b"]),
+            Message::tool_result("b", "2"),
+            Message::tool_result("a", "1"),
+            Message::assistant("done"),
+        ];
+        let mut report = RepairReport::default();
+        assert_eq!(repair_tool_pairs(m.clone(), &mut report), m);
+        assert!(report.is_empty());
+    }
+
+    #[test]
+    fn orphan_results_are_removed_and_reported() {
+        let m = vec![
+            Message::tool_result("ghost", "x"),
+            Message::calling(&["a"]),
+            Message::tool_result("a", "1"),
+            Message::tool_result("a", "again"),
+            Message::assistant("between"),
+            Message::tool_result("late", "y"),
+            Message::calling(&["late"]),
+            Message::tool_result("late", "ok"),
+        ];
+        let mut report = RepairReport::default();
+        let out = repair_tool_pairs(m, &mut report);
+        assert_eq!(report.removed_orphan_results, ["ghost", "a", "late"]);
+        assert!(report.placeholder_results.is_empty());
+        let contents: Vec<&str> = out.iter().map(|m| m.content.as_str()).collect();
+        assert_eq!(contents, ["", "1", "between", "", "ok"]);
+    }
+
+    #[test]
+    fn calls_without_results_get_a_placeholder_at_the_end_of_their_block() {
+        let m = vec![
+            Message::calling(&["a", "b"]),
+            Message::tool_result("a", "1"),
+            Message::assistant("next"),
+            Message::calling(&["c"]),
+        ];
+        let mut report = RepairReport::default();
+        let out = repair_tool_pairs(m, &mut report);
+        assert_eq!(report.placeholder_results, ["b", "c"]);
+        assert_eq!(out.len(), 6);
+        assert_eq!(out[2].tool_call_id.as_deref(), Some("b"));
+        assert_eq!(out[2].content, PLACEHOLDER_RESULT);
+        assert_eq!(out[3].content, "next");
+        assert_eq!(out[5].tool_call_id.as_deref(), Some("c"));
+    }
+
+    #[test]
+    fn a_result_after_an_intervening_message_is_an_orphan() {
+        let m = vec![
+            Message::calling(&["a"]),
+            Message::user("interrupt"),
+            Message::tool_result("a", "1"),
+        ];
+        let mut report = RepairReport::default();
+        let out = repair_tool_pairs(m, &mut report);
+        assert_eq!(report.placeholder_results, ["a"]);
+        assert_eq!(report.removed_orphan_results, ["a"]);
+        assert_eq!(out.len(), 3);
+        assert_eq!(out[1].role, Role::Tool);
+        assert_eq!(out[2].content, "interrupt");
+    }
+}
