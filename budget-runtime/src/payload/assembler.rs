@@ -14,6 +14,15 @@ use crate::payload::{
 use crate::pipeline::Selection;
 
 /// The order in which candidates are offered to the tiers.
+///
+/// ```
+/// use budget_runtime::payload::{PayloadAssembler, PlacementOrder, TierBudget};
+///
+/// assert_eq!(PlacementOrder::default(), PlacementOrder::Rank);
+/// let streaming = PayloadAssembler::new(TierBudget::with_total(20_000)?).order(PlacementOrder::Arrival);
+/// # let _ = streaming;
+/// # Ok::<(), budget_runtime::TierBudgetError>(())
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
@@ -183,6 +192,20 @@ impl<'e> PayloadAssembler<'e> {
     /// Assembles `candidates`. Every candidate ends in exactly one state
     /// with a reason. Runs in O(n log n) for `n` candidates plus the size of
     /// the rendered text per render pass.
+    ///
+    /// ```
+    /// use budget_runtime::{ContextItem, Item};
+    /// use budget_runtime::payload::{Candidate, ItemState, PayloadAssembler, TierBudget};
+    ///
+    /// let a = Item::builder("alpha").tokens(2).link("a.txt").build()?;
+    /// let b = Item::builder("beta").tokens(2).link("b.txt").build()?;
+    /// // Any score the caller computes; dyn items work too.
+    /// let candidates: Vec<Candidate<'_, dyn ContextItem>> =
+    ///     vec![Candidate::new(&a, 0.3), Candidate::new(&b, 0.8)];
+    /// let payload = PayloadAssembler::new(TierBudget::with_total(20_000)?).assemble(candidates)?;
+    /// assert!(payload.placements().iter().all(|p| p.state == ItemState::Raw));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     ///
     /// # Errors
     /// [`PayloadError::StructureExceedsTotal`] when even with every item

@@ -25,6 +25,17 @@ pub struct PlacementEvent {
 }
 
 /// What a [`PlacementEvent`] did.
+///
+/// ```
+/// use budget_runtime::Tier;
+/// use budget_runtime::payload::{DemotionCause, PlacementAction, PlacementEvent};
+///
+/// let e = PlacementEvent {
+///     position: 0,
+///     action: PlacementAction::Demoted { from: Tier::Raw, tokens: 40, cause: DemotionCause::RenderOverflow },
+/// };
+/// assert!(e.to_string().starts_with("#0 demoted from RAW (40 tokens freed)"));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[cfg_attr(feature = "serde", serde(tag = "action", rename_all = "snake_case"))]
@@ -51,6 +62,23 @@ pub enum PlacementAction {
 }
 
 /// Why a placed item was moved one tier down.
+///
+/// ```
+/// use budget_runtime::{Item, Tier};
+/// use budget_runtime::payload::{DemotionCause, PayloadAssembler, PlacementOrder, TierBudget};
+///
+/// // RAW holds 1,620 tokens: the better late item displaces the early one.
+/// let items = [
+///     Item::builder("early").tokens(1_000).relevance(0.1).build()?,
+///     Item::builder("late").tokens(1_000).relevance(0.9).build()?,
+/// ];
+/// let payload = PayloadAssembler::new(TierBudget::with_total(2_000)?)
+///     .order(PlacementOrder::Arrival)
+///     .assemble_items(&items)?;
+/// let d = payload.demotions().next().unwrap();
+/// assert_eq!((d.position, d.from, d.cause), (0, Tier::Raw, DemotionCause::Displaced { by: 1 }));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[cfg_attr(feature = "serde", serde(tag = "cause", rename_all = "snake_case"))]

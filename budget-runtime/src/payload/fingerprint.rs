@@ -5,7 +5,9 @@
 //! A rendered payload is five sections, each starting with its `## ` heading
 //! line; consecutive sections are separated by one empty line. A section's
 //! bytes run from the `#` of its heading through the newline that ends its
-//! last line; the separating empty line belongs to no section.
+//! last line; the separating empty line belongs to no section. Lines inside
+//! RAW's fenced blocks that look like headings (a packed Markdown file's own
+//! `## ` lines) are content, not section headings.
 //!
 //! * `meta`, `summary`, `raw`, `linked`: SHA-256 of that section's bytes
 //!   (UTF-8).

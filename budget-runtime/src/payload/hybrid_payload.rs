@@ -103,7 +103,17 @@ impl<'a, T: ?Sized> HybridPayload<'a, T> {
     }
 }
 
-/// One demotion: the item at `position` left `from`.
+/// One demotion: the item at `position` left `from`. See
+/// [`HybridPayload::demotions`] and the example on
+/// [`DemotionCause`](crate::payload::DemotionCause).
+///
+/// ```
+/// use budget_runtime::Tier;
+/// use budget_runtime::payload::{Demotion, DemotionCause};
+///
+/// let d = Demotion { position: 2, from: Tier::Raw, freed_tokens: 90, cause: DemotionCause::RenderOverflow };
+/// assert_eq!(d.from, Tier::Raw);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Demotion {

@@ -33,11 +33,7 @@ pub(crate) fn fence_for(content: &str) -> String {
 pub(crate) fn one_line(text: &str) -> Cow<'_, str> {
     let is_break = |c: char| c.is_control() || c == '\u{2028}' || c == '\u{2029}';
     let is_separator = |c: char| c == ' ' || is_break(c);
-    let clean = !text.chars().any(is_break)
-        && !text.contains("  ")
-        && !text.starts_with(' ')
-        && !text.ends_with(' ');
-    if clean {
+    if is_clean_line(text) {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len());
@@ -48,6 +44,32 @@ pub(crate) fn one_line(text: &str) -> Cow<'_, str> {
         out.push_str(word);
     }
     Cow::Owned(out)
+}
+
+/// Whether [`one_line`] would return `text` unchanged: no break characters,
+/// no double spaces, no space at either end. A byte scan for ASCII text.
+fn is_clean_line(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    if bytes.first() == Some(&b' ') || bytes.last() == Some(&b' ') {
+        return false;
+    }
+    let mut previous_space = false;
+    for &byte in bytes {
+        match byte {
+            b' ' if previous_space => return false,
+            b' ' => previous_space = true,
+            0x00..=0x1f | 0x7f => return false,
+            0x80.. => {
+                // Non-ASCII: C1 controls and U+2028 / U+2029 are breaks.
+                return !text
+                    .chars()
+                    .any(|c| c.is_control() || c == '\u{2028}' || c == '\u{2029}')
+                    && !text.contains("  ");
+            }
+            _ => previous_space = false,
+        }
+    }
+    true
 }
 
 /// `text` as an inline code span, on one line: delimited by one backtick
@@ -143,6 +165,10 @@ mod tests {
     fn one_line_collapses_whitespace() {
         assert_eq!(one_line("a\nb\r\n  c\t"), "a b c");
         assert!(matches!(one_line("already clean"), Cow::Borrowed(_)));
+        assert!(matches!(one_line("héllo wörld"), Cow::Borrowed(_)));
+        assert_eq!(one_line("a\u{2028}b\u{85}c"), "a b c");
+        assert_eq!(one_line(" héllo  wörld "), "héllo wörld");
+        assert_eq!(one_line(""), "");
     }
 
     #[test]

@@ -57,6 +57,14 @@ impl fmt::Display for ItemState {
 }
 
 /// Why an item is in its final state and not in the tier above it.
+///
+/// ```
+/// use budget_runtime::Tier;
+/// use budget_runtime::payload::PlacementReason;
+///
+/// let r = PlacementReason::TierFull { tier: Tier::Raw, needed: 120, available: 80 };
+/// assert_eq!(r.to_string(), "RAW full: needs 120 tokens, 80 free");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[cfg_attr(feature = "serde", serde(tag = "reason", rename_all = "snake_case"))]
@@ -143,6 +151,19 @@ impl fmt::Display for PlacementReason {
 ///
 /// Every candidate has exactly one `Placement`, at its position in
 /// [`HybridPayload::placements`](super::HybridPayload::placements).
+///
+/// ```
+/// use budget_runtime::{Item, Tier};
+/// use budget_runtime::payload::{ItemState, PayloadAssembler, PlacementReason, TierBudget};
+///
+/// let items = [Item::builder("notes").tokens(3).tier(Tier::Linked).link("notes.md").build()?];
+/// let payload = PayloadAssembler::new(TierBudget::with_total(20_000)?).assemble_items(&items)?;
+/// let p = payload.placements()[0];
+/// assert_eq!(p.state, ItemState::Linked);
+/// assert_eq!(p.reason, PlacementReason::Fitted { requested: Tier::Linked });
+/// assert_eq!(p.demoted_from, None);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug)]
 pub struct Placement<'a, T: ?Sized> {
     /// The item.

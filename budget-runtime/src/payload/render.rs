@@ -10,6 +10,7 @@ use std::borrow::Cow;
 use std::fmt::Write;
 
 use crate::model::{ContextItem, Tier};
+use crate::payload::candidate::Rank;
 use crate::payload::demotion::Slot;
 use crate::payload::markdown::{code_span, fence_for, fence_language, one_line, table_cell};
 use crate::payload::{Candidate, Fingerprint, ItemState, Sha256Digest, Tally, TierBudget};
@@ -21,6 +22,52 @@ pub(crate) struct RenderInput<'r, 'a, T: ?Sized> {
     pub(crate) candidates: &'r [Candidate<'a, T>],
     pub(crate) slots: &'r [Slot],
     pub(crate) demotions: usize,
+}
+
+impl<'r, 'a, T: ?Sized> RenderInput<'r, 'a, T> {
+    /// `(position, candidate)` of every item in `state`, by position.
+    fn in_state(
+        &self,
+        state: ItemState,
+    ) -> impl Iterator<Item = (usize, &'r Candidate<'a, T>)> + use<'r, 'a, T> {
+        self.slots
+            .iter()
+            .zip(self.candidates)
+            .enumerate()
+            .filter(move |(_, (slot, _))| slot.state == state)
+            .map(|(position, (_, candidate))| (position, candidate))
+    }
+
+    /// `(position, candidate)` of every item in some tier, by position.
+    fn placed(&self) -> impl Iterator<Item = (usize, &'r Candidate<'a, T>)> + use<'r, 'a, T> {
+        self.slots
+            .iter()
+            .zip(self.candidates)
+            .enumerate()
+            .filter(|(_, (slot, _))| slot.state != ItemState::Omitted)
+            .map(|(position, (_, candidate))| (position, candidate))
+    }
+}
+
+/// Writes one entry per item with `write`, `separator` between entries, or
+/// `_None._` when there are none.
+fn push_entries<'c, C: 'c>(
+    out: &mut String,
+    entries: impl Iterator<Item = (usize, &'c C)>,
+    separator: &str,
+    mut write: impl FnMut(&mut String, usize, &C),
+) {
+    let mut any = false;
+    for (position, candidate) in entries {
+        if any {
+            out.push_str(separator);
+        }
+        any = true;
+        write(out, position, candidate);
+    }
+    if !any {
+        out.push_str("_None._\n");
+    }
 }
 
 /// How many items ended in each state.
@@ -49,8 +96,8 @@ impl Counts {
 
 /// An item's source: its link on one line, or `item N` without one.
 pub(crate) fn source_label<T: ContextItem + ?Sized>(item: &T, position: usize) -> Cow<'_, str> {
-    match item.link() {
-        Some(link) if !one_line(link).is_empty() => one_line(link),
+    match item.link().map(one_line) {
+        Some(link) if !link.is_empty() => link,
         _ => Cow::Owned(format!("item {position}")),
     }
 }
@@ -152,12 +199,8 @@ pub(crate) fn render<T: ContextItem + ?Sized>(
     let linked = linked_section(input);
 
     let mut sources: Vec<Cow<'_, str>> = input
-        .slots
-        .iter()
-        .zip(input.candidates)
-        .enumerate()
-        .filter(|(_, (slot, _))| slot.state != ItemState::Omitted)
-        .map(|(position, (_, candidate))| source_label(candidate.item, position))
+        .placed()
+        .map(|(position, candidate)| source_label(candidate.item, position))
         .collect();
 
     let mut doc =
@@ -244,25 +287,14 @@ fn summary_section<T: ContextItem + ?Sized>(
     }
     out.push_str("\nKey findings:\n\n");
     let top = input
-        .slots
-        .iter()
-        .zip(input.candidates)
-        .enumerate()
-        .filter(|(_, (slot, _))| slot.state != ItemState::Omitted)
-        .max_by(|(pa, (_, a)), (pb, (_, b))| {
-            crate::payload::candidate::Rank::new(a.score, *pa)
-                .cmp(&crate::payload::candidate::Rank::new(b.score, *pb))
-        });
+        .placed()
+        .max_by(|(pa, a), (pb, b)| Rank::new(a.score, *pa).cmp(&Rank::new(b.score, *pb)));
     match top {
-        Some((position, (slot, candidate))) => {
+        Some((position, candidate)) => {
             out.push_str("- Top-ranked item: ");
             code_span(&mut out, &source_label(candidate.item, position));
-            let _ = writeln!(
-                out,
-                " (score {}, {}).",
-                score_text(candidate.score),
-                slot.state
-            );
+            let state = input.slots[position].state;
+            let _ = writeln!(out, " (score {}, {state}).", score_text(candidate.score));
         }
         None => out.push_str("- No item made it into the payload.\n"),
     }
@@ -273,47 +305,33 @@ fn summary_section<T: ContextItem + ?Sized>(
         count(counts.omitted, "item", "items")
     );
     out.push_str("\nMentioned:\n\n");
-    if counts.summary == 0 {
-        out.push_str("_None._\n");
-    }
-    for (position, (slot, candidate)) in input.slots.iter().zip(input.candidates).enumerate() {
-        if slot.state == ItemState::Summary {
-            push_mention_line(&mut out, candidate.item, position, candidate.score);
-        }
-    }
+    push_entries(
+        &mut out,
+        input.in_state(ItemState::Summary),
+        "",
+        |out, position, c| push_mention_line(out, c.item, position, c.score),
+    );
     out
 }
 
 fn raw_section<T: ContextItem + ?Sized>(input: &RenderInput<'_, '_, T>) -> String {
     let mut out = String::from("## RAW\n\n");
-    let mut first = true;
-    for (position, (slot, candidate)) in input.slots.iter().zip(input.candidates).enumerate() {
-        if slot.state == ItemState::Raw {
-            if !first {
-                out.push('\n');
-            }
-            first = false;
-            let content = candidate.item.content();
-            push_raw_block(&mut out, candidate.item, position, &content, true);
-        }
-    }
-    if first {
-        out.push_str("_None._\n");
-    }
+    push_entries(
+        &mut out,
+        input.in_state(ItemState::Raw),
+        "\n",
+        |out, position, c| push_raw_block(out, c.item, position, &c.item.content(), true),
+    );
     out
 }
 
 fn linked_section<T: ContextItem + ?Sized>(input: &RenderInput<'_, '_, T>) -> String {
     let mut out = String::from("## LINKED\n\n");
-    let mut any = false;
-    for (position, (slot, candidate)) in input.slots.iter().zip(input.candidates).enumerate() {
-        if slot.state == ItemState::Linked {
-            any = true;
-            push_link_line(&mut out, candidate.item, position);
-        }
-    }
-    if !any {
-        out.push_str("_None._\n");
-    }
+    push_entries(
+        &mut out,
+        input.in_state(ItemState::Linked),
+        "",
+        |out, position, c| push_link_line(out, c.item, position),
+    );
     out
 }

@@ -197,6 +197,20 @@ impl fmt::Display for Tally {
 /// Replays placement events over a fresh [`Tally`], yielding each event
 /// with the tally right after it. See
 /// [`HybridPayload::trace`](super::HybridPayload::trace).
+///
+/// ```
+/// use budget_runtime::Tier;
+/// use budget_runtime::payload::{PlacementAction, PlacementEvent, Tally, TallyTrace, TierBudget};
+///
+/// let events = [
+///     PlacementEvent { position: 0, action: PlacementAction::Placed { tier: Tier::Raw, tokens: 50 } },
+///     PlacementEvent { position: 1, action: PlacementAction::Placed { tier: Tier::Raw, tokens: 20 } },
+/// ];
+/// let start = Tally::new(&TierBudget::with_total(1_000)?);
+/// let used: Vec<u64> = TallyTrace::new(start, &events).map(|(_, t)| t.tier(Tier::Raw).used).collect();
+/// assert_eq!(used, [50, 70]);
+/// # Ok::<(), budget_runtime::TierBudgetError>(())
+/// ```
 #[derive(Clone, Debug)]
 pub struct TallyTrace<'p> {
     events: std::slice::Iter<'p, PlacementEvent>,

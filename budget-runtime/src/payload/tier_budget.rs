@@ -159,24 +159,15 @@ impl TierBudget {
         raw_percent: f64,
         headroom_percent: f64,
     ) -> Self {
-        if let Some(rule) = Self::broken_rule(
+        Self::unchecked(
             total,
             meta,
             summary_percent,
             linked_percent,
             raw_percent,
             headroom_percent,
-        ) {
-            panic!("{}", rule.message());
-        }
-        Self {
-            total,
-            meta,
-            summary_percent,
-            linked_percent,
-            raw_percent,
-            headroom_percent,
-        }
+        )
+        .checked_const()
     }
 
     /// A tier budget of `total` tokens with every other value at its default
@@ -193,14 +184,7 @@ impl TierBudget {
     /// assert_eq!(B.effective(Tier::Linked), 4_050);
     /// ```
     pub const fn with_total_const(total: u64) -> Self {
-        Self::new_const(
-            total,
-            Self::DEFAULT_META_TOKENS,
-            Self::DEFAULT_SUMMARY_PERCENT,
-            Self::DEFAULT_LINKED_PERCENT,
-            Self::DEFAULT_RAW_PERCENT,
-            Self::DEFAULT_HEADROOM_PERCENT,
-        )
+        Self::defaults(total).checked_const()
     }
 
     /// A tier budget validated at run time.
@@ -222,25 +206,15 @@ impl TierBudget {
         raw_percent: f64,
         headroom_percent: f64,
     ) -> Result<Self, TierBudgetError> {
-        let candidate = Self {
+        Self::unchecked(
             total,
             meta,
             summary_percent,
             linked_percent,
             raw_percent,
             headroom_percent,
-        };
-        match Self::broken_rule(
-            total,
-            meta,
-            summary_percent,
-            linked_percent,
-            raw_percent,
-            headroom_percent,
-        ) {
-            None => Ok(candidate),
-            Some(rule) => Err(candidate.error_for(rule)),
-        }
+        )
+        .validated()
     }
 
     /// A tier budget of `total` tokens with every other value at its default.
@@ -257,7 +231,31 @@ impl TierBudget {
     /// # Ok::<(), budget_runtime::TierBudgetError>(())
     /// ```
     pub fn with_total(total: u64) -> Result<Self, TierBudgetError> {
-        Self::new(
+        Self::defaults(total).validated()
+    }
+
+    /// The values as given, not yet validated.
+    const fn unchecked(
+        total: u64,
+        meta: u64,
+        summary_percent: f64,
+        linked_percent: f64,
+        raw_percent: f64,
+        headroom_percent: f64,
+    ) -> Self {
+        Self {
+            total,
+            meta,
+            summary_percent,
+            linked_percent,
+            raw_percent,
+            headroom_percent,
+        }
+    }
+
+    /// `total` with every other value at its default, not yet validated.
+    const fn defaults(total: u64) -> Self {
+        Self::unchecked(
             total,
             Self::DEFAULT_META_TOKENS,
             Self::DEFAULT_SUMMARY_PERCENT,
@@ -265,6 +263,34 @@ impl TierBudget {
             Self::DEFAULT_RAW_PERCENT,
             Self::DEFAULT_HEADROOM_PERCENT,
         )
+    }
+
+    /// [`TierBudget::broken_rule`] of these values.
+    const fn first_broken_rule(&self) -> Option<TierBudgetRule> {
+        Self::broken_rule(
+            self.total,
+            self.meta,
+            self.summary_percent,
+            self.linked_percent,
+            self.raw_percent,
+            self.headroom_percent,
+        )
+    }
+
+    /// These values, or a panic naming the first broken rule.
+    const fn checked_const(self) -> Self {
+        if let Some(rule) = self.first_broken_rule() {
+            panic!("{}", rule.message());
+        }
+        self
+    }
+
+    /// These values, or the error of the first broken rule.
+    fn validated(self) -> Result<Self, TierBudgetError> {
+        match self.first_broken_rule() {
+            None => Ok(self),
+            Some(rule) => Err(self.error_for(rule)),
+        }
     }
 
     /// The first rule the given values break, or `None` if they form a valid
@@ -565,9 +591,11 @@ mod tests {
                 nominal: 0
             }
         );
+        // 90% and 81% of u64::MAX, within f64 precision, without overflow.
         let b = TierBudget::with_total(u64::MAX).unwrap();
-        assert!(b.nominal(Tier::Raw) <= u64::MAX);
-        assert!(b.effective(Tier::Raw) <= b.nominal(Tier::Raw));
+        let (nominal, effective) = (b.nominal(Tier::Raw), b.effective(Tier::Raw));
+        assert!(nominal > u64::MAX / 100 * 89 && nominal < u64::MAX / 100 * 91);
+        assert!(effective > u64::MAX / 100 * 80 && effective < u64::MAX / 100 * 82);
     }
 
     #[test]
