@@ -1,0 +1,500 @@
+//! [`TextFeatures`]: character-class counts of a text, the inputs of the
+//! [`CalibratedEstimator`](crate::CalibratedEstimator).
+
+use std::fmt;
+
+/// How many [`Feature`]s there are.
+pub const FEATURE_COUNT: usize = 21;
+
+/// One count the calibrated model reads from a text. Every count is in
+/// occurrences (characters, runs or words, as named); characters are Unicode
+/// scalar values.
+///
+/// A *word* is a maximal run of letters: ASCII letters and the alphabetic
+/// non-ASCII groups below (Latin-1 and Latin Extended letters, Cyrillic,
+/// other two-byte alphabets, other three-byte alphabets). Digits,
+/// punctuation, whitespace, CJK, symbols and emoji end a word.
+///
+/// ```
+/// use budget_runtime::estimate::{Feature, TextFeatures};
+///
+/// let f = TextFeatures::of("parseJson(12345)");
+/// assert_eq!(f.get(Feature::Words), 1);
+/// assert_eq!(f.get(Feature::CaseChanges), 1); // "parse|Json"
+/// assert_eq!(f.get(Feature::DigitGroups), 2); // "123" "45"
+/// assert_eq!(Feature::DigitGroups.name(), "digit_groups");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Feature {
+    /// Words (maximal runs of letters).
+    Words,
+    /// ASCII lowercase letters directly followed by an ASCII uppercase letter
+    /// inside a word (`camelCase` humps).
+    CaseChanges,
+    /// ASCII letters.
+    AsciiLetters,
+    /// Letters beyond the sixth in each word, summed over words.
+    LongWordExcess,
+    /// Runs of ASCII digits, each counted as `ceil(length / 3)` groups.
+    DigitGroups,
+    /// ASCII punctuation, symbols and control characters other than
+    /// tab, line feed and carriage return.
+    AsciiPunctuation,
+    /// Maximal runs of ASCII punctuation.
+    PunctuationRuns,
+    /// Maximal runs of line breaks (`\n`, `\r`).
+    LineBreakRuns,
+    /// Maximal runs of two or more spaces or tabs (indentation, alignment).
+    SpaceRuns,
+    /// Latin-1 letters `U+00C0..=U+00FF` (except `×` and `÷`).
+    Latin1Letters,
+    /// Latin Extended letters `U+0100..=U+024F` and `U+1E00..=U+1EFF`.
+    LatinExtendedLetters,
+    /// Cyrillic letters `U+0400..=U+052F`.
+    CyrillicLetters,
+    /// Other two-byte letters `U+0250..=U+07FF` (IPA, Greek, Armenian,
+    /// Hebrew, Arabic, …).
+    OtherTwoByteLetters,
+    /// Other three-byte letters `U+0800..=U+1FFF` (Indic scripts, Georgian,
+    /// Greek Extended, …) except the unspaced scripts.
+    OtherThreeByteLetters,
+    /// Characters of scripts written without spaces between words: Thai and
+    /// Lao `U+0E00..=U+0EFF`, Myanmar `U+1000..=U+109F`, Khmer
+    /// `U+1780..=U+17FF`.
+    UnspacedScriptChars,
+    /// CJK ideographs, kana, Hangul, CJK punctuation and full-width forms
+    /// (`U+2E80..=U+9FFF`, `U+AC00..=U+D7AF`, `U+F900..=U+FAFF`,
+    /// `U+FF00..=U+FFEF`).
+    CjkChars,
+    /// General punctuation `U+2000..=U+206F` (dashes, typographic quotes,
+    /// ellipsis, special spaces) except the zero-width joiner.
+    GeneralPunctuation,
+    /// Box-drawing and block characters `U+2500..=U+259F`.
+    BoxDrawing,
+    /// Other non-ASCII symbols: `U+0080..=U+00BF`, `×`, `÷`, arrows, maths,
+    /// technical and letter-like symbols, private use, and every other
+    /// non-ASCII character not named by another feature.
+    Symbols,
+    /// Emoji and their joiners: `U+200D`, `U+2600..=U+27BF`,
+    /// `U+FE00..=U+FE0F` and every character from `U+10000` on.
+    EmojiScalars,
+    /// Words that contain at least one non-ASCII letter.
+    NonAsciiWords,
+}
+
+impl Feature {
+    /// Every feature, in the order of [`TextFeatures::counts`].
+    pub const ALL: [Self; FEATURE_COUNT] = [
+        Self::Words,
+        Self::CaseChanges,
+        Self::AsciiLetters,
+        Self::LongWordExcess,
+        Self::DigitGroups,
+        Self::AsciiPunctuation,
+        Self::PunctuationRuns,
+        Self::LineBreakRuns,
+        Self::SpaceRuns,
+        Self::Latin1Letters,
+        Self::LatinExtendedLetters,
+        Self::CyrillicLetters,
+        Self::OtherTwoByteLetters,
+        Self::OtherThreeByteLetters,
+        Self::UnspacedScriptChars,
+        Self::CjkChars,
+        Self::GeneralPunctuation,
+        Self::BoxDrawing,
+        Self::Symbols,
+        Self::EmojiScalars,
+        Self::NonAsciiWords,
+    ];
+
+    /// The position of this feature in [`TextFeatures::counts`] and in
+    /// [`Coefficients::weights`](crate::estimate::Coefficients::weights).
+    ///
+    /// ```
+    /// use budget_runtime::estimate::Feature;
+    /// assert_eq!(Feature::Words.index(), 0);
+    /// assert_eq!(Feature::ALL[Feature::CjkChars.index()], Feature::CjkChars);
+    /// ```
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The feature's snake_case name, as used in reports.
+    ///
+    /// ```
+    /// assert_eq!(budget_runtime::estimate::Feature::CjkChars.name(), "cjk_chars");
+    /// ```
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::Words => "words",
+            Self::CaseChanges => "case_changes",
+            Self::AsciiLetters => "ascii_letters",
+            Self::LongWordExcess => "long_word_excess",
+            Self::DigitGroups => "digit_groups",
+            Self::AsciiPunctuation => "ascii_punctuation",
+            Self::PunctuationRuns => "punctuation_runs",
+            Self::LineBreakRuns => "line_break_runs",
+            Self::SpaceRuns => "space_runs",
+            Self::Latin1Letters => "latin1_letters",
+            Self::LatinExtendedLetters => "latin_extended_letters",
+            Self::CyrillicLetters => "cyrillic_letters",
+            Self::OtherTwoByteLetters => "other_two_byte_letters",
+            Self::OtherThreeByteLetters => "other_three_byte_letters",
+            Self::UnspacedScriptChars => "unspaced_script_chars",
+            Self::CjkChars => "cjk_chars",
+            Self::GeneralPunctuation => "general_punctuation",
+            Self::BoxDrawing => "box_drawing",
+            Self::Symbols => "symbols",
+            Self::EmojiScalars => "emoji_scalars",
+            Self::NonAsciiWords => "non_ascii_words",
+        }
+    }
+
+    /// The most tokens one occurrence of this feature can cost: a token
+    /// covers at least one byte, so a character costs at most its UTF-8
+    /// length. `None` for features that are not single characters.
+    ///
+    /// ```
+    /// use budget_runtime::estimate::Feature;
+    /// assert_eq!(Feature::CjkChars.max_tokens_per_occurrence(), Some(3.0));
+    /// assert_eq!(Feature::Words.max_tokens_per_occurrence(), None);
+    /// ```
+    pub const fn max_tokens_per_occurrence(self) -> Option<f64> {
+        match self {
+            Self::Latin1Letters
+            | Self::LatinExtendedLetters
+            | Self::CyrillicLetters
+            | Self::OtherTwoByteLetters => Some(2.0),
+            Self::OtherThreeByteLetters
+            | Self::UnspacedScriptChars
+            | Self::CjkChars
+            | Self::GeneralPunctuation
+            | Self::BoxDrawing
+            | Self::Symbols => Some(3.0),
+            Self::EmojiScalars => Some(4.0),
+            Self::AsciiLetters | Self::AsciiPunctuation => Some(1.0),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Feature {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The character-class counts of one text, gathered in a single pass
+/// without allocation.
+///
+/// ```
+/// use budget_runtime::estimate::{Feature, TextFeatures};
+///
+/// let f = TextFeatures::of("日本語 and émigré\n\n    done 👍");
+/// assert_eq!(f.get(Feature::CjkChars), 3);
+/// assert_eq!(f.get(Feature::Words), 3); // "and", "émigré", "done"
+/// assert_eq!(f.get(Feature::Latin1Letters), 2);
+/// assert_eq!(f.get(Feature::NonAsciiWords), 1);
+/// assert_eq!(f.get(Feature::LineBreakRuns), 1);
+/// assert_eq!(f.get(Feature::SpaceRuns), 1);
+/// assert_eq!(f.get(Feature::EmojiScalars), 1);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct TextFeatures {
+    counts: [u64; FEATURE_COUNT],
+}
+
+/// The class of a character for run tracking.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Class {
+    Start,
+    Letter,
+    Digit,
+    Space,
+    LineBreak,
+    Punctuation,
+    /// Non-ASCII characters that are not letters: CJK, symbols, emoji.
+    Other,
+}
+
+/// Classes of the ASCII bytes.
+const ASCII_CLASS: [Class; 128] = {
+    let mut table = [Class::Punctuation; 128];
+    let mut b = 0;
+    while b < 128 {
+        let c = b as u8;
+        table[b] = if c.is_ascii_alphabetic() {
+            Class::Letter
+        } else if c.is_ascii_digit() {
+            Class::Digit
+        } else if c == b' ' || c == b'\t' {
+            Class::Space
+        } else if c == b'\n' || c == b'\r' {
+            Class::LineBreak
+        } else {
+            Class::Punctuation
+        };
+        b += 1;
+    }
+    table
+};
+
+/// The feature a non-ASCII scalar counts towards, and whether it is a letter.
+const fn non_ascii_feature(cp: u32) -> (Feature, bool) {
+    match cp {
+        0xD7 | 0xF7 | 0x80..=0xBF => (Feature::Symbols, false),
+        0xC0..=0xFF => (Feature::Latin1Letters, true),
+        0x100..=0x24F | 0x1E00..=0x1EFF => (Feature::LatinExtendedLetters, true),
+        0x400..=0x52F => (Feature::CyrillicLetters, true),
+        0x250..=0x7FF => (Feature::OtherTwoByteLetters, true),
+        0xE00..=0xEFF | 0x1000..=0x109F | 0x1780..=0x17FF => {
+            (Feature::UnspacedScriptChars, false)
+        }
+        0x800..=0x1FFF => (Feature::OtherThreeByteLetters, true),
+        0x2E80..=0x9FFF | 0xAC00..=0xD7AF | 0xF900..=0xFAFF | 0xFF00..=0xFFEF => {
+            (Feature::CjkChars, false)
+        }
+        0x200D | 0x2600..=0x27BF | 0xFE00..=0xFE0F | 0x10000.. => (Feature::EmojiScalars, false),
+        0x2000..=0x206F => (Feature::GeneralPunctuation, false),
+        0x2500..=0x259F => (Feature::BoxDrawing, false),
+        _ => (Feature::Symbols, false),
+    }
+}
+
+/// Decodes the scalar whose lead byte is at `i` (not ASCII); returns it and
+/// its UTF-8 length. `bytes` is valid UTF-8, so the continuation bytes exist;
+/// missing ones read as zero instead of panicking.
+#[inline]
+fn decode(bytes: &[u8], i: usize, lead: u8) -> (u32, usize) {
+    let cont = |k: usize| u32::from(bytes.get(i + k).copied().unwrap_or(0x80) & 0x3F);
+    if lead < 0xE0 {
+        ((u32::from(lead & 0x1F) << 6) | cont(1), 2)
+    } else if lead < 0xF0 {
+        (
+            (u32::from(lead & 0x0F) << 12) | (cont(1) << 6) | cont(2),
+            3,
+        )
+    } else {
+        (
+            (u32::from(lead & 0x07) << 18) | (cont(1) << 12) | (cont(2) << 6) | cont(3),
+            4,
+        )
+    }
+}
+
+impl TextFeatures {
+    /// Counts the features of `text` in one pass over its bytes: O(n) time,
+    /// no allocation.
+    ///
+    /// ```
+    /// use budget_runtime::estimate::{Feature, TextFeatures};
+    ///
+    /// let f = TextFeatures::of("fn main() {\n    let x = 1;\n}");
+    /// assert_eq!(f.get(Feature::Words), 4); // fn main let x
+    /// assert_eq!(f.get(Feature::SpaceRuns), 1); // the indentation
+    /// assert_eq!(f.get(Feature::LineBreakRuns), 2);
+    /// assert_eq!(f.get(Feature::AsciiPunctuation), 6); // ( ) { = ; }
+    /// ```
+    pub fn of(text: &str) -> Self {
+        let bytes = text.as_bytes();
+        let mut counts = [0u64; FEATURE_COUNT];
+        let mut prev = Class::Start;
+        let mut run: u64 = 0;
+        let mut prev_lower = false;
+        let mut word_non_ascii = false;
+        let mut i = 0;
+        while let Some(&b) = bytes.get(i) {
+            let (class, feature, width) = if b < 0x80 {
+                (ASCII_CLASS[usize::from(b)], None, 1)
+            } else {
+                let (cp, width) = decode(bytes, i, b);
+                let (feature, letter) = non_ascii_feature(cp);
+                let class = if letter { Class::Letter } else { Class::Other };
+                (class, Some(feature), width)
+            };
+            if class != prev {
+                close_run(&mut counts, prev, run, word_non_ascii);
+                open_run(&mut counts, class);
+                run = 0;
+                prev_lower = false;
+                word_non_ascii = false;
+            }
+            match feature {
+                None => match class {
+                    Class::Letter => {
+                        counts[Feature::AsciiLetters.index()] += 1;
+                        let lower = b.is_ascii_lowercase();
+                        if prev_lower && !lower {
+                            counts[Feature::CaseChanges.index()] += 1;
+                        }
+                        prev_lower = lower;
+                    }
+                    Class::Punctuation => counts[Feature::AsciiPunctuation.index()] += 1,
+                    _ => {}
+                },
+                Some(feature) => {
+                    counts[feature.index()] += 1;
+                    if class == Class::Letter {
+                        word_non_ascii = true;
+                        prev_lower = false;
+                    }
+                }
+            }
+            run += 1;
+            prev = class;
+            i += width;
+        }
+        close_run(&mut counts, prev, run, word_non_ascii);
+        Self { counts }
+    }
+
+    /// The count of one feature.
+    ///
+    /// ```
+    /// use budget_runtime::estimate::{Feature, TextFeatures};
+    /// assert_eq!(TextFeatures::of("a  b").get(Feature::SpaceRuns), 1);
+    /// ```
+    pub fn get(&self, feature: Feature) -> u64 {
+        self.counts[feature.index()]
+    }
+
+    /// All counts, indexed by [`Feature::index`].
+    ///
+    /// ```
+    /// use budget_runtime::estimate::{Feature, TextFeatures};
+    /// let f = TextFeatures::of("ab");
+    /// assert_eq!(f.counts()[Feature::AsciiLetters.index()], 2);
+    /// ```
+    pub fn counts(&self) -> &[u64; FEATURE_COUNT] {
+        &self.counts
+    }
+}
+
+/// Counts a run of `class` that just started.
+#[inline]
+fn open_run(counts: &mut [u64; FEATURE_COUNT], class: Class) {
+    match class {
+        Class::Letter => counts[Feature::Words.index()] += 1,
+        Class::Punctuation => counts[Feature::PunctuationRuns.index()] += 1,
+        Class::LineBreak => counts[Feature::LineBreakRuns.index()] += 1,
+        _ => {}
+    }
+}
+
+/// Counts the run of `class` with `len` characters that just ended.
+#[inline]
+fn close_run(counts: &mut [u64; FEATURE_COUNT], class: Class, len: u64, non_ascii: bool) {
+    match class {
+        Class::Letter => {
+            counts[Feature::LongWordExcess.index()] += len.saturating_sub(6);
+            if non_ascii {
+                counts[Feature::NonAsciiWords.index()] += 1;
+            }
+        }
+        Class::Digit => counts[Feature::DigitGroups.index()] += len.div_ceil(3),
+        Class::Space if len >= 2 => counts[Feature::SpaceRuns.index()] += 1,
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn counts(text: &str) -> Vec<(&'static str, u64)> {
+        let f = TextFeatures::of(text);
+        Feature::ALL
+            .iter()
+            .filter(|feature| f.get(**feature) > 0)
+            .map(|feature| (feature.name(), f.get(*feature)))
+            .collect()
+    }
+
+    #[test]
+    fn empty_text_has_no_features() {
+        assert_eq!(TextFeatures::of(""), TextFeatures::default());
+    }
+
+    #[test]
+    fn ascii_code_is_counted_by_hand() {
+        // words: getUserName, x, longidentifier ; humps: get|User|Name = 2
+        // long excess: getUserName 11-6=5, longidentifier 14-6=8 → 13
+        // digits: 1234567 → 3 groups ; punct: ( , ) ; → runs "(" ", " is punct+space...
+        let text = "getUserName(x, 1234567);\n\n\tlongidentifier";
+        assert_eq!(
+            counts(text),
+            [
+                ("words", 3),
+                ("case_changes", 2),
+                ("ascii_letters", 11 + 1 + 14),
+                ("long_word_excess", 13),
+                ("digit_groups", 3),
+                ("ascii_punctuation", 4),
+                ("punctuation_runs", 3), // "(" "," ");"
+                ("line_break_runs", 1),
+            ]
+        );
+    }
+
+    #[test]
+    fn space_runs_need_two_characters() {
+        assert_eq!(counts(" a b"), [("words", 2), ("ascii_letters", 2)]);
+        assert_eq!(counts("a \t b"), [("words", 2), ("ascii_letters", 2), ("space_runs", 1)]);
+    }
+
+    #[test]
+    fn uppercase_runs_are_not_case_changes() {
+        // Only lower→upper counts: "HTTPServer" has none, "parseHTTP" one.
+        assert_eq!(TextFeatures::of("HTTPServer").get(Feature::CaseChanges), 0);
+        assert_eq!(TextFeatures::of("parseHTTP").get(Feature::CaseChanges), 1);
+    }
+
+    #[test]
+    fn non_ascii_groups() {
+        assert_eq!(
+            counts("Zürich Łódź Москва Αθήνα שלום"),
+            [
+                ("words", 5),
+                ("ascii_letters", 6),          // Z r i c h, d
+                ("latin1_letters", 2),         // ü ó
+                ("latin_extended_letters", 2), // Ł ź
+                ("cyrillic_letters", 6),
+                ("other_two_byte_letters", 9), // Greek 5, Hebrew 4
+                ("non_ascii_words", 5),
+            ]
+        );
+        assert_eq!(counts("東京です"), [("cjk_chars", 4)]);
+        assert_eq!(counts("สวัสดี"), [("unspaced_script_chars", 6)]);
+        assert_eq!(counts("नमस्ते"), [("words", 1), ("other_three_byte_letters", 6), ("non_ascii_words", 1)]);
+        assert_eq!(counts("— “x”"), [("words", 1), ("ascii_letters", 1), ("general_punctuation", 3)]);
+        assert_eq!(counts("├──"), [("box_drawing", 3)]);
+        assert_eq!(counts("± → ©"), [("symbols", 3)]);
+        // 👨‍👩‍👧 is three emoji joined by two U+200D; ❤️ is U+2764 U+FE0F.
+        assert_eq!(counts("👨\u{200D}👩\u{200D}👧❤️"), [("emoji_scalars", 7)]);
+    }
+
+    #[test]
+    fn every_scalar_is_counted_once_at_most() {
+        // Non-ASCII scalars each land in exactly one character feature.
+        let text = "aé€日😀ก\u{0905}Ω—│×";
+        let f = TextFeatures::of(text);
+        let per_char: u64 = [
+            Feature::Latin1Letters,
+            Feature::LatinExtendedLetters,
+            Feature::CyrillicLetters,
+            Feature::OtherTwoByteLetters,
+            Feature::OtherThreeByteLetters,
+            Feature::UnspacedScriptChars,
+            Feature::CjkChars,
+            Feature::GeneralPunctuation,
+            Feature::BoxDrawing,
+            Feature::Symbols,
+            Feature::EmojiScalars,
+        ]
+        .iter()
+        .map(|x| f.get(*x))
+        .sum();
+        assert_eq!(per_char, text.chars().count() as u64 - 1);
+    }
+}
