@@ -1,0 +1,137 @@
+//! Prints, per encoding and content type, how far the seed ratios, the
+//! calibrated estimator and its upper-bound mode are from the exact token
+//! counts of the corpus (`tokens.tsv`) and of the multilingual samples, as a
+//! Markdown table.
+//!
+//! ```text
+//! cargo run --release -p budget-runtime --example estimate_accuracy
+//! cargo run --release -p budget-runtime --example estimate_accuracy --features tiktoken
+//!     # adds a table for ~1 KB chunks of the corpus files, counted exactly
+//! ```
+//!
+//! Errors are `(estimate - exact) / exact` per file, in percent: positive is
+//! an overestimate. p5/p95 are nearest-rank percentiles; "under >10%" is the
+//! share of files underestimated by more than 10%.
+
+#[path = "support/accuracy.rs"]
+mod accuracy;
+#[path = "support/corpus.rs"]
+mod corpus;
+
+use std::process::ExitCode;
+
+use accuracy::ErrorStats;
+use budget_runtime::{
+    CalibratedEstimator, ContentType, Encoding, Estimator, SeedEstimator,
+};
+use corpus::Sample;
+
+/// The estimators compared, with their table labels.
+fn estimators(encoding: Encoding) -> [(&'static str, Box<dyn Estimator>); 3] {
+    [
+        ("seed ratios", Box::new(SeedEstimator)),
+        ("calibrated", Box::new(CalibratedEstimator::new(encoding))),
+        ("upper bound", Box::new(CalibratedEstimator::upper_bound(encoding))),
+    ]
+}
+
+/// One table row group: a label and its samples.
+type Group<'a> = (String, Vec<&'a Sample>);
+
+fn print_table(title: &str, groups: &[Group<'_>]) {
+    println!("### {title}\n");
+    println!("| encoding | texts | estimator | n | mean | mean abs | p5 | p95 | worst under | under >10% |");
+    println!("|---|---|---|--:|--:|--:|--:|--:|--:|--:|");
+    for encoding in Encoding::ALL {
+        for (label, samples) in groups {
+            for (name, estimator) in estimators(encoding) {
+                let stats = ErrorStats::of(
+                    samples
+                        .iter()
+                        .map(|s| (estimator.estimate(&s.text, s.content_type), s.exact(encoding))),
+                );
+                let Some(s) = stats else { continue };
+                println!(
+                    "| {encoding} | {label} | {name} | {} | {:+.1}% | {:.1}% | {:+.1}% | {:+.1}% | {:+.1}% | {:.1}% |",
+                    s.count, s.mean, s.mean_abs, s.p5, s.p95, s.min, s.under_10
+                );
+            }
+        }
+    }
+    println!();
+}
+
+fn by_content_type<'a>(samples: &'a [Sample]) -> Vec<Group<'a>> {
+    ContentType::ALL
+        .iter()
+        .map(|&ct| {
+            let of_type = samples.iter().filter(|s| s.content_type == ct).collect();
+            (ct.to_string(), of_type)
+        })
+        .collect()
+}
+
+/// Splits each corpus file at line ends into chunks of at least
+/// `min_bytes`, counting each chunk exactly.
+#[cfg(feature = "tiktoken")]
+fn chunks(corpus: &[Sample], min_bytes: usize) -> Result<Vec<Sample>, String> {
+    use budget_runtime::{TiktokenCounter, TokenCounter};
+    let o200k = TiktokenCounter::new(Encoding::O200kBase).map_err(|e| e.to_string())?;
+    let cl100k = TiktokenCounter::new(Encoding::Cl100kBase).map_err(|e| e.to_string())?;
+    let mut samples = Vec::new();
+    for file in corpus {
+        let text = file.text.as_str();
+        let mut pieces = Vec::new();
+        let mut start = 0;
+        for (newline, _) in text.match_indices('\n') {
+            if newline + 1 - start >= min_bytes {
+                pieces.push(&text[start..=newline]);
+                start = newline + 1;
+            }
+        }
+        if start < text.len() {
+            pieces.push(&text[start..]);
+        }
+        for piece in pieces {
+            samples.push(Sample {
+                name: file.name.clone(),
+                content_type: file.content_type,
+                text: piece.to_owned(),
+                o200k_base: o200k.count_tokens(piece),
+                cl100k_base: cl100k.count_tokens(piece),
+                origin: corpus::Origin::Corpus,
+            });
+        }
+    }
+    Ok(samples)
+}
+
+fn run() -> Result<(), String> {
+    let Some(corpus) = corpus::load_corpus()? else {
+        return Ok(());
+    };
+    let multilingual = corpus::load_multilingual()?;
+    let mut groups = by_content_type(&corpus);
+    groups.push(("multilingual".to_owned(), multilingual.iter().collect()));
+    print_table("Corpus files (per content type) and multilingual samples", &groups);
+
+    #[cfg(feature = "tiktoken")]
+    {
+        let chunked = chunks(&corpus, 1024)?;
+        print_table(
+            "Corpus files cut into chunks of about 1 KB at line ends, counted exactly",
+            &by_content_type(&chunked),
+        );
+    }
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    match run() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
