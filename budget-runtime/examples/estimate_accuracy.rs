@@ -21,9 +21,7 @@ mod corpus;
 use std::process::ExitCode;
 
 use accuracy::ErrorStats;
-use budget_runtime::{
-    CalibratedEstimator, ContentType, Encoding, Estimator, SeedEstimator,
-};
+use budget_runtime::{CalibratedEstimator, ContentType, Encoding, Estimator, SeedEstimator};
 use corpus::Sample;
 
 /// The estimators compared, with their table labels.
@@ -31,7 +29,10 @@ fn estimators(encoding: Encoding) -> [(&'static str, Box<dyn Estimator>); 3] {
     [
         ("seed ratios", Box::new(SeedEstimator)),
         ("calibrated", Box::new(CalibratedEstimator::new(encoding))),
-        ("upper bound", Box::new(CalibratedEstimator::upper_bound(encoding))),
+        (
+            "upper bound",
+            Box::new(CalibratedEstimator::upper_bound(encoding)),
+        ),
     ]
 }
 
@@ -40,16 +41,19 @@ type Group<'a> = (String, Vec<&'a Sample>);
 
 fn print_table(title: &str, groups: &[Group<'_>]) {
     println!("### {title}\n");
-    println!("| encoding | texts | estimator | n | mean | mean abs | p5 | p95 | worst under | under >10% |");
+    println!(
+        "| encoding | texts | estimator | n | mean | mean abs | p5 | p95 | worst under | under >10% |"
+    );
     println!("|---|---|---|--:|--:|--:|--:|--:|--:|--:|");
     for encoding in Encoding::ALL {
         for (label, samples) in groups {
             for (name, estimator) in estimators(encoding) {
-                let stats = ErrorStats::of(
-                    samples
-                        .iter()
-                        .map(|s| (estimator.estimate(&s.text, s.content_type), s.exact(encoding))),
-                );
+                let stats = ErrorStats::of(samples.iter().map(|s| {
+                    (
+                        estimator.estimate(&s.text, s.content_type),
+                        s.exact(encoding),
+                    )
+                }));
                 let Some(s) = stats else { continue };
                 println!(
                     "| {encoding} | {label} | {name} | {} | {:+.1}% | {:.1}% | {:+.1}% | {:+.1}% | {:+.1}% | {:.1}% |",
@@ -113,7 +117,10 @@ fn run() -> Result<(), String> {
     let multilingual = corpus::load_multilingual()?;
     let mut groups = by_content_type(&corpus);
     groups.push(("multilingual".to_owned(), multilingual.iter().collect()));
-    print_table("Corpus files (per content type) and multilingual samples", &groups);
+    print_table(
+        "Corpus files (per content type) and multilingual samples",
+        &groups,
+    );
 
     #[cfg(feature = "tiktoken")]
     {

@@ -34,9 +34,7 @@ mod corpus;
 use std::fmt::Write as _;
 use std::process::ExitCode;
 
-use budget_runtime::estimate::{
-    Calibration, Coefficients, FEATURE_COUNT, Feature, TextFeatures,
-};
+use budget_runtime::estimate::{Calibration, Coefficients, FEATURE_COUNT, Feature, TextFeatures};
 use budget_runtime::{CalibratedEstimator, ContentType, Encoding, EstimateMode, Estimator};
 use corpus::{Origin, Sample};
 
@@ -83,12 +81,20 @@ fn dot(w: &[f64; FEATURE_COUNT], x: &[f64; FEATURE_COUNT]) -> f64 {
 /// Minimises `Σ r_i ((w·x_i - y_i) / y_i)^2` over the weights in `free`,
 /// the others held at their values in `w`, each free weight within
 /// `0 ..= cap`, by projected coordinate descent. `r_i` are the row weights.
-fn weighted_least_squares(rows: &[Row], row_weights: &[f64], free: &[bool], w: &mut [f64; FEATURE_COUNT]) {
+fn weighted_least_squares(
+    rows: &[Row],
+    row_weights: &[f64],
+    free: &[bool],
+    w: &mut [f64; FEATURE_COUNT],
+) {
     // Normal equations of the free part: A w = b.
     let mut a = [[0.0; FEATURE_COUNT]; FEATURE_COUNT];
     let mut b = [0.0; FEATURE_COUNT];
     for (row, r) in rows.iter().zip(row_weights) {
-        let fixed: f64 = (0..FEATURE_COUNT).filter(|&j| !free[j]).map(|j| w[j] * row.x[j]).sum();
+        let fixed: f64 = (0..FEATURE_COUNT)
+            .filter(|&j| !free[j])
+            .map(|j| w[j] * row.x[j])
+            .sum();
         let target = row.y - fixed;
         let scale = r / (row.y * row.y);
         for i in (0..FEATURE_COUNT).filter(|&i| free[i]) {
@@ -105,7 +111,9 @@ fn weighted_least_squares(rows: &[Row], row_weights: &[f64], free: &[bool], w: &
                 .filter(|&j| j != i && free[j])
                 .map(|j| a[i][j] * w[j])
                 .sum();
-            let cap = Feature::ALL[i].max_tokens_per_occurrence().unwrap_or(f64::INFINITY);
+            let cap = Feature::ALL[i]
+                .max_tokens_per_occurrence()
+                .unwrap_or(f64::INFINITY);
             let next = ((b[i] - rest) / a[i][i]).clamp(0.0, cap);
             largest_change = largest_change.max((next - w[i]).abs());
             w[i] = next;
@@ -124,7 +132,13 @@ fn expectile_fit(rows: &[Row], tau: f64, free: &[bool], w: &mut [f64; FEATURE_CO
         weighted_least_squares(rows, &row_weights, free, w);
         let next: Vec<f64> = rows
             .iter()
-            .map(|row| if dot(w, &row.x) < row.y { tau } else { 1.0 - tau })
+            .map(|row| {
+                if dot(w, &row.x) < row.y {
+                    tau
+                } else {
+                    1.0 - tau
+                }
+            })
             .collect();
         if next == row_weights {
             break;
@@ -138,9 +152,17 @@ fn round4(x: f64) -> f64 {
 }
 
 /// Fits the coefficients of one content type under one encoding.
-fn fit(corpus: &[&Sample], multilingual: &[&Sample], encoding: Encoding, content_type: ContentType) -> Coefficients {
+fn fit(
+    corpus: &[&Sample],
+    multilingual: &[&Sample],
+    encoding: Encoding,
+    content_type: ContentType,
+) -> Coefficients {
     let mut w = [0.0; FEATURE_COUNT];
-    let ascii: Vec<bool> = Feature::ALL.iter().map(|f| ASCII_FEATURES.contains(f)).collect();
+    let ascii: Vec<bool> = Feature::ALL
+        .iter()
+        .map(|f| ASCII_FEATURES.contains(f))
+        .collect();
     let corpus_rows = rows(corpus, encoding);
     weighted_least_squares(&corpus_rows, &vec![1.0; corpus_rows.len()], &ascii, &mut w);
 
@@ -150,7 +172,10 @@ fn fit(corpus: &[&Sample], multilingual: &[&Sample], encoding: Encoding, content
     expectile_fit(&rows(&both, encoding), EXPECTILE, &non_ascii, &mut w);
 
     let weights = w.map(round4);
-    let mut coefficients = Coefficients { weights, safety_factor: 1.0 };
+    let mut coefficients = Coefficients {
+        weights,
+        safety_factor: 1.0,
+    };
     let best = single(coefficients, EstimateMode::BestGuess);
     let worst_ratio = both
         .iter()
@@ -191,13 +216,21 @@ fn render(fitted: &[(Encoding, Calibration, usize, usize)]) -> String {
             out,
             "    /// Fitted for `{encoding}` on {files} corpus files and {samples} multilingual samples."
         );
-        let _ = writeln!(out, "    pub const {}: Self = Self {{", const_name(*encoding));
+        let _ = writeln!(
+            out,
+            "    pub const {}: Self = Self {{",
+            const_name(*encoding)
+        );
         for ct in ContentType::ALL {
             let c = calibration.for_content_type(ct);
             let _ = writeln!(out, "        {ct}: Coefficients {{");
             out.push_str("            weights: [\n");
             for feature in Feature::ALL {
-                let _ = writeln!(out, "                {:?}, // {feature}", c.weights[feature.index()]);
+                let _ = writeln!(
+                    out,
+                    "                {:?}, // {feature}",
+                    c.weights[feature.index()]
+                );
             }
             out.push_str("            ],\n");
             let _ = writeln!(out, "            safety_factor: {:?},", c.safety_factor);
@@ -257,7 +290,10 @@ fn run() -> Result<bool, String> {
     };
     let multilingual = corpus::load_multilingual()?;
     if multilingual.iter().any(|s| s.o200k_base == 0) {
-        return Err("multilingual.toml has zero counts: run with --features tiktoken -- --recount".to_owned());
+        return Err(
+            "multilingual.toml has zero counts: run with --features tiktoken -- --recount"
+                .to_owned(),
+        );
     }
     let ml: Vec<&Sample> = multilingual.iter().collect();
     let mut fitted = Vec::new();
@@ -273,7 +309,12 @@ fn run() -> Result<bool, String> {
         let [code, prose, yaml, markdown] = per_type[..] else {
             unreachable!("four content types");
         };
-        let calibration = Calibration { code, prose, yaml, markdown };
+        let calibration = Calibration {
+            code,
+            prose,
+            yaml,
+            markdown,
+        };
         fitted.push((encoding, calibration, corpus.len(), ml.len()));
     }
     let source = render(&fitted);

@@ -72,8 +72,8 @@ pub fn load_corpus() -> Result<Option<Vec<Sample>>, String> {
         return Ok(None);
     };
     let tsv_path = dir.join("tokens.tsv");
-    let tsv = std::fs::read_to_string(&tsv_path)
-        .map_err(|e| format!("{}: {e}", tsv_path.display()))?;
+    let tsv =
+        std::fs::read_to_string(&tsv_path).map_err(|e| format!("{}: {e}", tsv_path.display()))?;
     let mut lines = tsv.lines();
     let header = lines.next().unwrap_or_default();
     if header != "file\tcontent_type\tbytes\tchars\to200k_base\tcl100k_base" {
@@ -91,7 +91,10 @@ pub fn load_corpus() -> Result<Option<Vec<Sample>>, String> {
         };
         let text = std::fs::read_to_string(dir.join(file)).map_err(|e| format!("{file}: {e}"))?;
         if text.len() as u64 != number(bytes)? {
-            return Err(format!("{file}: {} bytes, tokens.tsv says {bytes}", text.len()));
+            return Err(format!(
+                "{file}: {} bytes, tokens.tsv says {bytes}",
+                text.len()
+            ));
         }
         samples.push(Sample {
             name: file.to_owned(),
@@ -114,7 +117,9 @@ pub fn multilingual_path() -> PathBuf {
 pub fn load_multilingual() -> Result<Vec<Sample>, String> {
     let path = multilingual_path();
     let source = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let table: toml::Table = source.parse().map_err(|e| format!("{}: {e}", path.display()))?;
+    let table: toml::Table = source
+        .parse()
+        .map_err(|e| format!("{}: {e}", path.display()))?;
     let Some(toml::Value::Array(entries)) = table.get("sample") else {
         return Err("multilingual.toml: no [[sample]] entries".to_owned());
     };

@@ -225,7 +225,8 @@ mod tests {
             let best = CalibratedEstimator::new(encoding);
             let safe = CalibratedEstimator::upper_bound(encoding);
             for ct in ContentType::ALL {
-                for text in ["x", "hello, world", "fn main() {}\n", "日本語", "👍🏽👍🏽"] {
+                for text in ["x", "hello, world", "fn main() {}\n", "日本語", "👍🏽👍🏽"]
+                {
                     assert!(safe.estimate(text, ct) >= best.estimate(text, ct));
                 }
             }
@@ -243,5 +244,20 @@ mod tests {
             err.to_string(),
             "weight inf of feature words for code must be finite and >= 0"
         );
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn estimates_lie_between_one_and_the_byte_length(text in proptest::prelude::any::<String>()) {
+            for encoding in Encoding::ALL {
+                for ct in ContentType::ALL {
+                    let best = CalibratedEstimator::new(encoding).estimate(&text, ct);
+                    let safe = CalibratedEstimator::upper_bound(encoding).estimate(&text, ct);
+                    let len = text.len() as u64;
+                    proptest::prop_assert!(best <= safe && safe <= len);
+                    proptest::prop_assert_eq!(best == 0, text.is_empty());
+                }
+            }
+        }
     }
 }

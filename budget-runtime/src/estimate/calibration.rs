@@ -172,7 +172,10 @@ mod tests {
                 let c = Calibration::for_encoding(encoding).for_content_type(ct);
                 for feature in Feature::ALL {
                     if let Some(max) = feature.max_tokens_per_occurrence() {
-                        assert!(c.weights[feature.index()] <= max, "{encoding} {ct} {feature}");
+                        assert!(
+                            c.weights[feature.index()] <= max,
+                            "{encoding} {ct} {feature}"
+                        );
                     }
                 }
             }

@@ -205,35 +205,194 @@ pub struct TextFeatures {
     counts: [u64; FEATURE_COUNT],
 }
 
-/// The class of a character for run tracking.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Class {
-    Start,
-    Letter,
-    Digit,
-    Space,
-    LineBreak,
-    Punctuation,
-    /// Non-ASCII characters that are not letters: CJK, symbols, emoji.
-    Other,
+// How the scan works: a small automaton reads one input class per character
+// (ASCII letters by case, digits, spaces, line breaks, punctuation,
+// non-ASCII letters, other non-ASCII). Its state remembers just enough of
+// the current run (kind, capped length, digit position, whether the word
+// has a non-ASCII letter). The hot loop only counts how often each
+// (state, input) pair occurs; every run- and word-based feature is a sum of
+// such pair counts, added up once at the end from the `EMITS` table.
+
+/// Input classes of the automaton.
+const LOWER: usize = 0;
+const UPPER: usize = 1;
+const DIGIT: usize = 2;
+const SPACE: usize = 3;
+const LINE_BREAK: usize = 4;
+const PUNCT: usize = 5;
+const NON_ASCII_LETTER: usize = 6;
+const NON_ASCII_OTHER: usize = 7;
+const INPUTS: usize = 8;
+
+/// Letter states carry the length of the word so far, capped here: the
+/// letter after the sixth is the first to count as long-word excess.
+const LETTER_LEN_CAP: usize = 6;
+/// Letter kinds: last letter lowercase or not, word has a non-ASCII letter or not.
+const LETTER_KINDS: usize = 4;
+const KIND_LOWER: usize = 0;
+const KIND_UPPER: usize = 1;
+const KIND_LOWER_NA: usize = 2;
+const KIND_UPPER_NA: usize = 3;
+
+/// States: start, letters (kind × length), digits (position in a group of
+/// three), one space, two or more spaces, line breaks, punctuation, other.
+const START: usize = 0;
+const FIRST_LETTER: usize = 1;
+const FIRST_DIGIT: usize = FIRST_LETTER + LETTER_KINDS * LETTER_LEN_CAP;
+const ONE_SPACE: usize = FIRST_DIGIT + 3;
+const SPACES: usize = ONE_SPACE + 1;
+const IN_LINE_BREAKS: usize = SPACES + 1;
+const IN_PUNCT: usize = IN_LINE_BREAKS + 1;
+const IN_OTHER: usize = IN_PUNCT + 1;
+const STATES: usize = IN_OTHER + 1;
+
+const fn letter_state(kind: usize, len: usize) -> usize {
+    FIRST_LETTER + kind * LETTER_LEN_CAP + (len - 1)
 }
 
-/// Classes of the ASCII bytes.
-const ASCII_CLASS: [Class; 128] = {
-    let mut table = [Class::Punctuation; 128];
+/// `(kind, length)` of a letter state, or `None` for other states.
+const fn letter_of(state: usize) -> Option<(usize, usize)> {
+    if state >= FIRST_LETTER && state < FIRST_DIGIT {
+        let offset = state - FIRST_LETTER;
+        Some((offset / LETTER_LEN_CAP, offset % LETTER_LEN_CAP + 1))
+    } else {
+        None
+    }
+}
+
+/// Whether a digit read in `state` joins the current group of three digits
+/// (the state is the first or second digit of a group).
+const fn continues_digit_group(state: usize) -> bool {
+    state >= FIRST_DIGIT && state < FIRST_DIGIT + 2
+}
+
+/// The state after reading `input` in `state`.
+const fn next_state(state: usize, input: usize) -> usize {
+    match input {
+        LOWER | UPPER | NON_ASCII_LETTER => {
+            let (non_ascii, len) = match letter_of(state) {
+                Some((kind, len)) => (kind >= KIND_LOWER_NA, len + 1),
+                None => (false, 1),
+            };
+            let len = if len > LETTER_LEN_CAP {
+                LETTER_LEN_CAP
+            } else {
+                len
+            };
+            let kind = match (input, non_ascii) {
+                (LOWER, false) => KIND_LOWER,
+                (LOWER, true) => KIND_LOWER_NA,
+                (UPPER, false) => KIND_UPPER,
+                _ => KIND_UPPER_NA,
+            };
+            letter_state(kind, len)
+        }
+        DIGIT if continues_digit_group(state) => state + 1,
+        DIGIT => FIRST_DIGIT,
+        SPACE => {
+            if state == ONE_SPACE || state == SPACES {
+                SPACES
+            } else {
+                ONE_SPACE
+            }
+        }
+        LINE_BREAK => IN_LINE_BREAKS,
+        PUNCT => IN_PUNCT,
+        _ => IN_OTHER,
+    }
+}
+
+/// The features (bit `i` = `Feature::ALL[i]`) that reading `input` in
+/// `state` adds one to.
+const fn emits(state: usize, input: usize) -> u32 {
+    const fn bit(feature: Feature) -> u32 {
+        1 << feature.index()
+    }
+    let letter = letter_of(state);
+    let mut bits = 0;
+    match input {
+        LOWER | UPPER | NON_ASCII_LETTER => {
+            if input != NON_ASCII_LETTER {
+                bits |= bit(Feature::AsciiLetters);
+            }
+            match letter {
+                None => {
+                    bits |= bit(Feature::Words);
+                    if input == NON_ASCII_LETTER {
+                        bits |= bit(Feature::NonAsciiWords);
+                    }
+                }
+                Some((kind, len)) => {
+                    if input == UPPER && (kind == KIND_LOWER || kind == KIND_LOWER_NA) {
+                        bits |= bit(Feature::CaseChanges);
+                    }
+                    if input == NON_ASCII_LETTER && kind < KIND_LOWER_NA {
+                        bits |= bit(Feature::NonAsciiWords);
+                    }
+                    if len >= LETTER_LEN_CAP {
+                        bits |= bit(Feature::LongWordExcess);
+                    }
+                }
+            }
+        }
+        DIGIT if !continues_digit_group(state) => bits |= bit(Feature::DigitGroups),
+        SPACE if state == ONE_SPACE => bits |= bit(Feature::SpaceRuns),
+        LINE_BREAK if state != IN_LINE_BREAKS => bits |= bit(Feature::LineBreakRuns),
+        PUNCT => {
+            bits |= bit(Feature::AsciiPunctuation);
+            if state != IN_PUNCT {
+                bits |= bit(Feature::PunctuationRuns);
+            }
+        }
+        _ => {}
+    }
+    bits
+}
+
+// Transitions fit in a byte and features in the bits of a u32.
+const _: () = assert!(STATES <= 256 && FEATURE_COUNT <= 32);
+
+/// `NEXT[state * INPUTS + input]`: the automaton's transitions.
+const NEXT: [u8; STATES * INPUTS] = {
+    let mut table = [0u8; STATES * INPUTS];
+    let mut i = 0;
+    while i < STATES * INPUTS {
+        table[i] = next_state(i / INPUTS, i % INPUTS) as u8;
+        i += 1;
+    }
+    table
+};
+
+/// `EMITS[state * INPUTS + input]`: the features each transition counts.
+const EMITS: [u32; STATES * INPUTS] = {
+    let mut table = [0u32; STATES * INPUTS];
+    let mut i = 0;
+    while i < STATES * INPUTS {
+        table[i] = emits(i / INPUTS, i % INPUTS);
+        i += 1;
+    }
+    table
+};
+
+/// Input class of each ASCII byte. Control characters other than tab, line
+/// feed and carriage return count as punctuation.
+const ASCII_INPUT: [u8; 128] = {
+    let mut table = [PUNCT as u8; 128];
     let mut b = 0;
     while b < 128 {
         let c = b as u8;
-        table[b] = if c.is_ascii_alphabetic() {
-            Class::Letter
+        table[b] = if c.is_ascii_lowercase() {
+            LOWER as u8
+        } else if c.is_ascii_uppercase() {
+            UPPER as u8
         } else if c.is_ascii_digit() {
-            Class::Digit
+            DIGIT as u8
         } else if c == b' ' || c == b'\t' {
-            Class::Space
+            SPACE as u8
         } else if c == b'\n' || c == b'\r' {
-            Class::LineBreak
+            LINE_BREAK as u8
         } else {
-            Class::Punctuation
+            PUNCT as u8
         };
         b += 1;
     }
@@ -248,9 +407,7 @@ const fn non_ascii_feature(cp: u32) -> (Feature, bool) {
         0x100..=0x24F | 0x1E00..=0x1EFF => (Feature::LatinExtendedLetters, true),
         0x400..=0x52F => (Feature::CyrillicLetters, true),
         0x250..=0x7FF => (Feature::OtherTwoByteLetters, true),
-        0xE00..=0xEFF | 0x1000..=0x109F | 0x1780..=0x17FF => {
-            (Feature::UnspacedScriptChars, false)
-        }
+        0xE00..=0xEFF | 0x1000..=0x109F | 0x1780..=0x17FF => (Feature::UnspacedScriptChars, false),
         0x800..=0x1FFF => (Feature::OtherThreeByteLetters, true),
         0x2E80..=0x9FFF | 0xAC00..=0xD7AF | 0xF900..=0xFAFF | 0xFF00..=0xFFEF => {
             (Feature::CjkChars, false)
@@ -271,10 +428,7 @@ fn decode(bytes: &[u8], i: usize, lead: u8) -> (u32, usize) {
     if lead < 0xE0 {
         ((u32::from(lead & 0x1F) << 6) | cont(1), 2)
     } else if lead < 0xF0 {
-        (
-            (u32::from(lead & 0x0F) << 12) | (cont(1) << 6) | cont(2),
-            3,
-        )
+        ((u32::from(lead & 0x0F) << 12) | (cont(1) << 6) | cont(2), 3)
     } else {
         (
             (u32::from(lead & 0x07) << 18) | (cont(1) << 12) | (cont(2) << 6) | cont(3),
@@ -299,53 +453,35 @@ impl TextFeatures {
     pub fn of(text: &str) -> Self {
         let bytes = text.as_bytes();
         let mut counts = [0u64; FEATURE_COUNT];
-        let mut prev = Class::Start;
-        let mut run: u64 = 0;
-        let mut prev_lower = false;
-        let mut word_non_ascii = false;
+        let mut transitions = [0u64; STATES * INPUTS];
+        let mut state = START;
         let mut i = 0;
         while let Some(&b) = bytes.get(i) {
-            let (class, feature, width) = if b < 0x80 {
-                (ASCII_CLASS[usize::from(b)], None, 1)
+            let input = if b < 0x80 {
+                i += 1;
+                usize::from(ASCII_INPUT[usize::from(b)])
             } else {
                 let (cp, width) = decode(bytes, i, b);
+                i += width;
                 let (feature, letter) = non_ascii_feature(cp);
-                let class = if letter { Class::Letter } else { Class::Other };
-                (class, Some(feature), width)
-            };
-            if class != prev {
-                close_run(&mut counts, prev, run, word_non_ascii);
-                open_run(&mut counts, class);
-                run = 0;
-                prev_lower = false;
-                word_non_ascii = false;
-            }
-            match feature {
-                None => match class {
-                    Class::Letter => {
-                        counts[Feature::AsciiLetters.index()] += 1;
-                        let lower = b.is_ascii_lowercase();
-                        if prev_lower && !lower {
-                            counts[Feature::CaseChanges.index()] += 1;
-                        }
-                        prev_lower = lower;
-                    }
-                    Class::Punctuation => counts[Feature::AsciiPunctuation.index()] += 1,
-                    _ => {}
-                },
-                Some(feature) => {
-                    counts[feature.index()] += 1;
-                    if class == Class::Letter {
-                        word_non_ascii = true;
-                        prev_lower = false;
-                    }
+                counts[feature.index()] += 1;
+                if letter {
+                    NON_ASCII_LETTER
+                } else {
+                    NON_ASCII_OTHER
                 }
-            }
-            run += 1;
-            prev = class;
-            i += width;
+            };
+            let transition = state * INPUTS + input;
+            transitions[transition] += 1;
+            state = usize::from(NEXT[transition]);
         }
-        close_run(&mut counts, prev, run, word_non_ascii);
+        for (n, bits) in transitions.iter().zip(EMITS) {
+            let mut bits = if *n == 0 { 0 } else { bits };
+            while bits != 0 {
+                counts[bits.trailing_zeros() as usize] += n;
+                bits &= bits - 1;
+            }
+        }
         Self { counts }
     }
 
@@ -368,33 +504,6 @@ impl TextFeatures {
     /// ```
     pub fn counts(&self) -> &[u64; FEATURE_COUNT] {
         &self.counts
-    }
-}
-
-/// Counts a run of `class` that just started.
-#[inline]
-fn open_run(counts: &mut [u64; FEATURE_COUNT], class: Class) {
-    match class {
-        Class::Letter => counts[Feature::Words.index()] += 1,
-        Class::Punctuation => counts[Feature::PunctuationRuns.index()] += 1,
-        Class::LineBreak => counts[Feature::LineBreakRuns.index()] += 1,
-        _ => {}
-    }
-}
-
-/// Counts the run of `class` with `len` characters that just ended.
-#[inline]
-fn close_run(counts: &mut [u64; FEATURE_COUNT], class: Class, len: u64, non_ascii: bool) {
-    match class {
-        Class::Letter => {
-            counts[Feature::LongWordExcess.index()] += len.saturating_sub(6);
-            if non_ascii {
-                counts[Feature::NonAsciiWords.index()] += 1;
-            }
-        }
-        Class::Digit => counts[Feature::DigitGroups.index()] += len.div_ceil(3),
-        Class::Space if len >= 2 => counts[Feature::SpaceRuns.index()] += 1,
-        _ => {}
     }
 }
 
@@ -440,7 +549,10 @@ mod tests {
     #[test]
     fn space_runs_need_two_characters() {
         assert_eq!(counts(" a b"), [("words", 2), ("ascii_letters", 2)]);
-        assert_eq!(counts("a \t b"), [("words", 2), ("ascii_letters", 2), ("space_runs", 1)]);
+        assert_eq!(
+            counts("a \t b"),
+            [("words", 2), ("ascii_letters", 2), ("space_runs", 1)]
+        );
     }
 
     #[test]
@@ -466,8 +578,22 @@ mod tests {
         );
         assert_eq!(counts("東京です"), [("cjk_chars", 4)]);
         assert_eq!(counts("สวัสดี"), [("unspaced_script_chars", 6)]);
-        assert_eq!(counts("नमस्ते"), [("words", 1), ("other_three_byte_letters", 6), ("non_ascii_words", 1)]);
-        assert_eq!(counts("— “x”"), [("words", 1), ("ascii_letters", 1), ("general_punctuation", 3)]);
+        assert_eq!(
+            counts("नमस्ते"),
+            [
+                ("words", 1),
+                ("other_three_byte_letters", 6),
+                ("non_ascii_words", 1)
+            ]
+        );
+        assert_eq!(
+            counts("— “x”"),
+            [
+                ("words", 1),
+                ("ascii_letters", 1),
+                ("general_punctuation", 3)
+            ]
+        );
         assert_eq!(counts("├──"), [("box_drawing", 3)]);
         assert_eq!(counts("± → ©"), [("symbols", 3)]);
         // 👨‍👩‍👧 is three emoji joined by two U+200D; ❤️ is U+2764 U+FE0F.
@@ -496,5 +622,33 @@ mod tests {
         .map(|x| f.get(*x))
         .sum();
         assert_eq!(per_char, text.chars().count() as u64 - 1);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn each_non_ascii_scalar_lands_in_exactly_one_feature(text in proptest::prelude::any::<String>()) {
+            let f = TextFeatures::of(&text);
+            let per_char: u64 = Feature::ALL
+                .iter()
+                .filter(|x| x.max_tokens_per_occurrence().is_some_and(|m| m > 1.0))
+                .map(|x| f.get(*x))
+                .sum();
+            let non_ascii = text.chars().filter(|c| !c.is_ascii()).count() as u64;
+            proptest::prop_assert_eq!(per_char, non_ascii);
+        }
+
+        #[test]
+        fn ascii_letters_and_punctuation_are_counted_per_character(text in proptest::prelude::any::<String>()) {
+            let f = TextFeatures::of(&text);
+            let letters = text.chars().filter(char::is_ascii_alphabetic).count() as u64;
+            let punct = text
+                .chars()
+                .filter(|c| c.is_ascii() && !c.is_ascii_alphanumeric() && !" \t\n\r".contains(*c))
+                .count() as u64;
+            proptest::prop_assert_eq!(f.get(Feature::AsciiLetters), letters);
+            proptest::prop_assert_eq!(f.get(Feature::AsciiPunctuation), punct);
+            proptest::prop_assert!(f.get(Feature::Words) <= text.chars().count() as u64);
+            proptest::prop_assert!(f.get(Feature::CaseChanges) <= letters / 2);
+        }
     }
 }

@@ -10,33 +10,33 @@ impl Calibration {
             weights: [
                 0.9733, // words
                 1.0845, // case_changes
-                0.0, // ascii_letters
+                0.0,    // ascii_letters
                 0.1874, // long_word_excess
                 2.2456, // digit_groups
                 0.1958, // ascii_punctuation
                 0.2977, // punctuation_runs
                 0.6013, // line_break_runs
-                1.385, // space_runs
+                1.385,  // space_runs
                 1.0507, // latin1_letters
                 1.5412, // latin_extended_letters
                 0.1309, // cyrillic_letters
                 0.2437, // other_two_byte_letters
                 0.1217, // other_three_byte_letters
-                0.468, // unspaced_script_chars
+                0.468,  // unspaced_script_chars
                 0.8416, // cjk_chars
                 1.1391, // general_punctuation
                 0.6001, // box_drawing
                 2.6327, // symbols
                 2.4091, // emoji_scalars
-                0.0, // non_ascii_words
+                0.0,    // non_ascii_words
             ],
             safety_factor: 1.13,
         },
         prose: Coefficients {
             weights: [
                 1.0051, // words
-                0.0, // case_changes
-                0.0, // ascii_letters
+                0.0,    // case_changes
+                0.0,    // ascii_letters
                 0.1043, // long_word_excess
                 1.4227, // digit_groups
                 0.0951, // ascii_punctuation
@@ -54,7 +54,7 @@ impl Calibration {
                 0.6338, // box_drawing
                 2.0292, // symbols
                 2.2804, // emoji_scalars
-                0.0, // non_ascii_words
+                0.0,    // non_ascii_words
             ],
             safety_factor: 1.13,
         },
@@ -63,41 +63,41 @@ impl Calibration {
                 0.9279, // words
                 1.0399, // case_changes
                 0.0206, // ascii_letters
-                0.0, // long_word_excess
+                0.0,    // long_word_excess
                 1.4285, // digit_groups
                 0.0622, // ascii_punctuation
                 0.6659, // punctuation_runs
                 0.6206, // line_break_runs
                 1.1599, // space_runs
-                1.267, // latin1_letters
+                1.267,  // latin1_letters
                 1.5909, // latin_extended_letters
                 0.1531, // cyrillic_letters
-                0.267, // other_two_byte_letters
+                0.267,  // other_two_byte_letters
                 0.1352, // other_three_byte_letters
                 0.4678, // unspaced_script_chars
-                0.817, // cjk_chars
+                0.817,  // cjk_chars
                 0.9281, // general_punctuation
                 0.5978, // box_drawing
                 2.2732, // symbols
                 2.3962, // emoji_scalars
-                0.0, // non_ascii_words
+                0.0,    // non_ascii_words
             ],
             safety_factor: 1.14,
         },
         markdown: Coefficients {
             weights: [
-                0.745, // words
-                0.0, // case_changes
+                0.745,  // words
+                0.0,    // case_changes
                 0.0644, // ascii_letters
-                0.0, // long_word_excess
+                0.0,    // long_word_excess
                 1.6275, // digit_groups
                 0.1979, // ascii_punctuation
                 0.5454, // punctuation_runs
-                0.735, // line_break_runs
+                0.735,  // line_break_runs
                 1.1689, // space_runs
                 1.0064, // latin1_letters
                 1.6069, // latin_extended_letters
-                0.19, // cyrillic_letters
+                0.19,   // cyrillic_letters
                 0.3046, // other_two_byte_letters
                 0.1825, // other_three_byte_letters
                 0.4664, // unspaced_script_chars
@@ -106,7 +106,7 @@ impl Calibration {
                 0.5657, // box_drawing
                 2.7856, // symbols
                 2.1355, // emoji_scalars
-                0.0, // non_ascii_words
+                0.0,    // non_ascii_words
             ],
             safety_factor: 1.13,
         },
@@ -117,17 +117,17 @@ impl Calibration {
             weights: [
                 0.9537, // words
                 1.0389, // case_changes
-                0.0, // ascii_letters
+                0.0,    // ascii_letters
                 0.1918, // long_word_excess
                 2.1728, // digit_groups
                 0.2114, // ascii_punctuation
-                0.303, // punctuation_runs
+                0.303,  // punctuation_runs
                 0.6495, // line_break_runs
                 1.2759, // space_runs
                 1.2949, // latin1_letters
                 0.7728, // latin_extended_letters
-                0.0, // cyrillic_letters
-                0.529, // other_two_byte_letters
+                0.0,    // cyrillic_letters
+                0.529,  // other_two_byte_letters
                 0.5531, // other_three_byte_letters
                 0.9838, // unspaced_script_chars
                 1.2259, // cjk_chars
@@ -142,8 +142,8 @@ impl Calibration {
         prose: Coefficients {
             weights: [
                 1.0137, // words
-                0.0, // case_changes
-                0.0, // ascii_letters
+                0.0,    // case_changes
+                0.0,    // ascii_letters
                 0.0982, // long_word_excess
                 1.4466, // digit_groups
                 0.0942, // ascii_punctuation
@@ -167,22 +167,22 @@ impl Calibration {
         },
         yaml: Coefficients {
             weights: [
-                0.866, // words
+                0.866,  // words
                 0.9503, // case_changes
                 0.0361, // ascii_letters
-                0.0, // long_word_excess
+                0.0,    // long_word_excess
                 1.5093, // digit_groups
                 0.2146, // ascii_punctuation
                 0.4156, // punctuation_runs
                 0.6936, // line_break_runs
                 1.1163, // space_runs
-                1.422, // latin1_letters
+                1.422,  // latin1_letters
                 0.9678, // latin_extended_letters
                 0.0576, // cyrillic_letters
                 0.5732, // other_two_byte_letters
                 0.6081, // other_three_byte_letters
                 0.9833, // unspaced_script_chars
-                1.224, // cjk_chars
+                1.224,  // cjk_chars
                 1.2925, // general_punctuation
                 0.5644, // box_drawing
                 1.1885, // symbols
@@ -194,11 +194,11 @@ impl Calibration {
         markdown: Coefficients {
             weights: [
                 0.7883, // words
-                0.0, // case_changes
+                0.0,    // case_changes
                 0.0566, // ascii_letters
-                0.0, // long_word_excess
+                0.0,    // long_word_excess
                 1.6342, // digit_groups
-                0.192, // ascii_punctuation
+                0.192,  // ascii_punctuation
                 0.5357, // punctuation_runs
                 0.7003, // line_break_runs
                 1.2371, // space_runs

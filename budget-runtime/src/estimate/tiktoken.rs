@@ -124,7 +124,10 @@ mod tests {
         let exact = TiktokenCounter::new(Encoding::O200kBase).unwrap();
         let as_dyn: &dyn Estimator = &exact;
         for ct in ContentType::ALL {
-            assert_eq!(as_dyn.estimate("fn main() {}", ct), exact.count_tokens("fn main() {}"));
+            assert_eq!(
+                as_dyn.estimate("fn main() {}", ct),
+                exact.count_tokens("fn main() {}")
+            );
         }
     }
 
@@ -144,6 +147,10 @@ mod tests {
                 })
                 .collect()
         });
-        assert!(counts.iter().all(|&n| n == a.count_tokens("shared across threads")));
+        assert!(
+            counts
+                .iter()
+                .all(|&n| n == a.count_tokens("shared across threads"))
+        );
     }
 }
