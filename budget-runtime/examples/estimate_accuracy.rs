@@ -9,6 +9,9 @@
 //!     # adds a table for ~1 KB chunks of the corpus files, counted exactly
 //! ```
 //!
+//! `-- --worst N` also lists the N texts the upper-bound mode underestimates
+//! most (or comes closest to underestimating), per encoding.
+//!
 //! Errors are `(estimate - exact) / exact` per file, in percent: positive is
 //! an overestimate. p5/p95 are nearest-rank percentiles; "under >10%" is the
 //! share of files underestimated by more than 10%.
@@ -110,7 +113,47 @@ fn chunks(corpus: &[Sample], min_bytes: usize) -> Result<Vec<Sample>, String> {
     Ok(samples)
 }
 
+/// Lists the `n` texts with the lowest upper-bound error, per encoding.
+fn print_worst(title: &str, samples: &[Sample], n: usize) {
+    println!("### Lowest upper-bound margins: {title}\n");
+    println!("| encoding | text | exact | upper bound | error | starts with |");
+    println!("|---|---|--:|--:|--:|---|");
+    for encoding in Encoding::ALL {
+        let safe = CalibratedEstimator::upper_bound(encoding);
+        let mut rows: Vec<(f64, &Sample, u64)> = samples
+            .iter()
+            .map(|s| {
+                let estimate = safe.estimate(&s.text, s.content_type);
+                (
+                    accuracy::error_percent(estimate, s.exact(encoding)),
+                    s,
+                    estimate,
+                )
+            })
+            .collect();
+        rows.sort_by(|a, b| a.0.total_cmp(&b.0));
+        for (error, s, estimate) in rows.into_iter().take(n) {
+            let start: String = s.text.chars().take(60).collect();
+            println!(
+                "| {encoding} | {} | {} | {estimate} | {error:+.1}% | `{}` |",
+                s.name,
+                s.exact(encoding),
+                start.escape_debug()
+            );
+        }
+    }
+    println!();
+}
+
 fn run() -> Result<(), String> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let worst = match args.iter().position(|a| a == "--worst") {
+        Some(i) => args
+            .get(i + 1)
+            .and_then(|n| n.parse::<usize>().ok())
+            .ok_or("--worst takes a count")?,
+        None => 0,
+    };
     let Some(corpus) = corpus::load_corpus()? else {
         return Ok(());
     };
@@ -121,6 +164,11 @@ fn run() -> Result<(), String> {
         "Corpus files (per content type) and multilingual samples",
         &groups,
     );
+    if worst > 0 {
+        let mut all = corpus.clone();
+        all.extend(multilingual.iter().cloned());
+        print_worst("corpus files and multilingual samples", &all, worst);
+    }
 
     #[cfg(feature = "tiktoken")]
     {
@@ -129,6 +177,9 @@ fn run() -> Result<(), String> {
             "Corpus files cut into chunks of about 1 KB at line ends, counted exactly",
             &by_content_type(&chunked),
         );
+        if worst > 0 {
+            print_worst("1 KB chunks", &chunked, worst);
+        }
     }
     Ok(())
 }
