@@ -13,9 +13,9 @@
 //!
 //! 1. **ASCII weights.** Weighted least squares of the relative error
 //!    `(estimate - exact) / exact` over the corpus files of that content
-//!    type, for the nine ASCII features (words, case changes, letters,
-//!    long-word excess, digit groups, punctuation, punctuation runs, line
-//!    breaks, space runs); the non-ASCII weights are held at zero.
+//!    type, for the ten ASCII features (words, case changes, letters,
+//!    long-word excess, digit groups, punctuation, punctuation runs and their
+//!    excess, line breaks, space runs); the non-ASCII weights are held at zero.
 //! 2. **Non-ASCII weights.** With the ASCII weights fixed, the remaining
 //!    weights are fitted over the multilingual samples (all content types)
 //!    and the corpus files of that type by asymmetric least squares
@@ -39,7 +39,7 @@ use budget_runtime::{CalibratedEstimator, ContentType, Encoding, EstimateMode, E
 use corpus::{Origin, Sample};
 
 /// The features fitted in stage 1, on the English corpus.
-const ASCII_FEATURES: [Feature; 9] = [
+const ASCII_FEATURES: [Feature; 10] = [
     Feature::Words,
     Feature::CaseChanges,
     Feature::AsciiLetters,
@@ -47,6 +47,7 @@ const ASCII_FEATURES: [Feature; 9] = [
     Feature::DigitGroups,
     Feature::AsciiPunctuation,
     Feature::PunctuationRuns,
+    Feature::PunctuationRunExcess,
     Feature::LineBreakRuns,
     Feature::SpaceRuns,
 ];

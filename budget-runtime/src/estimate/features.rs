@@ -4,7 +4,7 @@
 use std::fmt;
 
 /// How many [`Feature`]s there are.
-pub const FEATURE_COUNT: usize = 21;
+pub const FEATURE_COUNT: usize = 22;
 
 /// One count the calibrated model reads from a text. Every count is in
 /// occurrences (characters, runs or words, as named); characters are Unicode
@@ -42,6 +42,9 @@ pub enum Feature {
     AsciiPunctuation,
     /// Maximal runs of ASCII punctuation.
     PunctuationRuns,
+    /// ASCII punctuation beyond the second character of each run
+    /// (operators, regular expressions, Markdown link syntax).
+    PunctuationRunExcess,
     /// Maximal runs of line breaks (`\n`, `\r`).
     LineBreakRuns,
     /// Maximal runs of two or more spaces or tabs (indentation, alignment).
@@ -92,6 +95,7 @@ impl Feature {
         Self::DigitGroups,
         Self::AsciiPunctuation,
         Self::PunctuationRuns,
+        Self::PunctuationRunExcess,
         Self::LineBreakRuns,
         Self::SpaceRuns,
         Self::Latin1Letters,
@@ -134,6 +138,7 @@ impl Feature {
             Self::DigitGroups => "digit_groups",
             Self::AsciiPunctuation => "ascii_punctuation",
             Self::PunctuationRuns => "punctuation_runs",
+            Self::PunctuationRunExcess => "punctuation_run_excess",
             Self::LineBreakRuns => "line_break_runs",
             Self::SpaceRuns => "space_runs",
             Self::Latin1Letters => "latin1_letters",
@@ -235,15 +240,19 @@ const KIND_LOWER_NA: usize = 2;
 const KIND_UPPER_NA: usize = 3;
 
 /// States: start, letters (kind × length), digits (position in a group of
-/// three), one space, two or more spaces, line breaks, punctuation, other.
+/// three), one space, two or more spaces, line breaks, punctuation (by run
+/// length), other.
 const START: usize = 0;
 const FIRST_LETTER: usize = 1;
 const FIRST_DIGIT: usize = FIRST_LETTER + LETTER_KINDS * LETTER_LEN_CAP;
 const ONE_SPACE: usize = FIRST_DIGIT + 3;
 const SPACES: usize = ONE_SPACE + 1;
 const IN_LINE_BREAKS: usize = SPACES + 1;
+/// Punctuation runs of one, two, and three or more characters.
 const IN_PUNCT: usize = IN_LINE_BREAKS + 1;
-const IN_OTHER: usize = IN_PUNCT + 1;
+const IN_PUNCT_2: usize = IN_PUNCT + 1;
+const IN_PUNCT_LONG: usize = IN_PUNCT_2 + 1;
+const IN_OTHER: usize = IN_PUNCT_LONG + 1;
 const STATES: usize = IN_OTHER + 1;
 
 const fn letter_state(kind: usize, len: usize) -> usize {
@@ -297,6 +306,8 @@ const fn next_state(state: usize, input: usize) -> usize {
             }
         }
         LINE_BREAK => IN_LINE_BREAKS,
+        PUNCT if state == IN_PUNCT => IN_PUNCT_2,
+        PUNCT if state == IN_PUNCT_2 || state == IN_PUNCT_LONG => IN_PUNCT_LONG,
         PUNCT => IN_PUNCT,
         _ => IN_OTHER,
     }
@@ -340,7 +351,9 @@ const fn emits(state: usize, input: usize) -> u32 {
         LINE_BREAK if state != IN_LINE_BREAKS => bits |= bit(Feature::LineBreakRuns),
         PUNCT => {
             bits |= bit(Feature::AsciiPunctuation);
-            if state != IN_PUNCT {
+            if state == IN_PUNCT_2 || state == IN_PUNCT_LONG {
+                bits |= bit(Feature::PunctuationRunExcess);
+            } else if state != IN_PUNCT {
                 bits |= bit(Feature::PunctuationRuns);
             }
         }

@@ -8,26 +8,27 @@ impl Calibration {
     pub const O200K_BASE: Self = Self {
         code: Coefficients {
             weights: [
-                0.9733, // words
-                1.0845, // case_changes
+                0.9718, // words
+                1.0833, // case_changes
                 0.0,    // ascii_letters
-                0.1874, // long_word_excess
-                2.2456, // digit_groups
-                0.1958, // ascii_punctuation
-                0.2977, // punctuation_runs
-                0.6013, // line_break_runs
-                1.385,  // space_runs
-                1.0507, // latin1_letters
-                1.5412, // latin_extended_letters
-                0.1309, // cyrillic_letters
+                0.1881, // long_word_excess
+                2.2403, // digit_groups
+                0.1679, // ascii_punctuation
+                0.3304, // punctuation_runs
+                0.0434, // punctuation_run_excess
+                0.617,  // line_break_runs
+                1.3802, // space_runs
+                1.0471, // latin1_letters
+                1.5405, // latin_extended_letters
+                0.1308, // cyrillic_letters
                 0.2437, // other_two_byte_letters
-                0.1217, // other_three_byte_letters
-                0.468,  // unspaced_script_chars
-                0.8416, // cjk_chars
-                1.1391, // general_punctuation
-                0.6001, // box_drawing
-                2.6327, // symbols
-                2.4091, // emoji_scalars
+                0.1218, // other_three_byte_letters
+                0.4678, // unspaced_script_chars
+                0.84,   // cjk_chars
+                1.1389, // general_punctuation
+                0.5981, // box_drawing
+                2.6376, // symbols
+                2.4052, // emoji_scalars
                 0.0,    // non_ascii_words
             ],
             safety_factor: 1.13,
@@ -41,6 +42,7 @@ impl Calibration {
                 1.4227, // digit_groups
                 0.0951, // ascii_punctuation
                 0.7781, // punctuation_runs
+                0.0,    // punctuation_run_excess
                 0.4299, // line_break_runs
                 0.8779, // space_runs
                 1.0248, // latin1_letters
@@ -60,52 +62,54 @@ impl Calibration {
         },
         yaml: Coefficients {
             weights: [
-                0.9279, // words
-                1.0399, // case_changes
-                0.0206, // ascii_letters
+                0.9371, // words
+                1.0629, // case_changes
+                0.0188, // ascii_letters
                 0.0,    // long_word_excess
-                1.4285, // digit_groups
-                0.0622, // ascii_punctuation
-                0.6659, // punctuation_runs
-                0.6206, // line_break_runs
-                1.1599, // space_runs
-                1.267,  // latin1_letters
-                1.5909, // latin_extended_letters
-                0.1531, // cyrillic_letters
-                0.267,  // other_two_byte_letters
-                0.1352, // other_three_byte_letters
-                0.4678, // unspaced_script_chars
-                0.817,  // cjk_chars
-                0.9281, // general_punctuation
-                0.5978, // box_drawing
-                2.2732, // symbols
-                2.3962, // emoji_scalars
+                1.373,  // digit_groups
+                0.0,    // ascii_punctuation
+                0.7113, // punctuation_runs
+                0.7238, // punctuation_run_excess
+                0.518,  // line_break_runs
+                1.2967, // space_runs
+                1.2788, // latin1_letters
+                1.6046, // latin_extended_letters
+                0.1527, // cyrillic_letters
+                0.2667, // other_two_byte_letters
+                0.1343, // other_three_byte_letters
+                0.469,  // unspaced_script_chars
+                0.8154, // cjk_chars
+                0.954,  // general_punctuation
+                0.5934, // box_drawing
+                2.3091, // symbols
+                2.4543, // emoji_scalars
                 0.0,    // non_ascii_words
             ],
-            safety_factor: 1.14,
+            safety_factor: 1.15,
         },
         markdown: Coefficients {
             weights: [
-                0.745,  // words
+                0.7106, // words
                 0.0,    // case_changes
-                0.0644, // ascii_letters
+                0.0682, // ascii_letters
                 0.0,    // long_word_excess
-                1.6275, // digit_groups
-                0.1979, // ascii_punctuation
-                0.5454, // punctuation_runs
-                0.735,  // line_break_runs
-                1.1689, // space_runs
-                1.0064, // latin1_letters
-                1.6069, // latin_extended_letters
-                0.19,   // cyrillic_letters
-                0.3046, // other_two_byte_letters
-                0.1825, // other_three_byte_letters
-                0.4664, // unspaced_script_chars
-                0.7759, // cjk_chars
-                0.9018, // general_punctuation
-                0.5657, // box_drawing
-                2.7856, // symbols
-                2.1355, // emoji_scalars
+                1.5685, // digit_groups
+                0.0,    // ascii_punctuation
+                0.7935, // punctuation_runs
+                0.3123, // punctuation_run_excess
+                0.7833, // line_break_runs
+                1.1877, // space_runs
+                1.0104, // latin1_letters
+                1.6165, // latin_extended_letters
+                0.1954, // cyrillic_letters
+                0.3104, // other_two_byte_letters
+                0.1902, // other_three_byte_letters
+                0.4658, // unspaced_script_chars
+                0.7691, // cjk_chars
+                0.9628, // general_punctuation
+                0.5565, // box_drawing
+                2.8814, // symbols
+                2.1492, // emoji_scalars
                 0.0,    // non_ascii_words
             ],
             safety_factor: 1.13,
@@ -122,6 +126,7 @@ impl Calibration {
                 2.1728, // digit_groups
                 0.2114, // ascii_punctuation
                 0.303,  // punctuation_runs
+                0.0,    // punctuation_run_excess
                 0.6495, // line_break_runs
                 1.2759, // space_runs
                 1.2949, // latin1_letters
@@ -148,6 +153,7 @@ impl Calibration {
                 1.4466, // digit_groups
                 0.0942, // ascii_punctuation
                 0.7635, // punctuation_runs
+                0.0,    // punctuation_run_excess
                 0.4168, // line_break_runs
                 0.8848, // space_runs
                 1.4657, // latin1_letters
@@ -167,53 +173,55 @@ impl Calibration {
         },
         yaml: Coefficients {
             weights: [
-                0.866,  // words
-                0.9503, // case_changes
-                0.0361, // ascii_letters
+                0.8606, // words
+                0.9439, // case_changes
+                0.0377, // ascii_letters
                 0.0,    // long_word_excess
-                1.5093, // digit_groups
-                0.2146, // ascii_punctuation
-                0.4156, // punctuation_runs
-                0.6936, // line_break_runs
-                1.1163, // space_runs
-                1.422,  // latin1_letters
-                0.9678, // latin_extended_letters
-                0.0576, // cyrillic_letters
-                0.5732, // other_two_byte_letters
-                0.6081, // other_three_byte_letters
-                0.9833, // unspaced_script_chars
-                1.224,  // cjk_chars
-                1.2925, // general_punctuation
-                0.5644, // box_drawing
-                1.1885, // symbols
-                2.9498, // emoji_scalars
-                1.6815, // non_ascii_words
+                1.4801, // digit_groups
+                0.0,    // ascii_punctuation
+                0.6268, // punctuation_runs
+                0.7973, // punctuation_run_excess
+                0.5701, // line_break_runs
+                1.263,  // space_runs
+                1.4245, // latin1_letters
+                0.9503, // latin_extended_letters
+                0.0542, // cyrillic_letters
+                0.5698, // other_two_byte_letters
+                0.6033, // other_three_byte_letters
+                0.9848, // unspaced_script_chars
+                1.2277, // cjk_chars
+                1.3149, // general_punctuation
+                0.5666, // box_drawing
+                1.2421, // symbols
+                3.0463, // emoji_scalars
+                1.7111, // non_ascii_words
             ],
             safety_factor: 1.08,
         },
         markdown: Coefficients {
             weights: [
-                0.7883, // words
+                0.758,  // words
                 0.0,    // case_changes
-                0.0566, // ascii_letters
+                0.0596, // ascii_letters
                 0.0,    // long_word_excess
-                1.6342, // digit_groups
-                0.192,  // ascii_punctuation
-                0.5357, // punctuation_runs
-                0.7003, // line_break_runs
-                1.2371, // space_runs
-                1.4502, // latin1_letters
-                1.1589, // latin_extended_letters
-                0.1271, // cyrillic_letters
-                0.6472, // other_two_byte_letters
-                0.6984, // other_three_byte_letters
-                0.9832, // unspaced_script_chars
-                1.2015, // cjk_chars
-                1.2047, // general_punctuation
-                0.5377, // box_drawing
-                1.9386, // symbols
-                2.7467, // emoji_scalars
-                1.4159, // non_ascii_words
+                1.5729, // digit_groups
+                0.0,    // ascii_punctuation
+                0.7703, // punctuation_runs
+                0.3355, // punctuation_run_excess
+                0.7546, // line_break_runs
+                1.2493, // space_runs
+                1.4246, // latin1_letters
+                1.0943, // latin_extended_letters
+                0.1148, // cyrillic_letters
+                0.634,  // other_two_byte_letters
+                0.6836, // other_three_byte_letters
+                0.9825, // unspaced_script_chars
+                1.1938, // cjk_chars
+                1.2206, // general_punctuation
+                0.5284, // box_drawing
+                1.8511, // symbols
+                2.7578, // emoji_scalars
+                1.496,  // non_ascii_words
             ],
             safety_factor: 1.08,
         },
