@@ -210,6 +210,7 @@ fn render(fitted: &[(Encoding, Calibration, usize, usize)]) -> String {
          \n\
          use crate::estimate::{Calibration, Coefficients};\n\
          \n\
+         #[rustfmt::skip] // generated layout: one weight per line, named\n\
          impl Calibration {\n",
     );
     for (encoding, calibration, files, samples) in fitted {

@@ -3,6 +3,7 @@
 
 use crate::estimate::{Calibration, Coefficients};
 
+#[rustfmt::skip] // generated layout: one weight per line, named
 impl Calibration {
     /// Fitted for `o200k_base` on 160 corpus files and 31 multilingual samples.
     pub const O200K_BASE: Self = Self {
@@ -10,13 +11,13 @@ impl Calibration {
             weights: [
                 0.9718, // words
                 1.0833, // case_changes
-                0.0,    // ascii_letters
+                0.0, // ascii_letters
                 0.1881, // long_word_excess
                 2.2403, // digit_groups
                 0.1679, // ascii_punctuation
                 0.3304, // punctuation_runs
                 0.0434, // punctuation_run_excess
-                0.617,  // line_break_runs
+                0.617, // line_break_runs
                 1.3802, // space_runs
                 1.0471, // latin1_letters
                 1.5405, // latin_extended_letters
@@ -24,25 +25,25 @@ impl Calibration {
                 0.2437, // other_two_byte_letters
                 0.1218, // other_three_byte_letters
                 0.4678, // unspaced_script_chars
-                0.84,   // cjk_chars
+                0.84, // cjk_chars
                 1.1389, // general_punctuation
                 0.5981, // box_drawing
                 2.6376, // symbols
                 2.4052, // emoji_scalars
-                0.0,    // non_ascii_words
+                0.0, // non_ascii_words
             ],
             safety_factor: 1.13,
         },
         prose: Coefficients {
             weights: [
                 1.0051, // words
-                0.0,    // case_changes
-                0.0,    // ascii_letters
+                0.0, // case_changes
+                0.0, // ascii_letters
                 0.1043, // long_word_excess
                 1.4227, // digit_groups
                 0.0951, // ascii_punctuation
                 0.7781, // punctuation_runs
-                0.0,    // punctuation_run_excess
+                0.0, // punctuation_run_excess
                 0.4299, // line_break_runs
                 0.8779, // space_runs
                 1.0248, // latin1_letters
@@ -56,7 +57,7 @@ impl Calibration {
                 0.6338, // box_drawing
                 2.0292, // symbols
                 2.2804, // emoji_scalars
-                0.0,    // non_ascii_words
+                0.0, // non_ascii_words
             ],
             safety_factor: 1.13,
         },
@@ -65,36 +66,36 @@ impl Calibration {
                 0.9371, // words
                 1.0629, // case_changes
                 0.0188, // ascii_letters
-                0.0,    // long_word_excess
-                1.373,  // digit_groups
-                0.0,    // ascii_punctuation
+                0.0, // long_word_excess
+                1.373, // digit_groups
+                0.0, // ascii_punctuation
                 0.7113, // punctuation_runs
                 0.7238, // punctuation_run_excess
-                0.518,  // line_break_runs
+                0.518, // line_break_runs
                 1.2967, // space_runs
                 1.2788, // latin1_letters
                 1.6046, // latin_extended_letters
                 0.1527, // cyrillic_letters
                 0.2667, // other_two_byte_letters
                 0.1343, // other_three_byte_letters
-                0.469,  // unspaced_script_chars
+                0.469, // unspaced_script_chars
                 0.8154, // cjk_chars
-                0.954,  // general_punctuation
+                0.954, // general_punctuation
                 0.5934, // box_drawing
                 2.3091, // symbols
                 2.4543, // emoji_scalars
-                0.0,    // non_ascii_words
+                0.0, // non_ascii_words
             ],
             safety_factor: 1.15,
         },
         markdown: Coefficients {
             weights: [
                 0.7106, // words
-                0.0,    // case_changes
+                0.0, // case_changes
                 0.0682, // ascii_letters
-                0.0,    // long_word_excess
+                0.0, // long_word_excess
                 1.5685, // digit_groups
-                0.0,    // ascii_punctuation
+                0.0, // ascii_punctuation
                 0.7935, // punctuation_runs
                 0.3123, // punctuation_run_excess
                 0.7833, // line_break_runs
@@ -110,7 +111,7 @@ impl Calibration {
                 0.5565, // box_drawing
                 2.8814, // symbols
                 2.1492, // emoji_scalars
-                0.0,    // non_ascii_words
+                0.0, // non_ascii_words
             ],
             safety_factor: 1.13,
         },
@@ -121,18 +122,18 @@ impl Calibration {
             weights: [
                 0.9537, // words
                 1.0389, // case_changes
-                0.0,    // ascii_letters
+                0.0, // ascii_letters
                 0.1918, // long_word_excess
                 2.1728, // digit_groups
                 0.2114, // ascii_punctuation
-                0.303,  // punctuation_runs
-                0.0,    // punctuation_run_excess
+                0.303, // punctuation_runs
+                0.0, // punctuation_run_excess
                 0.6495, // line_break_runs
                 1.2759, // space_runs
                 1.2949, // latin1_letters
                 0.7728, // latin_extended_letters
-                0.0,    // cyrillic_letters
-                0.529,  // other_two_byte_letters
+                0.0, // cyrillic_letters
+                0.529, // other_two_byte_letters
                 0.5531, // other_three_byte_letters
                 0.9838, // unspaced_script_chars
                 1.2259, // cjk_chars
@@ -147,13 +148,13 @@ impl Calibration {
         prose: Coefficients {
             weights: [
                 1.0137, // words
-                0.0,    // case_changes
-                0.0,    // ascii_letters
+                0.0, // case_changes
+                0.0, // ascii_letters
                 0.0982, // long_word_excess
                 1.4466, // digit_groups
                 0.0942, // ascii_punctuation
                 0.7635, // punctuation_runs
-                0.0,    // punctuation_run_excess
+                0.0, // punctuation_run_excess
                 0.4168, // line_break_runs
                 0.8848, // space_runs
                 1.4657, // latin1_letters
@@ -176,13 +177,13 @@ impl Calibration {
                 0.8606, // words
                 0.9439, // case_changes
                 0.0377, // ascii_letters
-                0.0,    // long_word_excess
+                0.0, // long_word_excess
                 1.4801, // digit_groups
-                0.0,    // ascii_punctuation
+                0.0, // ascii_punctuation
                 0.6268, // punctuation_runs
                 0.7973, // punctuation_run_excess
                 0.5701, // line_break_runs
-                1.263,  // space_runs
+                1.263, // space_runs
                 1.4245, // latin1_letters
                 0.9503, // latin_extended_letters
                 0.0542, // cyrillic_letters
@@ -200,12 +201,12 @@ impl Calibration {
         },
         markdown: Coefficients {
             weights: [
-                0.758,  // words
-                0.0,    // case_changes
+                0.758, // words
+                0.0, // case_changes
                 0.0596, // ascii_letters
-                0.0,    // long_word_excess
+                0.0, // long_word_excess
                 1.5729, // digit_groups
-                0.0,    // ascii_punctuation
+                0.0, // ascii_punctuation
                 0.7703, // punctuation_runs
                 0.3355, // punctuation_run_excess
                 0.7546, // line_break_runs
@@ -213,7 +214,7 @@ impl Calibration {
                 1.4246, // latin1_letters
                 1.0943, // latin_extended_letters
                 0.1148, // cyrillic_letters
-                0.634,  // other_two_byte_letters
+                0.634, // other_two_byte_letters
                 0.6836, // other_three_byte_letters
                 0.9825, // unspaced_script_chars
                 1.1938, // cjk_chars
@@ -221,7 +222,7 @@ impl Calibration {
                 0.5284, // box_drawing
                 1.8511, // symbols
                 2.7578, // emoji_scalars
-                1.496,  // non_ascii_words
+                1.496, // non_ascii_words
             ],
             safety_factor: 1.08,
         },
