@@ -211,6 +211,7 @@ fn render(fitted: &[(Encoding, Calibration, usize, usize)]) -> String {
          use crate::estimate::{Calibration, Coefficients};\n\
          \n\
          #[rustfmt::skip] // generated layout: one weight per line, named\n\
+         #[allow(clippy::approx_constant)] // fitted weights, some near π/3 or e by chance\n\
          impl Calibration {\n",
     );
     for (encoding, calibration, files, samples) in fitted {

@@ -3,12 +3,15 @@
 //! [`CalibratedEstimator`] fitted per [`Encoding`], and (feature `tiktoken`)
 //! the exact `TiktokenCounter`.
 //!
-//! | estimator | cost | accuracy on the corpus (o200k_base) |
-//! |---|---|---|
-//! | [`SeedEstimator`] | one character count | mean absolute error 9–20% per file |
-//! | [`CalibratedEstimator`] | one pass of character classes | about 2% |
-//! | [`CalibratedEstimator::upper_bound`] | same | never under on the corpus |
-//! | `TiktokenCounter` (feature `tiktoken`) | full BPE | exact |
+//! Measured on the project's corpus (160 files of code, prose, YAML and
+//! Markdown) against `o200k_base`; throughput on one core:
+//!
+//! | estimator | mean absolute error per file | files under by >10% | throughput |
+//! |---|---|---|---|
+//! | [`SeedEstimator`] | 9–20% | up to 5% (71% of non-English samples) | > 5 GB/s |
+//! | [`CalibratedEstimator::new`] | 1.4–2.1% | none | ~ 400 MB/s |
+//! | [`CalibratedEstimator::upper_bound`] | over by 13–15% | none under at all | ~ 400 MB/s |
+//! | `TiktokenCounter` (feature `tiktoken`) | exact | — | ~ 10 MB/s |
 //!
 //! Every [`TokenCounter`] is an [`Estimator`] through a blanket
 //! implementation, so an exact counter goes wherever a `&dyn Estimator` is
@@ -33,8 +36,9 @@ pub use tiktoken::TiktokenCounter;
 
 use crate::model::ContentType;
 
-/// Estimates how many tokens a text costs. Implementations must be cheap
-/// and must not allocate per call; results are in tokens.
+/// Estimates how many tokens a text costs; results are in tokens.
+/// Estimators should be cheap and not allocate per call; exact counters
+/// (through the blanket implementation for [`TokenCounter`]) run a tokenizer.
 ///
 /// Every [`TokenCounter`] is an `Estimator` that ignores the content type.
 ///

@@ -1,5 +1,14 @@
 //! [`TiktokenCounter`]: exact token counts with the OpenAI vocabularies
 //! shipped inside the `tiktoken-rs` crate (feature `tiktoken`).
+//!
+//! Why `tiktoken-rs` rather than `bpe-openai` (both reproduce every count of
+//! the corpus's `tokens.tsv` and agreed on 20,000 random mixed-script
+//! strings): `tiktoken-rs` is the lighter dependency (16 crates against 36,
+//! about 8 MB added to a binary against about 49 MB, a cold release build
+//! of about 45 s against 85 s, since `bpe-openai` builds its tables in a
+//! build script) and ports OpenAI's own implementation. `bpe-openai` counts
+//! about twice as fast and loads faster; the calibrated estimator covers the
+//! hot paths, so the exact counter optimises for weight.
 
 use std::fmt;
 use std::sync::LazyLock;
