@@ -21,6 +21,8 @@ pub struct ErrorStats {
     pub min: f64,
     /// Largest error, percent.
     pub max: f64,
+    /// Share of texts underestimated at all, percent.
+    pub under: f64,
     /// Share of texts underestimated by more than 10%, percent.
     pub under_10: f64,
 }
@@ -55,6 +57,7 @@ impl ErrorStats {
             p95: rank(0.95),
             min: errors[0],
             max: errors[n - 1],
+            under: errors.iter().filter(|&&e| e < 0.0).count() as f64 * 100.0 / n as f64,
             under_10: errors.iter().filter(|&&e| e < -10.0).count() as f64 * 100.0 / n as f64,
         })
     }
