@@ -51,6 +51,30 @@ fn throughput(c: &mut Criterion) {
     });
     fast.finish();
 
+    // Per-call overhead on short texts: the first line-sized piece (up to
+    // 120 bytes) of every corpus file, as in a chat message or a log line.
+    let short: Vec<Sample> = files
+        .iter()
+        .map(|f| {
+            let end = (0..=f.text.len().min(120))
+                .rev()
+                .find(|&i| f.text.is_char_boundary(i))
+                .unwrap_or(0);
+            Sample {
+                text: f.text[..end].to_owned(),
+                ..f.clone()
+            }
+        })
+        .collect();
+    let mut small = c.benchmark_group("estimate_short_texts");
+    small.throughput(Throughput::Elements(short.len() as u64));
+    small.bench_function("seed", |b| b.iter(|| estimate_all(&SeedEstimator, &short)));
+    let calibrated = CalibratedEstimator::new(Encoding::O200kBase);
+    small.bench_function("calibrated/o200k_base", |b| {
+        b.iter(|| estimate_all(&calibrated, &short))
+    });
+    small.finish();
+
     #[cfg(feature = "tiktoken")]
     {
         use budget_runtime::TiktokenCounter;

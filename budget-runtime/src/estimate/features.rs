@@ -387,6 +387,35 @@ const EMITS: [u32; STATES * INPUTS] = {
     table
 };
 
+/// How many (transition, feature) pairs `EMITS` holds.
+const EMIT_COUNT: usize = {
+    let mut n = 0;
+    let mut i = 0;
+    while i < STATES * INPUTS {
+        n += EMITS[i].count_ones() as usize;
+        i += 1;
+    }
+    n
+};
+
+/// `EMITS` flattened into `(transition, feature index)` pairs, so that the
+/// final sum is one branch-free pass.
+const EMIT_LIST: [(u16, u8); EMIT_COUNT] = {
+    let mut list = [(0u16, 0u8); EMIT_COUNT];
+    let mut n = 0;
+    let mut i = 0;
+    while i < STATES * INPUTS {
+        let mut bits = EMITS[i];
+        while bits != 0 {
+            list[n] = (i as u16, bits.trailing_zeros() as u8);
+            n += 1;
+            bits &= bits - 1;
+        }
+        i += 1;
+    }
+    list
+};
+
 /// Input class of each ASCII byte. Control characters other than tab, line
 /// feed and carriage return count as punctuation.
 const ASCII_INPUT: [u8; 128] = {
@@ -488,12 +517,8 @@ impl TextFeatures {
             transitions[transition] += 1;
             state = usize::from(NEXT[transition]);
         }
-        for (n, bits) in transitions.iter().zip(EMITS) {
-            let mut bits = if *n == 0 { 0 } else { bits };
-            while bits != 0 {
-                counts[bits.trailing_zeros() as usize] += n;
-                bits &= bits - 1;
-            }
+        for &(transition, feature) in &EMIT_LIST {
+            counts[usize::from(feature)] += transitions[usize::from(transition)];
         }
         Self { counts }
     }
