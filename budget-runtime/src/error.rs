@@ -734,3 +734,47 @@ pub enum PayloadError {
         total_tokens: u64,
     },
 }
+
+/// An encoding name other than `o200k_base` or `cl100k_base`.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("unknown encoding {0:?}: expected \"o200k_base\" or \"cl100k_base\"")]
+pub struct UnknownEncoding(pub String);
+
+/// A [`Calibration`](crate::estimate::Calibration) was rejected: its weights
+/// must be finite and non-negative, its safety factors finite and at least 1.
+#[derive(Debug, Clone, PartialEq, Error)]
+#[non_exhaustive]
+pub enum CalibrationError {
+    /// A weight was negative, NaN or infinite.
+    #[error("weight {value} of feature {feature} for {content_type} must be finite and >= 0")]
+    InvalidWeight {
+        /// The content type whose coefficients hold the weight.
+        content_type: crate::model::ContentType,
+        /// The feature's name.
+        feature: &'static str,
+        /// The value given.
+        value: f64,
+    },
+    /// A safety factor was below 1, NaN or infinite.
+    #[error("safety factor {value} for {content_type} must be finite and >= 1")]
+    InvalidSafetyFactor {
+        /// The content type whose coefficients hold the factor.
+        content_type: crate::model::ContentType,
+        /// The value given.
+        value: f64,
+    },
+}
+
+/// An exact tokenizer could not be loaded.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum TokenizerError {
+    /// The vocabulary shipped for `encoding` failed to parse.
+    #[error("failed to load the {encoding} vocabulary: {reason}")]
+    Load {
+        /// The encoding that failed.
+        encoding: crate::estimate::Encoding,
+        /// The tokenizer library's message.
+        reason: String,
+    },
+}

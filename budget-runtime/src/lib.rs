@@ -36,7 +36,12 @@ pub mod scorer;
 pub mod slicer;
 
 pub use error::*;
-pub use estimate::{Estimator, SeedEstimator, TokenCounter, count_chars, seed_estimate};
+#[cfg(feature = "tiktoken")]
+pub use estimate::TiktokenCounter;
+pub use estimate::{
+    CalibratedEstimator, Encoding, EstimateMode, Estimator, SeedEstimator, TokenCounter,
+    count_chars, seed_estimate,
+};
 pub use model::*;
 pub use pipeline::{
     ExcludedItem, ExclusionReason, IncludedItem, InclusionReason, OverflowStrategy, Pipeline,

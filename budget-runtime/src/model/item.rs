@@ -235,6 +235,28 @@ impl ItemBuilder {
     /// # Errors
     /// [`ItemError::EmptyContent`] if the content is empty.
     pub fn build(self) -> Result<Item, ItemError> {
+        self.build_with(&SeedEstimator)
+    }
+
+    /// The item, its token count (unless given with
+    /// [`tokens`](ItemBuilder::tokens)) taken from `estimator` for the
+    /// item's content type: a calibrated estimator, or an exact counter
+    /// (every [`TokenCounter`](crate::TokenCounter) is an [`Estimator`]).
+    ///
+    /// # Errors
+    /// [`ItemError::EmptyContent`] if the content is empty.
+    ///
+    /// ```
+    /// use budget_runtime::{CalibratedEstimator, ContentType, ContextItem, Encoding, Item};
+    ///
+    /// let estimator = CalibratedEstimator::new(Encoding::O200kBase);
+    /// let item = Item::builder("東京の天気は晴れです")
+    ///     .content_type(ContentType::Prose)
+    ///     .build_with(&estimator)?;
+    /// assert!(item.tokens() >= 8); // exact o200k_base count: 8; seed ratios say 3
+    /// # Ok::<(), budget_runtime::ItemError>(())
+    /// ```
+    pub fn build_with(self, estimator: &dyn Estimator) -> Result<Item, ItemError> {
         let mut item = self.item;
         if item.content.is_empty() {
             return Err(ItemError::EmptyContent);
@@ -242,7 +264,7 @@ impl ItemBuilder {
         item.tokens = match self.tokens {
             Some(tokens) => tokens,
             None => {
-                let estimate = SeedEstimator.estimate(&item.content, item.content_type);
+                let estimate = estimator.estimate(&item.content, item.content_type);
                 i64::try_from(estimate).unwrap_or(i64::MAX)
             }
         };

@@ -1,0 +1,101 @@
+//! Throughput of the estimators on the token corpus, in bytes per second:
+//! the seed ratios, the calibrated estimator and (feature `tiktoken`) the
+//! exact counter.
+//!
+//! ```text
+//! cargo bench -p budget-runtime --bench estimate
+//! cargo bench -p budget-runtime --bench estimate --features tiktoken
+//! ```
+//!
+//! Every iteration estimates every corpus file once, each with its own
+//! content type. Without the corpus the benchmark prints a notice and
+//! measures nothing.
+
+#[path = "../examples/support/corpus.rs"]
+mod corpus;
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use budget_runtime::{CalibratedEstimator, Encoding, Estimator, SeedEstimator};
+use corpus::Sample;
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+
+fn estimate_all(estimator: &dyn Estimator, files: &[Sample]) -> u64 {
+    files
+        .iter()
+        .map(|f| estimator.estimate(black_box(&f.text), f.content_type))
+        .sum()
+}
+
+fn throughput(c: &mut Criterion) {
+    let files = match corpus::load_corpus() {
+        Ok(Some(files)) => files,
+        Ok(None) => return,
+        Err(e) => panic!("corpus: {e}"),
+    };
+    let bytes: u64 = files.iter().map(|f| f.text.len() as u64).sum();
+
+    let mut fast = c.benchmark_group("estimate_corpus");
+    fast.throughput(Throughput::Bytes(bytes));
+    fast.bench_function("seed", |b| b.iter(|| estimate_all(&SeedEstimator, &files)));
+    for encoding in Encoding::ALL {
+        let calibrated = CalibratedEstimator::new(encoding);
+        fast.bench_function(format!("calibrated/{encoding}"), |b| {
+            b.iter(|| estimate_all(&calibrated, &files))
+        });
+    }
+    let upper = CalibratedEstimator::upper_bound(Encoding::O200kBase);
+    fast.bench_function("upper_bound/o200k_base", |b| {
+        b.iter(|| estimate_all(&upper, &files))
+    });
+    fast.finish();
+
+    // Per-call overhead on short texts: the first line-sized piece (up to
+    // 120 bytes) of every corpus file, as in a chat message or a log line.
+    let short: Vec<Sample> = files
+        .iter()
+        .map(|f| {
+            let end = (0..=f.text.len().min(120))
+                .rev()
+                .find(|&i| f.text.is_char_boundary(i))
+                .unwrap_or(0);
+            Sample {
+                text: f.text[..end].to_owned(),
+                ..f.clone()
+            }
+        })
+        .collect();
+    let mut small = c.benchmark_group("estimate_short_texts");
+    small.throughput(Throughput::Elements(short.len() as u64));
+    small.bench_function("seed", |b| b.iter(|| estimate_all(&SeedEstimator, &short)));
+    let calibrated = CalibratedEstimator::new(Encoding::O200kBase);
+    small.bench_function("calibrated/o200k_base", |b| {
+        b.iter(|| estimate_all(&calibrated, &short))
+    });
+    small.finish();
+
+    #[cfg(feature = "tiktoken")]
+    {
+        use budget_runtime::TiktokenCounter;
+        let mut exact = c.benchmark_group("count_corpus_exact");
+        exact
+            .throughput(Throughput::Bytes(bytes))
+            .sample_size(10)
+            .measurement_time(Duration::from_secs(10));
+        for encoding in Encoding::ALL {
+            let counter = TiktokenCounter::new(encoding).expect("vocabulary loads");
+            exact.bench_function(format!("tiktoken/{encoding}"), |b| {
+                b.iter(|| estimate_all(&counter, &files))
+            });
+        }
+        exact.finish();
+    }
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().measurement_time(Duration::from_secs(5));
+    targets = throughput
+}
+criterion_main!(benches);

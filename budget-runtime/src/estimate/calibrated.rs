@@ -1,0 +1,269 @@
+//! [`CalibratedEstimator`]: a character-class model fitted per encoding and
+//! content type, with an optional upper-bound mode.
+
+use crate::error::CalibrationError;
+use crate::estimate::{Calibration, Encoding, Estimator, TextFeatures};
+use crate::model::ContentType;
+
+/// What a [`CalibratedEstimator`] returns.
+///
+/// ```
+/// use budget_runtime::{CalibratedEstimator, Encoding, EstimateMode};
+/// let e = CalibratedEstimator::new(Encoding::O200kBase).with_mode(EstimateMode::UpperBound);
+/// assert_eq!(e.mode(), EstimateMode::UpperBound);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum EstimateMode {
+    /// The fitted model, rounded up: as close to the exact count as the
+    /// model gets, off by a few percent either way.
+    #[default]
+    BestGuess,
+    /// The best guess times the content type's safety factor (1.08–1.15):
+    /// at least the exact count on every file of the calibration corpus and
+    /// every multilingual sample, by a margin of 3% or more, and above it by
+    /// 8–15% on average. It is a measured bound, not a proof: of 1 KB
+    /// pieces of the corpus, 0–6% per content type come out under (0–0.7%
+    /// by more than 10%), yet budgets of 1,000 to 16,000 tokens filled with
+    /// such pieces by this estimate never overran when counted exactly
+    /// (`examples/estimate_accuracy.rs`).
+    UpperBound,
+}
+
+/// Estimates tokens from character-class counts ([`TextFeatures`]) with
+/// coefficients fitted per encoding and content type.
+///
+/// One pass over the bytes, no allocation, no vocabulary. On the project's
+/// corpus (code, prose, YAML, Markdown) its mean absolute error per file is
+/// about 2% under both encodings, against 8–20% for the seed ratios, and it
+/// does not underestimate non-English text (CJK, Cyrillic, Arabic, emoji,
+/// accented Latin), which the seed ratios undercount by up to 66%
+/// (`o200k_base`) and 78% (`cl100k_base`).
+///
+/// The result is 0 for the empty string, at least 1 for any other text, and
+/// never more than the text's length in bytes (no token is shorter than one
+/// byte).
+///
+/// ```
+/// use budget_runtime::{CalibratedEstimator, ContentType, Encoding, Estimator};
+///
+/// let best = CalibratedEstimator::new(Encoding::O200kBase);
+/// let safe = CalibratedEstimator::upper_bound(Encoding::O200kBase);
+/// let text = "The quick brown fox jumps over the lazy dog.";
+/// let guess = best.estimate(text, ContentType::Prose);
+/// assert!((8..=12).contains(&guess)); // exact: 10
+/// assert!(safe.estimate(text, ContentType::Prose) >= guess);
+/// assert_eq!(best.estimate("", ContentType::Code), 0);
+///
+/// // Usable wherever an estimator is expected:
+/// let estimator: &dyn Estimator = &best;
+/// assert!(estimator.estimate("今日は良い天気です", ContentType::Prose) >= 6); // exact: 6
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CalibratedEstimator {
+    calibration: Calibration,
+    mode: EstimateMode,
+}
+
+impl CalibratedEstimator {
+    /// The built-in calibration of `encoding`, in [`EstimateMode::BestGuess`].
+    ///
+    /// ```
+    /// use budget_runtime::{CalibratedEstimator, Encoding, EstimateMode};
+    /// const E: CalibratedEstimator = CalibratedEstimator::new(Encoding::Cl100kBase);
+    /// assert_eq!(E.mode(), EstimateMode::BestGuess);
+    /// ```
+    pub const fn new(encoding: Encoding) -> Self {
+        Self {
+            calibration: *Calibration::for_encoding(encoding),
+            mode: EstimateMode::BestGuess,
+        }
+    }
+
+    /// The built-in calibration of `encoding`, in [`EstimateMode::UpperBound`].
+    ///
+    /// ```
+    /// use budget_runtime::{CalibratedEstimator, ContentType, Encoding, Estimator};
+    /// let safe = CalibratedEstimator::upper_bound(Encoding::O200kBase);
+    /// assert!(safe.estimate("fn main() {}", ContentType::Code) >= 4); // exact: 4
+    /// ```
+    pub const fn upper_bound(encoding: Encoding) -> Self {
+        Self::new(encoding).with_mode(EstimateMode::UpperBound)
+    }
+
+    /// A custom calibration (for example fitted against another tokenizer
+    /// with the procedure of `examples/fit_estimator.rs`), checked with
+    /// [`Calibration::validate`].
+    ///
+    /// ```
+    /// use budget_runtime::estimate::Calibration;
+    /// use budget_runtime::{CalibratedEstimator, EstimateMode};
+    ///
+    /// let mut cal = Calibration::O200K_BASE;
+    /// cal.code.safety_factor = 1.5;
+    /// assert!(CalibratedEstimator::with_calibration(cal, EstimateMode::UpperBound).is_ok());
+    /// cal.code.safety_factor = 0.5;
+    /// assert!(CalibratedEstimator::with_calibration(cal, EstimateMode::UpperBound).is_err());
+    /// ```
+    pub fn with_calibration(
+        calibration: Calibration,
+        mode: EstimateMode,
+    ) -> Result<Self, CalibrationError> {
+        calibration.validate()?;
+        Ok(Self { calibration, mode })
+    }
+
+    /// The same calibration in another mode.
+    ///
+    /// ```
+    /// use budget_runtime::{CalibratedEstimator, Encoding, EstimateMode};
+    /// let e = CalibratedEstimator::upper_bound(Encoding::O200kBase).with_mode(EstimateMode::BestGuess);
+    /// assert_eq!(e, CalibratedEstimator::new(Encoding::O200kBase));
+    /// ```
+    pub const fn with_mode(mut self, mode: EstimateMode) -> Self {
+        self.mode = mode;
+        self
+    }
+
+    /// The mode of this estimator.
+    pub const fn mode(&self) -> EstimateMode {
+        self.mode
+    }
+
+    /// The calibration of this estimator.
+    ///
+    /// ```
+    /// use budget_runtime::{CalibratedEstimator, Encoding, estimate::Calibration};
+    /// let e = CalibratedEstimator::new(Encoding::O200kBase);
+    /// assert_eq!(e.calibration(), &Calibration::O200K_BASE);
+    /// ```
+    pub const fn calibration(&self) -> &Calibration {
+        &self.calibration
+    }
+
+    /// The estimate for already counted features of a text of `len_bytes`
+    /// UTF-8 bytes, read as `content_type`.
+    ///
+    /// ```
+    /// use budget_runtime::{CalibratedEstimator, ContentType, Encoding, Estimator};
+    /// use budget_runtime::estimate::TextFeatures;
+    ///
+    /// let e = CalibratedEstimator::new(Encoding::O200kBase);
+    /// let text = "key: value\n";
+    /// let f = TextFeatures::of(text);
+    /// assert_eq!(
+    ///     e.estimate_features(&f, text.len(), ContentType::Yaml),
+    ///     e.estimate(text, ContentType::Yaml),
+    /// );
+    /// ```
+    pub fn estimate_features(
+        &self,
+        features: &TextFeatures,
+        len_bytes: usize,
+        content_type: ContentType,
+    ) -> u64 {
+        if len_bytes == 0 {
+            return 0;
+        }
+        let coefficients = self.calibration.for_content_type(content_type);
+        let raw = coefficients.raw_estimate(features);
+        let scaled = match self.mode {
+            EstimateMode::BestGuess => raw,
+            EstimateMode::UpperBound => raw * coefficients.safety_factor,
+        };
+        // Weights are validated finite and non-negative, so `scaled` is a
+        // finite number >= 0; `as` saturates at u64::MAX.
+        let tokens = scaled.ceil() as u64;
+        let max = u64::try_from(len_bytes).unwrap_or(u64::MAX);
+        tokens.clamp(1, max)
+    }
+}
+
+impl Estimator for CalibratedEstimator {
+    fn estimate(&self, text: &str, content_type: ContentType) -> u64 {
+        self.estimate_features(&TextFeatures::of(text), text.len(), content_type)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::estimate::{Coefficients, FEATURE_COUNT, Feature};
+
+    fn words_only(weight: f64, safety_factor: f64) -> Calibration {
+        let mut weights = [0.0; FEATURE_COUNT];
+        weights[Feature::Words.index()] = weight;
+        let c = Coefficients {
+            weights,
+            safety_factor,
+        };
+        Calibration {
+            code: c,
+            prose: c,
+            yaml: c,
+            markdown: c,
+        }
+    }
+
+    #[test]
+    fn rounds_up_and_applies_the_safety_factor() {
+        let cal = words_only(1.25, 1.5);
+        let best = CalibratedEstimator::with_calibration(cal, EstimateMode::BestGuess).unwrap();
+        let safe = best.with_mode(EstimateMode::UpperBound);
+        // 4 words × 1.25 = 5.0 → 5; × 1.5 = 7.5 → 8
+        assert_eq!(best.estimate("aa bb cc dd", ContentType::Prose), 5);
+        assert_eq!(safe.estimate("aa bb cc dd", ContentType::Prose), 8);
+        // 3 words × 1.25 = 3.75 → 4
+        assert_eq!(best.estimate("aa bb cc", ContentType::Code), 4);
+    }
+
+    #[test]
+    fn never_zero_for_text_and_never_above_the_byte_length() {
+        let cal = words_only(100.0, 1.0);
+        let e = CalibratedEstimator::with_calibration(cal, EstimateMode::BestGuess).unwrap();
+        assert_eq!(e.estimate("", ContentType::Prose), 0);
+        assert_eq!(e.estimate(" ", ContentType::Prose), 1); // no features → at least 1
+        assert_eq!(e.estimate("ab cd", ContentType::Prose), 5); // 200 capped at 5 bytes
+    }
+
+    #[test]
+    fn upper_bound_is_never_below_best_guess() {
+        for encoding in Encoding::ALL {
+            let best = CalibratedEstimator::new(encoding);
+            let safe = CalibratedEstimator::upper_bound(encoding);
+            for ct in ContentType::ALL {
+                for text in ["x", "hello, world", "fn main() {}\n", "日本語", "👍🏽👍🏽"]
+                {
+                    assert!(safe.estimate(text, ct) >= best.estimate(text, ct));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn invalid_calibrations_are_rejected() {
+        let err = CalibratedEstimator::with_calibration(
+            words_only(f64::INFINITY, 1.0),
+            EstimateMode::BestGuess,
+        )
+        .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "weight inf of feature words for code must be finite and >= 0"
+        );
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn estimates_lie_between_one_and_the_byte_length(text in proptest::prelude::any::<String>()) {
+            for encoding in Encoding::ALL {
+                for ct in ContentType::ALL {
+                    let best = CalibratedEstimator::new(encoding).estimate(&text, ct);
+                    let safe = CalibratedEstimator::upper_bound(encoding).estimate(&text, ct);
+                    let len = text.len() as u64;
+                    proptest::prop_assert!(best <= safe && safe <= len);
+                    proptest::prop_assert_eq!(best == 0, text.is_empty());
+                }
+            }
+        }
+    }
+}

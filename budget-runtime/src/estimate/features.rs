@@ -1,0 +1,692 @@
+//! [`TextFeatures`]: character-class counts of a text, the inputs of the
+//! [`CalibratedEstimator`](crate::CalibratedEstimator).
+
+use std::fmt;
+
+/// How many [`Feature`]s there are.
+pub const FEATURE_COUNT: usize = 22;
+
+/// One count the calibrated model reads from a text. Every count is in
+/// occurrences (characters, runs or words, as named); characters are Unicode
+/// scalar values.
+///
+/// A *word* is a maximal run of letters: ASCII letters and the alphabetic
+/// non-ASCII groups below (Latin-1 and Latin Extended letters, Cyrillic,
+/// other two-byte alphabets, other three-byte alphabets). Digits,
+/// punctuation, whitespace, CJK, symbols and emoji end a word.
+///
+/// ```
+/// use budget_runtime::estimate::{Feature, TextFeatures};
+///
+/// let f = TextFeatures::of("parseJson(12345)");
+/// assert_eq!(f.get(Feature::Words), 1);
+/// assert_eq!(f.get(Feature::CaseChanges), 1); // "parse|Json"
+/// assert_eq!(f.get(Feature::DigitGroups), 2); // "123" "45"
+/// assert_eq!(Feature::DigitGroups.name(), "digit_groups");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Feature {
+    /// Words (maximal runs of letters).
+    Words,
+    /// ASCII lowercase letters directly followed by an ASCII uppercase letter
+    /// inside a word (`camelCase` humps).
+    CaseChanges,
+    /// ASCII letters.
+    AsciiLetters,
+    /// Letters beyond the sixth in each word, summed over words.
+    LongWordExcess,
+    /// Runs of ASCII digits, each counted as `ceil(length / 3)` groups.
+    DigitGroups,
+    /// ASCII punctuation, symbols and control characters other than
+    /// tab, line feed and carriage return.
+    AsciiPunctuation,
+    /// Maximal runs of ASCII punctuation.
+    PunctuationRuns,
+    /// ASCII punctuation beyond the second character of each run
+    /// (operators, regular expressions, Markdown link syntax).
+    PunctuationRunExcess,
+    /// Maximal runs of line breaks (`\n`, `\r`).
+    LineBreakRuns,
+    /// Maximal runs of two or more spaces or tabs (indentation, alignment).
+    SpaceRuns,
+    /// Latin-1 letters `U+00C0..=U+00FF` (except `×` and `÷`).
+    Latin1Letters,
+    /// Latin Extended letters `U+0100..=U+024F` and `U+1E00..=U+1EFF`.
+    LatinExtendedLetters,
+    /// Cyrillic letters `U+0400..=U+052F`.
+    CyrillicLetters,
+    /// Other two-byte letters `U+0250..=U+07FF` (IPA, Greek, Armenian,
+    /// Hebrew, Arabic, …).
+    OtherTwoByteLetters,
+    /// Other three-byte letters `U+0800..=U+1FFF` (Indic scripts, Georgian,
+    /// Greek Extended, …) except the unspaced scripts.
+    OtherThreeByteLetters,
+    /// Characters of scripts written without spaces between words: Thai and
+    /// Lao `U+0E00..=U+0EFF`, Myanmar `U+1000..=U+109F`, Khmer
+    /// `U+1780..=U+17FF`.
+    UnspacedScriptChars,
+    /// CJK ideographs, kana, Hangul, CJK punctuation and full-width forms
+    /// (`U+2E80..=U+9FFF`, `U+AC00..=U+D7AF`, `U+F900..=U+FAFF`,
+    /// `U+FF00..=U+FFEF`).
+    CjkChars,
+    /// General punctuation `U+2000..=U+206F` (dashes, typographic quotes,
+    /// ellipsis, special spaces) except the zero-width joiner.
+    GeneralPunctuation,
+    /// Box-drawing and block characters `U+2500..=U+259F`.
+    BoxDrawing,
+    /// Other non-ASCII symbols: `U+0080..=U+00BF`, `×`, `÷`, arrows, maths,
+    /// technical and letter-like symbols, private use, and every other
+    /// non-ASCII character not named by another feature.
+    Symbols,
+    /// Emoji and their joiners: `U+200D`, `U+2600..=U+27BF`,
+    /// `U+FE00..=U+FE0F` and every character from `U+10000` on.
+    EmojiScalars,
+    /// Words that contain at least one non-ASCII letter.
+    NonAsciiWords,
+}
+
+impl Feature {
+    /// Every feature, in the order of [`TextFeatures::counts`].
+    pub const ALL: [Self; FEATURE_COUNT] = [
+        Self::Words,
+        Self::CaseChanges,
+        Self::AsciiLetters,
+        Self::LongWordExcess,
+        Self::DigitGroups,
+        Self::AsciiPunctuation,
+        Self::PunctuationRuns,
+        Self::PunctuationRunExcess,
+        Self::LineBreakRuns,
+        Self::SpaceRuns,
+        Self::Latin1Letters,
+        Self::LatinExtendedLetters,
+        Self::CyrillicLetters,
+        Self::OtherTwoByteLetters,
+        Self::OtherThreeByteLetters,
+        Self::UnspacedScriptChars,
+        Self::CjkChars,
+        Self::GeneralPunctuation,
+        Self::BoxDrawing,
+        Self::Symbols,
+        Self::EmojiScalars,
+        Self::NonAsciiWords,
+    ];
+
+    /// The position of this feature in [`TextFeatures::counts`] and in
+    /// [`Coefficients::weights`](crate::estimate::Coefficients::weights).
+    ///
+    /// ```
+    /// use budget_runtime::estimate::Feature;
+    /// assert_eq!(Feature::Words.index(), 0);
+    /// assert_eq!(Feature::ALL[Feature::CjkChars.index()], Feature::CjkChars);
+    /// ```
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The feature's snake_case name, as used in reports.
+    ///
+    /// ```
+    /// assert_eq!(budget_runtime::estimate::Feature::CjkChars.name(), "cjk_chars");
+    /// ```
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::Words => "words",
+            Self::CaseChanges => "case_changes",
+            Self::AsciiLetters => "ascii_letters",
+            Self::LongWordExcess => "long_word_excess",
+            Self::DigitGroups => "digit_groups",
+            Self::AsciiPunctuation => "ascii_punctuation",
+            Self::PunctuationRuns => "punctuation_runs",
+            Self::PunctuationRunExcess => "punctuation_run_excess",
+            Self::LineBreakRuns => "line_break_runs",
+            Self::SpaceRuns => "space_runs",
+            Self::Latin1Letters => "latin1_letters",
+            Self::LatinExtendedLetters => "latin_extended_letters",
+            Self::CyrillicLetters => "cyrillic_letters",
+            Self::OtherTwoByteLetters => "other_two_byte_letters",
+            Self::OtherThreeByteLetters => "other_three_byte_letters",
+            Self::UnspacedScriptChars => "unspaced_script_chars",
+            Self::CjkChars => "cjk_chars",
+            Self::GeneralPunctuation => "general_punctuation",
+            Self::BoxDrawing => "box_drawing",
+            Self::Symbols => "symbols",
+            Self::EmojiScalars => "emoji_scalars",
+            Self::NonAsciiWords => "non_ascii_words",
+        }
+    }
+
+    /// The most tokens one occurrence of this feature can cost: a token
+    /// covers at least one byte, so a character costs at most its UTF-8
+    /// length. `None` for features that are not single characters.
+    ///
+    /// ```
+    /// use budget_runtime::estimate::Feature;
+    /// assert_eq!(Feature::CjkChars.max_tokens_per_occurrence(), Some(3.0));
+    /// assert_eq!(Feature::Words.max_tokens_per_occurrence(), None);
+    /// ```
+    pub const fn max_tokens_per_occurrence(self) -> Option<f64> {
+        match self {
+            Self::Latin1Letters
+            | Self::LatinExtendedLetters
+            | Self::CyrillicLetters
+            | Self::OtherTwoByteLetters => Some(2.0),
+            Self::OtherThreeByteLetters
+            | Self::UnspacedScriptChars
+            | Self::CjkChars
+            | Self::GeneralPunctuation
+            | Self::BoxDrawing
+            | Self::Symbols => Some(3.0),
+            Self::EmojiScalars => Some(4.0),
+            Self::AsciiLetters | Self::AsciiPunctuation => Some(1.0),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Feature {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The character-class counts of one text, gathered in a single pass
+/// without allocation.
+///
+/// ```
+/// use budget_runtime::estimate::{Feature, TextFeatures};
+///
+/// let f = TextFeatures::of("日本語 and émigré\n\n    done 👍");
+/// assert_eq!(f.get(Feature::CjkChars), 3);
+/// assert_eq!(f.get(Feature::Words), 3); // "and", "émigré", "done"
+/// assert_eq!(f.get(Feature::Latin1Letters), 2);
+/// assert_eq!(f.get(Feature::NonAsciiWords), 1);
+/// assert_eq!(f.get(Feature::LineBreakRuns), 1);
+/// assert_eq!(f.get(Feature::SpaceRuns), 1);
+/// assert_eq!(f.get(Feature::EmojiScalars), 1);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct TextFeatures {
+    counts: [u64; FEATURE_COUNT],
+}
+
+// How the scan works: a small automaton reads one input class per character
+// (ASCII letters by case, digits, spaces, line breaks, punctuation,
+// non-ASCII letters, other non-ASCII). Its state remembers just enough of
+// the current run (kind, capped length, digit position, whether the word
+// has a non-ASCII letter). The hot loop only counts how often each
+// (state, input) pair occurs; every run- and word-based feature is a sum of
+// such pair counts, added up once at the end from the `EMITS` table.
+
+/// Input classes of the automaton.
+const LOWER: usize = 0;
+const UPPER: usize = 1;
+const DIGIT: usize = 2;
+const SPACE: usize = 3;
+const LINE_BREAK: usize = 4;
+const PUNCT: usize = 5;
+const NON_ASCII_LETTER: usize = 6;
+const NON_ASCII_OTHER: usize = 7;
+const INPUTS: usize = 8;
+
+/// Letter states carry the length of the word so far, capped here: the
+/// letter after the sixth is the first to count as long-word excess.
+const LETTER_LEN_CAP: usize = 6;
+/// Letter kinds: last letter lowercase or not, word has a non-ASCII letter or not.
+const LETTER_KINDS: usize = 4;
+const KIND_LOWER: usize = 0;
+const KIND_UPPER: usize = 1;
+const KIND_LOWER_NA: usize = 2;
+const KIND_UPPER_NA: usize = 3;
+
+/// States: start, letters (kind × length), digits (position in a group of
+/// three), one space, two or more spaces, line breaks, punctuation (by run
+/// length), other.
+const START: usize = 0;
+const FIRST_LETTER: usize = 1;
+const FIRST_DIGIT: usize = FIRST_LETTER + LETTER_KINDS * LETTER_LEN_CAP;
+const ONE_SPACE: usize = FIRST_DIGIT + 3;
+const SPACES: usize = ONE_SPACE + 1;
+const IN_LINE_BREAKS: usize = SPACES + 1;
+/// Punctuation runs of one, two, and three or more characters.
+const IN_PUNCT: usize = IN_LINE_BREAKS + 1;
+const IN_PUNCT_2: usize = IN_PUNCT + 1;
+const IN_PUNCT_LONG: usize = IN_PUNCT_2 + 1;
+const IN_OTHER: usize = IN_PUNCT_LONG + 1;
+const STATES: usize = IN_OTHER + 1;
+
+const fn letter_state(kind: usize, len: usize) -> usize {
+    FIRST_LETTER + kind * LETTER_LEN_CAP + (len - 1)
+}
+
+/// `(kind, length)` of a letter state, or `None` for other states.
+const fn letter_of(state: usize) -> Option<(usize, usize)> {
+    if state >= FIRST_LETTER && state < FIRST_DIGIT {
+        let offset = state - FIRST_LETTER;
+        Some((offset / LETTER_LEN_CAP, offset % LETTER_LEN_CAP + 1))
+    } else {
+        None
+    }
+}
+
+/// Whether a digit read in `state` joins the current group of three digits
+/// (the state is the first or second digit of a group).
+const fn continues_digit_group(state: usize) -> bool {
+    state >= FIRST_DIGIT && state < FIRST_DIGIT + 2
+}
+
+/// The state after reading `input` in `state`.
+const fn next_state(state: usize, input: usize) -> usize {
+    match input {
+        LOWER | UPPER | NON_ASCII_LETTER => {
+            let (non_ascii, len) = match letter_of(state) {
+                Some((kind, len)) => (kind >= KIND_LOWER_NA, len + 1),
+                None => (false, 1),
+            };
+            let len = if len > LETTER_LEN_CAP {
+                LETTER_LEN_CAP
+            } else {
+                len
+            };
+            let kind = match (input, non_ascii) {
+                (LOWER, false) => KIND_LOWER,
+                (LOWER, true) => KIND_LOWER_NA,
+                (UPPER, false) => KIND_UPPER,
+                _ => KIND_UPPER_NA,
+            };
+            letter_state(kind, len)
+        }
+        DIGIT if continues_digit_group(state) => state + 1,
+        DIGIT => FIRST_DIGIT,
+        SPACE => {
+            if state == ONE_SPACE || state == SPACES {
+                SPACES
+            } else {
+                ONE_SPACE
+            }
+        }
+        LINE_BREAK => IN_LINE_BREAKS,
+        PUNCT if state == IN_PUNCT => IN_PUNCT_2,
+        PUNCT if state == IN_PUNCT_2 || state == IN_PUNCT_LONG => IN_PUNCT_LONG,
+        PUNCT => IN_PUNCT,
+        _ => IN_OTHER,
+    }
+}
+
+/// The features (bit `i` = `Feature::ALL[i]`) that reading `input` in
+/// `state` adds one to.
+const fn emits(state: usize, input: usize) -> u32 {
+    const fn bit(feature: Feature) -> u32 {
+        1 << feature.index()
+    }
+    let letter = letter_of(state);
+    let mut bits = 0;
+    match input {
+        LOWER | UPPER | NON_ASCII_LETTER => {
+            if input != NON_ASCII_LETTER {
+                bits |= bit(Feature::AsciiLetters);
+            }
+            match letter {
+                None => {
+                    bits |= bit(Feature::Words);
+                    if input == NON_ASCII_LETTER {
+                        bits |= bit(Feature::NonAsciiWords);
+                    }
+                }
+                Some((kind, len)) => {
+                    if input == UPPER && (kind == KIND_LOWER || kind == KIND_LOWER_NA) {
+                        bits |= bit(Feature::CaseChanges);
+                    }
+                    if input == NON_ASCII_LETTER && kind < KIND_LOWER_NA {
+                        bits |= bit(Feature::NonAsciiWords);
+                    }
+                    if len >= LETTER_LEN_CAP {
+                        bits |= bit(Feature::LongWordExcess);
+                    }
+                }
+            }
+        }
+        DIGIT if !continues_digit_group(state) => bits |= bit(Feature::DigitGroups),
+        SPACE if state == ONE_SPACE => bits |= bit(Feature::SpaceRuns),
+        LINE_BREAK if state != IN_LINE_BREAKS => bits |= bit(Feature::LineBreakRuns),
+        PUNCT => {
+            bits |= bit(Feature::AsciiPunctuation);
+            if state == IN_PUNCT_2 || state == IN_PUNCT_LONG {
+                bits |= bit(Feature::PunctuationRunExcess);
+            } else if state != IN_PUNCT {
+                bits |= bit(Feature::PunctuationRuns);
+            }
+        }
+        _ => {}
+    }
+    bits
+}
+
+// Transitions fit in a byte and features in the bits of a u32.
+const _: () = assert!(STATES <= 256 && FEATURE_COUNT <= 32);
+
+/// `NEXT[state * INPUTS + input]`: the automaton's transitions.
+const NEXT: [u8; STATES * INPUTS] = {
+    let mut table = [0u8; STATES * INPUTS];
+    let mut i = 0;
+    while i < STATES * INPUTS {
+        table[i] = next_state(i / INPUTS, i % INPUTS) as u8;
+        i += 1;
+    }
+    table
+};
+
+/// `EMITS[state * INPUTS + input]`: the features each transition counts.
+const EMITS: [u32; STATES * INPUTS] = {
+    let mut table = [0u32; STATES * INPUTS];
+    let mut i = 0;
+    while i < STATES * INPUTS {
+        table[i] = emits(i / INPUTS, i % INPUTS);
+        i += 1;
+    }
+    table
+};
+
+/// How many (transition, feature) pairs `EMITS` holds.
+const EMIT_COUNT: usize = {
+    let mut n = 0;
+    let mut i = 0;
+    while i < STATES * INPUTS {
+        n += EMITS[i].count_ones() as usize;
+        i += 1;
+    }
+    n
+};
+
+/// `EMITS` flattened into `(transition, feature index)` pairs, so that the
+/// final sum is one branch-free pass.
+const EMIT_LIST: [(u16, u8); EMIT_COUNT] = {
+    let mut list = [(0u16, 0u8); EMIT_COUNT];
+    let mut n = 0;
+    let mut i = 0;
+    while i < STATES * INPUTS {
+        let mut bits = EMITS[i];
+        while bits != 0 {
+            list[n] = (i as u16, bits.trailing_zeros() as u8);
+            n += 1;
+            bits &= bits - 1;
+        }
+        i += 1;
+    }
+    list
+};
+
+/// Input class of each ASCII byte. Control characters other than tab, line
+/// feed and carriage return count as punctuation.
+const ASCII_INPUT: [u8; 128] = {
+    let mut table = [PUNCT as u8; 128];
+    let mut b = 0;
+    while b < 128 {
+        let c = b as u8;
+        table[b] = if c.is_ascii_lowercase() {
+            LOWER as u8
+        } else if c.is_ascii_uppercase() {
+            UPPER as u8
+        } else if c.is_ascii_digit() {
+            DIGIT as u8
+        } else if c == b' ' || c == b'\t' {
+            SPACE as u8
+        } else if c == b'\n' || c == b'\r' {
+            LINE_BREAK as u8
+        } else {
+            PUNCT as u8
+        };
+        b += 1;
+    }
+    table
+};
+
+/// The feature a non-ASCII scalar counts towards, and whether it is a letter.
+const fn non_ascii_feature(cp: u32) -> (Feature, bool) {
+    match cp {
+        0xD7 | 0xF7 | 0x80..=0xBF => (Feature::Symbols, false),
+        0xC0..=0xFF => (Feature::Latin1Letters, true),
+        0x100..=0x24F | 0x1E00..=0x1EFF => (Feature::LatinExtendedLetters, true),
+        0x400..=0x52F => (Feature::CyrillicLetters, true),
+        0x250..=0x7FF => (Feature::OtherTwoByteLetters, true),
+        0xE00..=0xEFF | 0x1000..=0x109F | 0x1780..=0x17FF => (Feature::UnspacedScriptChars, false),
+        0x800..=0x1FFF => (Feature::OtherThreeByteLetters, true),
+        0x2E80..=0x9FFF | 0xAC00..=0xD7AF | 0xF900..=0xFAFF | 0xFF00..=0xFFEF => {
+            (Feature::CjkChars, false)
+        }
+        0x200D | 0x2600..=0x27BF | 0xFE00..=0xFE0F | 0x10000.. => (Feature::EmojiScalars, false),
+        0x2000..=0x206F => (Feature::GeneralPunctuation, false),
+        0x2500..=0x259F => (Feature::BoxDrawing, false),
+        _ => (Feature::Symbols, false),
+    }
+}
+
+/// Decodes the scalar whose lead byte is at `i` (not ASCII); returns it and
+/// its UTF-8 length. `bytes` is valid UTF-8, so the continuation bytes exist;
+/// missing ones read as zero instead of panicking.
+#[inline]
+fn decode(bytes: &[u8], i: usize, lead: u8) -> (u32, usize) {
+    let cont = |k: usize| u32::from(bytes.get(i + k).copied().unwrap_or(0x80) & 0x3F);
+    if lead < 0xE0 {
+        ((u32::from(lead & 0x1F) << 6) | cont(1), 2)
+    } else if lead < 0xF0 {
+        ((u32::from(lead & 0x0F) << 12) | (cont(1) << 6) | cont(2), 3)
+    } else {
+        (
+            (u32::from(lead & 0x07) << 18) | (cont(1) << 12) | (cont(2) << 6) | cont(3),
+            4,
+        )
+    }
+}
+
+impl TextFeatures {
+    /// Counts the features of `text` in one pass over its bytes: O(n) time,
+    /// no allocation.
+    ///
+    /// ```
+    /// use budget_runtime::estimate::{Feature, TextFeatures};
+    ///
+    /// let f = TextFeatures::of("fn main() {\n    let x = 1;\n}");
+    /// assert_eq!(f.get(Feature::Words), 4); // fn main let x
+    /// assert_eq!(f.get(Feature::SpaceRuns), 1); // the indentation
+    /// assert_eq!(f.get(Feature::LineBreakRuns), 2);
+    /// assert_eq!(f.get(Feature::AsciiPunctuation), 6); // ( ) { = ; }
+    /// ```
+    pub fn of(text: &str) -> Self {
+        let bytes = text.as_bytes();
+        let mut counts = [0u64; FEATURE_COUNT];
+        let mut transitions = [0u64; STATES * INPUTS];
+        let mut state = START;
+        let mut i = 0;
+        while let Some(&b) = bytes.get(i) {
+            let input = if b < 0x80 {
+                i += 1;
+                usize::from(ASCII_INPUT[usize::from(b)])
+            } else {
+                let (cp, width) = decode(bytes, i, b);
+                i += width;
+                let (feature, letter) = non_ascii_feature(cp);
+                counts[feature.index()] += 1;
+                if letter {
+                    NON_ASCII_LETTER
+                } else {
+                    NON_ASCII_OTHER
+                }
+            };
+            let transition = state * INPUTS + input;
+            transitions[transition] += 1;
+            state = usize::from(NEXT[transition]);
+        }
+        for &(transition, feature) in &EMIT_LIST {
+            counts[usize::from(feature)] += transitions[usize::from(transition)];
+        }
+        Self { counts }
+    }
+
+    /// The count of one feature.
+    ///
+    /// ```
+    /// use budget_runtime::estimate::{Feature, TextFeatures};
+    /// assert_eq!(TextFeatures::of("a  b").get(Feature::SpaceRuns), 1);
+    /// ```
+    pub fn get(&self, feature: Feature) -> u64 {
+        self.counts[feature.index()]
+    }
+
+    /// All counts, indexed by [`Feature::index`].
+    ///
+    /// ```
+    /// use budget_runtime::estimate::{Feature, TextFeatures};
+    /// let f = TextFeatures::of("ab");
+    /// assert_eq!(f.counts()[Feature::AsciiLetters.index()], 2);
+    /// ```
+    pub fn counts(&self) -> &[u64; FEATURE_COUNT] {
+        &self.counts
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn counts(text: &str) -> Vec<(&'static str, u64)> {
+        let f = TextFeatures::of(text);
+        Feature::ALL
+            .iter()
+            .filter(|feature| f.get(**feature) > 0)
+            .map(|feature| (feature.name(), f.get(*feature)))
+            .collect()
+    }
+
+    #[test]
+    fn empty_text_has_no_features() {
+        assert_eq!(TextFeatures::of(""), TextFeatures::default());
+    }
+
+    #[test]
+    fn ascii_code_is_counted_by_hand() {
+        // words: getUserName, x, longidentifier ; humps: get|User|Name = 2
+        // long excess: getUserName 11-6=5, longidentifier 14-6=8 → 13
+        // digits: 1234567 → 3 groups ; punct: ( , ) ; → runs "(" ", " is punct+space...
+        let text = "getUserName(x, 1234567);\n\n\tlongidentifier";
+        assert_eq!(
+            counts(text),
+            [
+                ("words", 3),
+                ("case_changes", 2),
+                ("ascii_letters", 11 + 1 + 14),
+                ("long_word_excess", 13),
+                ("digit_groups", 3),
+                ("ascii_punctuation", 4),
+                ("punctuation_runs", 3), // "(" "," ");"
+                ("line_break_runs", 1),
+            ]
+        );
+    }
+
+    #[test]
+    fn space_runs_need_two_characters() {
+        assert_eq!(counts(" a b"), [("words", 2), ("ascii_letters", 2)]);
+        assert_eq!(
+            counts("a \t b"),
+            [("words", 2), ("ascii_letters", 2), ("space_runs", 1)]
+        );
+    }
+
+    #[test]
+    fn uppercase_runs_are_not_case_changes() {
+        // Only lower→upper counts: "HTTPServer" has none, "parseHTTP" one.
+        assert_eq!(TextFeatures::of("HTTPServer").get(Feature::CaseChanges), 0);
+        assert_eq!(TextFeatures::of("parseHTTP").get(Feature::CaseChanges), 1);
+    }
+
+    #[test]
+    fn non_ascii_groups() {
+        assert_eq!(
+            counts("Zürich Łódź Москва Αθήνα שלום"),
+            [
+                ("words", 5),
+                ("ascii_letters", 6),          // Z r i c h, d
+                ("latin1_letters", 2),         // ü ó
+                ("latin_extended_letters", 2), // Ł ź
+                ("cyrillic_letters", 6),
+                ("other_two_byte_letters", 9), // Greek 5, Hebrew 4
+                ("non_ascii_words", 5),
+            ]
+        );
+        assert_eq!(counts("東京です"), [("cjk_chars", 4)]);
+        assert_eq!(counts("สวัสดี"), [("unspaced_script_chars", 6)]);
+        assert_eq!(
+            counts("नमस्ते"),
+            [
+                ("words", 1),
+                ("other_three_byte_letters", 6),
+                ("non_ascii_words", 1)
+            ]
+        );
+        assert_eq!(
+            counts("— “x”"),
+            [
+                ("words", 1),
+                ("ascii_letters", 1),
+                ("general_punctuation", 3)
+            ]
+        );
+        assert_eq!(counts("├──"), [("box_drawing", 3)]);
+        assert_eq!(counts("± → ©"), [("symbols", 3)]);
+        // 👨‍👩‍👧 is three emoji joined by two U+200D; ❤️ is U+2764 U+FE0F.
+        assert_eq!(counts("👨\u{200D}👩\u{200D}👧❤️"), [("emoji_scalars", 7)]);
+    }
+
+    #[test]
+    fn every_scalar_is_counted_once_at_most() {
+        // Non-ASCII scalars each land in exactly one character feature.
+        let text = "aé€日😀ก\u{0905}Ω—│×";
+        let f = TextFeatures::of(text);
+        let per_char: u64 = [
+            Feature::Latin1Letters,
+            Feature::LatinExtendedLetters,
+            Feature::CyrillicLetters,
+            Feature::OtherTwoByteLetters,
+            Feature::OtherThreeByteLetters,
+            Feature::UnspacedScriptChars,
+            Feature::CjkChars,
+            Feature::GeneralPunctuation,
+            Feature::BoxDrawing,
+            Feature::Symbols,
+            Feature::EmojiScalars,
+        ]
+        .iter()
+        .map(|x| f.get(*x))
+        .sum();
+        assert_eq!(per_char, text.chars().count() as u64 - 1);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn each_non_ascii_scalar_lands_in_exactly_one_feature(text in proptest::prelude::any::<String>()) {
+            let f = TextFeatures::of(&text);
+            let per_char: u64 = Feature::ALL
+                .iter()
+                .filter(|x| x.max_tokens_per_occurrence().is_some_and(|m| m > 1.0))
+                .map(|x| f.get(*x))
+                .sum();
+            let non_ascii = text.chars().filter(|c| !c.is_ascii()).count() as u64;
+            proptest::prop_assert_eq!(per_char, non_ascii);
+        }
+
+        #[test]
+        fn ascii_letters_and_punctuation_are_counted_per_character(text in proptest::prelude::any::<String>()) {
+            let f = TextFeatures::of(&text);
+            let letters = text.chars().filter(char::is_ascii_alphabetic).count() as u64;
+            let punct = text
+                .chars()
+                .filter(|c| c.is_ascii() && !c.is_ascii_alphanumeric() && !" \t\n\r".contains(*c))
+                .count() as u64;
+            proptest::prop_assert_eq!(f.get(Feature::AsciiLetters), letters);
+            proptest::prop_assert_eq!(f.get(Feature::AsciiPunctuation), punct);
+            proptest::prop_assert!(f.get(Feature::Words) <= text.chars().count() as u64);
+            proptest::prop_assert!(f.get(Feature::CaseChanges) <= letters / 2);
+        }
+    }
+}
