@@ -97,7 +97,9 @@ impl Default for ContextKind {
 
 impl PartialEq for ContextKind {
     fn eq(&self, other: &Self) -> bool {
-        self.0.eq_ignore_ascii_case(&other.0)
+        let (a, b) = (self.as_str(), other.as_str());
+        // Labels usually share their spelling: try the plain comparison first.
+        a.len() == b.len() && (a == b || a.eq_ignore_ascii_case(b))
     }
 }
 

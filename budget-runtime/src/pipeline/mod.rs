@@ -11,6 +11,7 @@ mod sort;
 
 pub use report::{ExcludedItem, ExclusionReason, IncludedItem, InclusionReason, SelectionReport};
 pub use selection::Selection;
+pub(crate) use sort::sort_keyed;
 pub use sort::{descending_key, descending_score};
 
 use std::fmt;
@@ -21,16 +22,11 @@ use crate::placer::{ChronologicalPlacer, Placer};
 use crate::scorer::{RecencyScorer, Scorer};
 use crate::slicer::{CountShortfall, GreedySlicer, Slicer};
 
-/// Sorts exclusions by score descending, ties in exclusion order.
-fn sort_excluded(excluded: &mut Vec<ExcludedItem>) {
-    let mut keys: Vec<(u64, usize)> = excluded
-        .iter()
-        .enumerate()
-        .map(|(pos, e)| (descending_key(e.score), pos))
-        .collect();
-    keys.sort_unstable();
-    let mut slots: Vec<Option<ExcludedItem>> = excluded.drain(..).map(Some).collect();
-    excluded.extend(keys.iter().filter_map(|&(_, pos)| slots[pos].take()));
+/// Sorts exclusions by score descending, ties in exclusion order. Stable
+/// and run-adaptive: the Slice stage already records its exclusions in
+/// score order, so this is close to linear.
+fn sort_excluded(excluded: &mut [ExcludedItem]) {
+    excluded.sort_by_key(|e| descending_key(e.score));
 }
 
 /// The pinned items' hold on the budget, for attributing exclusions.

@@ -40,13 +40,64 @@ pub(crate) fn sort_by_score(scored: &mut Vec<ScoredItem<'_>>) {
         .enumerate()
         .map(|(pos, c)| (descending_key(c.score), pos))
         .collect();
-    keys.sort_unstable();
+    sort_keyed(&mut keys);
     *scored = keys.iter().map(|&(_, pos)| scored[pos]).collect();
+}
+
+/// Sorts `(key, position)` pairs built in ascending position order by key,
+/// ties keeping position order: the same result as `sort_unstable` on the
+/// pairs. Large inputs use an LSD radix sort (O(n), one byte per pass,
+/// skipping bytes every key shares).
+pub(crate) fn sort_keyed(pairs: &mut Vec<(u64, usize)>) {
+    const SMALL: usize = 256;
+    let len = pairs.len();
+    if len < SMALL {
+        pairs.sort_unstable();
+        return;
+    }
+    let mut counts = [[0usize; 256]; 8];
+    for &(key, _) in pairs.iter() {
+        for (digit, count) in counts.iter_mut().enumerate() {
+            count[((key >> (8 * digit)) & 0xff) as usize] += 1;
+        }
+    }
+    let mut spare = vec![(0u64, 0usize); len];
+    for (digit, count) in counts.iter().enumerate() {
+        if count.contains(&len) {
+            continue;
+        }
+        let mut next = [0usize; 256];
+        let mut sum = 0;
+        for (slot, &n) in next.iter_mut().zip(count) {
+            *slot = sum;
+            sum += n;
+        }
+        for &pair in pairs.iter() {
+            let bucket = ((pair.0 >> (8 * digit)) & 0xff) as usize;
+            spare[next[bucket]] = pair;
+            next[bucket] += 1;
+        }
+        std::mem::swap(pairs, &mut spare);
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn radix_sort_matches_comparison_sort(keys in proptest::collection::vec(any::<u64>(), 0..2_000), few in 1u64..8) {
+            for keys in [keys.clone(), keys.iter().map(|k| k % few).collect()] {
+                let mut pairs: Vec<(u64, usize)> = keys.iter().copied().zip(0..).collect();
+                let mut expected = pairs.clone();
+                expected.sort_unstable();
+                sort_keyed(&mut pairs);
+                prop_assert_eq!(pairs, expected);
+            }
+        }
+    }
 
     #[test]
     fn keys_order_like_descending_score() {

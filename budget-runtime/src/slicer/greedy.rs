@@ -3,6 +3,7 @@
 use crate::error::SliceError;
 use crate::model::{EffectiveBudget, ScoredItem};
 use crate::pipeline::descending_key;
+use crate::pipeline::sort_keyed;
 use crate::slicer::{SliceOutcome, Slicer};
 
 /// Selects by value density `score / tokens`, highest first, taking each
@@ -55,7 +56,7 @@ impl Slicer for GreedySlicer {
             .enumerate()
             .map(|(pos, candidate)| (descending_key(density(candidate)), pos))
             .collect();
-        order.sort_unstable();
+        sort_keyed(&mut order);
         let mut remaining = budget.target_tokens;
         let mut selected = Vec::new();
         for (_, pos) in order {
