@@ -46,34 +46,38 @@ pub(crate) fn sort_by_score(scored: &mut Vec<ScoredItem<'_>>) {
 
 /// Sorts `(key, position)` pairs built in ascending position order by key,
 /// ties keeping position order: the same result as `sort_unstable` on the
-/// pairs. Large inputs use an LSD radix sort (O(n), one byte per pass,
-/// skipping bytes every key shares).
+/// pairs. Large inputs use an LSD radix sort (O(n): six passes of 11 bits,
+/// skipping digits every key shares).
 pub(crate) fn sort_keyed(pairs: &mut Vec<(u64, usize)>) {
     const SMALL: usize = 256;
+    const BITS: u32 = 11;
+    const BUCKETS: usize = 1 << BITS;
+    const PASSES: usize = 64_usize.div_ceil(BITS as usize);
     let len = pairs.len();
     if len < SMALL {
         pairs.sort_unstable();
         return;
     }
-    let mut counts = [[0usize; 256]; 8];
+    let digit = |key: u64, pass: usize| ((key >> (pass as u32 * BITS)) as usize) & (BUCKETS - 1);
+    let mut counts = vec![[0u32; BUCKETS]; PASSES];
     for &(key, _) in pairs.iter() {
-        for (digit, count) in counts.iter_mut().enumerate() {
-            count[((key >> (8 * digit)) & 0xff) as usize] += 1;
+        for (pass, count) in counts.iter_mut().enumerate() {
+            count[digit(key, pass)] += 1;
         }
     }
-    let mut spare = vec![(0u64, 0usize); len];
-    for (digit, count) in counts.iter().enumerate() {
-        if count.contains(&len) {
+    let mut spare = pairs.clone();
+    for (pass, count) in counts.iter().enumerate() {
+        if count.iter().any(|&n| n as usize == len) {
             continue;
         }
-        let mut next = [0usize; 256];
+        let mut next = [0usize; BUCKETS];
         let mut sum = 0;
         for (slot, &n) in next.iter_mut().zip(count) {
             *slot = sum;
-            sum += n;
+            sum += n as usize;
         }
         for &pair in pairs.iter() {
-            let bucket = ((pair.0 >> (8 * digit)) & 0xff) as usize;
+            let bucket = digit(pair.0, pass);
             spare[next[bucket]] = pair;
             next[bucket] += 1;
         }
