@@ -8,6 +8,9 @@
 
 pub use budget_runtime::*;
 
+#[doc(inline)]
+pub use budget_derive::ContextItem;
+
 #[doc(hidden)]
 pub mod __private {
     pub use budget_runtime;

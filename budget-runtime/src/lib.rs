@@ -33,7 +33,9 @@ pub mod scorer;
 pub mod slicer;
 
 pub use error::*;
-pub use estimate::{Estimator, SeedEstimator, TokenCounter, count_chars, seed_estimate};
+pub use estimate::{
+    EstimationRatio, Estimator, SeedEstimator, TokenCounter, count_chars, seed_estimate,
+};
 pub use model::*;
 pub use pipeline::{OverflowStrategy, Pipeline, PipelineBuilder, Selection};
 pub use placer::Placer;

@@ -1,8 +1,10 @@
 //! Token estimation: the [`Estimator`] and [`TokenCounter`] traits and the
 //! [`SeedEstimator`] with its fixed characters-per-token ratios.
 
+mod ratio;
 mod seed;
 
+pub use ratio::EstimationRatio;
 pub use seed::{SeedEstimator, count_chars, seed_estimate};
 
 use crate::model::ContentType;

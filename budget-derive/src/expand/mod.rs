@@ -1,0 +1,4 @@
+//! Code generation, one file per macro.
+
+mod bound;
+pub(crate) mod context_item;
