@@ -71,6 +71,7 @@ pub fn join_parts(parts: &[&str]) -> String {
 /// assert_eq!(seed_estimate_parts(&parts), 4 + 1 + 6);
 /// assert_eq!(seed_estimate_parts(&[]), 0);
 /// ```
+#[inline]
 pub fn seed_estimate_parts(parts: &[(&str, ContentType)]) -> u64 {
     let mut total: u64 = 0;
     for (i, &(text, content_type)) in parts.iter().enumerate() {

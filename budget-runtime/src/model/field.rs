@@ -44,6 +44,7 @@ pub trait TextField {
 }
 
 impl<T: AsRef<str> + ?Sized> TextField for T {
+    #[inline]
     fn as_text(&self) -> &str {
         self.as_ref()
     }
@@ -71,6 +72,7 @@ pub trait OptionalTextField {
 macro_rules! impl_optional_text_for_text {
     ($($ty:ty),* $(,)?) => {$(
         impl OptionalTextField for $ty {
+            #[inline]
             fn as_optional_text(&self) -> Option<&str> {
                 Some(self.as_ref())
             }
@@ -81,12 +83,14 @@ macro_rules! impl_optional_text_for_text {
 impl_optional_text_for_text!(String, str, Cow<'_, str>, Box<str>, Rc<str>, Arc<str>);
 
 impl<T: OptionalTextField + ?Sized> OptionalTextField for &T {
+    #[inline]
     fn as_optional_text(&self) -> Option<&str> {
         (**self).as_optional_text()
     }
 }
 
 impl<T: AsRef<str>> OptionalTextField for Option<T> {
+    #[inline]
     fn as_optional_text(&self) -> Option<&str> {
         self.as_ref().map(AsRef::as_ref)
     }
@@ -117,6 +121,7 @@ pub trait IntegerField {
 macro_rules! impl_integer_field {
     ($($ty:ty),* $(,)?) => {$(
         impl IntegerField for $ty {
+            #[inline]
             fn as_integer(&self) -> Option<i64> {
                 Some(match i64::try_from(*self) {
                     Ok(value) => value,
@@ -136,6 +141,9 @@ impl_integer_field!(
 /// A field that may hold a floating-point number: a relevance score
 /// (`#[context(score)]`) or a future-relevance hint (`#[context(hint)]`).
 ///
+/// `f32` widens exactly, so `0.9f32` reads as `0.89999997…`, just below a
+/// threshold of `0.9`; use `f64` where scores sit on threshold values.
+///
 /// ```
 /// use budget_runtime::FloatField;
 ///
@@ -153,12 +161,14 @@ pub trait FloatField {
 }
 
 impl FloatField for f64 {
+    #[inline]
     fn as_float(&self) -> Option<f64> {
         Some(*self)
     }
 }
 
 impl FloatField for f32 {
+    #[inline]
     fn as_float(&self) -> Option<f64> {
         Some(f64::from(*self))
     }
@@ -182,6 +192,7 @@ pub trait FlagField {
 }
 
 impl FlagField for bool {
+    #[inline]
     fn as_flag(&self) -> bool {
         *self
     }
@@ -208,12 +219,14 @@ pub trait TimestampField {
 }
 
 impl TimestampField for Timestamp {
+    #[inline]
     fn as_timestamp(&self) -> Option<Timestamp> {
         Some(*self)
     }
 }
 
 impl TimestampField for SystemTime {
+    #[inline]
     fn as_timestamp(&self) -> Option<Timestamp> {
         Some(Timestamp::from(*self))
     }
@@ -221,6 +234,7 @@ impl TimestampField for SystemTime {
 
 #[cfg(feature = "chrono")]
 impl TimestampField for chrono::DateTime<chrono::Utc> {
+    #[inline]
     fn as_timestamp(&self) -> Option<Timestamp> {
         Some(Timestamp::from(*self))
     }
@@ -230,6 +244,7 @@ impl TimestampField for chrono::DateTime<chrono::Utc> {
 macro_rules! impl_option_and_ref {
     ($trait:ident, $method:ident -> $out:ty, absent = $absent:expr) => {
         impl<T: $trait> $trait for Option<T> {
+            #[inline]
             fn $method(&self) -> $out {
                 match self {
                     Some(value) => value.$method(),
@@ -239,6 +254,7 @@ macro_rules! impl_option_and_ref {
         }
 
         impl<T: $trait + ?Sized> $trait for &T {
+            #[inline]
             fn $method(&self) -> $out {
                 (**self).$method()
             }
