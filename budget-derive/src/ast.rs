@@ -242,7 +242,10 @@ impl<'a> Body<'a> {
         // A field whose attribute failed to parse may be the content field:
         // then "no content field" would only be a follow-on error.
         let field_errors = cx.error_count() > errors_before;
-        if !body_fields.iter().any(|f| f.role == Role::Content) && !field_errors {
+        if !body_fields.iter().any(|f| f.role == Role::Content)
+            && !field_errors
+            && !attrs.has_misplaced_field_key
+        {
             cx.error_spanned_by(owner, missing_content);
         }
         let has_score = body_fields.iter().any(|f| f.role == Role::Score);

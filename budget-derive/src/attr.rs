@@ -93,6 +93,9 @@ pub(crate) struct ContainerAttrs {
     pub(crate) tier: Setting<Tier>,
     pub(crate) tiers: Setting<TierThresholds>,
     pub(crate) krate: Setting<syn::Path>,
+    /// A field key (like `content`) was written here: a "no content field"
+    /// error would only repeat that mistake.
+    pub(crate) has_misplaced_field_key: bool,
 }
 
 impl ContainerAttrs {
@@ -104,6 +107,7 @@ impl ContainerAttrs {
             tier: Setting::new("tier"),
             tiers: Setting::new("tiers"),
             krate: Setting::new("crate"),
+            has_misplaced_field_key: false,
         };
         for attr in attrs.iter().filter(|a| a.path().is_ident(ATTRIBUTE)) {
             if let Err(error) = attr.parse_nested_meta(|meta| parsed.parse_key(cx, &meta, level)) {
@@ -169,6 +173,7 @@ impl ContainerAttrs {
                 }
             }
             _ => {
+                self.has_misplaced_field_key |= FIELD_KEYS.contains(&key.as_str());
                 unknown_key(cx, meta, &key, CONTAINER_KEYS, FIELD_KEYS, "field");
                 return skip_value(meta);
             }
@@ -295,7 +300,7 @@ impl FieldAttrs {
                     } else {
                         cx.error_spanned_by(
                             &expr,
-                            format!("`scale` must be a number greater than 0, found {scale}"),
+                            format!("`scale` must be a number greater than 0, found {scale:?}"),
                         );
                     }
                 }
@@ -485,7 +490,7 @@ fn parse_tiers(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<TierThre
                 cx.error_spanned_by(
                     &expr,
                     format!(
-                        "`tiers` threshold `{key} = {value}` is outside 0.0..=1.0; \
+                        "`tiers` threshold `{key} = {value:?}` is outside 0.0..=1.0; \
                          for a score on another scale write `#[context(score, scale = 10)]`"
                     ),
                 );
@@ -507,7 +512,7 @@ fn parse_tiers(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<TierThre
         cx.error_spanned_by(
             at,
             format!(
-                "`tiers` threshold `raw = {raw_value}` is below `linked = {linked_value}`: \
+                "`tiers` threshold `raw = {raw_value:?}` is below `linked = {linked_value:?}`: \
                  a RAW score must be at least the LINKED one"
             ),
         );
@@ -535,16 +540,14 @@ fn validate_kind(cx: &Ctxt, lit: &LitStr) -> Option<String> {
     let well_known = ContextKind::WELL_KNOWN
         .into_iter()
         .find(|kind| kind.as_str().eq_ignore_ascii_case(&folded));
-    let hint = well_known
-        .as_ref()
-        .map(|kind| format!("; did you mean \"{}\"?", kind.as_str()))
-        .unwrap_or_default();
     if label.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        let advice = match &well_known {
+            Some(kind) => format!("did you mean \"{}\"?", kind.as_str()),
+            None => "write it like \"ToolOutput\"".to_owned(),
+        };
         cx.error_spanned_by(
             lit,
-            format!(
-                "invalid `kind` {label:?}: a kind label is one word without spaces, like \"ToolOutput\"{hint}"
-            ),
+            format!("invalid `kind` {label:?}: a kind label is one word without spaces; {advice}"),
         );
         return None;
     }
@@ -553,8 +556,8 @@ fn validate_kind(cx: &Ctxt, lit: &LitStr) -> Option<String> {
             cx.error_spanned_by(
                 lit,
                 format!(
-                    "`kind = {label:?}` is not the well-known kind \"{}\" (kinds compare ignoring \
-                     case only){hint}",
+                    "`kind = {label:?}` would be a custom kind, not the well-known \"{0}\": kinds \
+                     compare ignoring ASCII case but not `_` or `-`; write `kind = \"{0}\"`",
                     kind.as_str()
                 ),
             );
