@@ -144,7 +144,14 @@ fn the_tier_follows_the_score_and_the_thresholds() {
     assert_eq!(tier(None), None);
     // NaN is no score: no relevance, and the payload decides the tier.
     assert_eq!(tier(Some(f64::NAN)), None);
-    assert_eq!(Thresholded { text: "", score: Some(f64::NAN) }.relevance(), None);
+    assert_eq!(
+        Thresholded {
+            text: "",
+            score: Some(f64::NAN)
+        }
+        .relevance(),
+        None
+    );
     assert_eq!(tier(Some(f64::INFINITY)), Some(Tier::Raw));
 }
 
@@ -230,7 +237,10 @@ fn enums_delegate_per_variant() {
     assert_eq!(*doc.kind(), ContextKind::DOCUMENT);
     assert_eq!(doc.tier(), Some(Tier::Linked));
     assert_eq!(doc.link(), Some("https://example.invalid/ownership"));
-    assert_eq!(doc.metadata("source_rank"), Some(MetadataValueRef::Float(2.0)));
+    assert_eq!(
+        doc.metadata("source_rank"),
+        Some(MetadataValueRef::Float(2.0))
+    );
     assert_eq!(doc.tokens(), retrieved().tokens());
 
     let fact = Context::Fact(Fact("f".into(), 1));

@@ -119,7 +119,7 @@ fn empty_text_costs_nothing() {
 #[test]
 fn parts_are_estimated_at_their_own_ratio_plus_one_token_per_separator() {
     let item = TwoParts {
-        title: "Fix the build",       // 13 chars as prose: 3.25 → 4
+        title: "Fix the build",        // 13 chars as prose: 3.25 → 4
         body: "cargo build --release", // 21 chars as code: 6
     };
     assert_eq!(item.tokens(), 4 + 1 + 6);
@@ -131,7 +131,10 @@ fn parts_are_estimated_at_their_own_ratio_plus_one_token_per_separator() {
     );
     assert_eq!(item.content(), "Fix the build\n\ncargo build --release");
 
-    let empty = TwoParts { title: "", body: "" };
+    let empty = TwoParts {
+        title: "",
+        body: "",
+    };
     assert_eq!(empty.tokens(), 1);
     assert_eq!(empty.content(), "\n\n");
 
@@ -198,7 +201,11 @@ fn the_estimation_ratio_is_usable_in_const_context() {
     // content_type() agrees with the constant.
     assert_eq!(CodeDoc { text: "" }.content_type(), ContentType::Code);
     assert_eq!(
-        TwoParts { title: "", body: "" }.content_type(),
+        TwoParts {
+            title: "",
+            body: ""
+        }
+        .content_type(),
         ContentType::Markdown
     );
 }

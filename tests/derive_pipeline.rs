@@ -2,8 +2,8 @@
 //! points into the caller's slice, and the derived token counts are what
 //! the slicer budgets with.
 
-use budget::scorer::PriorityScorer;
 use budget::pipeline::{ExclusionReason, InclusionReason};
+use budget::scorer::PriorityScorer;
 use budget::{ContextBudget, ContextItem, Pipeline};
 
 #[derive(ContextItem)]

@@ -112,9 +112,15 @@ impl<'a> Container<'a> {
                     );
                     None
                 } else {
-                    let variants: Vec<Option<Variant<'a>>> =
-                        data.variants.iter().map(|v| Variant::from_ast(cx, v)).collect();
-                    variants.into_iter().collect::<Option<Vec<_>>>().map(Data::Enum)
+                    let variants: Vec<Option<Variant<'a>>> = data
+                        .variants
+                        .iter()
+                        .map(|v| Variant::from_ast(cx, v))
+                        .collect();
+                    variants
+                        .into_iter()
+                        .collect::<Option<Vec<_>>>()
+                        .map(Data::Enum)
                 }
             }
             syn::Data::Union(data) => {
@@ -136,7 +142,8 @@ impl<'a> Container<'a> {
 
 impl<'a> Variant<'a> {
     fn from_ast(cx: &Ctxt, variant: &'a syn::Variant) -> Option<Self> {
-        let has_context = |attrs: &[syn::Attribute]| attrs.iter().any(|a| a.path().is_ident("context"));
+        let has_context =
+            |attrs: &[syn::Attribute]| attrs.iter().any(|a| a.path().is_ident("context"));
         if let syn::Fields::Unnamed(fields) = &variant.fields {
             if fields.unnamed.len() == 1
                 && !has_context(&variant.attrs)
@@ -179,10 +186,10 @@ impl<'a> Body<'a> {
 
         for (index, field) in fields.iter().enumerate() {
             let field_attrs = FieldAttrs::parse(cx, &field.attrs);
-            let member = field.ident.clone().map_or_else(
-                || Member::Unnamed(syn::Index::from(index)),
-                Member::Named,
-            );
+            let member = field
+                .ident
+                .clone()
+                .map_or_else(|| Member::Unnamed(syn::Index::from(index)), Member::Named);
             let role = field_attrs.role.value().copied();
             if let Some(key) = field_attrs.content_type.key() {
                 if role != Some(Role::Content) {
@@ -210,7 +217,11 @@ impl<'a> Body<'a> {
             };
             if role != Role::Content {
                 if let Some((_, first)) = first_of_role.iter().find(|(r, _)| *r == role) {
-                    let key = field_attrs.role.key().cloned().unwrap_or_else(|| quote!(#owner));
+                    let key = field_attrs
+                        .role
+                        .key()
+                        .cloned()
+                        .unwrap_or_else(|| quote!(#owner));
                     cx.error_spanned_by(
                         key,
                         format!(
@@ -263,9 +274,10 @@ impl<'a> Body<'a> {
             }
         }
 
-        let content_type = attrs.content_type.value().copied().unwrap_or_else(|| {
-            common_content_type(&body_fields).unwrap_or(ContentType::Markdown)
-        });
+        let content_type =
+            attrs.content_type.value().copied().unwrap_or_else(|| {
+                common_content_type(&body_fields).unwrap_or(ContentType::Markdown)
+            });
         (cx.error_count() == errors_before).then(|| Self {
             kind: attrs.kind.value().cloned(),
             content_type,

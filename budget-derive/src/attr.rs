@@ -316,9 +316,10 @@ impl FieldAttrs {
 
 /// The key as written; `crate` is a keyword, so it is not an identifier path.
 fn key_name(meta: &ParseNestedMeta) -> String {
-    meta.path
-        .get_ident()
-        .map_or_else(|| meta.path.to_token_stream().to_string(), ToString::to_string)
+    meta.path.get_ident().map_or_else(
+        || meta.path.to_token_stream().to_string(),
+        ToString::to_string,
+    )
 }
 
 /// Reports an unknown key: one valid at the other level, a likely typo, or
@@ -333,7 +334,9 @@ fn unknown_key(
 ) {
     let message = if other_level.contains(&key) {
         if other_level_name == "field" {
-            format!("`{key}` is a field attribute: put `#[context({key})]` on the field it describes")
+            format!(
+                "`{key}` is a field attribute: put `#[context({key})]` on the field it describes"
+            )
         } else {
             format!(
                 "`{key}` is a container attribute: put `#[context({key} = ...)]` on the struct or enum variant"

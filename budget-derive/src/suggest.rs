@@ -71,7 +71,10 @@ mod tests {
         assert_eq!(closest("Tokens", &keys), Some("tokens"));
         assert_eq!(closest("timestmp", &keys), Some("timestamp"));
         assert_eq!(closest("weight", &keys), None);
-        assert_eq!(closest("yml", &["code", "prose", "yaml", "markdown"]), Some("yaml"));
+        assert_eq!(
+            closest("yml", &["code", "prose", "yaml", "markdown"]),
+            Some("yaml")
+        );
     }
 
     #[test]

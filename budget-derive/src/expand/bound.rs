@@ -69,6 +69,10 @@ mod tests {
     fn no_type_parameters_no_where_clause() {
         let generics: Generics = parse_quote!(<'a>);
         let ty: Type = parse_quote!(&'a str);
-        assert!(with_bounds(&generics, [(&ty, quote!(Text))]).where_clause.is_none());
+        assert!(
+            with_bounds(&generics, [(&ty, quote!(Text))])
+                .where_clause
+                .is_none()
+        );
     }
 }

@@ -332,19 +332,14 @@ fn body_expr<'b>(
             .kind
             .as_deref()
             .map(|label| (Vec::new(), kind_tokens(Some(label), paths))),
-        Method::ContentType => Some((
-            Vec::new(),
-            content_type_tokens(body.content_type, paths),
-        )),
+        Method::ContentType => Some((Vec::new(), content_type_tokens(body.content_type, paths))),
         Method::Pinned => single(Role::Pinned, quote!(#rt::FlagField::as_flag)),
         Method::Timestamp => single(Role::Timestamp, quote!(#rt::TimestampField::as_timestamp)),
         Method::Priority => single(Role::Priority, quote!(#rt::IntegerField::as_integer)),
-        Method::Tags => body
-            .field(Role::Tags)
-            .map(|field| {
-                let b = binding(field);
-                (vec![field], quote!(#b))
-            }),
+        Method::Tags => body.field(Role::Tags).map(|field| {
+            let b = binding(field);
+            (vec![field], quote!(#b))
+        }),
         Method::RelevanceHint => single(Role::Hint, quote!(#rt::FloatField::as_float)),
         Method::Metadata => body.field(Role::Metadata).map(|field| {
             let b = binding(field);
@@ -449,9 +444,7 @@ fn enum_methods(variants: &[Variant<'_>], paths: &Paths) -> Vec<TokenStream> {
                     Shape::Body(body) => Some(body_expr(body, method, paths)),
                 })
                 .collect();
-            let needed = bodies
-                .iter()
-                .any(|b| !matches!(b, Some(None)));
+            let needed = bodies.iter().any(|b| !matches!(b, Some(None)));
             if !needed {
                 return None;
             }
