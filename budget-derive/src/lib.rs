@@ -11,9 +11,8 @@ mod suggest;
 
 use proc_macro::TokenStream;
 
-/// Derives `budget::ContextItem` (and, for structs, `budget::EstimationRatio`)
-/// from `#[context(...)]` attributes. See the `budget` crate's documentation
-/// of `ContextItem` for the attribute language.
+/// The generated code names the `budget` facade (or the path given with
+/// `#[context(crate = "...")]`) through its hidden `__private` module.
 #[proc_macro_derive(ContextItem, attributes(context))]
 pub fn derive_context_item(input: TokenStream) -> TokenStream {
     syn::parse::<syn::DeriveInput>(input)
