@@ -131,3 +131,8 @@ pub mod __private {
     pub use budget_runtime;
     pub use std;
 }
+
+/// The README's examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -130,6 +130,78 @@ pub enum ScorerError {
     /// Any other invalid configuration, described.
     #[error("invalid scorer configuration: {0}")]
     Invalid(String),
+    /// A kind weight was negative, NaN or infinite.
+    #[error("weight for kind {kind} must be finite and >= 0, got {value}")]
+    KindWeight {
+        /// The kind the weight belongs to.
+        kind: ContextKind,
+        /// The value given.
+        value: f64,
+    },
+    /// A kind was given more than one weight.
+    #[error("kind {kind} is given more than one weight")]
+    DuplicateKind {
+        /// The repeated kind.
+        kind: ContextKind,
+    },
+    /// A tag weight was negative, NaN or infinite.
+    #[error("weight for tag {tag:?} must be finite and >= 0, got {value}")]
+    TagWeight {
+        /// The tag the weight belongs to.
+        tag: String,
+        /// The value given.
+        value: f64,
+    },
+    /// A tag was given more than one weight (after case folding, when the
+    /// scorer ignores case).
+    #[error("tag {tag:?} is given more than one weight")]
+    DuplicateTag {
+        /// The repeated tag.
+        tag: String,
+    },
+    /// Weights that are each finite add up to infinity.
+    #[error("the {count} weights add up to more than f64::MAX; scale them down")]
+    WeightSumOverflow {
+        /// How many weights were given.
+        count: usize,
+    },
+    /// A composite child's weight was zero, negative, NaN or infinite.
+    #[error("weight of child scorer {index} must be finite and > 0, got {value}")]
+    ChildWeight {
+        /// Position of the child (0-based).
+        index: usize,
+        /// The value given.
+        value: f64,
+    },
+    /// A step decay curve needs at least one window.
+    #[error("a step decay curve needs at least one window")]
+    NoStepWindows,
+    /// A step window's maximum age was zero.
+    #[error("step window {index} has max_age 0; every window must be wider than zero")]
+    StepWindowZeroAge {
+        /// Position of the window (0-based).
+        index: usize,
+    },
+    /// Step windows were not ordered from youngest to oldest.
+    #[error(
+        "step window {index} has max_age {max_age_secs} s, not greater than the previous window's {previous_max_age_secs} s; order windows from youngest to oldest"
+    )]
+    StepWindowsNotAscending {
+        /// Position of the out-of-order window (0-based).
+        index: usize,
+        /// Its maximum age, in seconds.
+        max_age_secs: f64,
+        /// The previous window's maximum age, in seconds.
+        previous_max_age_secs: f64,
+    },
+    /// A step window's score was outside `0.0..=1.0` or not a number.
+    #[error("step window {index} has score {score}; it must be within 0.0..=1.0")]
+    StepWindowScore {
+        /// Position of the window (0-based).
+        index: usize,
+        /// The score given.
+        score: f64,
+    },
 }
 
 /// A slicer could not be constructed from its configuration.
@@ -179,6 +251,21 @@ pub enum SlicerError {
     /// Any other invalid configuration, described.
     #[error("invalid slicer configuration: {0}")]
     Invalid(String),
+    /// A count-quota entry requires more items than it allows.
+    #[error("kind {kind}: require_count {require_count} exceeds cap_count {cap_count}")]
+    RequireCountExceedsCap {
+        /// The kind.
+        kind: ContextKind,
+        /// Minimum items.
+        require_count: usize,
+        /// Maximum items.
+        cap_count: usize,
+    },
+    /// A count-quota slicer was given a knapsack slicer as its inner slicer.
+    #[error(
+        "a count-quota slicer cannot wrap a knapsack slicer; use CountConstrainedKnapsackSlicer instead"
+    )]
+    KnapsackInsideCountQuota,
 }
 
 /// The pipeline could not produce a selection.
@@ -190,8 +277,8 @@ pub enum PipelineError {
         "pinned items require {pinned_tokens} tokens, but only {available_tokens} are available (max_tokens - output_reserve)"
     )]
     PinnedExceedsBudget {
-        /// Sum of pinned items' tokens.
-        pinned_tokens: i64,
+        /// Sum of pinned items' tokens (exact: may exceed the `i64` range).
+        pinned_tokens: i128,
         /// `max_tokens - output_reserve`.
         available_tokens: i64,
     },
@@ -222,5 +309,54 @@ pub enum PipelineError {
         index: usize,
         /// Number of candidates.
         len: usize,
+    },
+    /// The slicer could not select for this input.
+    #[error(transparent)]
+    Slice(#[from] SliceError),
+}
+
+/// A slicer could not produce a selection for this particular input.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum SliceError {
+    /// Under [`ScarcityBehavior::Throw`](crate::slicer::ScarcityBehavior::Throw),
+    /// a kind had fewer candidates that fit the budget than its `require_count`.
+    #[error(
+        "kind {kind} requires {required} items but only {satisfied} candidates could be selected within the budget"
+    )]
+    CountRequirementUnmet {
+        /// The kind.
+        kind: ContextKind,
+        /// The configured `require_count`.
+        required: usize,
+        /// Items that could be committed.
+        satisfied: usize,
+    },
+    /// The knapsack keep table cannot fit its memory limit even with one
+    /// 64-bit word per candidate.
+    #[error(
+        "knapsack keep table for {candidates} candidates needs at least {needed_bits} bits, over the limit of {limit_bits} bits"
+    )]
+    KnapsackTableTooLarge {
+        /// Candidates taking part in the dynamic programme.
+        candidates: usize,
+        /// Smallest possible table size, in bits.
+        needed_bits: u128,
+        /// The configured limit, in bits.
+        limit_bits: u64,
+    },
+    /// A wrapped slicer returned a position outside the candidates it was given.
+    #[error("inner slicer returned position {index} but was given {len} candidates")]
+    InnerIndexOutOfRange {
+        /// The bad position.
+        index: usize,
+        /// Number of candidates given to the inner slicer.
+        len: usize,
+    },
+    /// A wrapped slicer returned the same position twice.
+    #[error("inner slicer returned position {index} more than once")]
+    InnerDuplicateIndex {
+        /// The repeated position.
+        index: usize,
     },
 }

@@ -37,7 +37,10 @@ pub use estimate::{
     EstimationRatio, Estimator, SeedEstimator, TokenCounter, count_chars, seed_estimate,
 };
 pub use model::*;
-pub use pipeline::{OverflowStrategy, Pipeline, PipelineBuilder, Selection};
+pub use pipeline::{
+    ExcludedItem, ExclusionReason, IncludedItem, InclusionReason, OverflowStrategy, Pipeline,
+    PipelineBuilder, Selection, SelectionReport,
+};
 pub use placer::Placer;
 pub use scorer::Scorer;
 pub use slicer::Slicer;

@@ -20,7 +20,9 @@ pub(crate) fn classify(
 ) -> Result<Classified, PipelineError> {
     let mut pinned = Vec::new();
     let mut scoreable = Vec::with_capacity(items.len());
-    let mut pinned_tokens: i64 = 0;
+    // i128: a sum of i64 counts cannot overflow it, so no over-budget set of
+    // pinned items can hide behind saturation.
+    let mut pinned_tokens: i128 = 0;
     for (index, item) in items.iter().enumerate() {
         let tokens = item.tokens();
         if tokens < 0 {
@@ -31,13 +33,13 @@ pub(crate) fn classify(
             });
         } else if item.pinned() {
             pinned.push(index);
-            pinned_tokens = pinned_tokens.saturating_add(tokens);
+            pinned_tokens += i128::from(tokens);
         } else {
             scoreable.push(index);
         }
     }
     let available_tokens = budget.max_tokens().saturating_sub(budget.output_reserve());
-    if pinned_tokens > available_tokens {
+    if pinned_tokens > i128::from(available_tokens) {
         return Err(PipelineError::PinnedExceedsBudget {
             pinned_tokens,
             available_tokens,
@@ -46,6 +48,7 @@ pub(crate) fn classify(
     Ok(Classified {
         pinned,
         scoreable,
-        pinned_tokens,
+        // Bounded by `available_tokens` above.
+        pinned_tokens: pinned_tokens as i64,
     })
 }

@@ -174,6 +174,8 @@ impl Pipeline {
     ///   exceed `max_tokens - output_reserve`.
     /// * [`PipelineError::Overflow`] when the selection exceeds
     ///   `target_tokens` under [`OverflowStrategy::Throw`].
+    /// * [`PipelineError::Slice`] when the slicer rejects the input (for
+    ///   example an unmet count requirement under `ScarcityBehavior::Throw`).
     /// * [`PipelineError::SlicerIndexOutOfRange`] /
     ///   [`PipelineError::PlacerNotPermutation`] when a custom slicer or
     ///   placer breaks its contract.
@@ -270,9 +272,7 @@ impl Pipeline {
             .collect::<Vec<_>>();
         excluded.sort_by(|a, b| descending_score(a.score, b.score));
 
-        let total_tokens_considered = items
-            .iter()
-            .fold(0i64, |sum, item| sum.saturating_add(item.tokens()));
+        let total_tokens_considered = items.iter().map(|item| i128::from(item.tokens())).sum();
         let indices = included.iter().map(|i| i.index).collect();
         let report = SelectionReport {
             total_candidates: items.len(),
@@ -313,7 +313,7 @@ impl Pipeline {
         pinned: Option<PinnedLoad>,
         excluded: &mut Vec<ExcludedItem>,
     ) -> Result<Vec<ScoredItem<'a>>, PipelineError> {
-        let outcome = self.slicer.slice(sorted, effective);
+        let outcome = self.slicer.slice(sorted, effective)?;
         let mut chosen = vec![false; sorted.len()];
         for &pos in &outcome.selected {
             match chosen.get_mut(pos) {
@@ -334,6 +334,7 @@ impl Pipeline {
                 *slot = !chosen[pos];
             }
         }
+        // Held within `effective.max_tokens` by `enforce_ceiling`.
         let selected_tokens = sorted
             .iter()
             .zip(&chosen)
@@ -377,12 +378,13 @@ impl Pipeline {
     /// Guards the budget against a custom slicer that overshoots: drops the
     /// lowest-ranked chosen items until the effective ceiling holds.
     fn enforce_ceiling(&self, sorted: &[ScoredItem<'_>], chosen: &mut [bool], ceiling: i64) {
-        let mut total = sorted
+        let mut total: i128 = sorted
             .iter()
             .zip(chosen.iter())
             .filter(|(_, c)| **c)
-            .fold(0i64, |sum, (s, _)| sum.saturating_add(s.tokens()));
-        if total <= ceiling {
+            .map(|(s, _)| i128::from(s.tokens()))
+            .sum();
+        if total <= i128::from(ceiling) {
             return;
         }
         tracing::warn!(
@@ -392,12 +394,12 @@ impl Pipeline {
             "slicer exceeded the effective budget; dropping its lowest-scored picks"
         );
         for pos in (0..sorted.len()).rev() {
-            if total <= ceiling {
+            if total <= i128::from(ceiling) {
                 break;
             }
             if chosen[pos] {
                 chosen[pos] = false;
-                total = total.saturating_sub(sorted[pos].tokens());
+                total -= i128::from(sorted[pos].tokens());
             }
         }
     }

@@ -75,11 +75,11 @@ pub(crate) fn handle_overflow<'a>(
     }
 }
 
-/// Saturating sum of the candidates' tokens.
+/// Sum of the candidates' tokens. Callers pass sets already held within an
+/// `i64` budget; the sum saturates rather than wraps if one is not.
 pub(crate) fn sum_tokens(candidates: &[ScoredItem<'_>]) -> i64 {
-    candidates
-        .iter()
-        .fold(0i64, |sum, c| sum.saturating_add(c.tokens()))
+    let exact: i128 = candidates.iter().map(|c| i128::from(c.tokens())).sum();
+    i64::try_from(exact).unwrap_or(if exact < 0 { i64::MIN } else { i64::MAX })
 }
 
 /// Whether `order` is a permutation of `0..len`.

@@ -111,8 +111,8 @@ pub struct SelectionReport {
     pub excluded: Vec<ExcludedItem>,
     /// Number of candidates (`included.len() + excluded.len()`).
     pub total_candidates: usize,
-    /// Sum of all candidates' tokens, negative ones included (saturating).
-    pub total_tokens_considered: i64,
+    /// Sum of all candidates' tokens, negative ones included (exact).
+    pub total_tokens_considered: i128,
     /// Tokens of the pinned items.
     pub pinned_tokens: i64,
     /// Tokens of the final selection.
@@ -121,15 +121,6 @@ pub struct SelectionReport {
     pub effective_budget: EffectiveBudget,
     /// Tokens over `target_tokens` accepted under `OverflowStrategy::Proceed`.
     pub overflow_tokens: Option<i64>,
-}
-
-impl Default for EffectiveBudget {
-    fn default() -> Self {
-        Self {
-            max_tokens: 0,
-            target_tokens: 0,
-        }
-    }
 }
 
 impl SelectionReport {

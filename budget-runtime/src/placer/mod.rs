@@ -1,8 +1,10 @@
 //! Placers: each decides the final order of the selected items (one file per placer).
 
 mod chronological;
+mod u_shaped;
 
 pub use chronological::ChronologicalPlacer;
+pub use u_shaped::UShapedPlacer;
 
 use std::fmt::Debug;
 

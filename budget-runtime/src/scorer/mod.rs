@@ -3,12 +3,34 @@
 //! Scorers see the whole candidate list at once, so rank-based scorers sort
 //! once (O(n log n)) instead of comparing every pair.
 
+mod composite;
+mod decay;
+mod frequency;
+mod kind;
+mod metadata_key;
+mod metadata_trust;
 mod priority;
+#[cfg(test)]
+mod proptests;
 mod rank;
 mod recency;
+mod reflexive;
+mod scaled;
+mod tag;
+mod time_provider;
 
+pub use composite::{CompositeScorer, CompositeScorerBuilder};
+pub use decay::{DecayCurve, DecayScorer};
+pub use frequency::FrequencyScorer;
+pub use kind::KindScorer;
+pub use metadata_key::MetadataKeyScorer;
+pub use metadata_trust::MetadataTrustScorer;
 pub use priority::PriorityScorer;
 pub use recency::RecencyScorer;
+pub use reflexive::ReflexiveScorer;
+pub use scaled::ScaledScorer;
+pub use tag::TagScorer;
+pub use time_provider::{SystemClock, TimeProvider};
 
 use std::fmt::Debug;
 

@@ -34,3 +34,47 @@ impl Scorer for PriorityScorer {
         rank_scores(&keys, scores);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::PriorityScorer;
+    use crate::model::{ContextItem, Item};
+    use crate::scorer::Scorer;
+
+    fn score(priorities: &[Option<i64>]) -> Vec<f64> {
+        let items: Vec<Item> = priorities
+            .iter()
+            .map(|p| {
+                let builder = Item::builder("x").tokens(100);
+                match p {
+                    Some(p) => builder.priority(*p),
+                    None => builder,
+                }
+                .build()
+                .unwrap()
+            })
+            .collect();
+        let views: Vec<&dyn ContextItem> = items.iter().map(|i| i as &dyn ContextItem).collect();
+        PriorityScorer::new().scores(&views)
+    }
+
+    /// Vector `priority-basic`: 1, 5, 10 → 0.0, 0.5, 1.0.
+    #[test]
+    fn vector_priority_basic() {
+        assert_eq!(score(&[Some(1), Some(5), Some(10)]), vec![0.0, 0.5, 1.0]);
+    }
+
+    /// Vector `priority-null`: 3, 7, none → 0.0, 1.0, 0.0.
+    #[test]
+    fn vector_priority_null() {
+        assert_eq!(score(&[Some(3), Some(7), None]), vec![0.0, 1.0, 0.0]);
+    }
+
+    #[test]
+    fn i64_extremes_rank_without_overflow() {
+        assert_eq!(
+            score(&[Some(i64::MAX), Some(i64::MIN), Some(0), Some(-1)]),
+            vec![1.0, 0.0, 2.0 / 3.0, 1.0 / 3.0]
+        );
+    }
+}

@@ -22,7 +22,7 @@ pub(crate) fn rank_scores<K: Ord + Copy>(keys: &[Option<K>], scores: &mut [f64])
         }
         _ => {}
     }
-    present.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    present.sort_unstable_by_key(|&(key, _)| key);
     let denominator = (present.len() - 1) as f64;
     let mut rank = 0;
     for pos in 0..present.len() {

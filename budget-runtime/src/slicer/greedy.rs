@@ -1,13 +1,16 @@
 //! [`GreedySlicer`]: fill the budget by value density (score per token).
 
+use crate::error::SliceError;
 use crate::model::{EffectiveBudget, ScoredItem};
 use crate::pipeline::descending_score;
 use crate::slicer::{SliceOutcome, Slicer};
 
 /// Selects by value density `score / tokens`, highest first, taking each
 /// item that still fits the target and skipping (not deferring) the rest.
-/// Zero-token items have the highest density and are always taken. Ties go
-/// to the earlier candidate. O(n log n).
+/// Zero-token items have the highest density and are always taken;
+/// negative-token items are never taken; NaN densities rank last. Ties go
+/// to the earlier candidate. The selection order is the density order.
+/// O(n log n).
 ///
 /// ```
 /// use budget_runtime::{ContextBudget, Item, Pipeline, slicer::GreedySlicer};
@@ -39,9 +42,13 @@ pub(crate) fn density(candidate: &ScoredItem<'_>) -> f64 {
 }
 
 impl Slicer for GreedySlicer {
-    fn slice(&self, sorted: &[ScoredItem<'_>], budget: EffectiveBudget) -> SliceOutcome {
+    fn slice(
+        &self,
+        sorted: &[ScoredItem<'_>],
+        budget: EffectiveBudget,
+    ) -> Result<SliceOutcome, SliceError> {
         if sorted.is_empty() || budget.target_tokens <= 0 {
-            return SliceOutcome::default();
+            return Ok(SliceOutcome::default());
         }
         let mut order: Vec<(f64, usize)> = sorted
             .iter()
@@ -60,6 +67,106 @@ impl Slicer for GreedySlicer {
                 remaining -= tokens;
             }
         }
-        SliceOutcome::selected(selected)
+        Ok(SliceOutcome::selected(selected))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::slicer::test_support::{
+        Fixture, arb_rows, arb_target, budget, check_invariants, contents, random_items,
+        sorted_view,
+    };
+    use proptest::prelude::*;
+
+    fn slice(rows: &[crate::slicer::test_support::Row], target: i64) -> Vec<String> {
+        let fixture = Fixture::new(rows);
+        let sorted = fixture.candidates();
+        let outcome = GreedySlicer::new().slice(&sorted, budget(target)).unwrap();
+        contents(&sorted, &outcome.selected)
+    }
+
+    /// Vector `greedy-density`: densities 0.007, 0.005 fill 200 of 300;
+    /// high-score-big (400) and tiny-score-medium (200) no longer fit.
+    #[test]
+    fn vector_greedy_density() {
+        let rows = [
+            ("high-score-big", 400, 0.9, "Message"),
+            ("medium-score-small", 100, 0.7, "Message"),
+            ("low-score-small", 100, 0.5, "Message"),
+            ("tiny-score-medium", 200, 0.1, "Message"),
+        ];
+        assert_eq!(slice(&rows, 300), ["medium-score-small", "low-score-small"]);
+    }
+
+    /// Vector `greedy-exact-fit`: a, b, c fill 300 exactly; d is skipped.
+    #[test]
+    fn vector_greedy_exact_fit() {
+        let rows = [
+            ("a", 100, 0.9, "Message"),
+            ("b", 100, 0.8, "Message"),
+            ("c", 100, 0.7, "Message"),
+            ("d", 100, 0.6, "Message"),
+        ];
+        assert_eq!(slice(&rows, 300), ["a", "b", "c"]);
+    }
+
+    /// Vector `greedy-zero-tokens`: zero-token items first, then "normal";
+    /// "too-big" (200) exceeds the remaining 50.
+    #[test]
+    fn vector_greedy_zero_tokens() {
+        let rows = [
+            ("zero-a", 0, 0.1, "Message"),
+            ("zero-b", 0, 0.05, "Message"),
+            ("normal", 100, 0.8, "Message"),
+            ("too-big", 200, 0.9, "Message"),
+        ];
+        assert_eq!(slice(&rows, 150), ["zero-a", "zero-b", "normal"]);
+    }
+
+    /// Vector `greedy-empty-input`.
+    #[test]
+    fn vector_greedy_empty_input() {
+        assert!(slice(&[], 500).is_empty());
+    }
+
+    #[test]
+    fn zero_budget_selects_nothing_not_even_zero_token_items() {
+        assert!(slice(&[("zero", 0, 0.5, "Message")], 0).is_empty());
+    }
+
+    #[test]
+    fn skipped_items_are_not_deferred_but_later_ones_still_fit() {
+        // a (density 0.01) fits; b (0.005) does not; c (0.001) still fits.
+        let rows = [
+            ("a", 50, 0.5, "Message"),
+            ("b", 100, 0.5, "Message"),
+            ("c", 40, 0.04, "Message"),
+        ];
+        assert_eq!(slice(&rows, 100), ["a", "c"]);
+    }
+
+    #[test]
+    fn odd_tokens_and_scores() {
+        let rows = [
+            ("neg", -10, 0.9, "Message"),
+            ("huge", i64::MAX, 0.9, "Message"),
+            ("nan", 10, f64::NAN, "Message"),
+            ("inf", 10, f64::INFINITY, "Message"),
+            ("minus", 10, -0.5, "Message"),
+        ];
+        // inf first, then minus (negative density), NaN last; 30 tokens fit.
+        assert_eq!(slice(&rows, 30), ["inf", "minus", "nan"]);
+        assert_eq!(slice(&rows, 20), ["inf", "minus"]);
+    }
+
+    proptest! {
+        #[test]
+        fn invariants_hold(rows in arb_rows(), target in arb_target()) {
+            let (items, scores) = random_items(&rows);
+            let sorted = sorted_view(&items, &scores);
+            prop_assert!(check_invariants(&GreedySlicer::new(), &sorted, budget(target))?);
+        }
     }
 }

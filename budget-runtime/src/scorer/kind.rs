@@ -1,0 +1,207 @@
+//! [`KindScorer`]: a weight per [`ContextKind`].
+
+use std::collections::HashMap;
+
+use crate::error::ScorerError;
+use crate::model::{ContextItem, ContextKind};
+use crate::scorer::Scorer;
+
+/// The specification's default kind weights.
+const DEFAULT_WEIGHTS: [(ContextKind, f64); 5] = [
+    (ContextKind::SYSTEM_PROMPT, 1.0),
+    (ContextKind::MEMORY, 0.8),
+    (ContextKind::TOOL_OUTPUT, 0.6),
+    (ContextKind::DOCUMENT, 0.4),
+    (ContextKind::MESSAGE, 0.2),
+];
+
+/// Scores each item by the weight configured for its [`ContextKind`]; kinds
+/// without a weight score 0.0. Kinds match ASCII case-insensitively.
+///
+/// The default weights are SystemPrompt 1.0, Memory 0.8, ToolOutput 0.6,
+/// Document 0.4, Message 0.2. Custom weights must be finite and `>= 0` and
+/// may exceed 1.0 (they are returned as given). An absolute scorer: O(n).
+///
+/// ```
+/// use budget_runtime::{ContextKind, Item, Scorer, scorer::KindScorer};
+///
+/// let memory = Item::builder("fact").tokens(1).kind(ContextKind::MEMORY).build()?;
+/// let custom = Item::builder("x").tokens(1).kind(ContextKind::new("Custom")?).build()?;
+/// assert_eq!(KindScorer::new().scores(&[&memory, &custom]), vec![0.8, 0.0]);
+///
+/// let weights = [(ContextKind::new("custom")?, 2.0)];
+/// let scorer = KindScorer::with_weights(weights)?;
+/// assert_eq!(scorer.scores(&[&memory, &custom]), vec![0.0, 2.0]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct KindScorer {
+    weights: HashMap<ContextKind, f64>,
+}
+
+impl KindScorer {
+    /// The scorer with the specification's default weights.
+    pub fn new() -> Self {
+        Self {
+            weights: DEFAULT_WEIGHTS.into_iter().collect(),
+        }
+    }
+
+    /// A scorer with custom weights replacing the defaults (an empty list
+    /// scores everything 0.0).
+    ///
+    /// # Errors
+    /// [`ScorerError::KindWeight`] for a negative, NaN or infinite weight;
+    /// [`ScorerError::DuplicateKind`] when a kind (compared
+    /// case-insensitively) appears twice.
+    pub fn with_weights<I>(weights: I) -> Result<Self, ScorerError>
+    where
+        I: IntoIterator<Item = (ContextKind, f64)>,
+    {
+        let weights = weights.into_iter();
+        let mut map = HashMap::with_capacity(weights.size_hint().0);
+        for (kind, value) in weights {
+            if !(value.is_finite() && value >= 0.0) {
+                return Err(ScorerError::KindWeight { kind, value });
+            }
+            if map.contains_key(&kind) {
+                return Err(ScorerError::DuplicateKind { kind });
+            }
+            map.insert(kind, value);
+        }
+        Ok(Self { weights: map })
+    }
+
+    /// The weight of `kind` (0.0 when none is configured).
+    ///
+    /// ```
+    /// use budget_runtime::{ContextKind, scorer::KindScorer};
+    ///
+    /// assert_eq!(KindScorer::new().weight(&ContextKind::new("DOCUMENT")?), 0.4);
+    /// # Ok::<(), budget_runtime::ContextKindError>(())
+    /// ```
+    pub fn weight(&self, kind: &ContextKind) -> f64 {
+        self.weights.get(kind).copied().unwrap_or(0.0)
+    }
+}
+
+impl Default for KindScorer {
+    /// [`KindScorer::new`]: the default weights.
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Scorer for KindScorer {
+    fn score_all(&self, items: &[&dyn ContextItem], scores: &mut [f64]) {
+        for (item, score) in items.iter().zip(scores.iter_mut()) {
+            *score = self.weight(item.kind());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::KindScorer;
+    use crate::error::ScorerError;
+    use crate::model::{ContextItem, ContextKind, Item};
+    use crate::scorer::Scorer;
+
+    fn kinds(scorer: &KindScorer, labels: &[&'static str]) -> Vec<f64> {
+        let items: Vec<Item> = labels
+            .iter()
+            .map(|label| {
+                Item::builder(*label)
+                    .tokens(100)
+                    .kind(ContextKind::new(*label).unwrap())
+                    .build()
+                    .unwrap()
+            })
+            .collect();
+        let views: Vec<&dyn ContextItem> = items.iter().map(|i| i as &dyn ContextItem).collect();
+        scorer.scores(&views)
+    }
+
+    /// Vector `kind-default-weights`.
+    #[test]
+    fn vector_kind_default_weights() {
+        let labels = [
+            "SystemPrompt",
+            "Memory",
+            "ToolOutput",
+            "Document",
+            "Message",
+        ];
+        assert_eq!(
+            kinds(&KindScorer::new(), &labels),
+            vec![1.0, 0.8, 0.6, 0.4, 0.2]
+        );
+    }
+
+    /// Vector `kind-unknown`.
+    #[test]
+    fn vector_kind_unknown() {
+        assert_eq!(
+            kinds(&KindScorer::new(), &["SystemPrompt", "CustomKind"]),
+            vec![1.0, 0.0]
+        );
+    }
+
+    #[test]
+    fn lookup_ignores_ascii_case() {
+        assert_eq!(
+            kinds(
+                &KindScorer::new(),
+                &["systemprompt", "MEMORY", "tOoLoUtPuT"]
+            ),
+            vec![1.0, 0.8, 0.6]
+        );
+    }
+
+    #[test]
+    fn custom_weights_replace_defaults_and_are_not_clamped() {
+        let scorer = KindScorer::with_weights([
+            (ContextKind::new("Code").unwrap(), 3.5),
+            (ContextKind::MESSAGE, 0.0),
+        ])
+        .unwrap();
+        assert_eq!(
+            kinds(&scorer, &["code", "Message", "SystemPrompt"]),
+            vec![3.5, 0.0, 0.0]
+        );
+        let empty = KindScorer::with_weights([]).unwrap();
+        assert_eq!(kinds(&empty, &["Message"]), vec![0.0]);
+    }
+
+    #[test]
+    fn invalid_weights_are_typed_errors() {
+        for bad in [-0.5, f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+            let err = KindScorer::with_weights([(ContextKind::MEMORY, bad)]).unwrap_err();
+            assert!(
+                matches!(err, ScorerError::KindWeight { value, .. } if value.to_bits() == bad.to_bits())
+            );
+        }
+        let err = KindScorer::with_weights([(ContextKind::MEMORY, -0.5)]).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "weight for kind Memory must be finite and >= 0, got -0.5"
+        );
+        let err = KindScorer::with_weights([
+            (ContextKind::MEMORY, 1.0),
+            (ContextKind::new("memory").unwrap(), 2.0),
+        ])
+        .unwrap_err();
+        assert_eq!(
+            err,
+            ScorerError::DuplicateKind {
+                kind: ContextKind::MEMORY
+            }
+        );
+    }
+
+    #[test]
+    fn extreme_finite_weights_pass_through() {
+        let scorer = KindScorer::with_weights([(ContextKind::MEMORY, f64::MAX)]).unwrap();
+        assert_eq!(kinds(&scorer, &["Memory"]), vec![f64::MAX]);
+    }
+}

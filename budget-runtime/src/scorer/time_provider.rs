@@ -1,0 +1,53 @@
+//! [`TimeProvider`]: where time-based scorers get "now" from.
+
+use std::fmt::Debug;
+
+use crate::model::Timestamp;
+
+/// The source of the current time for [`DecayScorer`](crate::scorer::DecayScorer).
+///
+/// The specification makes the clock an explicit dependency: use
+/// [`SystemClock`] in production and a fixed [`Timestamp`] (which implements
+/// this trait) for reproducible runs and tests.
+///
+/// ```
+/// use budget_runtime::Timestamp;
+/// use budget_runtime::scorer::{SystemClock, TimeProvider};
+///
+/// let fixed = Timestamp::from_unix_seconds(1_700_000_000);
+/// assert_eq!(fixed.now(), fixed);
+/// assert!(SystemClock.now() > fixed);
+/// ```
+pub trait TimeProvider: Send + Sync + Debug {
+    /// The current instant.
+    fn now(&self) -> Timestamp;
+}
+
+/// The system clock ([`Timestamp::now`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SystemClock;
+
+impl TimeProvider for SystemClock {
+    fn now(&self) -> Timestamp {
+        Timestamp::now()
+    }
+}
+
+/// A fixed reference time: "now" is always this instant.
+impl TimeProvider for Timestamp {
+    fn now(&self) -> Timestamp {
+        *self
+    }
+}
+
+impl<P: TimeProvider + ?Sized> TimeProvider for Box<P> {
+    fn now(&self) -> Timestamp {
+        (**self).now()
+    }
+}
+
+impl<P: TimeProvider + ?Sized> TimeProvider for std::sync::Arc<P> {
+    fn now(&self) -> Timestamp {
+        (**self).now()
+    }
+}

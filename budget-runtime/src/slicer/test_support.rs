@@ -1,0 +1,178 @@
+//! Shared fixtures for the slicer unit tests: candidate lists built from
+//! rows, budgets, and the invariants every slicer must hold on any input.
+
+use std::collections::HashSet;
+
+use proptest::prelude::*;
+
+use crate::model::{ContextKind, EffectiveBudget, Item, ScoredItem};
+use crate::pipeline::descending_score;
+use crate::slicer::Slicer;
+
+/// One candidate: content, tokens, score, kind label.
+pub(crate) type Row = (&'static str, i64, f64, &'static str);
+
+/// Owned items and their scores, in the order given (like a vector file).
+pub(crate) struct Fixture {
+    items: Vec<Item>,
+    scores: Vec<f64>,
+}
+
+impl Fixture {
+    /// Items from `rows`, in row order.
+    pub(crate) fn new(rows: &[Row]) -> Self {
+        let items = rows
+            .iter()
+            .map(|&(content, tokens, _, kind)| {
+                Item::builder(content)
+                    .tokens(tokens)
+                    .kind(ContextKind::new(kind).expect("test kinds are not blank"))
+                    .build()
+                    .expect("test contents are not empty")
+            })
+            .collect();
+        let scores = rows.iter().map(|row| row.2).collect();
+        Self { items, scores }
+    }
+
+    /// The candidates in row order.
+    pub(crate) fn candidates(&self) -> Vec<ScoredItem<'_>> {
+        self.items
+            .iter()
+            .zip(&self.scores)
+            .enumerate()
+            .map(|(index, (item, &score))| ScoredItem { item, index, score })
+            .collect()
+    }
+
+    /// The candidates sorted by score descending (stable), as the pipeline
+    /// hands them to a slicer.
+    pub(crate) fn sorted(&self) -> Vec<ScoredItem<'_>> {
+        let mut sorted = self.candidates();
+        sorted.sort_by(|a, b| descending_score(a.score, b.score));
+        sorted
+    }
+}
+
+/// The contents at `positions` of `sorted`, in the order given.
+pub(crate) fn contents(sorted: &[ScoredItem<'_>], positions: &[usize]) -> Vec<String> {
+    positions
+        .iter()
+        .map(|&pos| sorted[pos].item.content().into_owned())
+        .collect()
+}
+
+/// The contents at `positions`, sorted, for order-insensitive comparison.
+pub(crate) fn content_set(sorted: &[ScoredItem<'_>], positions: &[usize]) -> Vec<String> {
+    let mut set = contents(sorted, positions);
+    set.sort();
+    set
+}
+
+/// `expected` sorted, for comparison with [`content_set`].
+pub(crate) fn set_of(expected: &[&str]) -> Vec<String> {
+    let mut set: Vec<String> = expected.iter().map(|s| (*s).to_owned()).collect();
+    set.sort();
+    set
+}
+
+/// An effective budget whose ceiling equals its target.
+pub(crate) fn budget(target_tokens: i64) -> EffectiveBudget {
+    EffectiveBudget {
+        max_tokens: target_tokens,
+        target_tokens,
+    }
+}
+
+/// Random candidate rows including the awkward values: zero, negative and
+/// extreme token counts; NaN, infinite, negative and huge scores; kinds that
+/// differ only in case.
+pub(crate) fn arb_rows() -> impl Strategy<Value = Vec<(i64, f64, usize)>> {
+    let tokens = prop_oneof![
+        6 => 1i64..400,
+        2 => Just(0i64),
+        1 => -50i64..0,
+        1 => Just(i64::MAX),
+        1 => Just(i64::MIN),
+    ];
+    let score = prop_oneof![
+        8 => 0.0f64..1.0,
+        1 => Just(f64::NAN),
+        1 => Just(f64::INFINITY),
+        1 => Just(f64::NEG_INFINITY),
+        1 => -1.0f64..0.0,
+        1 => Just(1e300),
+    ];
+    prop::collection::vec((tokens, score, 0usize..KINDS.len()), 0..40)
+}
+
+/// Target budgets for property tests, including 0 and `i64::MAX`.
+pub(crate) fn arb_target() -> impl Strategy<Value = i64> {
+    prop_oneof![8 => 0i64..2_000, 1 => Just(0i64), 1 => Just(i64::MAX)]
+}
+
+/// Kind labels used by [`arb_rows`]; `tool` and `Tool` are the same kind.
+pub(crate) const KINDS: [&str; 4] = ["tool", "Tool", "msg", "memory"];
+
+/// Items for random `rows`, sorted by score as the pipeline would.
+pub(crate) fn random_items(rows: &[(i64, f64, usize)]) -> (Vec<Item>, Vec<f64>) {
+    let items = rows
+        .iter()
+        .enumerate()
+        .map(|(i, &(tokens, _, kind))| {
+            Item::builder(format!("item-{i}"))
+                .tokens(tokens)
+                .kind(ContextKind::new(KINDS[kind]).expect("not blank"))
+                .build()
+                .expect("not empty")
+        })
+        .collect();
+    (items, rows.iter().map(|row| row.1).collect())
+}
+
+/// `items` with `scores`, sorted by score descending (stable).
+pub(crate) fn sorted_view<'a>(items: &'a [Item], scores: &[f64]) -> Vec<ScoredItem<'a>> {
+    let mut sorted: Vec<ScoredItem<'a>> = items
+        .iter()
+        .zip(scores)
+        .enumerate()
+        .map(|(index, (item, &score))| ScoredItem { item, index, score })
+        .collect();
+    sorted.sort_by(|a, b| descending_score(a.score, b.score));
+    sorted
+}
+
+/// The invariants of every slicer: deterministic; positions in range and
+/// never repeated (across `selected` and `cap_excluded`); no negative-token
+/// item selected; selected tokens within `budget.target_tokens`. Returns
+/// whether the slice succeeded.
+pub(crate) fn check_invariants(
+    slicer: &dyn Slicer,
+    sorted: &[ScoredItem<'_>],
+    budget: EffectiveBudget,
+) -> Result<bool, TestCaseError> {
+    let first = slicer.slice(sorted, budget);
+    let second = slicer.slice(sorted, budget);
+    prop_assert_eq!(&first, &second, "same input, different output");
+    let Ok(outcome) = first else {
+        return Ok(false);
+    };
+    let mut seen = HashSet::new();
+    for &pos in outcome.selected.iter().chain(&outcome.cap_excluded) {
+        prop_assert!(pos < sorted.len(), "position {} out of range", pos);
+        prop_assert!(seen.insert(pos), "position {} reported twice", pos);
+    }
+    let mut total: i128 = 0;
+    for &pos in &outcome.selected {
+        let tokens = sorted[pos].tokens();
+        prop_assert!(tokens >= 0, "negative-token item selected");
+        total += i128::from(tokens);
+    }
+    prop_assert!(
+        total <= i128::from(budget.target_tokens.max(0)),
+        "selected {} tokens over target {}",
+        total,
+        budget.target_tokens
+    );
+    Ok(true)
+}

@@ -1,0 +1,78 @@
+//! Runs the Cupel conformance vectors against this crate.
+//!
+//! Vectors are read from the directory named by `BUDGET_CONFORMANCE_DIR`
+//! (default `../shared/conformance` relative to the workspace root). When the
+//! directory is absent the suite prints that it skipped and passes. It prints
+//! one summary line, `conformance: N passed, M failed`, and fails if M > 0.
+
+mod conformance {
+    pub mod build;
+    pub mod run;
+    pub mod vector;
+}
+
+use std::path::{Path, PathBuf};
+
+fn vector_dir() -> PathBuf {
+    match std::env::var_os("BUDGET_CONFORMANCE_DIR") {
+        Some(dir) => PathBuf::from(dir),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/conformance"),
+    }
+}
+
+fn collect_vectors(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    for entry in std::fs::read_dir(dir)? {
+        let path = entry?.path();
+        if path.is_dir() {
+            collect_vectors(&path, out)?;
+        } else if path.extension().is_some_and(|e| e == "toml") {
+            out.push(path);
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn conformance_vectors() {
+    let dir = vector_dir();
+    if !dir.is_dir() {
+        println!(
+            "conformance: skipped, no vectors at {} (set BUDGET_CONFORMANCE_DIR)",
+            dir.display()
+        );
+        return;
+    }
+    let mut paths = Vec::new();
+    collect_vectors(&dir, &mut paths).expect("conformance directory is readable");
+    paths.sort();
+    assert!(
+        !paths.is_empty(),
+        "no .toml vectors under {}",
+        dir.display()
+    );
+
+    let mut failures = Vec::new();
+    for path in &paths {
+        let label = path
+            .strip_prefix(&dir)
+            .unwrap_or(path)
+            .display()
+            .to_string();
+        let outcome = std::fs::read_to_string(path)
+            .map_err(|e| format!("unreadable: {e}"))
+            .and_then(|text| conformance::run::run_vector(&text));
+        if let Err(why) = outcome {
+            failures.push(format!("{label}: {why}"));
+        }
+    }
+    for failure in &failures {
+        println!("FAILED {failure}");
+    }
+    let passed = paths.len() - failures.len();
+    println!("conformance: {passed} passed, {} failed", failures.len());
+    assert!(
+        failures.is_empty(),
+        "{} conformance vectors failed",
+        failures.len()
+    );
+}

@@ -1,0 +1,277 @@
+//! Edge cases of the pipeline: errors with numbers, extremes, NaN, contracts
+//! of custom stages.
+
+use budget_runtime::slicer::SliceOutcome;
+use budget_runtime::{
+    ContextBudget, ContextItem, EffectiveBudget, ExclusionReason, InclusionReason, Item,
+    OverflowStrategy, Pipeline, PipelineError, Placer, ScoredItem, Scorer, SliceError, Slicer,
+};
+
+fn item(content: &str, tokens: i64) -> Item {
+    Item::new(content, tokens).unwrap()
+}
+
+fn pinned(content: &str, tokens: i64) -> Item {
+    Item::builder(content)
+        .tokens(tokens)
+        .pinned(true)
+        .build()
+        .unwrap()
+}
+
+#[test]
+fn empty_input_selects_nothing() {
+    let items: Vec<Item> = Vec::new();
+    let selection = Pipeline::default()
+        .run(&items, &ContextBudget::new(100, 50).unwrap())
+        .unwrap();
+    assert!(selection.items().is_empty());
+    assert_eq!(selection.report().total_candidates, 0);
+    assert_eq!(selection.tokens(), 0);
+}
+
+#[test]
+fn pinned_over_budget_is_an_error_with_numbers() {
+    let items = [pinned("a", 70), pinned("b", 40), item("c", 1)];
+    let budget = ContextBudget::builder(120, 100)
+        .output_reserve(20)
+        .build()
+        .unwrap();
+    let err = Pipeline::default().run(&items, &budget).unwrap_err();
+    assert_eq!(
+        err,
+        PipelineError::PinnedExceedsBudget {
+            pinned_tokens: 110,
+            available_tokens: 100
+        }
+    );
+    assert_eq!(
+        err.to_string(),
+        "pinned items require 110 tokens, but only 100 are available (max_tokens - output_reserve)"
+    );
+}
+
+#[test]
+fn overflow_strategies() {
+    // Pinned 90 of target 100; greedy fits 10 more, so the merged total stays
+    // within target unless pinned alone overflow the target.
+    let items = [pinned("sys", 150), item("a", 20)];
+    let budget = ContextBudget::new(1_000, 100).unwrap();
+
+    let err = Pipeline::default().run(&items, &budget).unwrap_err();
+    assert_eq!(
+        err,
+        PipelineError::Overflow {
+            selected_tokens: 150,
+            target_tokens: 100
+        }
+    );
+
+    let proceed = Pipeline::builder()
+        .overflow_strategy(OverflowStrategy::Proceed)
+        .build();
+    let selection = proceed.run(&items, &budget).unwrap();
+    assert_eq!(selection.report().overflow_tokens, Some(50));
+    assert_eq!(selection.tokens(), 150);
+
+    let truncate = Pipeline::builder()
+        .overflow_strategy(OverflowStrategy::Truncate)
+        .build();
+    let selection = truncate.run(&items, &budget).unwrap();
+    assert_eq!(selection.items().len(), 1, "pinned item is never truncated");
+    assert_eq!(selection.report().overflow_tokens, None);
+}
+
+#[test]
+fn negative_zero_and_extreme_tokens() {
+    let items = [
+        item("neg", -5),
+        item("min", i64::MIN),
+        item("zero", 0),
+        item("huge", i64::MAX),
+        item("ok", 10),
+    ];
+    let budget = ContextBudget::new(i64::MAX, 100).unwrap();
+    let selection = Pipeline::default().run(&items, &budget).unwrap();
+    let chosen: Vec<_> = selection
+        .items()
+        .iter()
+        .map(|i| i.content().into_owned())
+        .collect();
+    assert_eq!(chosen, ["zero", "ok"]);
+    let report = selection.report();
+    assert_eq!(
+        report.exclusion_of(0),
+        Some(&ExclusionReason::NegativeTokens { tokens: -5 })
+    );
+    assert_eq!(
+        report.exclusion_of(1),
+        Some(&ExclusionReason::NegativeTokens { tokens: i64::MIN })
+    );
+    assert_eq!(
+        report.exclusion_of(3),
+        Some(&ExclusionReason::BudgetExceeded {
+            item_tokens: i64::MAX,
+            available_tokens: 90
+        })
+    );
+    assert_eq!(
+        report.inclusion_of(2).unwrap().reason,
+        InclusionReason::ZeroToken
+    );
+    // Summed exactly, without overflow.
+    assert_eq!(
+        report.total_tokens_considered,
+        -5 + i128::from(i64::MIN) + i128::from(i64::MAX) + 10
+    );
+}
+
+#[test]
+fn pinned_items_with_extreme_tokens_saturate() {
+    let items = [pinned("a", i64::MAX), pinned("b", i64::MAX)];
+    let budget = ContextBudget::new(i64::MAX, i64::MAX).unwrap();
+    let err = Pipeline::default().run(&items, &budget).unwrap_err();
+    assert_eq!(
+        err,
+        PipelineError::PinnedExceedsBudget {
+            pinned_tokens: 2 * i128::from(i64::MAX),
+            available_tokens: i64::MAX,
+        }
+    );
+}
+
+/// Scores from a fixed list, to inject NaN and infinities.
+#[derive(Debug)]
+struct Fixed(Vec<f64>);
+
+impl Scorer for Fixed {
+    fn score_all(&self, _items: &[&dyn ContextItem], scores: &mut [f64]) {
+        scores.copy_from_slice(&self.0[..scores.len()]);
+    }
+}
+
+#[test]
+fn nan_and_infinite_scores_do_not_panic_and_rank_last_or_first() {
+    let items = [
+        item("nan", 10),
+        item("inf", 10),
+        item("neg-inf", 10),
+        item("one", 10),
+    ];
+    let scorer = Fixed(vec![f64::NAN, f64::INFINITY, f64::NEG_INFINITY, 1.0]);
+    let budget = ContextBudget::new(1_000, 20).unwrap();
+    let pipeline = Pipeline::builder().scorer(scorer).build();
+    let selection = pipeline.run(&items, &budget).unwrap();
+    let chosen: Vec<_> = selection
+        .items()
+        .iter()
+        .map(|i| i.content().into_owned())
+        .collect();
+    assert_eq!(chosen, ["inf", "one"]);
+}
+
+#[test]
+fn duplicates_keep_the_best_score_and_report_the_winner() {
+    let items = [item("same", 10), item("same", 10), item("other", 10)];
+    let scorer = Fixed(vec![0.2, 0.9, 0.5]);
+    let pipeline = Pipeline::builder().scorer(scorer).build();
+    let selection = pipeline
+        .run(&items, &ContextBudget::new(100, 100).unwrap())
+        .unwrap();
+    assert_eq!(selection.items().len(), 2);
+    assert_eq!(
+        selection.report().exclusion_of(0),
+        Some(&ExclusionReason::Deduplicated {
+            deduplicated_against: 1
+        })
+    );
+}
+
+#[derive(Debug)]
+struct OutOfRange;
+impl Slicer for OutOfRange {
+    fn slice(
+        &self,
+        sorted: &[ScoredItem<'_>],
+        _budget: EffectiveBudget,
+    ) -> Result<SliceOutcome, SliceError> {
+        Ok(SliceOutcome::selected(vec![sorted.len()]))
+    }
+}
+
+#[derive(Debug)]
+struct TakeAll;
+impl Slicer for TakeAll {
+    fn slice(
+        &self,
+        sorted: &[ScoredItem<'_>],
+        _budget: EffectiveBudget,
+    ) -> Result<SliceOutcome, SliceError> {
+        Ok(SliceOutcome::selected((0..sorted.len()).collect()))
+    }
+}
+
+#[derive(Debug)]
+struct Duplicating;
+impl Placer for Duplicating {
+    fn place(&self, merged: &[ScoredItem<'_>]) -> Vec<usize> {
+        vec![0; merged.len()]
+    }
+}
+
+#[test]
+fn custom_stages_that_break_their_contract_get_typed_errors() {
+    let items = [item("a", 10), item("b", 10)];
+    let budget = ContextBudget::new(100, 100).unwrap();
+    let err = Pipeline::builder()
+        .slicer(OutOfRange)
+        .build()
+        .run(&items, &budget)
+        .unwrap_err();
+    assert_eq!(
+        err,
+        PipelineError::SlicerIndexOutOfRange { index: 2, len: 2 }
+    );
+    let err = Pipeline::builder()
+        .placer(Duplicating)
+        .build()
+        .run(&items, &budget)
+        .unwrap_err();
+    assert_eq!(
+        err,
+        PipelineError::PlacerNotPermutation {
+            returned: 2,
+            len: 2
+        }
+    );
+}
+
+#[test]
+fn a_slicer_that_overshoots_is_held_to_the_effective_max() {
+    let items = [item("a", 60), item("b", 60), item("c", 60)];
+    let budget = ContextBudget::builder(150, 100)
+        .output_reserve(20)
+        .build()
+        .unwrap();
+    let pipeline = Pipeline::builder()
+        .slicer(TakeAll)
+        .overflow_strategy(OverflowStrategy::Proceed)
+        .build();
+    let selection = pipeline.run(&items, &budget).unwrap();
+    assert_eq!(
+        selection.tokens(),
+        120,
+        "130 = 150 - 20 allows two items of 60"
+    );
+}
+
+#[test]
+fn pinned_override_names_the_pinned_item() {
+    let items = [pinned("pinned-item", 120), item("regular", 80)];
+    let budget = ContextBudget::new(1_000, 150).unwrap();
+    let selection = Pipeline::default().run(&items, &budget).unwrap();
+    assert_eq!(
+        selection.report().exclusion_of(1),
+        Some(&ExclusionReason::PinnedOverride { displaced_by: 0 })
+    );
+}

@@ -1,0 +1,146 @@
+//! Property tests: pipeline invariants on random input.
+
+use std::collections::HashSet;
+
+use budget_runtime::{
+    ContextBudget, ContextItem, ContextKind, Item, OverflowStrategy, Pipeline, PipelineError,
+    Timestamp,
+};
+use proptest::prelude::*;
+
+fn arb_item() -> impl Strategy<Value = Item> {
+    (
+        0u8..12,       // small content alphabet → frequent duplicates
+        -50i64..400,   // tokens, some negative
+        any::<bool>(), // pinned (rare below)
+        0u8..10,       // pin odds
+        proptest::option::of(0i64..1_000_000),
+        proptest::option::of(-5i64..5),
+        0usize..4,
+    )
+        .prop_map(|(content, tokens, pinned, odds, ts, priority, kind)| {
+            let kinds = [
+                ContextKind::MESSAGE,
+                ContextKind::DOCUMENT,
+                ContextKind::TOOL_OUTPUT,
+                ContextKind::MEMORY,
+            ];
+            let mut b = Item::builder(format!("content-{content}"))
+                .tokens(tokens)
+                .pinned(pinned && odds == 0)
+                .kind(kinds[kind].clone());
+            if let Some(ts) = ts {
+                b = b.timestamp(Timestamp::from_unix_seconds(ts));
+            }
+            if let Some(p) = priority {
+                b = b.priority(p);
+            }
+            b.build().expect("content is never empty")
+        })
+}
+
+fn arb_budget() -> impl Strategy<Value = ContextBudget> {
+    (0i64..3_000, 0i64..3_000, 0i64..500).prop_filter_map(
+        "valid budget",
+        |(max, target, reserve)| {
+            ContextBudget::builder(max, target.min(max))
+                .output_reserve(reserve.min(max))
+                .build()
+                .ok()
+        },
+    )
+}
+
+/// Every overflow strategy with deduplication on and off, tagged with the flag.
+fn pipelines() -> Vec<(bool, Pipeline)> {
+    [
+        OverflowStrategy::Throw,
+        OverflowStrategy::Truncate,
+        OverflowStrategy::Proceed,
+    ]
+    .into_iter()
+    .flat_map(|strategy| {
+        [true, false].into_iter().map(move |dedup| {
+            let pipeline = Pipeline::builder()
+                .overflow_strategy(strategy)
+                .deduplicate(dedup)
+                .build();
+            (dedup, pipeline)
+        })
+    })
+    .collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    #[test]
+    fn selection_invariants(items in proptest::collection::vec(arb_item(), 0..60), budget in arb_budget()) {
+        let pinned_tokens: i64 = items.iter().filter(|i| i.pinned() && i.tokens() >= 0).map(|i| i.tokens()).sum();
+        for (dedup, pipeline) in pipelines() {
+            let result = pipeline.run(&items, &budget);
+            let selection = match result {
+                Ok(selection) => selection,
+                Err(PipelineError::PinnedExceedsBudget { pinned_tokens: p, available_tokens }) => {
+                    prop_assert_eq!(p, i128::from(pinned_tokens));
+                    prop_assert!(p > i128::from(available_tokens));
+                    continue;
+                }
+                Err(PipelineError::Overflow { selected_tokens, target_tokens }) => {
+                    prop_assert!(selected_tokens > target_tokens);
+                    continue;
+                }
+                Err(other) => return Err(TestCaseError::fail(format!("unexpected error {other}"))),
+            };
+            let report = selection.report();
+            let selected: Vec<usize> = report.included.iter().map(|i| i.index).collect();
+
+            // Selected tokens never exceed the effective max (max - reserve).
+            let total: i64 = selection.items().iter().map(|i| i.tokens()).sum();
+            prop_assert_eq!(total, report.selected_tokens);
+            prop_assert!(total <= budget.max_tokens() - budget.output_reserve());
+
+            // Pinned items (with non-negative tokens) are always present.
+            for (index, item) in items.iter().enumerate() {
+                if item.pinned() && item.tokens() >= 0 {
+                    prop_assert!(selected.contains(&index), "pinned item {} missing", index);
+                }
+                if item.tokens() < 0 {
+                    prop_assert!(!selected.contains(&index));
+                }
+            }
+
+            // Output is a subset of the input with no duplicate positions.
+            let unique: HashSet<usize> = selected.iter().copied().collect();
+            prop_assert_eq!(unique.len(), selected.len());
+            prop_assert!(selected.iter().all(|&i| i < items.len()));
+            for (item, &index) in selection.items().iter().zip(&selected) {
+                prop_assert!(std::ptr::eq(*item, &items[index]));
+            }
+
+            // Every candidate is accounted for exactly once.
+            prop_assert_eq!(report.included.len() + report.excluded.len(), items.len());
+            prop_assert_eq!(report.total_candidates, items.len());
+
+            // Scored (non-pinned) picks fit the effective target.
+            let scored: i64 = report.included.iter()
+                .filter(|i| !items[i.index].pinned())
+                .map(|i| items[i.index].tokens())
+                .sum();
+            prop_assert!(scored <= report.effective_budget.target_tokens);
+
+            // With deduplication, no two selected items share content.
+            if dedup {
+                let contents: HashSet<String> = selection.items().iter()
+                    .filter(|i| !i.pinned())
+                    .map(|i| i.content().into_owned()).collect();
+                let non_pinned = selection.items().iter().filter(|i| !i.pinned()).count();
+                prop_assert_eq!(contents.len(), non_pinned);
+            }
+
+            // The same input gives the same output.
+            let again = pipeline.run(&items, &budget).expect("second run succeeds like the first");
+            prop_assert_eq!(again.report(), report);
+        }
+    }
+}

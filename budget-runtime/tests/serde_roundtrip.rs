@@ -1,0 +1,71 @@
+//! With the `serde` feature, budgets and items round-trip and are validated
+//! on deserialization.
+#![cfg(feature = "serde")]
+
+use budget_runtime::{ContentType, ContextBudget, ContextItem, ContextKind, Item, Tier, Timestamp};
+
+#[test]
+fn budget_round_trips() {
+    let budget = ContextBudget::builder(128_000, 100_000)
+        .output_reserve(4_096)
+        .reserved_slot(ContextKind::TOOL_OUTPUT, 2)
+        .safety_margin_percent(10.0)
+        .build()
+        .unwrap();
+    let json = serde_json::to_string(&budget).unwrap();
+    let back: ContextBudget = serde_json::from_str(&json).unwrap();
+    assert_eq!(back, budget);
+}
+
+#[test]
+fn invalid_budget_is_rejected_with_numbers() {
+    let err = serde_json::from_str::<ContextBudget>(r#"{"max_tokens": 800, "target_tokens": 900}"#)
+        .unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("target_tokens 900 exceeds max_tokens 800"),
+        "{err}"
+    );
+    let err = serde_json::from_str::<ContextBudget>(
+        r#"{"max_tokens": 800, "target_tokens": 100, "bogus": 1}"#,
+    )
+    .unwrap_err();
+    assert!(err.to_string().contains("bogus"), "{err}");
+}
+
+#[test]
+fn defaults_apply_when_fields_are_missing() {
+    let budget: ContextBudget =
+        serde_json::from_str(r#"{"max_tokens": 10, "target_tokens": 5}"#).unwrap();
+    assert_eq!(budget, ContextBudget::new(10, 5).unwrap());
+}
+
+#[test]
+fn item_round_trips_and_validates() {
+    let item = Item::builder("hello")
+        .tokens(3)
+        .kind(ContextKind::DOCUMENT)
+        .content_type(ContentType::Prose)
+        .timestamp(Timestamp::from_unix_seconds(1_700_000_000))
+        .tags(["a", "b"])
+        .metadata("cupel:trust", 0.5)
+        .metadata("source", "web")
+        .tier(Tier::Linked)
+        .build()
+        .unwrap();
+    let json = serde_json::to_string(&item).unwrap();
+    let back: Item = serde_json::from_str(&json).unwrap();
+    assert_eq!(back, item);
+
+    let err = serde_json::from_str::<Item>(r#"{"content": ""}"#).unwrap_err();
+    assert!(err.to_string().contains("must not be empty"), "{err}");
+    let err = serde_json::from_str::<Item>(r#"{"content": "x", "kind": "  "}"#).unwrap_err();
+    assert!(err.to_string().contains("ContextKind"), "{err}");
+}
+
+#[test]
+fn missing_tokens_are_estimated() {
+    let item: Item =
+        serde_json::from_str(r#"{"content": "abcdefgh", "content_type": "prose"}"#).unwrap();
+    assert_eq!(item.tokens(), 2);
+}
