@@ -4,8 +4,6 @@ use budget::ContextItem;
 struct Event {
     #[context(content)]
     text: String,
-    #[context(timestamp)]
-    at: String,
     #[context(tags)]
     tags: u32,
     #[context(link)]
