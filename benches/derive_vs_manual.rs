@@ -96,7 +96,7 @@ fn fields(i: usize) -> (String, String, f64, SystemTime, Option<i64>) {
         text(i + 1, 200 + (i * 37) % 1_800),
         (i % 100) as f64 / 100.0,
         UNIX_EPOCH + Duration::from_secs(1_700_000_000 + (i as u64 * 7_919) % 86_400),
-        (i % 3 != 0).then_some((i % 10) as i64),
+        (!i.is_multiple_of(3)).then_some((i % 10) as i64),
     )
 }
 
@@ -176,7 +176,7 @@ fn interleaved_ratio(
     mut derived: impl FnMut(),
     mut manual: impl FnMut(),
 ) -> f64 {
-    let mut time = |f: &mut dyn FnMut()| {
+    let time = |f: &mut dyn FnMut()| {
         let start = Instant::now();
         for _ in 0..reps {
             f();

@@ -144,16 +144,15 @@ impl<'a> Variant<'a> {
     fn from_ast(cx: &Ctxt, variant: &'a syn::Variant) -> Option<Self> {
         let has_context =
             |attrs: &[syn::Attribute]| attrs.iter().any(|a| a.path().is_ident("context"));
-        if let syn::Fields::Unnamed(fields) = &variant.fields {
-            if fields.unnamed.len() == 1
-                && !has_context(&variant.attrs)
-                && !has_context(&fields.unnamed[0].attrs)
-            {
-                return Some(Self {
-                    ident: &variant.ident,
-                    shape: Shape::Delegate(&fields.unnamed[0].ty),
-                });
-            }
+        if let syn::Fields::Unnamed(fields) = &variant.fields
+            && fields.unnamed.len() == 1
+            && !has_context(&variant.attrs)
+            && !has_context(&fields.unnamed[0].attrs)
+        {
+            return Some(Self {
+                ident: &variant.ident,
+                shape: Shape::Delegate(&fields.unnamed[0].ty),
+            });
         }
         let attrs = ContainerAttrs::parse(cx, &variant.attrs, Level::Variant);
         let missing_content = format!(
@@ -191,22 +190,22 @@ impl<'a> Body<'a> {
                 .clone()
                 .map_or_else(|| Member::Unnamed(syn::Index::from(index)), Member::Named);
             let role = field_attrs.role.value().copied();
-            if let Some(key) = field_attrs.content_type.key() {
-                if role != Some(Role::Content) {
-                    cx.error_spanned_by(
-                        key,
-                        "`content_type` on a field describes its content: write \
+            if let Some(key) = field_attrs.content_type.key()
+                && role != Some(Role::Content)
+            {
+                cx.error_spanned_by(
+                    key,
+                    "`content_type` on a field describes its content: write \
                          `#[context(content, content_type = \"code\")]`",
-                    );
-                }
+                );
             }
-            if let Some(key) = field_attrs.scale.key() {
-                if role != Some(Role::Score) {
-                    cx.error_spanned_by(
-                        key,
-                        "`scale` divides the score field: write `#[context(score, scale = 10)]`",
-                    );
-                }
+            if let Some(key) = field_attrs.scale.key()
+                && role != Some(Role::Score)
+            {
+                cx.error_spanned_by(
+                    key,
+                    "`scale` divides the score field: write `#[context(score, scale = 10)]`",
+                );
             }
             let Some(role) = role.filter(|&r| r != Role::Skip) else {
                 continue;

@@ -131,10 +131,10 @@ impl ContainerAttrs {
         }
         match key.as_str() {
             "kind" => {
-                if let Some(label) = string_value(cx, meta, "kind = \"ToolOutput\"")? {
-                    if let Some(kind) = validate_kind(cx, &label) {
-                        self.kind.set(cx, &meta.path, kind);
-                    }
+                if let Some(label) = string_value(cx, meta, "kind = \"ToolOutput\"")?
+                    && let Some(kind) = validate_kind(cx, &label)
+                {
+                    self.kind.set(cx, &meta.path, kind);
                 }
             }
             "content_type" => {
@@ -143,10 +143,10 @@ impl ContainerAttrs {
                 }
             }
             "tier" => {
-                if let Some(lit) = string_value(cx, meta, "tier = \"raw\"")? {
-                    if let Some(tier) = parse_tier(cx, &lit) {
-                        self.tier.set(cx, &meta.path, tier);
-                    }
+                if let Some(lit) = string_value(cx, meta, "tier = \"raw\"")?
+                    && let Some(tier) = parse_tier(cx, &lit)
+                {
+                    self.tier.set(cx, &meta.path, tier);
                 }
             }
             "tiers" => {
@@ -554,18 +554,18 @@ fn validate_kind(cx: &Ctxt, lit: &LitStr) -> Option<String> {
         );
         return None;
     }
-    if let Some(kind) = well_known {
-        if !kind.as_str().eq_ignore_ascii_case(&label) {
-            cx.error_spanned_by(
-                lit,
-                format!(
-                    "`kind = {label:?}` would be a custom kind, not the well-known \"{0}\": kinds \
+    if let Some(kind) = well_known
+        && !kind.as_str().eq_ignore_ascii_case(&label)
+    {
+        cx.error_spanned_by(
+            lit,
+            format!(
+                "`kind = {label:?}` would be a custom kind, not the well-known \"{0}\": kinds \
                      compare ignoring ASCII case but not `_` or `-`; write `kind = \"{0}\"`",
-                    kind.as_str()
-                ),
-            );
-            return None;
-        }
+                kind.as_str()
+            ),
+        );
+        return None;
     }
     Some(label)
 }

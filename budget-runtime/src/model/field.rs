@@ -277,7 +277,7 @@ mod tests {
         assert_eq!(i128::MIN.as_integer(), Some(i64::MIN));
         assert_eq!((-5i8).as_integer(), Some(-5));
         assert_eq!(Some(7usize).as_integer(), Some(7));
-        assert_eq!((&Some(3u8)).as_integer(), Some(3));
+        assert_eq!(IntegerField::as_integer(&&Some(3u8)), Some(3));
     }
 
     #[test]
