@@ -61,8 +61,14 @@ mod tests {
                 (&u, quote!(Text)),
             ],
         );
-        let where_clause = bounded.where_clause.unwrap().to_token_stream().to_string();
-        assert_eq!(where_clause, "where Vec < T > : Tags , & 'a U : Text ,");
+        let predicates: Vec<String> = bounded
+            .where_clause
+            .unwrap()
+            .predicates
+            .iter()
+            .map(|p| p.to_token_stream().to_string())
+            .collect();
+        assert_eq!(predicates, ["Vec < T > : Tags", "& 'a U : Text"]);
     }
 
     #[test]
