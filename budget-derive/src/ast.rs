@@ -155,11 +155,21 @@ impl<'a> Variant<'a> {
             });
         }
         let attrs = ContainerAttrs::parse(cx, &variant.attrs, Level::Variant);
-        let missing_content = format!(
-            "variant `{}` needs a `#[context(content)]` field, or must wrap a single type that \
-             implements `ContextItem`",
-            variant.ident
-        );
+        let is_newtype = matches!(&variant.fields, syn::Fields::Unnamed(f) if f.unnamed.len() == 1);
+        let missing_content = if is_newtype {
+            format!(
+                "variant `{}` has `#[context]` attributes, so it is read like a struct and needs a \
+                 `#[context(content)]` field; remove its attributes to forward to the \
+                 `ContextItem` impl of the type it wraps",
+                variant.ident
+            )
+        } else {
+            format!(
+                "variant `{}` needs a `#[context(content)]` field, or must wrap a single type \
+                 that implements `ContextItem`",
+                variant.ident
+            )
+        };
         let body = Body::from_fields(cx, attrs, &variant.fields, &variant.ident, &missing_content)?;
         Some(Self {
             ident: &variant.ident,
