@@ -1,12 +1,29 @@
 //! Procedural macros of the `budget` crate. Use them through `budget`.
 //!
+//! Each entry point parses its input, hands it to a function under
+//! `expand/`, and turns any error into `compile_error!` invocations.
 //! Generated code names only absolute paths through the facade's hidden
-//! `::budget::__private` module, so the macros work in any crate that
+//! `::budget::__private` module (or the path given with
+//! `#[context(crate = "...")]`), so the macros work in any crate that
 //! depends on `budget`.
 
+mod ast;
+mod attr;
+mod ctxt;
 mod expand;
+mod suggest;
 
 use proc_macro::TokenStream;
+
+/// Implements `ContextItem` for a struct or enum from `#[context(...)]`
+/// attributes; the attribute reference is on the facade's `ContextItem`.
+#[proc_macro_derive(ContextItem, attributes(context))]
+pub fn derive_context_item(input: TokenStream) -> TokenStream {
+    syn::parse::<syn::DeriveInput>(input)
+        .map(|input| expand::context_item::derive(&input))
+        .unwrap_or_else(syn::Error::into_compile_error)
+        .into()
+}
 
 /// Builds a budget constant and rejects an invalid one at compile time.
 ///

@@ -39,8 +39,8 @@ pub use error::*;
 #[cfg(feature = "tiktoken")]
 pub use estimate::TiktokenCounter;
 pub use estimate::{
-    CalibratedEstimator, Encoding, EstimateMode, Estimator, SeedEstimator, TokenCounter,
-    count_chars, seed_estimate,
+    CalibratedEstimator, Encoding, EstimateMode, EstimationRatio, Estimator, SeedEstimator,
+    TokenCounter, count_chars, seed_estimate,
 };
 pub use model::*;
 pub use pipeline::{

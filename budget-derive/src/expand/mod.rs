@@ -1,3 +1,5 @@
-//! Expansion of each macro, one module per macro.
+//! Code generation, one module per macro.
 
+mod bound;
 pub mod budget;
+pub(crate) mod context_item;

@@ -22,6 +22,7 @@ mod calibration;
 mod encoding;
 mod features;
 mod fitted;
+mod ratio;
 mod seed;
 #[cfg(feature = "tiktoken")]
 mod tiktoken;
@@ -30,6 +31,7 @@ pub use calibrated::{CalibratedEstimator, EstimateMode};
 pub use calibration::{Calibration, Coefficients};
 pub use encoding::Encoding;
 pub use features::{FEATURE_COUNT, Feature, TextFeatures};
+pub use ratio::EstimationRatio;
 pub use seed::{SeedEstimator, count_chars, seed_estimate};
 #[cfg(feature = "tiktoken")]
 pub use tiktoken::TiktokenCounter;

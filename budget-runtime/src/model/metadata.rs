@@ -158,6 +158,11 @@ impl AsMetadataValue for bool {
 ///
 /// Implemented for `HashMap` and `BTreeMap` with keys that borrow as `str`
 /// and values implementing [`AsMetadataValue`].
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a metadata map",
+    label = "not a `MetadataMap`",
+    note = "metadata is a `HashMap` or `BTreeMap` with `str`-like keys and `String`, `&str`, `f64`, `i64`, `bool` or `MetadataValue` values, or an `Option` of one"
+)]
 pub trait MetadataMap {
     /// The value stored under `key`, if any.
     fn metadata_value(&self, key: &str) -> Option<MetadataValueRef<'_>>;

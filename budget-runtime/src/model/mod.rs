@@ -1,9 +1,11 @@
 //! The data model: budgets, kinds, content types, timestamps and items.
 
+mod content_parts;
 mod content_type;
 mod context_budget;
 mod context_item;
 mod context_kind;
+mod field;
 mod item;
 mod metadata;
 mod scored_item;
@@ -11,12 +13,16 @@ mod tags;
 mod tier;
 mod timestamp;
 
+pub use content_parts::{PART_SEPARATOR, PART_SEPARATOR_TOKENS, join_parts, seed_estimate_parts};
 pub use content_type::ContentType;
 pub use context_budget::{
     BudgetRule, ContextBudget, ContextBudgetBuilder, EffectiveBudget, ReservedSlot,
 };
 pub use context_item::ContextItem;
 pub use context_kind::ContextKind;
+pub use field::{
+    FlagField, FloatField, IntegerField, OptionalTextField, TextField, TimestampField,
+};
 pub use item::{Item, ItemBuilder};
 pub use metadata::{AsMetadataValue, MetadataMap, MetadataValue, MetadataValueRef};
 pub use scored_item::ScoredItem;

@@ -15,6 +15,11 @@ use std::collections::{BTreeSet, HashSet};
 /// assert!(tags.has_tag("rust"));
 /// assert_eq!(tags.tag_count(), 2);
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a collection of tags",
+    label = "not a `TagList`",
+    note = "tags are a `Vec`, array, slice, `HashSet` or `BTreeSet` of `AsRef<str>` values, or an `Option` of one"
+)]
 pub trait TagList {
     /// Calls `f` with every tag, in the collection's order.
     fn for_each_tag(&self, f: &mut dyn FnMut(&str));

@@ -1,0 +1,513 @@
+//! Code generation for `#[derive(ContextItem)]`: an `impl ContextItem` that
+//! reads the struct's fields in place, and for structs an
+//! `impl EstimationRatio`. Every path is absolute, through the facade's
+//! hidden `__private` module.
+
+use budget_runtime::{ContentType, Tier};
+use proc_macro2::{Literal, Span, TokenStream};
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned;
+use syn::{DeriveInput, Ident, Type};
+
+use crate::ast::{Body, Container, Data, Field, Shape, Variant};
+use crate::attr::Role;
+use crate::ctxt::Ctxt;
+use crate::expand::bound;
+
+/// The derive: the impls, or on bad input the errors plus a stub impl so
+/// that uses of the type do not add errors of their own.
+pub(crate) fn derive(input: &DeriveInput) -> TokenStream {
+    let cx = Ctxt::new();
+    let container = Container::from_ast(&cx, input);
+    let paths = Paths::new(&container.krate);
+    let errors = match (cx.check(), &container.data) {
+        (Ok(()), Some(data)) => return expand(&container, data, &paths),
+        (Err(errors), _) => errors,
+        (Ok(()), None) => syn::Error::new(
+            Span::call_site(),
+            "internal error in #[derive(ContextItem)]: input rejected without a message",
+        ),
+    };
+    let mut tokens = errors.to_compile_error();
+    tokens.extend(stub(input, &paths));
+    tokens
+}
+
+/// Absolute paths to the runtime and to `std`, through `<crate>::__private`.
+struct Paths {
+    rt: TokenStream,
+    std: TokenStream,
+}
+
+impl Paths {
+    fn new(krate: &syn::Path) -> Self {
+        Self {
+            rt: quote!(#krate::__private::budget_runtime),
+            std: quote!(#krate::__private::std),
+        }
+    }
+
+    fn some(&self) -> TokenStream {
+        let std = &self.std;
+        quote!(#std::option::Option::Some)
+    }
+
+    fn none(&self) -> TokenStream {
+        let std = &self.std;
+        quote!(#std::option::Option::None)
+    }
+}
+
+fn expand(container: &Container<'_>, data: &Data<'_>, paths: &Paths) -> TokenStream {
+    let Paths { rt, .. } = paths;
+    let ident = container.ident;
+    let generics = bound::with_bounds(container.generics, field_bounds(data, paths));
+    let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
+    let methods = match data {
+        Data::Struct(body) => struct_methods(body, paths),
+        Data::Enum(variants) => enum_methods(variants, paths),
+    };
+    let mut tokens = quote! {
+        #[automatically_derived]
+        impl #impl_generics #rt::ContextItem for #ident #ty_generics #where_clause {
+            #(#methods)*
+        }
+    };
+    if let Data::Struct(body) = data {
+        let (impl_generics, ty_generics, where_clause) = container.generics.split_for_impl();
+        let content_type = content_type_tokens(body.content_type, paths);
+        tokens.extend(quote! {
+            #[automatically_derived]
+            impl #impl_generics #rt::EstimationRatio for #ident #ty_generics #where_clause {
+                const CONTENT_TYPE: #rt::ContentType = #content_type;
+            }
+        });
+    }
+    tokens
+}
+
+/// A minimal impl emitted next to the errors of a rejected input.
+fn stub(input: &DeriveInput, paths: &Paths) -> TokenStream {
+    let Paths { rt, std } = paths;
+    let ident = &input.ident;
+    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    let message = "#[derive(ContextItem)] failed; see the compile error";
+    let mut tokens = quote! {
+        #[automatically_derived]
+        impl #impl_generics #rt::ContextItem for #ident #ty_generics #where_clause {
+            fn content(&self) -> #std::borrow::Cow<'_, #std::primitive::str> {
+                #std::unreachable!(#message)
+            }
+            fn tokens(&self) -> #std::primitive::i64 {
+                #std::unreachable!(#message)
+            }
+        }
+    };
+    if matches!(input.data, syn::Data::Struct(_)) {
+        tokens.extend(quote! {
+            #[automatically_derived]
+            impl #impl_generics #rt::EstimationRatio for #ident #ty_generics #where_clause {
+                const CONTENT_TYPE: #rt::ContentType = #rt::ContentType::Markdown;
+            }
+        });
+    }
+    tokens
+}
+
+/// `(field type, adapter trait)` for every field, and `ContextItem` for
+/// every delegating variant's wrapped type.
+fn field_bounds<'a>(data: &'a Data<'a>, paths: &Paths) -> Vec<(&'a Type, TokenStream)> {
+    let rt = &paths.rt;
+    let body_bounds = |body: &'a Body<'a>| {
+        body.fields.iter().map(move |field| {
+            let adapter = match field.role {
+                Role::Content => quote!(#rt::TextField),
+                Role::Tokens | Role::Priority => quote!(#rt::IntegerField),
+                Role::Score | Role::Hint => quote!(#rt::FloatField),
+                Role::Pinned => quote!(#rt::FlagField),
+                Role::Timestamp => quote!(#rt::TimestampField),
+                Role::Tags => quote!(#rt::TagList),
+                Role::Metadata => quote!(#rt::MetadataMap),
+                Role::Link | Role::Description => quote!(#rt::OptionalTextField),
+                // Skipped fields never reach a body.
+                Role::Skip => quote!(),
+            };
+            (field.ty, adapter)
+        })
+    };
+    match data {
+        Data::Struct(body) => body_bounds(body).collect(),
+        Data::Enum(variants) => variants
+            .iter()
+            .flat_map(|variant| -> Vec<(&'a Type, TokenStream)> {
+                match &variant.shape {
+                    Shape::Delegate(ty) => vec![(*ty, quote!(#rt::ContextItem))],
+                    Shape::Body(body) => body_bounds(body).collect(),
+                }
+            })
+            .collect(),
+    }
+}
+
+/// The accessors of `ContextItem`, in trait order.
+#[derive(Clone, Copy)]
+enum Method {
+    Content,
+    Tokens,
+    Kind,
+    ContentType,
+    Pinned,
+    Timestamp,
+    Priority,
+    Tags,
+    RelevanceHint,
+    Metadata,
+    Relevance,
+    Tier,
+    Link,
+    Description,
+}
+
+impl Method {
+    const ALL: [Self; 14] = [
+        Self::Content,
+        Self::Tokens,
+        Self::Kind,
+        Self::ContentType,
+        Self::Pinned,
+        Self::Timestamp,
+        Self::Priority,
+        Self::Tags,
+        Self::RelevanceHint,
+        Self::Metadata,
+        Self::Relevance,
+        Self::Tier,
+        Self::Link,
+        Self::Description,
+    ];
+
+    fn signature(self, paths: &Paths) -> TokenStream {
+        let Paths { rt, std } = paths;
+        let option = quote!(#std::option::Option);
+        match self {
+            Self::Content => {
+                quote!(fn content(&self) -> #std::borrow::Cow<'_, #std::primitive::str>)
+            }
+            Self::Tokens => quote!(fn tokens(&self) -> #std::primitive::i64),
+            Self::Kind => quote!(fn kind(&self) -> &#rt::ContextKind),
+            Self::ContentType => quote!(fn content_type(&self) -> #rt::ContentType),
+            Self::Pinned => quote!(fn pinned(&self) -> #std::primitive::bool),
+            Self::Timestamp => quote!(fn timestamp(&self) -> #option<#rt::Timestamp>),
+            Self::Priority => quote!(fn priority(&self) -> #option<#std::primitive::i64>),
+            Self::Tags => quote!(fn tags(&self) -> &dyn #rt::TagList),
+            Self::RelevanceHint => {
+                quote!(fn relevance_hint(&self) -> #option<#std::primitive::f64>)
+            }
+            Self::Metadata => quote! {
+                fn metadata(&self, key: &#std::primitive::str) -> #option<#rt::MetadataValueRef<'_>>
+            },
+            Self::Relevance => quote!(fn relevance(&self) -> #option<#std::primitive::f64>),
+            Self::Tier => quote!(fn tier(&self) -> #option<#rt::Tier>),
+            Self::Link => quote!(fn link(&self) -> #option<&#std::primitive::str>),
+            Self::Description => {
+                quote!(fn description(&self) -> #option<&#std::primitive::str>)
+            }
+        }
+    }
+
+    /// The trait's default, for a variant without a field for this accessor.
+    fn default_value(self, paths: &Paths) -> TokenStream {
+        let rt = &paths.rt;
+        match self {
+            Self::Kind => kind_tokens(None, paths),
+            Self::ContentType => content_type_tokens(ContentType::Markdown, paths),
+            Self::Pinned => quote!(false),
+            Self::Tags => quote!(&#rt::NoTags),
+            // Content and tokens always come from a body; the rest are optional.
+            Self::Content
+            | Self::Tokens
+            | Self::Timestamp
+            | Self::Priority
+            | Self::RelevanceHint
+            | Self::Metadata
+            | Self::Relevance
+            | Self::Tier
+            | Self::Link
+            | Self::Description => paths.none(),
+        }
+    }
+
+    /// The same accessor called on the value a newtype variant wraps.
+    fn delegate(self, inner: &Ident, paths: &Paths) -> TokenStream {
+        let rt = &paths.rt;
+        let name = match self {
+            Self::Content => "content",
+            Self::Tokens => "tokens",
+            Self::Kind => "kind",
+            Self::ContentType => "content_type",
+            Self::Pinned => "pinned",
+            Self::Timestamp => "timestamp",
+            Self::Priority => "priority",
+            Self::Tags => "tags",
+            Self::RelevanceHint => "relevance_hint",
+            Self::Metadata => return quote!(#rt::ContextItem::metadata(#inner, key)),
+            Self::Relevance => "relevance",
+            Self::Tier => "tier",
+            Self::Link => "link",
+            Self::Description => "description",
+        };
+        let name = Ident::new(name, Span::call_site());
+        quote!(#rt::ContextItem::#name(#inner))
+    }
+}
+
+/// The local a field is bound to, spanned at its type so that a type that
+/// does not fit its attribute is reported there.
+fn binding(field: &Field<'_>) -> Ident {
+    Ident::new(&format!("__context_{}", field.index), field.ty.span())
+}
+
+/// An adapter-trait call on a field's binding, spanned at the field type.
+fn adapt(field: &Field<'_>, adapter: TokenStream) -> TokenStream {
+    let b = binding(field);
+    quote_spanned!(field.ty.span()=> #adapter(#b))
+}
+
+/// The expression for `method` over a body and the fields it reads, or
+/// `None` when the trait default applies.
+fn body_expr<'b>(
+    body: &'b Body<'b>,
+    method: Method,
+    paths: &Paths,
+) -> Option<(Vec<&'b Field<'b>>, TokenStream)> {
+    let Paths { rt, std } = paths;
+    let (some, none) = (paths.some(), paths.none());
+    let single = |role: Role, adapter: TokenStream| {
+        body.field(role)
+            .map(|field| (vec![field], adapt(field, adapter)))
+    };
+    match method {
+        Method::Content => {
+            let fields: Vec<&Field<'_>> = body.content().collect();
+            let texts: Vec<TokenStream> = fields
+                .iter()
+                .map(|f| adapt(f, quote!(#rt::TextField::as_text)))
+                .collect();
+            let expr = if let [text] = texts.as_slice() {
+                quote!(#std::borrow::Cow::Borrowed(#text))
+            } else {
+                quote!(#std::borrow::Cow::Owned(#rt::join_parts(&[#(#texts),*])))
+            };
+            Some((fields, expr))
+        }
+        Method::Tokens => {
+            let mut fields: Vec<&Field<'_>> = body.content().collect();
+            let parts = fields.iter().map(|f| {
+                let text = adapt(f, quote!(#rt::TextField::as_text));
+                let content_type = content_type_tokens(f.content_type, paths);
+                quote!((#text, #content_type))
+            });
+            let estimate = quote! {
+                <#std::primitive::i64 as #std::convert::TryFrom<#std::primitive::u64>>::try_from(
+                    #rt::seed_estimate_parts(&[#(#parts),*]),
+                )
+                .unwrap_or(#std::primitive::i64::MAX)
+            };
+            let expr = match body.field(Role::Tokens) {
+                Some(exact) => {
+                    fields.push(exact);
+                    let count = adapt(exact, quote!(#rt::IntegerField::as_integer));
+                    quote! {
+                        match #count {
+                            #some(__context_exact) => __context_exact,
+                            #none => #estimate,
+                        }
+                    }
+                }
+                None => estimate,
+            };
+            Some((fields, expr))
+        }
+        Method::Kind => body
+            .kind
+            .as_deref()
+            .map(|label| (Vec::new(), kind_tokens(Some(label), paths))),
+        Method::ContentType => Some((Vec::new(), content_type_tokens(body.content_type, paths))),
+        Method::Pinned => single(Role::Pinned, quote!(#rt::FlagField::as_flag)),
+        Method::Timestamp => single(Role::Timestamp, quote!(#rt::TimestampField::as_timestamp)),
+        Method::Priority => single(Role::Priority, quote!(#rt::IntegerField::as_integer)),
+        Method::Tags => body.field(Role::Tags).map(|field| {
+            let b = binding(field);
+            (vec![field], quote!(#b))
+        }),
+        Method::RelevanceHint => single(Role::Hint, quote!(#rt::FloatField::as_float)),
+        Method::Metadata => body.field(Role::Metadata).map(|field| {
+            let b = binding(field);
+            let expr = quote_spanned!(field.ty.span()=> #rt::MetadataMap::metadata_value(#b, key));
+            (vec![field], expr)
+        }),
+        Method::Relevance => body
+            .field(Role::Score)
+            .map(|field| (vec![field], relevance_expr(body, field, paths))),
+        Method::Tier => match (body.tier, body.field(Role::Score)) {
+            (Some(tier), _) => {
+                let tier = tier_tokens(tier, paths);
+                Some((Vec::new(), quote!(#some(#tier))))
+            }
+            (None, Some(field)) => {
+                let relevance = relevance_expr(body, field, paths);
+                let thresholds = if body.thresholds == Tier::DEFAULT_THRESHOLDS {
+                    quote!(#rt::Tier::DEFAULT_THRESHOLDS)
+                } else {
+                    let raw = Literal::f64_suffixed(body.thresholds.raw);
+                    let linked = Literal::f64_suffixed(body.thresholds.linked);
+                    quote!(#rt::TierThresholds { raw: #raw, linked: #linked })
+                };
+                let expr = quote! {
+                    match #relevance {
+                        #some(__context_score) => #some(#rt::Tier::for_score(__context_score, #thresholds)),
+                        #none => #none,
+                    }
+                };
+                Some((vec![field], expr))
+            }
+            (None, None) => None,
+        },
+        Method::Link => single(Role::Link, quote!(#rt::OptionalTextField::as_optional_text)),
+        Method::Description => single(
+            Role::Description,
+            quote!(#rt::OptionalTextField::as_optional_text),
+        ),
+    }
+}
+
+/// The score field divided by the scale; NaN reads as no score.
+fn relevance_expr(body: &Body<'_>, field: &Field<'_>, paths: &Paths) -> TokenStream {
+    let rt = &paths.rt;
+    let (some, none) = (paths.some(), paths.none());
+    let score = adapt(field, quote!(#rt::FloatField::as_float));
+    let scaled = match body.scale {
+        None => quote!(__context_score),
+        Some(scale) => {
+            let scale = Literal::f64_suffixed(scale);
+            quote!(__context_score / #scale)
+        }
+    };
+    quote! {
+        match #score {
+            #some(__context_score) if !__context_score.is_nan() => #some(#scaled),
+            _ => #none,
+        }
+    }
+}
+
+/// `let Self { field: binding, .. } = self;` (or the variant pattern) for
+/// the fields an accessor reads.
+fn pattern(path: TokenStream, fields: &[&Field<'_>]) -> TokenStream {
+    let members = fields.iter().map(|f| &f.member);
+    let bindings = fields.iter().map(|f| binding(f));
+    quote!(#path { #(#members: #bindings,)* .. })
+}
+
+fn struct_methods(body: &Body<'_>, paths: &Paths) -> Vec<TokenStream> {
+    Method::ALL
+        .into_iter()
+        .filter_map(|method| {
+            let (fields, expr) = body_expr(body, method, paths)?;
+            let signature = method.signature(paths);
+            let destructure = if fields.is_empty() {
+                quote!()
+            } else {
+                let pattern = pattern(quote!(Self), &fields);
+                quote!(let #pattern = self;)
+            };
+            Some(quote! {
+                #[inline]
+                #signature {
+                    #destructure
+                    #expr
+                }
+            })
+        })
+        .collect()
+}
+
+fn enum_methods(variants: &[Variant<'_>], paths: &Paths) -> Vec<TokenStream> {
+    let inner = Ident::new("__context_inner", Span::call_site());
+    Method::ALL
+        .into_iter()
+        .filter_map(|method| {
+            let bodies: Vec<_> = variants
+                .iter()
+                .map(|variant| match &variant.shape {
+                    Shape::Delegate(_) => None,
+                    Shape::Body(body) => Some(body_expr(body, method, paths)),
+                })
+                .collect();
+            let needed = bodies.iter().any(|b| !matches!(b, Some(None)));
+            if !needed {
+                return None;
+            }
+            let arms = variants.iter().zip(bodies).map(|(variant, body)| {
+                let ident = variant.ident;
+                match body {
+                    None => {
+                        let call = method.delegate(&inner, paths);
+                        quote!(Self::#ident(#inner) => #call,)
+                    }
+                    Some(Some((fields, expr))) => {
+                        let pattern = pattern(quote!(Self::#ident), &fields);
+                        quote!(#pattern => #expr,)
+                    }
+                    Some(None) => {
+                        let default = method.default_value(paths);
+                        quote!(Self::#ident { .. } => #default,)
+                    }
+                }
+            });
+            let signature = method.signature(paths);
+            Some(quote! {
+                #[inline]
+                #signature {
+                    match self {
+                        #(#arms)*
+                    }
+                }
+            })
+        })
+        .collect()
+}
+
+/// `&'static ContextKind` for a label (`Message` when `None`).
+fn kind_tokens(label: Option<&str>, paths: &Paths) -> TokenStream {
+    let rt = &paths.rt;
+    let kind = match label {
+        Some(label) => quote!(#rt::ContextKind::from_static(#label)),
+        None => quote!(#rt::ContextKind::MESSAGE),
+    };
+    quote!({
+        static __CONTEXT_KIND: #rt::ContextKind = #kind;
+        &__CONTEXT_KIND
+    })
+}
+
+fn content_type_tokens(content_type: ContentType, paths: &Paths) -> TokenStream {
+    let rt = &paths.rt;
+    let variant = match content_type {
+        ContentType::Code => quote!(Code),
+        ContentType::Prose => quote!(Prose),
+        ContentType::Yaml => quote!(Yaml),
+        ContentType::Markdown => quote!(Markdown),
+    };
+    quote!(#rt::ContentType::#variant)
+}
+
+fn tier_tokens(tier: Tier, paths: &Paths) -> TokenStream {
+    let rt = &paths.rt;
+    let variant = match tier {
+        Tier::Raw => quote!(Raw),
+        Tier::Linked => quote!(Linked),
+        Tier::Summary => quote!(Summary),
+    };
+    quote!(#rt::Tier::#variant)
+}

@@ -1,0 +1,120 @@
+//! Content made of several parts (for example a title and a body): how the
+//! parts are joined, and how the joined text is estimated without building it.
+
+use crate::estimate::seed_estimate;
+use crate::model::ContentType;
+
+/// What separates the parts of a multi-part content: a blank line.
+pub const PART_SEPARATOR: &str = "\n\n";
+
+/// Tokens one [`PART_SEPARATOR`] adds to an estimate: its 2 characters cost
+/// 1 token under every seed ratio (2 / 3.5, 2 / 4.0, 2 / 3.8 and 2 / 3.75
+/// all round up to 1).
+///
+/// ```
+/// use budget_runtime::{ContentType, PART_SEPARATOR_TOKENS, seed_estimate};
+///
+/// for content_type in ContentType::ALL {
+///     assert_eq!(seed_estimate(2, content_type), PART_SEPARATOR_TOKENS);
+/// }
+/// ```
+pub const PART_SEPARATOR_TOKENS: u64 = 1;
+
+const _: () = {
+    let mut i = 0;
+    while i < ContentType::ALL.len() {
+        assert!(seed_estimate(PART_SEPARATOR.len() as u64, ContentType::ALL[i]) == 1);
+        i += 1;
+    }
+};
+
+/// The parts joined with [`PART_SEPARATOR`], in order; one allocation of the
+/// exact size. An empty part still gets its separators, so the result always
+/// has `parts.len() - 1` separators.
+///
+/// ```
+/// use budget_runtime::join_parts;
+///
+/// assert_eq!(join_parts(&["Title", "Body"]), "Title\n\nBody");
+/// assert_eq!(join_parts(&["only"]), "only");
+/// assert_eq!(join_parts(&["", "b"]), "\n\nb");
+/// ```
+pub fn join_parts(parts: &[&str]) -> String {
+    let separators = parts.len().saturating_sub(1) * PART_SEPARATOR.len();
+    let len = parts.iter().map(|p| p.len()).sum::<usize>() + separators;
+    let mut joined = String::with_capacity(len);
+    for (i, part) in parts.iter().enumerate() {
+        if i > 0 {
+            joined.push_str(PART_SEPARATOR);
+        }
+        joined.push_str(part);
+    }
+    joined
+}
+
+/// The seed estimate (tokens) of the parts as [`join_parts`] joins them,
+/// each part estimated at its own content type's ratio, computed without
+/// allocating:
+///
+/// `Σ seed_estimate(count_chars(part), content_type)` `+ (parts − 1) × PART_SEPARATOR_TOKENS`,
+/// saturating at `u64::MAX`.
+///
+/// With one part this is exactly [`SeedEstimator`](crate::SeedEstimator)'s
+/// estimate of that part. With several it rounds each part up separately, so
+/// it is never below the estimate of the joined text at a single ratio.
+///
+/// ```
+/// use budget_runtime::{ContentType, seed_estimate_parts};
+///
+/// let parts = [("Fix the build", ContentType::Prose), ("cargo build --release", ContentType::Code)];
+/// // 13 chars / 4.0 → 4, separator 1, 21 chars / 3.5 → 6
+/// assert_eq!(seed_estimate_parts(&parts), 4 + 1 + 6);
+/// assert_eq!(seed_estimate_parts(&[]), 0);
+/// ```
+#[inline]
+pub fn seed_estimate_parts(parts: &[(&str, ContentType)]) -> u64 {
+    let mut total: u64 = 0;
+    for (i, &(text, content_type)) in parts.iter().enumerate() {
+        if i > 0 {
+            total = total.saturating_add(PART_SEPARATOR_TOKENS);
+        }
+        let chars = text.chars().count() as u64;
+        total = total.saturating_add(seed_estimate(chars, content_type));
+    }
+    total
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::estimate::{Estimator, SeedEstimator};
+
+    #[test]
+    fn one_part_is_the_seed_estimate() {
+        for text in ["", "a", "hello world", "日本語のテキスト", "👍🏽 ok"] {
+            for ct in ContentType::ALL {
+                assert_eq!(
+                    seed_estimate_parts(&[(text, ct)]),
+                    SeedEstimator.estimate(text, ct),
+                    "{text:?} as {ct}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn separators_cost_one_token_each() {
+        // Three empty parts: 0 + 1 + 0 + 1 + 0.
+        let parts = [("", ContentType::Code); 3];
+        assert_eq!(seed_estimate_parts(&parts), 2);
+        assert_eq!(join_parts(&["", "", ""]), "\n\n\n\n");
+    }
+
+    #[test]
+    fn joined_length_is_exact() {
+        let joined = join_parts(&["ab", "cdé"]);
+        assert_eq!(joined, "ab\n\ncdé");
+        assert_eq!(joined.capacity(), joined.len());
+        assert_eq!(join_parts(&[]), "");
+    }
+}

@@ -1,0 +1,310 @@
+//! Field adapters: how `#[derive(ContextItem)]` reads the fields of a user
+//! struct. Each trait turns the field types one attribute accepts into what
+//! the matching [`ContextItem`](crate::ContextItem) accessor returns, without
+//! copying.
+//!
+//! | attribute            | trait                  | accepted field types |
+//! |----------------------|------------------------|----------------------|
+//! | `content`            | [`TextField`]          | anything `AsRef<str>`: `String`, `&str`, `Cow<str>`, `Box<str>`, `Arc<str>`, … |
+//! | `link`, `description`| [`OptionalTextField`]  | `String`, `&str`, `Cow<str>`, `Box<str>`, `Rc<str>`, `Arc<str>`, and `Option` of any text type |
+//! | `tokens`, `priority` | [`IntegerField`]       | every primitive integer and `Option` of one |
+//! | `score`, `hint`      | [`FloatField`]         | `f64`, `f32` and `Option` of them |
+//! | `pinned`             | [`FlagField`]          | `bool`, `Option<bool>` (`None` is `false`) |
+//! | `timestamp`          | [`TimestampField`]     | [`Timestamp`], `SystemTime`, `chrono::DateTime<Utc>` (feature `chrono`), and `Option` of them |
+//!
+//! Implement a trait for your own type to use it in a field with that
+//! attribute.
+
+use std::borrow::Cow;
+use std::rc::Rc;
+use std::sync::Arc;
+use std::time::SystemTime;
+
+use crate::model::Timestamp;
+
+/// A field that holds an item's text (`#[context(content)]`).
+///
+/// Implemented for every `AsRef<str>` type.
+///
+/// ```
+/// use std::borrow::Cow;
+/// use budget_runtime::TextField;
+///
+/// assert_eq!(TextField::as_text(&String::from("a")), "a");
+/// assert_eq!(TextField::as_text(&Cow::Borrowed("b")), "b");
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a text type, so it cannot be a `#[context(content)]` field",
+    label = "not `AsRef<str>`",
+    note = "a content field is `String`, `&str`, `Cow<str>` or any other type that implements `AsRef<str>`"
+)]
+pub trait TextField {
+    /// The text, borrowed from the field.
+    fn as_text(&self) -> &str;
+}
+
+impl<T: AsRef<str> + ?Sized> TextField for T {
+    #[inline]
+    fn as_text(&self) -> &str {
+        self.as_ref()
+    }
+}
+
+/// A field that may hold a short text: a link or a description
+/// (`#[context(link)]`, `#[context(description)]`).
+///
+/// ```
+/// use budget_runtime::OptionalTextField;
+///
+/// assert_eq!(OptionalTextField::as_optional_text(&"docs/a.md"), Some("docs/a.md"));
+/// assert_eq!(OptionalTextField::as_optional_text(&None::<String>), None);
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a `#[context(link)]` or `#[context(description)]` field",
+    label = "not a text type or an `Option` of one",
+    note = "use `String`, `&str`, `Cow<str>`, `Box<str>`, `Rc<str>`, `Arc<str>`, or an `Option` of an `AsRef<str>` type"
+)]
+pub trait OptionalTextField {
+    /// The text, if the field holds one.
+    fn as_optional_text(&self) -> Option<&str>;
+}
+
+macro_rules! impl_optional_text_for_text {
+    ($($ty:ty),* $(,)?) => {$(
+        impl OptionalTextField for $ty {
+            #[inline]
+            fn as_optional_text(&self) -> Option<&str> {
+                Some(self.as_ref())
+            }
+        }
+    )*};
+}
+
+impl_optional_text_for_text!(String, str, Cow<'_, str>, Box<str>, Rc<str>, Arc<str>);
+
+impl<T: OptionalTextField + ?Sized> OptionalTextField for &T {
+    #[inline]
+    fn as_optional_text(&self) -> Option<&str> {
+        (**self).as_optional_text()
+    }
+}
+
+impl<T: AsRef<str>> OptionalTextField for Option<T> {
+    #[inline]
+    fn as_optional_text(&self) -> Option<&str> {
+        self.as_ref().map(AsRef::as_ref)
+    }
+}
+
+/// A field that may hold an integer: an exact token count
+/// (`#[context(tokens)]`) or a priority (`#[context(priority)]`).
+///
+/// Values outside the `i64` range saturate to `i64::MIN` / `i64::MAX`.
+///
+/// ```
+/// use budget_runtime::IntegerField;
+///
+/// assert_eq!(IntegerField::as_integer(&42u32), Some(42));
+/// assert_eq!(IntegerField::as_integer(&None::<i64>), None);
+/// assert_eq!(IntegerField::as_integer(&u64::MAX), Some(i64::MAX));
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not an integer, so it cannot be a `#[context(tokens)]` or `#[context(priority)]` field",
+    label = "not an integer or an `Option` of one",
+    note = "use a primitive integer type (`i64`, `u32`, `usize`, …) or an `Option` of one"
+)]
+pub trait IntegerField {
+    /// The value as `i64` (saturating), if the field holds one.
+    fn as_integer(&self) -> Option<i64>;
+}
+
+macro_rules! impl_integer_field {
+    ($($ty:ty),* $(,)?) => {$(
+        impl IntegerField for $ty {
+            #[inline]
+            fn as_integer(&self) -> Option<i64> {
+                Some(match i64::try_from(*self) {
+                    Ok(value) => value,
+                    // Only values beyond the i64 range fail; keep their sign.
+                    Err(_) if *self > 0 => i64::MAX,
+                    Err(_) => i64::MIN,
+                })
+            }
+        }
+    )*};
+}
+
+impl_integer_field!(
+    i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize
+);
+
+/// A field that may hold a floating-point number: a relevance score
+/// (`#[context(score)]`) or a future-relevance hint (`#[context(hint)]`).
+///
+/// `f32` widens exactly, so `0.9f32` reads as `0.89999997…`, just below a
+/// threshold of `0.9`; use `f64` where scores sit on threshold values.
+///
+/// ```
+/// use budget_runtime::FloatField;
+///
+/// assert_eq!(FloatField::as_float(&0.5f32), Some(0.5));
+/// assert_eq!(FloatField::as_float(&None::<f64>), None);
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a float, so it cannot be a `#[context(score)]` or `#[context(hint)]` field",
+    label = "not `f64`, `f32` or an `Option` of one",
+    note = "scores and hints are `f64` or `f32` (optionally in an `Option`); convert integer ratings with `#[context(score, scale = 10)]` on an `f64` field"
+)]
+pub trait FloatField {
+    /// The value as `f64`, if the field holds one.
+    fn as_float(&self) -> Option<f64>;
+}
+
+impl FloatField for f64 {
+    #[inline]
+    fn as_float(&self) -> Option<f64> {
+        Some(*self)
+    }
+}
+
+impl FloatField for f32 {
+    #[inline]
+    fn as_float(&self) -> Option<f64> {
+        Some(f64::from(*self))
+    }
+}
+
+/// A field that says whether an item is pinned (`#[context(pinned)]`).
+///
+/// ```
+/// use budget_runtime::FlagField;
+///
+/// assert!(FlagField::as_flag(&true));
+/// assert!(!FlagField::as_flag(&None::<bool>));
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a `bool`, so it cannot be a `#[context(pinned)]` field",
+    label = "not `bool` or `Option<bool>`"
+)]
+pub trait FlagField {
+    /// The flag (`false` when absent).
+    fn as_flag(&self) -> bool;
+}
+
+impl FlagField for bool {
+    #[inline]
+    fn as_flag(&self) -> bool {
+        *self
+    }
+}
+
+/// A field that may hold an instant (`#[context(timestamp)]`).
+///
+/// ```
+/// use std::time::{Duration, UNIX_EPOCH};
+/// use budget_runtime::{Timestamp, TimestampField};
+///
+/// let t = UNIX_EPOCH + Duration::from_secs(60);
+/// assert_eq!(t.as_timestamp(), Some(Timestamp::from_unix_seconds(60)));
+/// assert_eq!(None::<Timestamp>.as_timestamp(), None);
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a point in time, so it cannot be a `#[context(timestamp)]` field",
+    label = "not convertible to `budget::Timestamp`",
+    note = "use `SystemTime`, `budget::Timestamp`, `chrono::DateTime<Utc>` (feature `chrono`), or an `Option` of one; implement `TimestampField` for other types"
+)]
+pub trait TimestampField {
+    /// The instant, if the field holds one.
+    fn as_timestamp(&self) -> Option<Timestamp>;
+}
+
+impl TimestampField for Timestamp {
+    #[inline]
+    fn as_timestamp(&self) -> Option<Timestamp> {
+        Some(*self)
+    }
+}
+
+impl TimestampField for SystemTime {
+    #[inline]
+    fn as_timestamp(&self) -> Option<Timestamp> {
+        Some(Timestamp::from(*self))
+    }
+}
+
+#[cfg(feature = "chrono")]
+impl TimestampField for chrono::DateTime<chrono::Utc> {
+    #[inline]
+    fn as_timestamp(&self) -> Option<Timestamp> {
+        Some(Timestamp::from(*self))
+    }
+}
+
+/// `Option` and reference forwarding for the single-valued adapters.
+macro_rules! impl_option_and_ref {
+    ($trait:ident, $method:ident -> $out:ty, absent = $absent:expr) => {
+        impl<T: $trait> $trait for Option<T> {
+            #[inline]
+            fn $method(&self) -> $out {
+                match self {
+                    Some(value) => value.$method(),
+                    None => $absent,
+                }
+            }
+        }
+
+        impl<T: $trait + ?Sized> $trait for &T {
+            #[inline]
+            fn $method(&self) -> $out {
+                (**self).$method()
+            }
+        }
+    };
+}
+
+impl_option_and_ref!(IntegerField, as_integer -> Option<i64>, absent = None);
+impl_option_and_ref!(FloatField, as_float -> Option<f64>, absent = None);
+impl_option_and_ref!(FlagField, as_flag -> bool, absent = false);
+impl_option_and_ref!(TimestampField, as_timestamp -> Option<Timestamp>, absent = None);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn integers_saturate_at_the_i64_range() {
+        assert_eq!(u128::MAX.as_integer(), Some(i64::MAX));
+        assert_eq!(i128::MIN.as_integer(), Some(i64::MIN));
+        assert_eq!((-5i8).as_integer(), Some(-5));
+        assert_eq!(Some(7usize).as_integer(), Some(7));
+        assert_eq!(IntegerField::as_integer(&&Some(3u8)), Some(3));
+    }
+
+    #[test]
+    fn text_adapters_borrow() {
+        let owned = String::from("body");
+        assert!(std::ptr::eq(owned.as_text(), owned.as_str()));
+        let arc: Arc<str> = Arc::from("x");
+        assert_eq!(arc.as_optional_text(), Some("x"));
+        assert_eq!(Some("link").as_optional_text(), Some("link"));
+        assert_eq!(None::<&str>.as_optional_text(), None);
+    }
+
+    #[test]
+    fn flags_and_floats() {
+        assert!(!false.as_flag());
+        assert!(Some(true).as_flag());
+        assert!(f64::NAN.as_float().is_some_and(f64::is_nan));
+        assert_eq!(Some(0.25f32).as_float(), Some(0.25));
+    }
+
+    #[cfg(feature = "chrono")]
+    #[test]
+    fn chrono_instants_convert() {
+        let t = chrono::DateTime::from_timestamp(1_718_452_800, 5).unwrap();
+        assert_eq!(
+            t.as_timestamp(),
+            Some(Timestamp::from_unix_nanos(1_718_452_800_000_000_005))
+        );
+    }
+}

@@ -1,0 +1,9 @@
+use budget::ContextItem;
+
+#[derive(ContextItem)]
+struct Counter {
+    #[context(content)]
+    count: u32,
+}
+
+fn main() {}

@@ -1,0 +1,11 @@
+use budget::ContextItem;
+
+#[derive(ContextItem)]
+struct Chunk {
+    #[context(content)]
+    text: String,
+    #[context(tokens)]
+    tokens: String,
+}
+
+fn main() {}

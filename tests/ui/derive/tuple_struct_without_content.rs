@@ -1,0 +1,6 @@
+use budget::ContextItem;
+
+#[derive(ContextItem)]
+struct Note(String);
+
+fn main() {}

@@ -1,0 +1,10 @@
+use budget::ContextItem;
+
+#[derive(ContextItem)]
+#[context(knd = "ToolOutput")]
+struct Output {
+    #[context(content)]
+    text: String,
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use budget::ContextItem;
+
+#[derive(ContextItem)]
+struct Message {
+    #[context(contnet)]
+    text: String,
+}
+
+fn main() {}

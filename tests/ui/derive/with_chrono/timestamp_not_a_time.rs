@@ -1,0 +1,11 @@
+use budget::ContextItem;
+
+#[derive(ContextItem)]
+struct Event {
+    #[context(content)]
+    text: String,
+    #[context(timestamp)]
+    at: String,
+}
+
+fn main() {}
