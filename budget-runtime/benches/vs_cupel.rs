@@ -35,16 +35,6 @@ fn ours_composite() -> CompositeScorer {
     CompositeScorer::new(children).expect("valid weights")
 }
 
-fn theirs(scorer: Box<dyn cupel::Scorer>, slicer: Box<dyn cupel::Slicer>) -> cupel::Pipeline {
-    cupel::Pipeline::builder()
-        .scorer(scorer)
-        .slicer(slicer)
-        .placer(Box::new(cupel::ChronologicalPlacer))
-        .deduplication(true)
-        .build()
-        .expect("valid cupel pipeline")
-}
-
 fn theirs_composite() -> Box<dyn cupel::Scorer> {
     let children: Vec<(Box<dyn cupel::Scorer>, f64)> = vec![
         (Box::new(cupel::RecencyScorer), 1.0),
@@ -73,7 +63,7 @@ fn cases() -> Vec<Case> {
             name: "kind + greedy + chronological",
             items: 10_000,
             ours: ours(KindScorer::new(), false),
-            theirs: Some(theirs(
+            theirs: Some(workload::cupel_pipeline(
                 Box::new(cupel::KindScorer::with_default_weights()),
                 Box::new(cupel::GreedySlice),
             )),
@@ -82,13 +72,16 @@ fn cases() -> Vec<Case> {
             name: "composite(recency, priority) + greedy",
             items: 10_000,
             ours: ours(ours_composite(), false),
-            theirs: Some(theirs(theirs_composite(), Box::new(cupel::GreedySlice))),
+            theirs: Some(workload::cupel_pipeline(
+                theirs_composite(),
+                Box::new(cupel::GreedySlice),
+            )),
         },
         Case {
             name: "kind + knapsack(bucket 100)",
             items: 10_000,
             ours: ours(KindScorer::new(), true),
-            theirs: Some(theirs(
+            theirs: Some(workload::cupel_pipeline(
                 Box::new(cupel::KindScorer::with_default_weights()),
                 Box::new(cupel::KnapsackSlice::new(100).expect("valid bucket")),
             )),

@@ -10,6 +10,7 @@ use budget_runtime::scorer::{PriorityScorer, RecencyScorer};
 use budget_runtime::slicer::GreedySlicer;
 use budget_runtime::{ContextItem, Pipeline};
 use support::workload;
+use support::workload::cupel_pipeline;
 
 fn ours(pipeline: &Pipeline, n: usize, seed: u64) -> Vec<String> {
     let items = workload::items(&workload::specs(n, seed));
@@ -29,19 +30,6 @@ fn theirs(pipeline: &cupel::Pipeline, n: usize, seed: u64) -> Vec<String> {
         .run(&items, &workload::cupel_budget())
         .expect("cupel runs");
     selected.iter().map(|i| i.content().to_owned()).collect()
-}
-
-fn cupel_pipeline(
-    scorer: Box<dyn cupel::Scorer>,
-    slicer: Box<dyn cupel::Slicer>,
-) -> cupel::Pipeline {
-    cupel::Pipeline::builder()
-        .scorer(scorer)
-        .slicer(slicer)
-        .placer(Box::new(cupel::ChronologicalPlacer))
-        .deduplication(true)
-        .build()
-        .expect("valid cupel pipeline")
 }
 
 #[test]

@@ -107,3 +107,18 @@ pub fn cupel_items(specs: &[Spec]) -> Vec<cupel::ContextItem> {
         })
         .collect()
 }
+
+/// A cupel pipeline with `scorer` and `slicer`, the chronological placer and
+/// deduplication on (the configuration both sides are compared in).
+pub fn cupel_pipeline(
+    scorer: Box<dyn cupel::Scorer>,
+    slicer: Box<dyn cupel::Slicer>,
+) -> cupel::Pipeline {
+    cupel::Pipeline::builder()
+        .scorer(scorer)
+        .slicer(slicer)
+        .placer(Box::new(cupel::ChronologicalPlacer))
+        .deduplication(true)
+        .build()
+        .expect("valid cupel pipeline")
+}
