@@ -1,6 +1,10 @@
 //! [`PromptTokens`]: where the size of the conversation comes from, our
 //! estimate or the provider's own count.
 
+use crate::compact::Message;
+use crate::estimate::Estimator;
+use crate::model::ContentType;
+
 /// The size of a conversation given to the [`Compactor`](crate::compact::Compactor).
 ///
 /// With [`PromptTokens::Reported`] the provider's count decides whether to
@@ -23,6 +27,50 @@ pub enum PromptTokens {
     Estimate,
     /// Use this prompt token count, as reported by the provider.
     Reported(u64),
+}
+
+impl PromptTokens {
+    /// The conversation counted with `counter` — typically an exact
+    /// [`TokenCounter`](crate::TokenCounter) such as `TiktokenCounter` — as
+    /// [`PromptTokens::Reported`]: the content, tool names and tool-call
+    /// arguments of every message (read as prose), plus
+    /// `per_message_overhead` tokens per message. Use it where no provider
+    /// count is at hand; the compactor then plans in this count's units.
+    ///
+    /// ```
+    /// use budget_runtime::TokenCounter;
+    /// use budget_runtime::compact::{Message, PromptTokens, ToolCall};
+    ///
+    /// /// A toy counter: one token per whitespace-separated word.
+    /// struct Words;
+    /// impl TokenCounter for Words {
+    ///     fn count_tokens(&self, text: &str) -> u64 { text.split_whitespace().count() as u64 }
+    /// }
+    /// let messages = [
+    ///     Message::user("list the files"),
+    ///     Message::assistant_with_tool_calls("", vec![ToolCall::new("c1", "ls", "{ \"path\": \".\" }")]),
+    ///     Message::tool_result("c1", "a.rs b.rs"),
+    /// ];
+    /// // 3 + (0 + 1 + 4) + 2 words, plus 3 × 4 overhead.
+    /// assert_eq!(PromptTokens::counted(&messages, &Words, 4), PromptTokens::Reported(22));
+    /// ```
+    pub fn counted(
+        messages: &[Message],
+        counter: &dyn Estimator,
+        per_message_overhead: u64,
+    ) -> Self {
+        let count = |text: &str| counter.estimate(text, ContentType::Prose);
+        let total = messages.iter().fold(0u64, |sum, message| {
+            let calls = message.tool_calls.iter().fold(0u64, |sum, call| {
+                sum.saturating_add(count(&call.name))
+                    .saturating_add(count(&call.arguments))
+            });
+            sum.saturating_add(count(&message.content))
+                .saturating_add(calls)
+                .saturating_add(per_message_overhead)
+        });
+        Self::Reported(total)
+    }
 }
 
 /// Converts between provider tokens and estimate units: `reported` tokens
