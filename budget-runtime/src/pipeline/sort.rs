@@ -58,6 +58,10 @@ pub(crate) fn sort_keyed(pairs: &mut Vec<(u64, usize)>) {
         pairs.sort_unstable();
         return;
     }
+    if let Some(distinct) = few_distinct_keys(pairs) {
+        sort_by_distinct_key(pairs, &distinct);
+        return;
+    }
     let digit = |key: u64, pass: usize| ((key >> (pass as u32 * BITS)) as usize) & (BUCKETS - 1);
     let mut counts = vec![[0u32; BUCKETS]; PASSES];
     for &(key, _) in pairs.iter() {
@@ -83,6 +87,50 @@ pub(crate) fn sort_keyed(pairs: &mut Vec<(u64, usize)>) {
         }
         std::mem::swap(pairs, &mut spare);
     }
+}
+
+/// The sorted distinct keys of `pairs` when there are at most 32 of them
+/// (scorers such as kind, tag or priority produce few distinct scores).
+fn few_distinct_keys(pairs: &[(u64, usize)]) -> Option<Vec<u64>> {
+    const MAX_DISTINCT: usize = 32;
+    let mut distinct: Vec<u64> = Vec::with_capacity(MAX_DISTINCT);
+    let mut last = None;
+    for &(key, _) in pairs {
+        if last == Some(key) {
+            continue;
+        }
+        last = Some(key);
+        if !distinct.contains(&key) {
+            if distinct.len() == MAX_DISTINCT {
+                return None;
+            }
+            distinct.push(key);
+        }
+    }
+    distinct.sort_unstable();
+    Some(distinct)
+}
+
+/// A stable counting sort over the few `distinct` keys (sorted).
+fn sort_by_distinct_key(pairs: &mut Vec<(u64, usize)>, distinct: &[u64]) {
+    let bucket_of = |key: u64| distinct.partition_point(|&k| k < key);
+    let mut next = vec![0usize; distinct.len()];
+    for &(key, _) in pairs.iter() {
+        next[bucket_of(key)] += 1;
+    }
+    let mut sum = 0;
+    for slot in next.iter_mut() {
+        let count = *slot;
+        *slot = sum;
+        sum += count;
+    }
+    let mut sorted = pairs.clone();
+    for &pair in pairs.iter() {
+        let bucket = bucket_of(pair.0);
+        sorted[next[bucket]] = pair;
+        next[bucket] += 1;
+    }
+    *pairs = sorted;
 }
 
 #[cfg(test)]
