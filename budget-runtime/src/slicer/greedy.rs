@@ -3,7 +3,6 @@
 use crate::error::SliceError;
 use crate::model::{EffectiveBudget, ScoredItem};
 use crate::pipeline::descending_key;
-use crate::pipeline::sort_keyed;
 use crate::slicer::{SliceOutcome, Slicer};
 
 /// Selects by value density `score / tokens`, highest first, taking each
@@ -11,7 +10,7 @@ use crate::slicer::{SliceOutcome, Slicer};
 /// Zero-token items have the highest density and are always taken;
 /// negative-token items are never taken; NaN densities rank last. Ties go
 /// to the earlier candidate. The selection order is the density order.
-/// O(n log n).
+/// O(n log n) at worst; only candidates that can still fit are sorted.
 ///
 /// ```
 /// use budget_runtime::{ContextBudget, Item, Pipeline, slicer::GreedySlicer};
@@ -51,22 +50,41 @@ impl Slicer for GreedySlicer {
         if sorted.is_empty() || budget.target_tokens <= 0 {
             return Ok(SliceOutcome::default());
         }
-        let mut order: Vec<(u64, usize)> = sorted
+        // (density key, position, tokens). Negative-token candidates can
+        // never be taken and are dropped up front.
+        let mut pending: Vec<(u64, usize, i64)> = sorted
             .iter()
             .enumerate()
-            .map(|(pos, candidate)| (descending_key(density(candidate)), pos))
+            .filter_map(|(pos, candidate)| {
+                let tokens = candidate.tokens();
+                (tokens >= 0).then(|| (descending_key(density(candidate)), pos, tokens))
+            })
             .collect();
-        sort_keyed(&mut order);
+        // Walk the density order a chunk at a time: select the next chunk
+        // (linear), sort only it, and after each chunk drop every candidate
+        // larger than what is left, since the remainder only shrinks. The
+        // result is the full sort's, without sorting items that cannot fit.
         let mut remaining = budget.target_tokens;
         let mut selected = Vec::new();
-        for (_, pos) in order {
-            let tokens = sorted[pos].tokens();
-            if tokens == 0 {
-                selected.push(pos);
-            } else if tokens > 0 && tokens <= remaining {
-                selected.push(pos);
-                remaining -= tokens;
+        let mut chunk = 1_024;
+        while !pending.is_empty() {
+            let take = chunk.min(pending.len());
+            if take < pending.len() {
+                pending.select_nth_unstable(take - 1);
             }
+            pending[..take].sort_unstable();
+            for &(_, pos, tokens) in &pending[..take] {
+                if tokens <= remaining {
+                    selected.push(pos);
+                    remaining -= tokens;
+                }
+            }
+            pending = pending[take..]
+                .iter()
+                .copied()
+                .filter(|&(_, _, tokens)| tokens <= remaining)
+                .collect();
+            chunk = chunk.saturating_mul(2);
         }
         Ok(SliceOutcome::selected(selected))
     }
@@ -160,6 +178,45 @@ mod tests {
         // inf first, then minus (negative density), NaN last; 30 tokens fit.
         assert_eq!(slice(&rows, 30), ["inf", "minus", "nan"]);
         assert_eq!(slice(&rows, 20), ["inf", "minus"]);
+    }
+
+    /// The specification's algorithm verbatim: sort everything by density
+    /// (ties by position), then take what fits.
+    fn reference(sorted: &[ScoredItem<'_>], target: i64) -> Vec<usize> {
+        if sorted.is_empty() || target <= 0 {
+            return Vec::new();
+        }
+        let mut order: Vec<usize> = (0..sorted.len()).collect();
+        order.sort_by(|&a, &b| {
+            crate::pipeline::descending_score(density(&sorted[a]), density(&sorted[b]))
+                .then(a.cmp(&b))
+        });
+        let mut remaining = target;
+        let mut taken = Vec::new();
+        for pos in order {
+            let tokens = sorted[pos].tokens();
+            if tokens == 0 || (tokens > 0 && tokens <= remaining) {
+                taken.push(pos);
+                remaining -= tokens;
+            }
+        }
+        taken
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+        /// Chunked selection equals the full sort, across several chunks.
+        #[test]
+        fn matches_the_full_sort(
+            rows in proptest::collection::vec((0i64..3_000, 0.0f64..1.0, 0usize..4), 0..4_000),
+            target in 0i64..2_000_000,
+        ) {
+            let (items, scores) = random_items(&rows);
+            let sorted = sorted_view(&items, &scores);
+            let outcome = GreedySlicer::new().slice(&sorted, budget(target)).unwrap();
+            prop_assert_eq!(outcome.selected, reference(&sorted, target));
+        }
     }
 
     proptest! {
