@@ -11,7 +11,6 @@ mod sort;
 
 pub use report::{ExcludedItem, ExclusionReason, IncludedItem, InclusionReason, SelectionReport};
 pub use selection::Selection;
-pub(crate) use sort::sort_keyed;
 pub use sort::{descending_key, descending_score};
 
 use std::fmt;

@@ -48,7 +48,7 @@ pub(crate) fn sort_by_score(scored: &mut Vec<ScoredItem<'_>>) {
 /// ties keeping position order: the same result as `sort_unstable` on the
 /// pairs. Large inputs use an LSD radix sort (O(n): six passes of 11 bits,
 /// skipping digits every key shares).
-pub(crate) fn sort_keyed(pairs: &mut Vec<(u64, usize)>) {
+fn sort_keyed(pairs: &mut Vec<(u64, usize)>) {
     const SMALL: usize = 256;
     const BITS: u32 = 11;
     const BUCKETS: usize = 1 << BITS;
