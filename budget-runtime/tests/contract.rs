@@ -535,6 +535,9 @@ fn auto_clamp_by_config_flag_clamps_logs_and_leaves_files_untouched() {
     let prompts = project.prompts();
     let pipeline = PipelineConfig::load(&path).unwrap();
     let report = tracing::subscriber::with_default(Capture(Arc::clone(&captured)), || {
+        // Other tests hit the same callsite on threads without a subscriber;
+        // recompute its cached interest now that this one is installed.
+        tracing::callsite::rebuild_interest_cache();
         Checker::new(&model, &prompts).check(&pipeline)
     })
     .unwrap();

@@ -1,4 +1,5 @@
-//! [`ScoredItem`]: an item paired with its score and its place in the input.
+//! [`ScoredItem`]: an item paired with its score, its token count and its
+//! place in the input.
 
 use std::fmt;
 
@@ -7,7 +8,18 @@ use crate::model::ContextItem;
 /// An item with its relevance score, as scorers, slicers and placers see it.
 ///
 /// `index` is the item's position in the slice the caller passed to the
-/// pipeline, so results map back to the caller's own values.
+/// pipeline, so results map back to the caller's own values. `tokens` is
+/// the item's token count, read once by [`ScoredItem::new`] so that stages
+/// working in score order do not go back to the item for it.
+///
+/// ```
+/// use budget_runtime::{Item, ScoredItem};
+///
+/// let item = Item::new("hello", 2)?;
+/// let scored = ScoredItem::new(&item, 0, 0.5);
+/// assert_eq!((scored.tokens, scored.score), (2, 0.5));
+/// # Ok::<(), budget_runtime::ItemError>(())
+/// ```
 #[derive(Clone, Copy)]
 pub struct ScoredItem<'a> {
     /// The item, borrowed from the caller.
@@ -16,12 +28,24 @@ pub struct ScoredItem<'a> {
     pub index: usize,
     /// Relevance score, conventionally in `0.0..=1.0`.
     pub score: f64,
+    /// The item's token count (`item.tokens()`).
+    pub tokens: i64,
 }
 
-impl ScoredItem<'_> {
+impl<'a> ScoredItem<'a> {
+    /// `item` at input position `index` with `score`; reads its token count.
+    pub fn new(item: &'a dyn ContextItem, index: usize, score: f64) -> Self {
+        Self {
+            item,
+            index,
+            score,
+            tokens: item.tokens(),
+        }
+    }
+
     /// The item's token count.
     pub fn tokens(&self) -> i64 {
-        self.item.tokens()
+        self.tokens
     }
 }
 
@@ -30,7 +54,7 @@ impl fmt::Debug for ScoredItem<'_> {
         f.debug_struct("ScoredItem")
             .field("index", &self.index)
             .field("score", &self.score)
-            .field("tokens", &self.item.tokens())
+            .field("tokens", &self.tokens)
             .field("content", &self.item.content())
             .finish()
     }

@@ -237,11 +237,7 @@ impl Pipeline {
         let mut merged: Vec<ScoredItem<'_>> = classified
             .pinned
             .iter()
-            .map(|&index| ScoredItem {
-                item: items[index],
-                index,
-                score: 1.0,
-            })
+            .map(|&index| ScoredItem::new(items[index], index, 1.0))
             .collect();
         merged.extend(sliced);
         let merged = place::handle_overflow(
@@ -305,11 +301,7 @@ impl Pipeline {
         scoreable
             .iter()
             .zip(scores)
-            .map(|(&index, score)| ScoredItem {
-                item: items[index],
-                index,
-                score,
-            })
+            .map(|(&index, score)| ScoredItem::new(items[index], index, score))
             .collect()
     }
 

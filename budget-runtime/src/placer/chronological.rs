@@ -14,9 +14,9 @@ use crate::placer::Placer;
 /// let old = Item::builder("old").tokens(1).timestamp(Timestamp::from_unix_seconds(10)).build()?;
 /// let undated = Item::new("undated", 1)?;
 /// let merged = [
-///     ScoredItem { item: &undated, index: 0, score: 1.0 },
-///     ScoredItem { item: &new, index: 1, score: 0.9 },
-///     ScoredItem { item: &old, index: 2, score: 0.1 },
+///     ScoredItem::new(&undated, 0, 1.0),
+///     ScoredItem::new(&new, 1, 0.9),
+///     ScoredItem::new(&old, 2, 0.1),
 /// ];
 /// assert_eq!(ChronologicalPlacer::new().place(&merged), vec![2, 1, 0]);
 /// # Ok::<(), budget_runtime::ItemError>(())

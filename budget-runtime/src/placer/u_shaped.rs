@@ -25,7 +25,7 @@ use crate::placer::Placer;
 ///     .iter()
 ///     .zip([0.9, 0.7, 0.5, 0.3, 0.1])
 ///     .enumerate()
-///     .map(|(index, (item, score))| ScoredItem { item, index, score })
+///     .map(|(index, (item, score))| ScoredItem::new(item, index, score))
 ///     .collect();
 /// // A C E D B: scores 0.9 0.5 0.1 0.3 0.7.
 /// assert_eq!(UShapedPlacer::new().place(&merged), vec![0, 2, 4, 3, 1]);
@@ -76,11 +76,7 @@ mod tests {
             .iter()
             .zip(rows)
             .enumerate()
-            .map(|(index, (item, row))| ScoredItem {
-                item,
-                index,
-                score: row.1,
-            })
+            .map(|(index, (item, row))| ScoredItem::new(item, index, row.1))
             .collect();
         UShapedPlacer::new()
             .place(&merged)
@@ -147,7 +143,7 @@ mod tests {
                 .iter()
                 .zip(&scores)
                 .enumerate()
-                .map(|(index, (item, &score))| ScoredItem { item, index, score })
+                .map(|(index, (item, &score))| ScoredItem::new(item, index, score))
                 .collect();
             let order = UShapedPlacer::new().place(&merged);
             let mut sorted = order.clone();

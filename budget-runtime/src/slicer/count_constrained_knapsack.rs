@@ -35,7 +35,7 @@ use crate::slicer::{CountQuotaEntry, KnapsackSlicer, ScarcityBehavior, SliceOutc
 ///     .iter()
 ///     .zip([0.9, 0.8, 0.7])
 ///     .enumerate()
-///     .map(|(index, (item, score))| ScoredItem { item, index, score })
+///     .map(|(index, (item, score))| ScoredItem::new(item, index, score))
 ///     .collect();
 /// let slicer = CountConstrainedKnapsackSlicer::new(
 ///     vec![CountQuotaEntry::new(tool, 1, 2)?],

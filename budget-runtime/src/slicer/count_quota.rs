@@ -33,8 +33,8 @@ use crate::slicer::{CountQuotaEntry, ScarcityBehavior, SliceOutcome, Slicer};
 /// let a = Item::builder("tool-a").tokens(100).kind(tool.clone()).build()?;
 /// let b = Item::builder("tool-b").tokens(100).kind(tool.clone()).build()?;
 /// let sorted = [
-///     ScoredItem { item: &a, index: 0, score: 0.9 },
-///     ScoredItem { item: &b, index: 1, score: 0.7 },
+///     ScoredItem::new(&a, 0, 0.9),
+///     ScoredItem::new(&b, 1, 0.7),
 /// ];
 /// let slicer = CountQuotaSlicer::new(
 ///     vec![CountQuotaEntry::new(tool, 0, 1)?],

@@ -48,8 +48,8 @@ const WORD_BITS: usize = u64::BITS as usize;
 /// let big = Item::new("big", 250)?;
 /// let small = Item::new("small", 150)?;
 /// let sorted = [
-///     ScoredItem { item: &big, index: 0, score: 0.7 },
-///     ScoredItem { item: &small, index: 1, score: 0.5 },
+///     ScoredItem::new(&big, 0, 0.7),
+///     ScoredItem::new(&small, 1, 0.5),
 /// ];
 /// let budget = EffectiveBudget { max_tokens: 300, target_tokens: 300 };
 /// let outcome = KnapsackSlicer::new(100)?.slice(&sorted, budget)?;
@@ -738,7 +738,7 @@ mod tests {
                 .iter()
                 .zip(&values)
                 .enumerate()
-                .map(|(index, (item, &v))| ScoredItem { item, index, score: v as f64 / 10_000.0 + 1e-9 })
+                .map(|(index, (item, &v))| ScoredItem::new(item, index, v as f64 / 10_000.0 + 1e-9))
                 .collect();
             let outcome = KnapsackSlicer::new(1).unwrap().slice(&sorted, budget(capacity as i64)).unwrap();
             let got: u64 = outcome.selected.iter().map(|&p| values[p]).sum();

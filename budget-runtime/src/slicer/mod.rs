@@ -80,8 +80,8 @@ pub struct CountShortfall {
 ///
 /// let (a, b) = (Item::new("a", 60)?, Item::new("b", 60)?);
 /// let sorted = [
-///     ScoredItem { item: &a, index: 0, score: 0.9 },
-///     ScoredItem { item: &b, index: 1, score: 0.5 },
+///     ScoredItem::new(&a, 0, 0.9),
+///     ScoredItem::new(&b, 1, 0.5),
 /// ];
 /// let budget = EffectiveBudget { max_tokens: 100, target_tokens: 100 };
 /// let outcome = GreedySlicer::new().slice(&sorted, budget)?;

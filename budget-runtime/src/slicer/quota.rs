@@ -98,8 +98,8 @@ impl QuotaEntry {
 /// let doc = Item::builder("doc").tokens(600).kind(ContextKind::DOCUMENT).build()?;
 /// let msg = Item::builder("msg").tokens(300).kind(ContextKind::MESSAGE).build()?;
 /// let sorted = [
-///     ScoredItem { item: &doc, index: 0, score: 0.9 },
-///     ScoredItem { item: &msg, index: 1, score: 0.5 },
+///     ScoredItem::new(&doc, 0, 0.9),
+///     ScoredItem::new(&msg, 1, 0.5),
 /// ];
 /// // Documents may take at most half of the 1,000-token target.
 /// let slicer = QuotaSlicer::new(

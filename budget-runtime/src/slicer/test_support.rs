@@ -41,7 +41,7 @@ impl Fixture {
             .iter()
             .zip(&self.scores)
             .enumerate()
-            .map(|(index, (item, &score))| ScoredItem { item, index, score })
+            .map(|(index, (item, &score))| ScoredItem::new(item, index, score))
             .collect()
     }
 
@@ -162,7 +162,7 @@ pub(crate) fn sorted_view<'a>(items: &'a [Item], scores: &[f64]) -> Vec<ScoredIt
         .iter()
         .zip(scores)
         .enumerate()
-        .map(|(index, (item, &score))| ScoredItem { item, index, score })
+        .map(|(index, (item, &score))| ScoredItem::new(item, index, score))
         .collect();
     sorted.sort_by(|a, b| descending_score(a.score, b.score));
     sorted

@@ -89,11 +89,7 @@ fn slicing(doc: &Table, test: &Table) -> Outcome<()> {
     let items = items(doc, "scored_items")?;
     let mut sorted = Vec::with_capacity(items.len());
     for (index, (item, t)) in items.iter().zip(&tables).enumerate() {
-        sorted.push(ScoredItem {
-            item,
-            index,
-            score: v::float(t, "score")?,
-        });
+        sorted.push(ScoredItem::new(item, index, v::float(t, "score")?));
     }
     // Slicers receive candidates sorted by score (stable).
     sorted.sort_by(|a, b| budget_runtime::pipeline::descending_score(a.score, b.score));
@@ -133,11 +129,7 @@ fn placing(doc: &Table, test: &Table) -> Outcome<()> {
     let items = items(doc, "items")?;
     let mut merged = Vec::with_capacity(items.len());
     for (index, (item, t)) in items.iter().zip(&tables).enumerate() {
-        merged.push(ScoredItem {
-            item,
-            index,
-            score: v::float(t, "score")?,
-        });
+        merged.push(ScoredItem::new(item, index, v::float(t, "score")?));
     }
     let order = placer.place(&merged);
     let got: Vec<String> = order
