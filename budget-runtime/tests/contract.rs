@@ -485,7 +485,29 @@ struct Captured {
     events: Mutex<Vec<(tracing::Level, BTreeMap<String, String>)>>,
 }
 
-struct Capture(Arc<Captured>);
+thread_local! {
+    /// Where this thread's events go, if anywhere.
+    static SINK: std::cell::RefCell<Option<Arc<Captured>>> = const { std::cell::RefCell::new(None) };
+}
+
+/// A global subscriber that hands each event to its thread's sink. Being
+/// global (and always interested) it avoids the per-callsite interest cache
+/// races of scoped subscribers when tests run in parallel.
+struct Capture;
+
+impl Capture {
+    /// Runs `f` with this thread's events collected into `captured`.
+    fn collect<T>(captured: &Arc<Captured>, f: impl FnOnce() -> T) -> T {
+        static INSTALL: std::sync::Once = std::sync::Once::new();
+        INSTALL.call_once(|| {
+            tracing::subscriber::set_global_default(Capture).expect("no other global subscriber");
+        });
+        SINK.with(|sink| *sink.borrow_mut() = Some(Arc::clone(captured)));
+        let result = f();
+        SINK.with(|sink| *sink.borrow_mut() = None);
+        result
+    }
+}
 
 struct Fields<'a>(&'a mut BTreeMap<String, String>);
 
@@ -508,13 +530,17 @@ impl tracing::Subscriber for Capture {
     fn record(&self, _: &tracing::span::Id, _: &tracing::span::Record<'_>) {}
     fn record_follows_from(&self, _: &tracing::span::Id, _: &tracing::span::Id) {}
     fn event(&self, event: &tracing::Event<'_>) {
-        let mut fields = BTreeMap::new();
-        event.record(&mut Fields(&mut fields));
-        self.0
-            .events
-            .lock()
-            .unwrap()
-            .push((*event.metadata().level(), fields));
+        SINK.with(|sink| {
+            if let Some(captured) = sink.borrow().as_ref() {
+                let mut fields = BTreeMap::new();
+                event.record(&mut Fields(&mut fields));
+                captured
+                    .events
+                    .lock()
+                    .unwrap()
+                    .push((*event.metadata().level(), fields));
+            }
+        });
     }
     fn enter(&self, _: &tracing::span::Id) {}
     fn exit(&self, _: &tracing::span::Id) {}
@@ -534,10 +560,7 @@ fn auto_clamp_by_config_flag_clamps_logs_and_leaves_files_untouched() {
     let model = project.model();
     let prompts = project.prompts();
     let pipeline = PipelineConfig::load(&path).unwrap();
-    let report = tracing::subscriber::with_default(Capture(Arc::clone(&captured)), || {
-        // Other tests hit the same callsite on threads without a subscriber;
-        // recompute its cached interest now that this one is installed.
-        tracing::callsite::rebuild_interest_cache();
+    let report = Capture::collect(&captured, || {
         Checker::new(&model, &prompts).check(&pipeline)
     })
     .unwrap();
