@@ -1,25 +1,4 @@
 //! [`Fingerprint`]: SHA-256 digests over defined parts of a rendered payload.
-//!
-//! # What each digest covers
-//!
-//! A rendered payload is five sections, each starting with its `## ` heading
-//! line; consecutive sections are separated by one empty line. A section's
-//! bytes run from the `#` of its heading through the newline that ends its
-//! last line; the separating empty line belongs to no section. Lines inside
-//! RAW's fenced blocks that look like headings (a packed Markdown file's own
-//! `## ` lines) are content, not section headings.
-//!
-//! * `meta`, `summary`, `raw`, `linked`: SHA-256 of that section's bytes
-//!   (UTF-8).
-//! * `sources`: SHA-256 of the sources of every item in RAW, LINKED or
-//!   SUMMARY, sorted by bytes, each followed by `\n`. An item's source is
-//!   its [`link`](crate::ContextItem::link) on one line, or `item N` (N its
-//!   candidate position) when it has none.
-//! * `payload`: SHA-256 of every byte before the `## Fingerprint` heading.
-//!
-//! No digest covers the `## Fingerprint` section, so no hash is computed
-//! over text containing itself. Digests are written as 64 lower-case hex
-//! digits.
 
 use std::fmt;
 
@@ -70,8 +49,28 @@ impl serde::Serialize for Sha256Digest {
     }
 }
 
-/// The digests identifying a rendered payload; see the
-/// [module documentation](self) for exactly what each covers.
+/// The digests identifying a rendered payload.
+///
+/// # What each digest covers
+///
+/// A rendered payload is five sections, each starting with its `## ` heading
+/// line; consecutive sections are separated by one empty line. A section's
+/// bytes run from the `#` of its heading through the newline that ends its
+/// last line; the separating empty line belongs to no section. Lines inside
+/// RAW's fenced blocks that look like headings (a packed Markdown file's own
+/// `## ` lines) are content, not section headings.
+///
+/// * `meta`, `summary`, `raw`, `linked`: SHA-256 of that section's bytes
+///   (UTF-8).
+/// * `sources`: SHA-256 of the sources of every item in RAW, LINKED or
+///   SUMMARY, sorted by bytes, each followed by `\n`. An item's source is
+///   its [`link`](crate::ContextItem::link) on one line, or `item N` (N its
+///   candidate position) when it has none.
+/// * `payload`: SHA-256 of every byte before the `## Fingerprint` heading.
+///
+/// No digest covers the `## Fingerprint` section, so no hash is computed
+/// over text containing itself. Digests are written as 64 lower-case hex
+/// digits.
 ///
 /// ```
 /// use budget_runtime::{Item, payload::{PayloadAssembler, TierBudget}};
