@@ -171,24 +171,7 @@ pub fn clamp_terms(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn terms(
-        prompt: u64,
-        history: u64,
-        context: u64,
-        output: u64,
-        safety: u64,
-        window: u64,
-    ) -> ContractTerms {
-        ContractTerms {
-            fixed_prompt_tokens: prompt,
-            max_history_tokens: history,
-            max_context_tokens: context,
-            max_output_tokens: output,
-            safety_margin_tokens: safety,
-            context_window: window,
-        }
-    }
+    use crate::contract::terms::terms;
 
     #[test]
     fn fitting_terms_are_untouched() {

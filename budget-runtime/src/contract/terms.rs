@@ -163,27 +163,30 @@ impl fmt::Display for ContractViolation {
 
 impl std::error::Error for ContractViolation {}
 
+/// Terms in declaration order, for tests: prompt, history, context,
+/// output, safety, window.
+#[cfg(test)]
+pub(crate) fn terms(
+    prompt: u64,
+    history: u64,
+    context: u64,
+    output: u64,
+    safety: u64,
+    window: u64,
+) -> ContractTerms {
+    ContractTerms {
+        fixed_prompt_tokens: prompt,
+        max_history_tokens: history,
+        max_context_tokens: context,
+        max_output_tokens: output,
+        safety_margin_tokens: safety,
+        context_window: window,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn terms(
-        prompt: u64,
-        history: u64,
-        context: u64,
-        output: u64,
-        safety: u64,
-        window: u64,
-    ) -> ContractTerms {
-        ContractTerms {
-            fixed_prompt_tokens: prompt,
-            max_history_tokens: history,
-            max_context_tokens: context,
-            max_output_tokens: output,
-            safety_margin_tokens: safety,
-            context_window: window,
-        }
-    }
 
     #[test]
     fn exactly_full_window_holds() {
