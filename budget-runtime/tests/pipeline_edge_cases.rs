@@ -275,3 +275,76 @@ fn pinned_override_names_the_pinned_item() {
         Some(&ExclusionReason::PinnedOverride { displaced_by: 0 })
     );
 }
+
+/// Count quotas commit required items whatever their tokens (as the
+/// specification says); the overflow strategy then decides, and the hard
+/// ceiling `max_tokens - output_reserve` holds under every strategy.
+mod count_quota_overflow {
+    use budget_runtime::scorer::PriorityScorer;
+    use budget_runtime::slicer::{
+        CountQuotaEntry, CountQuotaSlicer, GreedySlicer, ScarcityBehavior,
+    };
+    use budget_runtime::{ContextBudget, ContextKind, Item, OverflowStrategy, Pipeline};
+
+    fn tool(content: &str, tokens: i64, priority: i64) -> Item {
+        Item::builder(content)
+            .tokens(tokens)
+            .priority(priority)
+            .kind(ContextKind::TOOL_OUTPUT)
+            .build()
+            .unwrap()
+    }
+
+    fn run(strategy: OverflowStrategy) -> Result<(Vec<String>, i64), String> {
+        // Two required tool outputs: 90 (priority 9) and 50 (priority 5),
+        // 140 tokens against a target of 60 and a ceiling of 120 - 20 = 100.
+        let items = [tool("big", 90, 9), tool("small", 50, 5)];
+        let budget = ContextBudget::builder(120, 60)
+            .output_reserve(20)
+            .build()
+            .unwrap();
+        let entries = vec![CountQuotaEntry::new(ContextKind::TOOL_OUTPUT, 2, 2).unwrap()];
+        let slicer = CountQuotaSlicer::new(
+            entries,
+            Box::new(GreedySlicer::new()),
+            ScarcityBehavior::Degrade,
+        )
+        .unwrap();
+        let pipeline = Pipeline::builder()
+            .scorer(PriorityScorer::new())
+            .slicer(slicer)
+            .overflow_strategy(strategy)
+            .build();
+        let selection = pipeline.run(&items, &budget).map_err(|e| e.to_string())?;
+        let contents = selection
+            .items()
+            .iter()
+            .map(|i| budget_runtime::ContextItem::content(*i).into_owned())
+            .collect();
+        Ok((contents, selection.tokens()))
+    }
+
+    #[test]
+    fn throw_reports_the_overflow_with_numbers() {
+        let error = run(OverflowStrategy::Throw).unwrap_err();
+        assert!(error.contains("140") && error.contains("60"), "{error}");
+    }
+
+    #[test]
+    fn truncate_keeps_the_highest_scored_that_fit_the_target() {
+        // By score: big (90) does not fit 60, small (50) does.
+        assert_eq!(
+            run(OverflowStrategy::Truncate).unwrap(),
+            (vec!["small".to_owned()], 50)
+        );
+    }
+
+    #[test]
+    fn proceed_accepts_over_target_but_not_over_the_ceiling() {
+        // 140 > 100: the lowest-scored (small, 50) goes; big (90) stays.
+        assert_eq!(
+            run(OverflowStrategy::Proceed).unwrap(),
+            (vec!["big".to_owned()], 90)
+        );
+    }
+}

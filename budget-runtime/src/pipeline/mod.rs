@@ -248,6 +248,12 @@ impl Pipeline {
             &mut excluded,
         )?;
 
+        // Count quotas commit required items whatever the budget, and a custom
+        // slicer may overshoot: after the overflow strategy had its say, the
+        // hard ceiling holds regardless.
+        let ceiling_tokens = budget.max_tokens().saturating_sub(budget.output_reserve());
+        let merged = place::hold_ceiling(merged, ceiling_tokens, &mut excluded);
+
         let order = self.placer.place(&merged.items);
         if !place::is_permutation(&order, merged.items.len()) {
             return Err(PipelineError::PlacerNotPermutation {
@@ -329,7 +335,6 @@ impl Pipeline {
                 }
             }
         }
-        self.enforce_ceiling(sorted, &mut chosen, effective.max_tokens);
 
         let selected_tokens = sorted
             .iter()
@@ -362,34 +367,5 @@ impl Pipeline {
             }
         }
         Ok(sliced)
-    }
-
-    /// Guards the budget against a custom slicer that overshoots: drops the
-    /// lowest-ranked chosen items until the effective ceiling holds.
-    fn enforce_ceiling(&self, sorted: &[ScoredItem<'_>], chosen: &mut [bool], ceiling: i64) {
-        let mut total: i128 = sorted
-            .iter()
-            .zip(chosen.iter())
-            .filter(|(_, c)| **c)
-            .map(|(s, _)| i128::from(s.tokens()))
-            .sum();
-        if total <= i128::from(ceiling) {
-            return;
-        }
-        tracing::warn!(
-            selected_tokens = total,
-            ceiling,
-            slicer = ?self.slicer,
-            "slicer exceeded the effective budget; dropping its lowest-scored picks"
-        );
-        for pos in (0..sorted.len()).rev() {
-            if total <= i128::from(ceiling) {
-                break;
-            }
-            if chosen[pos] {
-                chosen[pos] = false;
-                total -= i128::from(sorted[pos].tokens());
-            }
-        }
     }
 }

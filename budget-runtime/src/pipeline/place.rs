@@ -2,8 +2,8 @@
 
 use crate::error::PipelineError;
 use crate::model::ScoredItem;
-use crate::pipeline::report::ExcludedItem;
-use crate::pipeline::{OverflowStrategy, PinnedLoad};
+use crate::pipeline::report::{ExcludedItem, ExclusionReason};
+use crate::pipeline::{OverflowStrategy, PinnedLoad, descending_score};
 
 /// The merged list after overflow handling, and the tokens over target that
 /// were accepted (`Proceed` only).
@@ -50,6 +50,17 @@ pub(crate) fn handle_overflow<'a>(
             })
         }
         OverflowStrategy::Truncate => {
+            // Keep from the front, highest-scored first, as the specification
+            // intends: pinned items, then by score (stable, so ties keep the
+            // slicer's order). Count quotas return their committed items by
+            // kind, not by score, so the merged order alone would not do.
+            let mut merged = merged;
+            merged.sort_by(|a, b| {
+                b.item
+                    .pinned()
+                    .cmp(&a.item.pinned())
+                    .then(descending_score(a.score, b.score))
+            });
             let mut kept = Vec::with_capacity(merged.len());
             let mut current: i64 = 0;
             for candidate in merged {
@@ -73,6 +84,55 @@ pub(crate) fn handle_overflow<'a>(
             })
         }
     }
+}
+
+/// Drops the lowest-scored unpinned items (the later one first on ties)
+/// until `merged` fits `ceiling_tokens` (`max_tokens - output_reserve`),
+/// recording each as `BudgetExceeded`. Built-in slicers only get here through
+/// count quotas, which commit required items whatever the budget, under an
+/// overflow strategy that kept them; a custom slicer may overshoot too.
+pub(crate) fn hold_ceiling<'a>(
+    mut merged: Merged<'a>,
+    ceiling_tokens: i64,
+    excluded: &mut Vec<ExcludedItem>,
+) -> Merged<'a> {
+    if merged.tokens <= ceiling_tokens {
+        return merged;
+    }
+    tracing::warn!(
+        selected_tokens = merged.tokens,
+        ceiling_tokens,
+        "selection exceeds max_tokens - output_reserve; dropping its lowest-scored items"
+    );
+    let mut by_rank: Vec<usize> = (0..merged.items.len())
+        .filter(|&pos| !merged.items[pos].item.pinned())
+        .collect();
+    by_rank.sort_by(|&a, &b| {
+        merged.items[a]
+            .score
+            .total_cmp(&merged.items[b].score)
+            .then(b.cmp(&a))
+    });
+    let mut keep = vec![true; merged.items.len()];
+    for pos in by_rank {
+        if merged.tokens <= ceiling_tokens {
+            break;
+        }
+        let candidate = &merged.items[pos];
+        merged.tokens = merged.tokens.saturating_sub(candidate.tokens());
+        keep[pos] = false;
+        excluded.push(ExcludedItem {
+            index: candidate.index,
+            score: candidate.score,
+            reason: ExclusionReason::BudgetExceeded {
+                item_tokens: candidate.tokens(),
+                available_tokens: ceiling_tokens.saturating_sub(merged.tokens).max(0),
+            },
+        });
+    }
+    let mut keep = keep.into_iter();
+    merged.items.retain(|_| keep.next().unwrap_or(true));
+    merged
 }
 
 /// Sum of the candidates' tokens. Callers pass sets already held within an

@@ -119,7 +119,7 @@ mod tests {
     use crate::model::ContextKind;
     use crate::slicer::CountShortfall;
     use crate::slicer::test_support::{
-        Fixture, Row, arb_rows, arb_target, budget, check_invariants, contents, count_entry,
+        Fixture, Row, arb_rows, arb_target, budget, check_count_invariants, contents, count_entry,
         count_summary, random_items, set_of, sorted_view,
     };
     use proptest::prelude::*;
@@ -290,10 +290,10 @@ mod tests {
             slicer(vec![], 100).slice(&Fixture::new(&rows).candidates(), budget(0)),
             Ok(SliceOutcome::default())
         );
-        // "nan" meets the tool requirement; "zero" comes in free with the
-        // knapsack (which only runs while some target remains).
+        // "neg" is never taken; "huge" (tied with it, next) meets the tool
+        // requirement and leaves no target, so the knapsack does not run.
         let got = run(&rows, vec![count_entry("tool", 1, 2)], 100, 200);
-        assert_eq!(got, (set_of(&["nan", "zero"]), 0, 0));
+        assert_eq!(got, (set_of(&["huge"]), 0, 0));
     }
 
     proptest! {
@@ -312,7 +312,8 @@ mod tests {
                 KnapsackSlicer::new(bucket).unwrap().with_max_table_bits(1 << 16),
                 ScarcityBehavior::Degrade,
             ).unwrap();
-            prop_assert!(check_invariants(&slicer, &sorted, budget(target))?);
+            let required = [count_entry("tool", require, require + extra)];
+            prop_assert!(check_count_invariants(&slicer, &sorted, budget(target), &required)?);
         }
     }
 }

@@ -161,10 +161,11 @@ impl CountPolicy {
     /// The three phases of the specification:
     ///
     /// 1. For each kind with a requirement (in kind order), commit its best
-    ///    candidates by score until the requirement is met. A candidate that
-    ///    no longer fits the remaining target is passed over, so the result
-    ///    never exceeds the target; a requirement left unmet is a shortfall
-    ///    (or an error under [`ScarcityBehavior::Throw`]).
+    ///    candidates by score until the requirement is met, whatever their
+    ///    tokens, as the specification says: the pipeline's overflow strategy
+    ///    then decides what a selection over target means, and the pipeline
+    ///    rejects one over the hard ceiling. A requirement left unmet is a
+    ///    shortfall (or an error under [`ScarcityBehavior::Throw`]).
     /// 2. Run `inner` on the uncommitted candidates with the remaining target.
     /// 3. Walk its picks in `order`, dropping those whose kind reached its
     ///    cap (counting the committed items) into `cap_excluded`.
@@ -197,7 +198,7 @@ impl CountPolicy {
                 pools[e].push(pos);
             }
         }
-        let mut remaining = budget.target_tokens;
+        let mut committed_tokens: i64 = 0;
         for (e, (entry, pool)) in self.entries.iter().zip(&mut pools).enumerate() {
             if entry.require_count == 0 {
                 continue;
@@ -208,10 +209,10 @@ impl CountPolicy {
                     break;
                 }
                 let tokens = sorted[pos].tokens();
-                if tokens < 0 || tokens > remaining {
+                if tokens < 0 {
                     continue;
                 }
-                remaining -= tokens;
+                committed_tokens = committed_tokens.saturating_add(tokens);
                 counts[e] += 1;
                 committed[pos] = true;
                 outcome.selected.push(pos);
@@ -236,16 +237,13 @@ impl CountPolicy {
 
         // Phase 2: the inner slicer fills the remaining target.
         let residual: Vec<usize> = (0..sorted.len()).filter(|&pos| !committed[pos]).collect();
+        let remaining = budget.target_tokens.saturating_sub(committed_tokens);
         if remaining <= 0 || residual.is_empty() {
             return Ok(outcome);
         }
-        let committed_tokens = budget.target_tokens - remaining;
         let inner_budget = EffectiveBudget {
-            max_tokens: budget
-                .max_tokens
-                .saturating_sub(committed_tokens)
-                .max(remaining),
-            target_tokens: remaining,
+            max_tokens: budget.max_tokens,
+            target_tokens: remaining.min(budget.max_tokens),
         };
         let inner_outcome = slice_subset(inner, sorted, &residual, inner_budget)?;
 

@@ -112,7 +112,7 @@ mod tests {
     use super::*;
     use crate::model::ContextKind;
     use crate::slicer::test_support::{
-        Fixture, Row, arb_rows, arb_target, budget, check_invariants, contents, count_entry,
+        Fixture, Row, arb_rows, arb_target, budget, check_count_invariants, contents, count_entry,
         count_summary, random_items, set_of, sorted_view,
     };
     use crate::slicer::{CountShortfall, GreedySlicer, KnapsackSlicer};
@@ -262,8 +262,10 @@ mod tests {
     }
 
     #[test]
-    fn required_items_that_do_not_fit_are_passed_over() {
-        // tool-big (0.9) would overflow 150 tokens; tool-small is committed.
+    fn required_items_are_committed_whatever_their_tokens() {
+        // The specification commits both tools (300 tokens) past the target
+        // of 150; nothing is left for the inner slicer, so msg stays out. The
+        // pipeline's overflow strategy and ceiling deal with the excess.
         let rows = [
             ("tool-big", 200, 0.9, "tool"),
             ("tool-small", 100, 0.5, "tool"),
@@ -274,15 +276,11 @@ mod tests {
         let outcome = greedy_quota(vec![count_entry("tool", 2, 2)], ScarcityBehavior::Degrade)
             .slice(&sorted, budget(150))
             .unwrap();
-        assert_eq!(contents(&sorted, &outcome.selected), ["tool-small", "msg"]);
         assert_eq!(
-            outcome.shortfalls,
-            [CountShortfall {
-                kind: ContextKind::new("tool").unwrap(),
-                required: 2,
-                satisfied: 1,
-            }]
+            contents(&sorted, &outcome.selected),
+            ["tool-big", "tool-small"]
         );
+        assert!(outcome.shortfalls.is_empty());
     }
 
     #[test]
@@ -348,9 +346,10 @@ mod tests {
             ("huge", i64::MAX, 0.8, "tool"),
             ("ok", 10, f64::NAN, "msg"),
         ];
-        // "zero" meets the requirement; "neg" and "huge" can never be taken.
+        // By score: "neg" is never taken; "huge" and "zero" meet the
+        // requirement; their (saturated) tokens leave the inner slicer no room.
         let got = run(&rows, vec![count_entry("tool", 2, 3)], 100);
-        assert_eq!(got, (set_of(&["zero", "ok"]), 1, 0));
+        assert_eq!(got, (set_of(&["huge", "zero"]), 0, 0));
     }
 
     proptest! {
@@ -369,7 +368,8 @@ mod tests {
                 vec![count_entry("tool", require, require + extra), count_entry("memory", 0, extra)],
                 scarcity,
             );
-            let ok = check_invariants(&slicer, &sorted, budget(target))?;
+            let required = [count_entry("tool", require, require + extra)];
+            let ok = check_count_invariants(&slicer, &sorted, budget(target), &required)?;
             prop_assert!(ok || throw, "only Throw may fail");
         }
     }

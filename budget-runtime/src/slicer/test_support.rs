@@ -177,6 +177,20 @@ pub(crate) fn check_invariants(
     sorted: &[ScoredItem<'_>],
     budget: EffectiveBudget,
 ) -> Result<bool, TestCaseError> {
+    check_count_invariants(slicer, sorted, budget, &[])
+}
+
+/// [`check_invariants`] for a slicer with count requirements (`required`):
+/// the specification commits required items whatever their tokens, so a
+/// selection over target is allowed only when it is all required items
+/// (the inner slicer then gets no room): at most `require_count` of each
+/// required kind and nothing else.
+pub(crate) fn check_count_invariants(
+    slicer: &dyn Slicer,
+    sorted: &[ScoredItem<'_>],
+    budget: EffectiveBudget,
+    required: &[CountQuotaEntry],
+) -> Result<bool, TestCaseError> {
     let first = slicer.slice(sorted, budget);
     let second = slicer.slice(sorted, budget);
     prop_assert_eq!(&first, &second, "same input, different output");
@@ -194,11 +208,30 @@ pub(crate) fn check_invariants(
         prop_assert!(tokens >= 0, "negative-token item selected");
         total += i128::from(tokens);
     }
-    prop_assert!(
-        total <= i128::from(budget.target_tokens.max(0)),
-        "selected {} tokens over target {}",
-        total,
-        budget.target_tokens
-    );
+    if total > i128::from(budget.target_tokens.max(0)) {
+        for entry in required {
+            let taken = outcome
+                .selected
+                .iter()
+                .filter(|&&pos| sorted[pos].item.kind() == entry.kind())
+                .count();
+            prop_assert!(
+                taken <= entry.require_count(),
+                "over target with extra {} items",
+                entry.kind()
+            );
+        }
+        let all_required = outcome.selected.iter().all(|&pos| {
+            required
+                .iter()
+                .any(|e| e.require_count() > 0 && sorted[pos].item.kind() == e.kind())
+        });
+        prop_assert!(
+            all_required,
+            "selected {} tokens over target {} with items that were not required",
+            total,
+            budget.target_tokens
+        );
+    }
     Ok(true)
 }

@@ -23,10 +23,16 @@ const KINDS: [&str; 4] = ["Message", "Document", "ToolOutput", "Memory"];
 const BASE_SECONDS: i64 = 1_700_000_000;
 
 /// SplitMix64: a tiny deterministic generator (no external crate needed).
-struct SplitMix(u64);
+pub struct SplitMix(u64);
 
 impl SplitMix {
-    fn next(&mut self) -> u64 {
+    /// A generator seeded with `seed`.
+    pub fn new(seed: u64) -> Self {
+        Self(seed)
+    }
+
+    /// The next 64 random bits.
+    pub fn next(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -34,14 +40,15 @@ impl SplitMix {
         z ^ (z >> 31)
     }
 
-    fn below(&mut self, n: u64) -> u64 {
+    /// A number in `0..n`.
+    pub fn below(&mut self, n: u64) -> u64 {
         self.next() % n
     }
 }
 
 /// `n` item specs from `seed`.
 pub fn specs(n: usize, seed: u64) -> Vec<Spec> {
-    let mut rng = SplitMix(seed);
+    let mut rng = SplitMix::new(seed);
     let mut specs: Vec<Spec> = Vec::with_capacity(n);
     for i in 0..n {
         let content = if i > 0 && i % 25 == 0 {
