@@ -8,8 +8,8 @@
 //! ```
 //!
 //! Every iteration estimates every corpus file once, each with its own
-//! content type. Without the corpus the benchmark prints a notice and
-//! measures nothing.
+//! content type (the corpus vendored in `tests/data/corpus`, or
+//! `$BUDGET_CORPUS_DIR`; a missing corpus is a panic).
 
 #[path = "../examples/support/corpus.rs"]
 mod corpus;
@@ -29,11 +29,7 @@ fn estimate_all(estimator: &dyn Estimator, files: &[Sample]) -> u64 {
 }
 
 fn throughput(c: &mut Criterion) {
-    let files = match corpus::load_corpus() {
-        Ok(Some(files)) => files,
-        Ok(None) => return,
-        Err(e) => panic!("corpus: {e}"),
-    };
+    let files = corpus::load_corpus().unwrap_or_else(|e| panic!("corpus: {e}"));
     let bytes: u64 = files.iter().map(|f| f.text.len() as u64).sum();
 
     let mut fast = c.benchmark_group("estimate_corpus");

@@ -202,9 +202,7 @@ fn run() -> Result<(), String> {
             .ok_or("--worst takes a count")?,
         None => 0,
     };
-    let Some(corpus) = corpus::load_corpus()? else {
-        return Ok(());
-    };
+    let corpus = corpus::load_corpus()?;
     let multilingual = corpus::load_multilingual()?;
     let mut groups = by_content_type(&corpus);
     groups.push(("multilingual".to_owned(), multilingual.iter().collect()));

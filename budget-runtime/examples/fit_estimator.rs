@@ -288,9 +288,7 @@ fn run() -> Result<bool, String> {
     if args.iter().any(|a| a == "--recount") {
         recount()?;
     }
-    let Some(corpus) = corpus::load_corpus()? else {
-        return Err("the corpus is required to fit".to_owned());
-    };
+    let corpus = corpus::load_corpus()?;
     let multilingual = corpus::load_multilingual()?;
     if multilingual.iter().any(|s| s.o200k_base == 0) {
         return Err(

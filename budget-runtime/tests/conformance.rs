@@ -1,9 +1,10 @@
 //! Runs the Cupel conformance vectors against this crate.
 //!
 //! Vectors are read from the directory named by `BUDGET_CONFORMANCE_DIR`
-//! (default `../shared/conformance` relative to the workspace root). When the
-//! directory is absent the suite prints that it skipped and passes. It prints
-//! one summary line, `conformance: N passed, M failed`, and fails if M > 0.
+//! (default: the vendored copy in `tests/data/conformance`, MIT, see its
+//! LICENSE). A missing directory, or one without vectors, fails the suite. It
+//! prints one summary line, `conformance: N passed, M failed`, and fails if
+//! M > 0.
 //!
 //! It runs without the libtest harness (`harness = false`) so that the
 //! summary line is always printed, not captured.
@@ -19,7 +20,7 @@ use std::path::{Path, PathBuf};
 fn vector_dir() -> PathBuf {
     match std::env::var_os("BUDGET_CONFORMANCE_DIR") {
         Some(dir) => PathBuf::from(dir),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/conformance"),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/conformance"),
     }
 }
 
@@ -37,15 +38,13 @@ fn collect_vectors(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
 
 fn main() -> std::process::ExitCode {
     let dir = vector_dir();
-    if !dir.is_dir() {
-        println!(
-            "conformance: skipped, no vectors at {} (set BUDGET_CONFORMANCE_DIR)",
+    let mut paths = Vec::new();
+    if let Err(e) = collect_vectors(&dir, &mut paths) {
+        panic!(
+            "conformance: cannot read vectors at {} ({e}); set BUDGET_CONFORMANCE_DIR",
             dir.display()
         );
-        return std::process::ExitCode::SUCCESS;
     }
-    let mut paths = Vec::new();
-    collect_vectors(&dir, &mut paths).expect("conformance directory is readable");
     paths.sort();
     assert!(
         !paths.is_empty(),

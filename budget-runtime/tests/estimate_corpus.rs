@@ -1,7 +1,7 @@
 //! Accuracy of the estimators against the exact counts of the token corpus
-//! (`<workspace>/../shared/corpus`, or `$BUDGET_CORPUS_DIR`; the corpus
-//! tests skip with a notice when it is absent) and of the multilingual
-//! samples in `tests/data/multilingual.toml`.
+//! (vendored in `tests/data/corpus`, or `$BUDGET_CORPUS_DIR`; a missing
+//! corpus fails the tests) and of the multilingual samples in
+//! `tests/data/multilingual.toml`.
 
 #[path = "../examples/support/accuracy.rs"]
 mod accuracy;
@@ -24,9 +24,7 @@ fn stats(estimator: &dyn Estimator, samples: &[&Sample], encoding: Encoding) -> 
 
 #[test]
 fn calibrated_meets_the_targets_per_content_type() {
-    let Some(corpus) = corpus::load_corpus().unwrap() else {
-        return;
-    };
+    let corpus = corpus::load_corpus().unwrap();
     assert_eq!(corpus.len(), 160, "tokens.tsv rows");
     for encoding in Encoding::ALL {
         let estimator = CalibratedEstimator::new(encoding);
@@ -50,9 +48,7 @@ fn calibrated_meets_the_targets_per_content_type() {
 
 #[test]
 fn upper_bound_is_at_least_exact_on_every_corpus_file() {
-    let Some(corpus) = corpus::load_corpus().unwrap() else {
-        return;
-    };
+    let corpus = corpus::load_corpus().unwrap();
     for encoding in Encoding::ALL {
         let safe = CalibratedEstimator::upper_bound(encoding);
         for file in &corpus {
@@ -138,9 +134,7 @@ mod exact {
 
     #[test]
     fn tiktoken_reproduces_tokens_tsv() {
-        let Some(corpus) = corpus::load_corpus().unwrap() else {
-            return;
-        };
+        let corpus = corpus::load_corpus().unwrap();
         for encoding in Encoding::ALL {
             let counter = TiktokenCounter::new(encoding).unwrap();
             for file in &corpus {

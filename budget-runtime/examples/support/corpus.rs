@@ -2,10 +2,10 @@
 //! examples, the benchmark and the tests (each includes this file with
 //! `#[path]`).
 //!
-//! The corpus lives in `shared/corpus/` beside the workspace
-//! (`<workspace>/../shared/corpus`); `BUDGET_CORPUS_DIR` overrides the
-//! location. The multilingual samples ship in
-//! `budget-runtime/tests/data/multilingual.toml`.
+//! The corpus is vendored in `budget-runtime/tests/data/corpus/` (its
+//! README states each file's origin and license); `BUDGET_CORPUS_DIR`
+//! overrides the location. A missing corpus is an error, never a skip. The
+//! multilingual samples ship in `budget-runtime/tests/data/multilingual.toml`.
 #![allow(dead_code)]
 
 use std::path::PathBuf;
@@ -15,7 +15,7 @@ use budget_runtime::{ContentType, Encoding};
 /// Where a sample comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Origin {
-    /// A file of the shared corpus.
+    /// A file of the token corpus.
     Corpus,
     /// A synthetic multilingual sample.
     Multilingual,
@@ -49,28 +49,18 @@ impl Sample {
     }
 }
 
-/// The corpus directory, if it exists.
-pub fn corpus_dir() -> Option<PathBuf> {
-    let dir = match std::env::var_os("BUDGET_CORPUS_DIR") {
+/// The corpus directory: `$BUDGET_CORPUS_DIR`, or the vendored copy.
+pub fn corpus_dir() -> PathBuf {
+    match std::env::var_os("BUDGET_CORPUS_DIR") {
         Some(dir) => PathBuf::from(dir),
-        None => {
-            let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-            manifest.parent()?.parent()?.join("shared").join("corpus")
-        }
-    };
-    dir.join("tokens.tsv").is_file().then_some(dir)
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/corpus"),
+    }
 }
 
-/// The corpus files with their exact counts from `tokens.tsv`, or `None`
-/// (after printing a notice to stderr) when the corpus is absent.
-pub fn load_corpus() -> Result<Option<Vec<Sample>>, String> {
-    let Some(dir) = corpus_dir() else {
-        eprintln!(
-            "notice: token corpus not found (expected <workspace>/../shared/corpus or \
-             $BUDGET_CORPUS_DIR); skipping"
-        );
-        return Ok(None);
-    };
+/// The corpus files with their exact counts from `tokens.tsv`; an error
+/// when the corpus is missing or inconsistent.
+pub fn load_corpus() -> Result<Vec<Sample>, String> {
+    let dir = corpus_dir();
     let tsv_path = dir.join("tokens.tsv");
     let tsv =
         std::fs::read_to_string(&tsv_path).map_err(|e| format!("{}: {e}", tsv_path.display()))?;
@@ -89,7 +79,9 @@ pub fn load_corpus() -> Result<Option<Vec<Sample>>, String> {
             s.parse::<u64>()
                 .map_err(|e| format!("tokens.tsv line {}: {s:?}: {e}", n + 2))
         };
-        let text = std::fs::read_to_string(dir.join(file)).map_err(|e| format!("{file}: {e}"))?;
+        let path = dir.join(file);
+        let text =
+            std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
         if text.len() as u64 != number(bytes)? {
             return Err(format!(
                 "{file}: {} bytes, tokens.tsv says {bytes}",
@@ -105,7 +97,10 @@ pub fn load_corpus() -> Result<Option<Vec<Sample>>, String> {
             origin: Origin::Corpus,
         });
     }
-    Ok(Some(samples))
+    if samples.is_empty() {
+        return Err(format!("{}: no rows", tsv_path.display()));
+    }
+    Ok(samples)
 }
 
 /// The path of the multilingual samples file.
