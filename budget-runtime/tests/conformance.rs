@@ -2,9 +2,9 @@
 //!
 //! Vectors are read from the directory named by `BUDGET_CONFORMANCE_DIR`
 //! (default: the vendored copy in `tests/data/conformance`, MIT, see its
-//! LICENSE). A missing directory, or one without vectors, fails the suite. It
-//! prints one summary line, `conformance: N passed, M failed`, and fails if
-//! M > 0.
+//! LICENSE). A missing directory, one without vectors, or a vendored copy
+//! without all of its 67 vectors fails the suite. It prints one summary line,
+//! `conformance: N passed, M failed`, and fails if M > 0.
 //!
 //! It runs without the libtest harness (`harness = false`) so that the
 //! summary line is always printed, not captured.
@@ -17,10 +17,17 @@ mod conformance {
 
 use std::path::{Path, PathBuf};
 
-fn vector_dir() -> PathBuf {
+/// The vendored vectors: 58 required and 9 optional (its README).
+const VENDORED_VECTORS: usize = 67;
+
+/// The vector directory, and how many vectors it must hold when known.
+fn vector_dir() -> (PathBuf, Option<usize>) {
     match std::env::var_os("BUDGET_CONFORMANCE_DIR") {
-        Some(dir) => PathBuf::from(dir),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/conformance"),
+        Some(dir) => (PathBuf::from(dir), None),
+        None => (
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/conformance"),
+            Some(VENDORED_VECTORS),
+        ),
     }
 }
 
@@ -37,7 +44,7 @@ fn collect_vectors(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
 }
 
 fn main() -> std::process::ExitCode {
-    let dir = vector_dir();
+    let (dir, expected) = vector_dir();
     let mut paths = Vec::new();
     if let Err(e) = collect_vectors(&dir, &mut paths) {
         panic!(
@@ -51,6 +58,14 @@ fn main() -> std::process::ExitCode {
         "no .toml vectors under {}",
         dir.display()
     );
+    if let Some(expected) = expected {
+        assert_eq!(
+            paths.len(),
+            expected,
+            "vectors under {} (vendored copy incomplete?)",
+            dir.display()
+        );
+    }
 
     let mut failures = Vec::new();
     for path in &paths {
