@@ -34,7 +34,7 @@ pub(crate) struct PinnedLoad {
     /// Input index of the largest pinned item (earliest on ties).
     pub largest: usize,
     /// Total tokens of the pinned items.
-    pub tokens: i64,
+    pub tokens: u64,
 }
 
 impl PinnedLoad {
@@ -42,8 +42,8 @@ impl PinnedLoad {
     /// items, else `BudgetExceeded`.
     pub(crate) fn exclusion(
         pinned: Option<Self>,
-        item_tokens: i64,
-        available_tokens: i64,
+        item_tokens: u64,
+        available_tokens: u64,
     ) -> ExclusionReason {
         match pinned {
             Some(load) if item_tokens <= available_tokens.saturating_add(load.tokens) => {
@@ -276,11 +276,10 @@ impl Pipeline {
             .collect::<Vec<_>>();
         sort_excluded(&mut excluded);
 
-        let total_tokens_considered = items.iter().map(|item| i128::from(item.tokens())).sum();
         let indices = included.iter().map(|i| i.index).collect();
         let report = SelectionReport {
             total_candidates: items.len(),
-            total_tokens_considered,
+            total_tokens_considered: classified.total_tokens_considered,
             pinned_tokens: classified.pinned_tokens,
             selected_tokens: merged.tokens,
             effective_budget: effective,
@@ -335,11 +334,8 @@ impl Pipeline {
             .iter()
             .zip(&chosen)
             .filter(|(_, c)| **c)
-            .fold(0i64, |sum, (s, _)| sum.saturating_add(s.tokens()));
-        let available_tokens = effective
-            .target_tokens
-            .saturating_sub(selected_tokens)
-            .max(0);
+            .fold(0u64, |sum, (s, _)| sum.saturating_add(s.tokens()));
+        let available_tokens = effective.target_tokens.saturating_sub(selected_tokens);
         for (pos, candidate) in sorted.iter().enumerate() {
             if !chosen[pos] {
                 // Count-cap exclusions are reported like budget ones: the
@@ -366,14 +362,15 @@ impl Pipeline {
 
     /// Guards the budget against a custom slicer that overshoots: drops the
     /// lowest-ranked chosen items until the effective ceiling holds.
-    fn enforce_ceiling(&self, sorted: &[ScoredItem<'_>], chosen: &mut [bool], ceiling: i64) {
-        let mut total: i128 = sorted
+    fn enforce_ceiling(&self, sorted: &[ScoredItem<'_>], chosen: &mut [bool], ceiling: u64) {
+        // u128: a sum of u64 counts cannot overflow it.
+        let mut total: u128 = sorted
             .iter()
             .zip(chosen.iter())
             .filter(|(_, c)| **c)
-            .map(|(s, _)| i128::from(s.tokens()))
+            .map(|(s, _)| u128::from(s.tokens()))
             .sum();
-        if total <= i128::from(ceiling) {
+        if total <= u128::from(ceiling) {
             return;
         }
         tracing::warn!(
@@ -383,12 +380,12 @@ impl Pipeline {
             "slicer exceeded the effective budget; dropping its lowest-scored picks"
         );
         for pos in (0..sorted.len()).rev() {
-            if total <= i128::from(ceiling) {
+            if total <= u128::from(ceiling) {
                 break;
             }
             if chosen[pos] {
                 chosen[pos] = false;
-                total -= i128::from(sorted[pos].tokens());
+                total -= u128::from(sorted[pos].tokens());
             }
         }
     }

@@ -177,7 +177,7 @@ impl CountPolicy {
         inner: &dyn Slicer,
         order: CapOrder,
     ) -> Result<SliceOutcome, SliceError> {
-        if sorted.is_empty() || budget.target_tokens <= 0 {
+        if sorted.is_empty() || budget.target_tokens == 0 {
             return Ok(SliceOutcome::default());
         }
         let entry_of: Vec<Option<usize>> = sorted
@@ -208,7 +208,7 @@ impl CountPolicy {
                     break;
                 }
                 let tokens = sorted[pos].tokens();
-                if tokens < 0 || tokens > remaining {
+                if tokens > remaining {
                     continue;
                 }
                 remaining -= tokens;
@@ -236,7 +236,7 @@ impl CountPolicy {
 
         // Phase 2: the inner slicer fills the remaining target.
         let residual: Vec<usize> = (0..sorted.len()).filter(|&pos| !committed[pos]).collect();
-        if remaining <= 0 || residual.is_empty() {
+        if remaining == 0 || residual.is_empty() {
             return Ok(outcome);
         }
         let committed_tokens = budget.target_tokens - remaining;
