@@ -47,11 +47,10 @@ impl ContextItem for ManualChunk {
     fn content(&self) -> Cow<'_, str> {
         Cow::Owned([self.title.as_str(), self.body.as_str()].join("\n\n"))
     }
-    fn tokens(&self) -> i64 {
-        let estimate = SeedEstimator.estimate(&self.title, ContentType::Prose)
+    fn tokens(&self) -> u64 {
+        SeedEstimator.estimate(&self.title, ContentType::Prose)
             + 1
-            + SeedEstimator.estimate(&self.body, ContentType::Code);
-        i64::try_from(estimate).unwrap_or(i64::MAX)
+            + SeedEstimator.estimate(&self.body, ContentType::Code)
     }
     fn kind(&self) -> &ContextKind {
         static KIND: ContextKind = ContextKind::DOCUMENT;
@@ -130,7 +129,7 @@ fn manual_items() -> Vec<ManualChunk> {
         .collect()
 }
 
-fn total_tokens<T: ContextItem>(items: &[T]) -> i64 {
+fn total_tokens<T: ContextItem>(items: &[T]) -> u64 {
     items.iter().map(ContextItem::tokens).sum()
 }
 

@@ -220,7 +220,7 @@ fn walk(options: &Options) -> Walk {
         let lines = text.lines().count();
         let described = description(&text);
         let mut builder = Item::builder(text)
-            .tokens(i64::try_from(tokens).unwrap_or(i64::MAX))
+            .tokens(tokens)
             .content_type(kind)
             .relevance(relevance)
             .link(relative)
@@ -282,19 +282,14 @@ fn main() -> ExitCode {
     let started = Instant::now();
     let walk = walk(&options);
     let walked = started.elapsed();
-    let demand: u64 = walk
-        .items
-        .iter()
-        .map(|i| u64::try_from(i.tokens()).unwrap_or(0))
-        .sum();
+    let demand: u64 = walk.items.iter().map(|i| i.tokens()).sum();
 
     let t = Instant::now();
     let pipeline = Pipeline::builder()
         .scorer(RelevanceScorer)
         .placer(PathPlacer)
         .build();
-    let everything = i64::try_from(demand).unwrap_or(i64::MAX);
-    let selection = match ContextBudget::new(everything, everything)
+    let selection = match ContextBudget::new(demand, demand)
         .map_err(|e| e.to_string())
         .and_then(|b| pipeline.run(&walk.items, &b).map_err(|e| e.to_string()))
     {

@@ -60,7 +60,7 @@ struct Counted {
     #[context(content)]
     text: String,
     #[context(tokens)]
-    exact: Option<i64>,
+    exact: Option<u64>,
 }
 
 #[derive(ContextItem)]
@@ -72,7 +72,7 @@ struct CountedUnsigned {
 }
 
 /// The four derived single-field estimates, in `ContentType::ALL` order.
-fn derived(text: &str) -> [i64; 4] {
+fn derived(text: &str) -> [u64; 4] {
     [
         CodeDoc { text }.tokens(),
         ProseDoc { text }.tokens(),
@@ -81,8 +81,8 @@ fn derived(text: &str) -> [i64; 4] {
     ]
 }
 
-fn seed(text: &str) -> [i64; 4] {
-    ContentType::ALL.map(|ct| SeedEstimator.estimate(text, ct) as i64)
+fn seed(text: &str) -> [u64; 4] {
+    ContentType::ALL.map(|ct| SeedEstimator.estimate(text, ct))
 }
 
 #[test]
@@ -124,7 +124,7 @@ fn parts_are_estimated_at_their_own_ratio_plus_one_token_per_separator() {
     };
     assert_eq!(item.tokens(), 4 + 1 + 6);
     assert_eq!(
-        item.tokens() as u64,
+        item.tokens(),
         SeedEstimator.estimate(item.title, ContentType::Prose)
             + 1
             + SeedEstimator.estimate(item.body, ContentType::Code)
@@ -169,19 +169,13 @@ fn an_exact_count_overrides_the_estimate() {
         text: text.clone(),
         exact: None,
     };
-    let negative = Counted {
-        text: text.clone(),
-        exact: Some(-3),
-    };
     assert_eq!(exact.tokens(), 7);
     assert_eq!(estimated.tokens(), 11);
-    // Negative counts pass through: the pipeline's classify stage excludes them.
-    assert_eq!(negative.tokens(), -3);
     let huge = CountedUnsigned {
         text,
         exact: u64::MAX,
     };
-    assert_eq!(huge.tokens(), i64::MAX);
+    assert_eq!(huge.tokens(), u64::MAX);
 }
 
 #[test]
@@ -225,7 +219,7 @@ proptest! {
         let expected = SeedEstimator.estimate(&title, ContentType::Prose)
             + 1
             + SeedEstimator.estimate(&body, ContentType::Code);
-        prop_assert_eq!(item.tokens(), expected as i64);
+        prop_assert_eq!(item.tokens(), expected);
         prop_assert_eq!(item.content(), format!("{title}\n\n{body}"));
     }
 
@@ -240,7 +234,7 @@ proptest! {
         c in any::<String>(),
     ) {
         let item = ThreeCodeParts { a, b, c };
-        let joined = SeedEstimator.estimate(&item.content(), ContentType::Code) as i64;
+        let joined = SeedEstimator.estimate(&item.content(), ContentType::Code);
         prop_assert!(item.tokens() >= joined, "{} < {}", item.tokens(), joined);
         prop_assert!(item.tokens() <= joined + 3, "{} > {} + 3", item.tokens(), joined);
     }

@@ -25,11 +25,11 @@ enum Entry {
         #[context(priority)]
         priority: i64,
         #[context(tokens)]
-        tokens: Option<i64>,
+        tokens: Option<u64>,
     },
 }
 
-fn message(text: &str, priority: i64, tokens: Option<i64>) -> Entry {
+fn message(text: &str, priority: i64, tokens: Option<u64>) -> Entry {
     Entry::Message {
         text: text.to_owned(),
         priority,

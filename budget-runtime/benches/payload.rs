@@ -22,7 +22,7 @@ fn items(n: usize) -> Vec<Item> {
     };
     (0..n)
         .map(|i| {
-            let tokens = 20 + (next() % 1_981) as i64;
+            let tokens = 20 + next() % 1_981;
             let relevance = (next() % 10_000) as f64 / 10_000.0;
             Item::builder(format!("fn item_{i}() -> u64 {{ {i} }}\n"))
                 .tokens(tokens)

@@ -39,7 +39,7 @@ fn items(count: usize) -> Vec<Item> {
                 .map(|_| format!("tag{}", rng.below(50)))
                 .collect();
             Item::builder(format!("item {i}"))
-                .tokens(10 + rng.below(1_991) as i64)
+                .tokens(10 + rng.below(1_991))
                 .kind(kinds[rng.below(4) as usize].clone())
                 .timestamp(Timestamp::from_unix_seconds(
                     1_700_000_000 + rng.below(10_000_000) as i64,

@@ -27,39 +27,21 @@ pub struct TimestampOutOfRange(pub i128);
 #[derive(Debug, Clone, PartialEq, Error)]
 #[non_exhaustive]
 pub enum ContextBudgetError {
-    /// Rule 1.
-    #[error("max_tokens {max_tokens} is negative")]
-    NegativeMaxTokens {
-        /// The value given.
-        max_tokens: i64,
-    },
-    /// Rule 2.
-    #[error("target_tokens {target_tokens} is negative")]
-    NegativeTargetTokens {
-        /// The value given.
-        target_tokens: i64,
-    },
-    /// Rule 3.
+    /// Rule 3 (rules 1, 2 and 4, non-negative counts, hold by type: `u64`).
     #[error("target_tokens {target_tokens} exceeds max_tokens {max_tokens}")]
     TargetExceedsMax {
         /// The value given.
-        target_tokens: i64,
+        target_tokens: u64,
         /// The ceiling it exceeds.
-        max_tokens: i64,
-    },
-    /// Rule 4.
-    #[error("output_reserve {output_reserve} is negative")]
-    NegativeOutputReserve {
-        /// The value given.
-        output_reserve: i64,
+        max_tokens: u64,
     },
     /// Rule 5.
     #[error("output_reserve {output_reserve} exceeds max_tokens {max_tokens}")]
     OutputReserveExceedsMax {
         /// The value given.
-        output_reserve: i64,
+        output_reserve: u64,
         /// The ceiling it exceeds.
-        max_tokens: i64,
+        max_tokens: u64,
     },
     /// Rule 6.
     #[error("estimation_safety_margin_percent {percent} is outside 0.0..=100.0")]
@@ -214,7 +196,7 @@ pub enum SlicerError {
         /// Which parameter.
         name: &'static str,
         /// The value given.
-        value: i64,
+        value: u64,
     },
     /// A percentage outside 0..=100.
     #[error("{name} for kind {kind} must be within 0.0..=100.0, got {value}")]
@@ -277,10 +259,10 @@ pub enum PipelineError {
         "pinned items require {pinned_tokens} tokens, but only {available_tokens} are available (max_tokens - output_reserve)"
     )]
     PinnedExceedsBudget {
-        /// Sum of pinned items' tokens (exact: may exceed the `i64` range).
-        pinned_tokens: i128,
+        /// Sum of pinned items' tokens (saturating at `u64::MAX`).
+        pinned_tokens: u64,
         /// `max_tokens - output_reserve`.
-        available_tokens: i64,
+        available_tokens: u64,
     },
     /// The merged selection exceeds `target_tokens` under [`OverflowStrategy::Throw`](crate::OverflowStrategy::Throw).
     #[error(
@@ -288,9 +270,9 @@ pub enum PipelineError {
     )]
     Overflow {
         /// Tokens of the merged selection.
-        selected_tokens: i64,
+        selected_tokens: u64,
         /// The budget's target.
-        target_tokens: i64,
+        target_tokens: u64,
     },
     /// A placer returned something other than a permutation of its input.
     #[error(

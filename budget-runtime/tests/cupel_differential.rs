@@ -248,10 +248,15 @@ type Outcome = Result<Selected, String>;
 #[derive(Debug, PartialEq)]
 struct Selected {
     contents: Vec<String>,
-    tokens: i64,
+    tokens: u64,
 }
 
 // ---- this crate -----------------------------------------------------------
+
+/// The generated counts are Cupel's signed integers, never negative here.
+fn count(value: i64) -> u64 {
+    u64::try_from(value).expect("generated counts are non-negative")
+}
 
 fn our_kind(index: usize) -> ContextKind {
     ContextKind::new(KINDS[index]).expect("known kind")
@@ -337,10 +342,12 @@ fn our_scarcity(throw: bool) -> ScarcityBehavior {
 fn our_slicer(spec: &SlicerSpec) -> Box<dyn Slicer> {
     match spec {
         SlicerSpec::Greedy => Box::new(GreedySlicer::new()),
-        SlicerSpec::Knapsack(bucket) => Box::new(KnapsackSlicer::new(*bucket).expect("valid")),
+        SlicerSpec::Knapsack(bucket) => {
+            Box::new(KnapsackSlicer::new(count(*bucket)).expect("valid"))
+        }
         SlicerSpec::Quota { entries, knapsack } => {
             let inner: Box<dyn Slicer> = match knapsack {
-                Some(bucket) => Box::new(KnapsackSlicer::new(*bucket).expect("valid")),
+                Some(bucket) => Box::new(KnapsackSlicer::new(count(*bucket)).expect("valid")),
                 None => Box::new(GreedySlicer::new()),
             };
             let quotas = entries
@@ -364,7 +371,7 @@ fn our_slicer(spec: &SlicerSpec) -> Box<dyn Slicer> {
         } => Box::new(
             CountConstrainedKnapsackSlicer::new(
                 our_count_entries(entries),
-                KnapsackSlicer::new(*bucket).expect("valid"),
+                KnapsackSlicer::new(count(*bucket)).expect("valid"),
                 our_scarcity(*throw),
             )
             .expect("valid"),
@@ -378,7 +385,7 @@ fn ours(case: &Case) -> Outcome {
         .iter()
         .map(|s| {
             let mut b = Item::builder(s.content.clone())
-                .tokens(s.tokens)
+                .tokens(count(s.tokens))
                 .kind(ContextKind::new(s.kind).expect("known kind"))
                 .pinned(s.pinned)
                 .tags(s.tags.iter().copied());
@@ -400,8 +407,8 @@ fn ours(case: &Case) -> Outcome {
             b.build().expect("valid item")
         })
         .collect();
-    let mut budget = ContextBudget::builder(case.max_tokens, case.target_tokens)
-        .output_reserve(case.output_reserve);
+    let mut budget = ContextBudget::builder(count(case.max_tokens), count(case.target_tokens))
+        .output_reserve(count(case.output_reserve));
     for &(k, n) in &case.reserved {
         budget = budget.reserved_slot(our_kind(k), n);
     }
@@ -614,7 +621,7 @@ fn theirs(case: &Case) -> Outcome {
     let selected = pipeline.run(&items, &budget).map_err(|e| e.to_string())?;
     Ok(Selected {
         contents: selected.iter().map(|i| i.content().to_owned()).collect(),
-        tokens: selected.iter().map(|i| i.tokens()).sum(),
+        tokens: count(selected.iter().map(|i| i.tokens()).sum()),
     })
 }
 
@@ -642,7 +649,7 @@ enum Deviation {
 }
 
 /// Tokens cupel selected or, failing on overflow, tried to select.
-fn cupel_tokens(theirs: &Outcome) -> Option<i64> {
+fn cupel_tokens(theirs: &Outcome) -> Option<u64> {
     match theirs {
         Ok(selected) => Some(selected.tokens),
         Err(message) => message
@@ -653,7 +660,7 @@ fn cupel_tokens(theirs: &Outcome) -> Option<i64> {
 }
 
 fn known_deviation(case: &Case, theirs: &Outcome) -> Option<Deviation> {
-    let ceiling = case.max_tokens - case.output_reserve;
+    let ceiling = count(case.max_tokens - case.output_reserve);
     if cupel_tokens(theirs).is_some_and(|tokens| tokens > ceiling) {
         return Some(Deviation::HardCeiling);
     }
@@ -709,7 +716,7 @@ fn agree(case: &Case, ours: &Outcome, theirs: &Outcome, deviation: Option<Deviat
                 SlicerSpec::CountQuota { .. } | SlicerSpec::CountKnapsack { .. }
             ) =>
         {
-            a.tokens <= case.max_tokens - case.output_reserve
+            a.tokens <= count(case.max_tokens - case.output_reserve)
         }
         (Ok(a), Ok(b), Some(Deviation::ScoresKeyedByContent)) => {
             let (mut a, mut b) = (a.contents.clone(), b.contents.clone());
@@ -718,7 +725,7 @@ fn agree(case: &Case, ours: &Outcome, theirs: &Outcome, deviation: Option<Deviat
             a == b
         }
         (Ok(a), _, Some(Deviation::HardCeiling)) => {
-            a.tokens <= case.max_tokens - case.output_reserve
+            a.tokens <= count(case.max_tokens - case.output_reserve)
         }
         (Err(_), _, Some(Deviation::HardCeiling)) => true,
         _ => false,

@@ -63,7 +63,7 @@ fn items() -> Vec<Item> {
             .unwrap(),
         // Negative tokens: omitted.
         Item::builder("broken")
-            .tokens(-1)
+            .signed_tokens(-1)
             .relevance(0.99)
             .build()
             .unwrap(),

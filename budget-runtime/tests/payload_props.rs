@@ -32,7 +32,9 @@ fn item() -> impl Strategy<Value = Item> {
         prop::option::of("[A-Za-z |]{0,20}"),
     )
         .prop_map(|(content, tokens, score, link, tier, description)| {
-            let mut b = Item::builder(content).tokens(tokens).relevance(score);
+            let mut b = Item::builder(content)
+                .signed_tokens(tokens)
+                .relevance(score);
             if let Some(link) = link {
                 b = b.link(link);
             }
@@ -145,7 +147,7 @@ proptest! {
 
         // Omitted-for-negative and never placed otherwise.
         for p in placements {
-            if p.item.tokens() < 0 {
+            if p.item.negative_tokens().is_some() {
                 prop_assert_eq!(p.state, ItemState::Omitted);
             }
         }

@@ -7,11 +7,22 @@ use budget_runtime::{
     OverflowStrategy, Pipeline, PipelineError, Placer, ScoredItem, Scorer, SliceError, Slicer,
 };
 
-fn item(content: &str, tokens: i64) -> Item {
+fn item(content: &str, tokens: u64) -> Item {
     Item::new(content, tokens).unwrap()
 }
 
-fn pinned(content: &str, tokens: i64) -> Item {
+/// An item with a count as a Cupel vector declares it (may be negative).
+fn declared(content: &str, tokens: i64) -> Item {
+    Item::builder(content)
+        .signed_tokens(tokens)
+        .build()
+        .unwrap()
+}
+
+/// `i64::MAX` as a token count.
+const I64_MAX: u64 = i64::MAX.unsigned_abs();
+
+fn pinned(content: &str, tokens: u64) -> Item {
     Item::builder(content)
         .tokens(tokens)
         .pinned(true)
@@ -85,13 +96,13 @@ fn overflow_strategies() {
 #[test]
 fn negative_zero_and_extreme_tokens() {
     let items = [
-        item("neg", -5),
-        item("min", i64::MIN),
+        declared("neg", -5),
+        declared("min", i64::MIN),
         item("zero", 0),
-        item("huge", i64::MAX),
+        item("huge", I64_MAX),
         item("ok", 10),
     ];
-    let budget = ContextBudget::new(i64::MAX, 100).unwrap();
+    let budget = ContextBudget::new(I64_MAX, 100).unwrap();
     let selection = Pipeline::default().run(&items, &budget).unwrap();
     let chosen: Vec<_> = selection
         .items()
@@ -111,7 +122,7 @@ fn negative_zero_and_extreme_tokens() {
     assert_eq!(
         report.exclusion_of(3),
         Some(&ExclusionReason::BudgetExceeded {
-            item_tokens: i64::MAX,
+            item_tokens: I64_MAX,
             available_tokens: 90
         })
     );
@@ -128,14 +139,14 @@ fn negative_zero_and_extreme_tokens() {
 
 #[test]
 fn pinned_items_with_extreme_tokens_saturate() {
-    let items = [pinned("a", i64::MAX), pinned("b", i64::MAX)];
-    let budget = ContextBudget::new(i64::MAX, i64::MAX).unwrap();
+    let items = [pinned("a", I64_MAX), pinned("b", I64_MAX)];
+    let budget = ContextBudget::new(I64_MAX, I64_MAX).unwrap();
     let err = Pipeline::default().run(&items, &budget).unwrap_err();
     assert_eq!(
         err,
         PipelineError::PinnedExceedsBudget {
-            pinned_tokens: 2 * i128::from(i64::MAX),
-            available_tokens: i64::MAX,
+            pinned_tokens: 2 * I64_MAX,
+            available_tokens: I64_MAX,
         }
     );
 }
@@ -286,7 +297,7 @@ mod count_quota_overflow {
     };
     use budget_runtime::{ContextBudget, ContextKind, Item, OverflowStrategy, Pipeline};
 
-    fn tool(content: &str, tokens: i64, priority: i64) -> Item {
+    fn tool(content: &str, tokens: u64, priority: i64) -> Item {
         Item::builder(content)
             .tokens(tokens)
             .priority(priority)
@@ -295,7 +306,7 @@ mod count_quota_overflow {
             .unwrap()
     }
 
-    fn run(strategy: OverflowStrategy) -> Result<(Vec<String>, i64), String> {
+    fn run(strategy: OverflowStrategy) -> Result<(Vec<String>, u64), String> {
         // Two required tool outputs: 90 (priority 9) and 50 (priority 5),
         // 140 tokens against a target of 60 and a ceiling of 120 - 20 = 100.
         let items = [tool("big", 90, 9), tool("small", 50, 5)];

@@ -26,7 +26,7 @@ fn arb_item() -> impl Strategy<Value = Item> {
                 ContextKind::MEMORY,
             ];
             let mut b = Item::builder(format!("content-{content}"))
-                .tokens(tokens)
+                .signed_tokens(tokens)
                 .pinned(pinned && odds == 0)
                 .kind(kinds[kind].clone());
             if let Some(ts) = ts {
@@ -40,7 +40,7 @@ fn arb_item() -> impl Strategy<Value = Item> {
 }
 
 fn arb_budget() -> impl Strategy<Value = ContextBudget> {
-    (0i64..3_000, 0i64..3_000, 0i64..500).prop_filter_map(
+    (0u64..3_000, 0u64..3_000, 0u64..500).prop_filter_map(
         "valid budget",
         |(max, target, reserve)| {
             ContextBudget::builder(max, target.min(max))
@@ -76,14 +76,14 @@ proptest! {
 
     #[test]
     fn selection_invariants(items in proptest::collection::vec(arb_item(), 0..60), budget in arb_budget()) {
-        let pinned_tokens: i64 = items.iter().filter(|i| i.pinned() && i.tokens() >= 0).map(|i| i.tokens()).sum();
+        let pinned_tokens: u64 = items.iter().filter(|i| i.pinned() && i.negative_tokens().is_none()).map(|i| i.tokens()).sum();
         for (dedup, pipeline) in pipelines() {
             let result = pipeline.run(&items, &budget);
             let selection = match result {
                 Ok(selection) => selection,
                 Err(PipelineError::PinnedExceedsBudget { pinned_tokens: p, available_tokens }) => {
-                    prop_assert_eq!(p, i128::from(pinned_tokens));
-                    prop_assert!(p > i128::from(available_tokens));
+                    prop_assert_eq!(p, pinned_tokens);
+                    prop_assert!(p > available_tokens);
                     continue;
                 }
                 Err(PipelineError::Overflow { selected_tokens, target_tokens }) => {
@@ -96,16 +96,16 @@ proptest! {
             let selected: Vec<usize> = report.included.iter().map(|i| i.index).collect();
 
             // Selected tokens never exceed the effective max (max - reserve).
-            let total: i64 = selection.items().iter().map(|i| i.tokens()).sum();
+            let total: u64 = selection.items().iter().map(|i| i.tokens()).sum();
             prop_assert_eq!(total, report.selected_tokens);
             prop_assert!(total <= budget.max_tokens() - budget.output_reserve());
 
             // Pinned items (with non-negative tokens) are always present.
             for (index, item) in items.iter().enumerate() {
-                if item.pinned() && item.tokens() >= 0 {
+                if item.pinned() && item.negative_tokens().is_none() {
                     prop_assert!(selected.contains(&index), "pinned item {} missing", index);
                 }
-                if item.tokens() < 0 {
+                if item.negative_tokens().is_some() {
                     prop_assert!(!selected.contains(&index));
                 }
             }
@@ -123,7 +123,7 @@ proptest! {
             prop_assert_eq!(report.total_candidates, items.len());
 
             // Scored (non-pinned) picks fit the effective target.
-            let scored: i64 = report.included.iter()
+            let scored: u64 = report.included.iter()
                 .filter(|i| !items[i.index].pinned())
                 .map(|i| items[i.index].tokens())
                 .sum();

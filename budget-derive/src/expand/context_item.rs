@@ -98,7 +98,7 @@ fn stub(input: &DeriveInput, paths: &Paths) -> TokenStream {
             fn content(&self) -> #std::borrow::Cow<'_, #std::primitive::str> {
                 #std::unreachable!(#message)
             }
-            fn tokens(&self) -> #std::primitive::i64 {
+            fn tokens(&self) -> #std::primitive::u64 {
                 #std::unreachable!(#message)
             }
         }
@@ -122,7 +122,8 @@ fn field_bounds<'a>(data: &'a Data<'a>, paths: &Paths) -> Vec<(&'a Type, TokenSt
         body.fields.iter().map(move |field| {
             let adapter = match field.role {
                 Role::Content => quote!(#rt::TextField),
-                Role::Tokens | Role::Priority => quote!(#rt::IntegerField),
+                Role::Tokens => quote!(#rt::TokenCountField),
+                Role::Priority => quote!(#rt::IntegerField),
                 Role::Score | Role::Hint => quote!(#rt::FloatField),
                 Role::Pinned => quote!(#rt::FlagField),
                 Role::Timestamp => quote!(#rt::TimestampField),
@@ -193,7 +194,7 @@ impl Method {
             Self::Content => {
                 quote!(fn content(&self) -> #std::borrow::Cow<'_, #std::primitive::str>)
             }
-            Self::Tokens => quote!(fn tokens(&self) -> #std::primitive::i64),
+            Self::Tokens => quote!(fn tokens(&self) -> #std::primitive::u64),
             Self::Kind => quote!(fn kind(&self) -> &#rt::ContextKind),
             Self::ContentType => quote!(fn content_type(&self) -> #rt::ContentType),
             Self::Pinned => quote!(fn pinned(&self) -> #std::primitive::bool),
@@ -307,16 +308,11 @@ fn body_expr<'b>(
                 let content_type = content_type_tokens(f.content_type, paths);
                 quote!((#text, #content_type))
             });
-            let estimate = quote! {
-                <#std::primitive::i64 as #std::convert::TryFrom<#std::primitive::u64>>::try_from(
-                    #rt::seed_estimate_parts(&[#(#parts),*]),
-                )
-                .unwrap_or(#std::primitive::i64::MAX)
-            };
+            let estimate = quote!(#rt::seed_estimate_parts(&[#(#parts),*]));
             let expr = match body.field(Role::Tokens) {
                 Some(exact) => {
                     fields.push(exact);
-                    let count = adapt(exact, quote!(#rt::IntegerField::as_integer));
+                    let count = adapt(exact, quote!(#rt::TokenCountField::as_token_count));
                     quote! {
                         match #count {
                             #some(__context_exact) => __context_exact,

@@ -31,20 +31,16 @@ impl ReservedSlot {
 
 /// Which validation rule of a [`ContextBudget`] a set of values breaks.
 ///
-/// The seven rules of the specification, plus one for duplicate slot kinds.
+/// The specification's rules that a value can break, plus one for
+/// duplicate slot kinds. Rules 1, 2 and 4 (`max_tokens`, `target_tokens`
+/// and `output_reserve` are `>= 0`) hold by type: token counts are `u64`.
 /// [`ContextBudget::broken_rule`] is the single check used by the fallible
 /// constructors, the `const` constructors and the `budget!` macro.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum BudgetRule {
-    /// Rule 1: `max_tokens >= 0`.
-    MaxTokensNonNegative,
-    /// Rule 2: `target_tokens >= 0`.
-    TargetTokensNonNegative,
     /// Rule 3: `target_tokens <= max_tokens`.
     TargetWithinMax,
-    /// Rule 4: `output_reserve >= 0`.
-    OutputReserveNonNegative,
     /// Rule 5: `output_reserve <= max_tokens`.
     OutputReserveWithinMax,
     /// Rule 6: `0.0 <= estimation_safety_margin_percent <= 100.0` (NaN breaks it).
@@ -60,10 +56,7 @@ impl BudgetRule {
     /// formatted (panics during constant evaluation).
     pub const fn message(self) -> &'static str {
         match self {
-            Self::MaxTokensNonNegative => "invalid ContextBudget: max_tokens must be >= 0",
-            Self::TargetTokensNonNegative => "invalid ContextBudget: target_tokens must be >= 0",
             Self::TargetWithinMax => "invalid ContextBudget: target_tokens exceeds max_tokens",
-            Self::OutputReserveNonNegative => "invalid ContextBudget: output_reserve must be >= 0",
             Self::OutputReserveWithinMax => {
                 "invalid ContextBudget: output_reserve exceeds max_tokens"
             }
@@ -107,9 +100,9 @@ impl BudgetRule {
 /// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct ContextBudget {
-    max_tokens: i64,
-    target_tokens: i64,
-    output_reserve: i64,
+    max_tokens: u64,
+    target_tokens: u64,
+    output_reserve: u64,
     reserved_slots: Cow<'static, [ReservedSlot]>,
     estimation_safety_margin_percent: f64,
 }
@@ -119,10 +112,10 @@ pub struct ContextBudget {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct EffectiveBudget {
-    /// Hard ceiling for non-pinned items, ≥ 0.
-    pub max_tokens: i64,
-    /// Soft goal for non-pinned items, `0 <= target_tokens <= max_tokens`.
-    pub target_tokens: i64,
+    /// Hard ceiling for non-pinned items.
+    pub max_tokens: u64,
+    /// Soft goal for non-pinned items, `target_tokens <= max_tokens`.
+    pub target_tokens: u64,
 }
 
 impl ContextBudget {
@@ -130,7 +123,7 @@ impl ContextBudget {
     ///
     /// # Errors
     /// The [`ContextBudgetError`] of the first broken rule.
-    pub fn new(max_tokens: i64, target_tokens: i64) -> Result<Self, ContextBudgetError> {
+    pub fn new(max_tokens: u64, target_tokens: u64) -> Result<Self, ContextBudgetError> {
         Self::builder(max_tokens, target_tokens).build()
     }
 
@@ -147,7 +140,7 @@ impl ContextBudget {
     /// assert_eq!(budget.reserved_slots().len(), 1);
     /// # Ok::<(), budget_runtime::ContextBudgetError>(())
     /// ```
-    pub fn builder(max_tokens: i64, target_tokens: i64) -> ContextBudgetBuilder {
+    pub fn builder(max_tokens: u64, target_tokens: u64) -> ContextBudgetBuilder {
         ContextBudgetBuilder {
             max_tokens,
             target_tokens,
@@ -162,7 +155,7 @@ impl ContextBudget {
     /// # Panics
     /// With [`BudgetRule::message`] if a rule is broken; in a `const` item
     /// this is a compile error.
-    pub const fn new_const(max_tokens: i64, target_tokens: i64) -> Self {
+    pub const fn new_const(max_tokens: u64, target_tokens: u64) -> Self {
         let budget = Self {
             max_tokens,
             target_tokens,
@@ -177,7 +170,7 @@ impl ContextBudget {
     ///
     /// # Panics
     /// As [`ContextBudget::new_const`].
-    pub const fn with_output_reserve(mut self, output_reserve: i64) -> Self {
+    pub const fn with_output_reserve(mut self, output_reserve: u64) -> Self {
         self.output_reserve = output_reserve;
         self.checked_const()
     }
@@ -228,23 +221,14 @@ impl ContextBudget {
     /// The first validation rule the given values break, or `None` if they
     /// form a valid budget. Rules are checked in the specification's order.
     pub const fn broken_rule(
-        max_tokens: i64,
-        target_tokens: i64,
-        output_reserve: i64,
+        max_tokens: u64,
+        target_tokens: u64,
+        output_reserve: u64,
         estimation_safety_margin_percent: f64,
         reserved_slots: &[ReservedSlot],
     ) -> Option<BudgetRule> {
-        if max_tokens < 0 {
-            return Some(BudgetRule::MaxTokensNonNegative);
-        }
-        if target_tokens < 0 {
-            return Some(BudgetRule::TargetTokensNonNegative);
-        }
         if target_tokens > max_tokens {
             return Some(BudgetRule::TargetWithinMax);
-        }
-        if output_reserve < 0 {
-            return Some(BudgetRule::OutputReserveNonNegative);
         }
         if output_reserve > max_tokens {
             return Some(BudgetRule::OutputReserveWithinMax);
@@ -263,17 +247,17 @@ impl ContextBudget {
     }
 
     /// Hard ceiling, the model's context window (tokens).
-    pub const fn max_tokens(&self) -> i64 {
+    pub const fn max_tokens(&self) -> u64 {
         self.max_tokens
     }
 
     /// Soft goal for the selection (tokens).
-    pub const fn target_tokens(&self) -> i64 {
+    pub const fn target_tokens(&self) -> u64 {
         self.target_tokens
     }
 
     /// Tokens reserved for the model's output.
-    pub const fn output_reserve(&self) -> i64 {
+    pub const fn output_reserve(&self) -> u64 {
         self.output_reserve
     }
 
@@ -302,8 +286,7 @@ impl ContextBudget {
     /// target = min(max(0, target_tokens - pinned_tokens), max)
     /// ```
     /// then, when the safety margin `m` is non-zero, both are reduced to
-    /// `floor(value × (100 − m) / 100)`. Arithmetic saturates; a negative
-    /// `pinned_tokens` counts as 0.
+    /// `floor(value × (100 − m) / 100)`. Arithmetic saturates at 0.
     ///
     /// It is a `const fn`, so a budget known at compile time has a `const`
     /// effective budget. Call it on a `static` or a `&'static` budget: a
@@ -327,14 +310,12 @@ impl ContextBudget {
     /// assert_eq!(SMALL_EFFECTIVE, EffectiveBudget { max_tokens: 80, target_tokens: 30 });
     /// # Ok::<(), budget_runtime::ContextBudgetError>(())
     /// ```
-    pub const fn effective(&self, pinned_tokens: i64) -> EffectiveBudget {
-        let pinned = non_negative(pinned_tokens);
-        let max = non_negative(
-            self.max_tokens
-                .saturating_sub(self.output_reserve)
-                .saturating_sub(pinned),
-        );
-        let target = non_negative(self.target_tokens.saturating_sub(pinned));
+    pub const fn effective(&self, pinned_tokens: u64) -> EffectiveBudget {
+        let max = self
+            .max_tokens
+            .saturating_sub(self.output_reserve)
+            .saturating_sub(pinned_tokens);
+        let target = self.target_tokens.saturating_sub(pinned_tokens);
         let target = if target > max { max } else { target };
         EffectiveBudget {
             max_tokens: self.apply_safety_margin(max),
@@ -342,27 +323,17 @@ impl ContextBudget {
         }
     }
 
-    const fn apply_safety_margin(&self, tokens: i64) -> i64 {
+    const fn apply_safety_margin(&self, tokens: u64) -> u64 {
         let margin = self.estimation_safety_margin_percent;
         if margin == 0.0 {
             return tokens;
         }
-        let kept = (tokens as f64 * (100.0 - margin) / 100.0).floor();
-        // `as` saturates; the clamp guards against f64 rounding up large counts.
-        let kept = kept as i64;
-        if kept < 0 {
-            0
-        } else if kept > tokens {
-            tokens
-        } else {
-            kept
-        }
+        let kept = crate::model::tokens::tokens_from_f64(
+            (tokens as f64 * (100.0 - margin) / 100.0).floor(),
+        );
+        // f64 can round large counts up: never keep more than there was.
+        if kept > tokens { tokens } else { kept }
     }
-}
-
-/// `value` with negative numbers raised to 0 (`Ord::max` is not `const`).
-const fn non_negative(value: i64) -> i64 {
-    if value < 0 { 0 } else { value }
 }
 
 const fn first_negative_slot(slots: &[ReservedSlot]) -> Option<usize> {
@@ -417,16 +388,16 @@ impl ReservedSlot {
 #[derive(Clone, Debug)]
 #[must_use = "call .build() to get the budget"]
 pub struct ContextBudgetBuilder {
-    max_tokens: i64,
-    target_tokens: i64,
-    output_reserve: i64,
+    max_tokens: u64,
+    target_tokens: u64,
+    output_reserve: u64,
     reserved_slots: Vec<ReservedSlot>,
     estimation_safety_margin_percent: f64,
 }
 
 impl ContextBudgetBuilder {
     /// Tokens reserved for the model's output (default 0).
-    pub fn output_reserve(mut self, tokens: i64) -> Self {
+    pub fn output_reserve(mut self, tokens: u64) -> Self {
         self.output_reserve = tokens;
         self
     }
@@ -470,18 +441,9 @@ impl ContextBudgetBuilder {
     fn error_for(&self, rule: BudgetRule) -> ContextBudgetError {
         let slot = |index: Option<usize>| index.map(|i| self.reserved_slots[i].clone());
         match rule {
-            BudgetRule::MaxTokensNonNegative => ContextBudgetError::NegativeMaxTokens {
-                max_tokens: self.max_tokens,
-            },
-            BudgetRule::TargetTokensNonNegative => ContextBudgetError::NegativeTargetTokens {
-                target_tokens: self.target_tokens,
-            },
             BudgetRule::TargetWithinMax => ContextBudgetError::TargetExceedsMax {
                 target_tokens: self.target_tokens,
                 max_tokens: self.max_tokens,
-            },
-            BudgetRule::OutputReserveNonNegative => ContextBudgetError::NegativeOutputReserve {
-                output_reserve: self.output_reserve,
             },
             BudgetRule::OutputReserveWithinMax => ContextBudgetError::OutputReserveExceedsMax {
                 output_reserve: self.output_reserve,
@@ -514,10 +476,10 @@ mod serde_impl {
     #[derive(serde::Serialize, serde::Deserialize)]
     #[serde(deny_unknown_fields)]
     struct Raw {
-        max_tokens: i64,
-        target_tokens: i64,
+        max_tokens: u64,
+        target_tokens: u64,
         #[serde(default)]
-        output_reserve: i64,
+        output_reserve: u64,
         #[serde(default)]
         reserved_slots: Vec<ReservedSlot>,
         #[serde(default)]
@@ -566,23 +528,11 @@ mod tests {
     fn each_rule_has_its_own_error_with_numbers() {
         use ContextBudgetError as E;
         assert_eq!(
-            err(ContextBudget::builder(-1, 0)),
-            E::NegativeMaxTokens { max_tokens: -1 }
-        );
-        assert_eq!(
-            err(ContextBudget::builder(10, -5)),
-            E::NegativeTargetTokens { target_tokens: -5 }
-        );
-        assert_eq!(
             err(ContextBudget::builder(10, 11)),
             E::TargetExceedsMax {
                 target_tokens: 11,
                 max_tokens: 10
             }
-        );
-        assert_eq!(
-            err(ContextBudget::builder(10, 5).output_reserve(-3)),
-            E::NegativeOutputReserve { output_reserve: -3 }
         );
         assert_eq!(
             err(ContextBudget::builder(10, 5).output_reserve(11)),
@@ -647,8 +597,8 @@ mod tests {
                 .is_ok()
         );
         assert!(
-            ContextBudget::builder(i64::MAX, i64::MAX)
-                .output_reserve(i64::MAX)
+            ContextBudget::builder(u64::MAX, u64::MAX)
+                .output_reserve(u64::MAX)
                 .build()
                 .is_ok()
         );
@@ -760,13 +710,12 @@ mod tests {
             }
         );
         assert_eq!(
-            budget.effective(i64::MAX),
+            budget.effective(u64::MAX),
             EffectiveBudget {
                 max_tokens: 0,
                 target_tokens: 0
             }
         );
-        assert_eq!(budget.effective(-50), budget.effective(0));
     }
 
     #[test]
@@ -799,14 +748,14 @@ mod tests {
 
     #[test]
     fn extreme_values_saturate() {
-        let budget = ContextBudget::builder(i64::MAX, i64::MAX)
+        let budget = ContextBudget::builder(u64::MAX, u64::MAX)
             .safety_margin_percent(0.5)
             .build()
             .unwrap();
         let eff = budget.effective(0);
         assert!(eff.target_tokens <= eff.max_tokens);
-        // 99.5 % of i64::MAX, within f64 precision.
-        assert!(eff.max_tokens < i64::MAX);
-        assert!(eff.max_tokens > i64::MAX / 100 * 99);
+        // 99.5 % of u64::MAX, within f64 precision.
+        assert!(eff.max_tokens < u64::MAX);
+        assert!(eff.max_tokens > u64::MAX / 100 * 99);
     }
 }

@@ -23,8 +23,8 @@ static DEFAULT_KIND: ContextKind = ContextKind::MESSAGE;
 ///
 /// impl ContextItem for ToolResult {
 ///     fn content(&self) -> Cow<'_, str> { Cow::Borrowed(&self.output) }
-///     fn tokens(&self) -> i64 {
-///         SeedEstimator.estimate(&self.output, ContentType::Code) as i64
+///     fn tokens(&self) -> u64 {
+///         SeedEstimator.estimate(&self.output, ContentType::Code)
 ///     }
 ///     fn kind(&self) -> &ContextKind {
 ///         static KIND: ContextKind = ContextKind::TOOL_OUTPUT;
@@ -41,9 +41,33 @@ pub trait ContextItem {
     /// byte for byte.
     fn content(&self) -> Cow<'_, str>;
 
-    /// Token count, exact or estimated. Negative counts are a defined input:
-    /// classification excludes such items.
-    fn tokens(&self) -> i64;
+    /// Token count, exact or estimated (tokens).
+    fn tokens(&self) -> u64;
+
+    /// A negative token count declared by the item's source, if any.
+    ///
+    /// Token counts are unsigned everywhere in this crate; the Cupel
+    /// specification alone defines negative counts, as an input the
+    /// Classify stage excludes with
+    /// [`ExclusionReason::NegativeTokens`](crate::pipeline::ExclusionReason::NegativeTokens)
+    /// and adds (negative) to
+    /// [`SelectionReport::total_tokens_considered`](crate::pipeline::SelectionReport::total_tokens_considered).
+    /// The owned [`Item`](crate::Item) built with
+    /// [`ItemBuilder::signed_tokens`](crate::model::ItemBuilder::signed_tokens)
+    /// (or deserialized) is where such counts enter. Return `Some` only
+    /// with a count below zero; the default is `None`.
+    ///
+    /// ```
+    /// use budget_runtime::{ContextItem, Item};
+    ///
+    /// let item = Item::builder("from a Cupel vector").signed_tokens(-5).build()?;
+    /// assert_eq!(item.negative_tokens(), Some(-5));
+    /// assert_eq!(item.tokens(), 0);
+    /// # Ok::<(), budget_runtime::ItemError>(())
+    /// ```
+    fn negative_tokens(&self) -> Option<i64> {
+        None
+    }
 
     /// The item's kind (default [`ContextKind::MESSAGE`]).
     fn kind(&self) -> &ContextKind {
@@ -114,8 +138,11 @@ impl<T: ContextItem + ?Sized> ContextItem for &T {
     fn content(&self) -> Cow<'_, str> {
         (**self).content()
     }
-    fn tokens(&self) -> i64 {
+    fn tokens(&self) -> u64 {
         (**self).tokens()
+    }
+    fn negative_tokens(&self) -> Option<i64> {
+        (**self).negative_tokens()
     }
     fn kind(&self) -> &ContextKind {
         (**self).kind()

@@ -7,7 +7,8 @@
 //! |----------------------|------------------------|----------------------|
 //! | `content`            | [`TextField`]          | anything `AsRef<str>`: `String`, `&str`, `Cow<str>`, `Box<str>`, `Arc<str>`, … |
 //! | `link`, `description`| [`OptionalTextField`]  | `String`, `&str`, `Cow<str>`, `Box<str>`, `Rc<str>`, `Arc<str>`, and `Option` of any text type |
-//! | `tokens`, `priority` | [`IntegerField`]       | every primitive integer and `Option` of one |
+//! | `tokens`             | [`TokenCountField`]    | every unsigned primitive integer and `Option` of one |
+//! | `priority`           | [`IntegerField`]       | every primitive integer and `Option` of one |
 //! | `score`, `hint`      | [`FloatField`]         | `f64`, `f32` and `Option` of them |
 //! | `pinned`             | [`FlagField`]          | `bool`, `Option<bool>` (`None` is `false`) |
 //! | `timestamp`          | [`TimestampField`]     | [`Timestamp`], `SystemTime`, `chrono::DateTime<Utc>` (feature `chrono`), and `Option` of them |
@@ -96,8 +97,7 @@ impl<T: AsRef<str>> OptionalTextField for Option<T> {
     }
 }
 
-/// A field that may hold an integer: an exact token count
-/// (`#[context(tokens)]`) or a priority (`#[context(priority)]`).
+/// A field that may hold an integer: a priority (`#[context(priority)]`).
 ///
 /// Values outside the `i64` range saturate to `i64::MIN` / `i64::MAX`.
 ///
@@ -109,7 +109,7 @@ impl<T: AsRef<str>> OptionalTextField for Option<T> {
 /// assert_eq!(IntegerField::as_integer(&u64::MAX), Some(i64::MAX));
 /// ```
 #[diagnostic::on_unimplemented(
-    message = "`{Self}` is not an integer, so it cannot be a `#[context(tokens)]` or `#[context(priority)]` field",
+    message = "`{Self}` is not an integer, so it cannot be a `#[context(priority)]` field",
     label = "not an integer or an `Option` of one",
     note = "use a primitive integer type (`i64`, `u32`, `usize`, …) or an `Option` of one"
 )]
@@ -137,6 +137,41 @@ macro_rules! impl_integer_field {
 impl_integer_field!(
     i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize
 );
+
+/// A field that may hold an exact token count (`#[context(tokens)]`).
+///
+/// Token counts are unsigned: implemented for the unsigned primitive
+/// integers and `Option` of them. `u128` values beyond `u64::MAX` saturate.
+///
+/// ```
+/// use budget_runtime::TokenCountField;
+///
+/// assert_eq!(TokenCountField::as_token_count(&42u32), Some(42));
+/// assert_eq!(TokenCountField::as_token_count(&None::<u64>), None);
+/// assert_eq!(TokenCountField::as_token_count(&u128::MAX), Some(u64::MAX));
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not an unsigned integer, so it cannot be a `#[context(tokens)]` field",
+    label = "not an unsigned integer or an `Option` of one",
+    note = "token counts are unsigned: use `u64`, `u32`, `usize`, … or an `Option` of one"
+)]
+pub trait TokenCountField {
+    /// The count in tokens, if the field holds one.
+    fn as_token_count(&self) -> Option<u64>;
+}
+
+macro_rules! impl_token_count_field {
+    ($($ty:ty),* $(,)?) => {$(
+        impl TokenCountField for $ty {
+            #[inline]
+            fn as_token_count(&self) -> Option<u64> {
+                Some(u64::try_from(*self).unwrap_or(u64::MAX))
+            }
+        }
+    )*};
+}
+
+impl_token_count_field!(u8, u16, u32, u64, u128, usize);
 
 /// A field that may hold a floating-point number: a relevance score
 /// (`#[context(score)]`) or a future-relevance hint (`#[context(hint)]`).
@@ -263,6 +298,7 @@ macro_rules! impl_option_and_ref {
 }
 
 impl_option_and_ref!(IntegerField, as_integer -> Option<i64>, absent = None);
+impl_option_and_ref!(TokenCountField, as_token_count -> Option<u64>, absent = None);
 impl_option_and_ref!(FloatField, as_float -> Option<f64>, absent = None);
 impl_option_and_ref!(FlagField, as_flag -> bool, absent = false);
 impl_option_and_ref!(TimestampField, as_timestamp -> Option<Timestamp>, absent = None);
@@ -278,6 +314,14 @@ mod tests {
         assert_eq!((-5i8).as_integer(), Some(-5));
         assert_eq!(Some(7usize).as_integer(), Some(7));
         assert_eq!(IntegerField::as_integer(&&Some(3u8)), Some(3));
+    }
+
+    #[test]
+    fn token_counts_saturate_at_the_u64_range() {
+        assert_eq!(u128::MAX.as_token_count(), Some(u64::MAX));
+        assert_eq!(Some(7usize).as_token_count(), Some(7));
+        assert_eq!(TokenCountField::as_token_count(&&Some(3u8)), Some(3));
+        assert_eq!(None::<u32>.as_token_count(), None);
     }
 
     #[test]

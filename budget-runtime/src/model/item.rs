@@ -31,7 +31,7 @@ use crate::model::{
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Item {
     content: String,
-    tokens: i64,
+    tokens: DeclaredTokens,
     kind: ContextKind,
     content_type: ContentType,
     pinned: bool,
@@ -44,7 +44,7 @@ pub struct Item {
     tier: Option<Tier>,
     link: Option<String>,
     description: Option<String>,
-    original_tokens: Option<i64>,
+    original_tokens: Option<u64>,
 }
 
 impl Item {
@@ -53,7 +53,7 @@ impl Item {
     ///
     /// # Errors
     /// [`ItemError::EmptyContent`] if `content` is empty.
-    pub fn new(content: impl Into<String>, tokens: i64) -> Result<Self, ItemError> {
+    pub fn new(content: impl Into<String>, tokens: u64) -> Result<Self, ItemError> {
         Self::builder(content).tokens(tokens).build()
     }
 
@@ -62,7 +62,7 @@ impl Item {
         ItemBuilder {
             item: Item {
                 content: content.into(),
-                tokens: 0,
+                tokens: DeclaredTokens::Count(0),
                 kind: ContextKind::MESSAGE,
                 content_type: ContentType::Markdown,
                 pinned: false,
@@ -82,7 +82,7 @@ impl Item {
     }
 
     /// The token count before any external summarization, for diagnostics.
-    pub fn original_tokens(&self) -> Option<i64> {
+    pub fn original_tokens(&self) -> Option<u64> {
         self.original_tokens
     }
 
@@ -101,8 +101,17 @@ impl ContextItem for Item {
     fn content(&self) -> Cow<'_, str> {
         Cow::Borrowed(&self.content)
     }
-    fn tokens(&self) -> i64 {
-        self.tokens
+    fn tokens(&self) -> u64 {
+        match self.tokens {
+            DeclaredTokens::Count(tokens) => tokens,
+            DeclaredTokens::Negative(_) => 0,
+        }
+    }
+    fn negative_tokens(&self) -> Option<i64> {
+        match self.tokens {
+            DeclaredTokens::Count(_) => None,
+            DeclaredTokens::Negative(tokens) => Some(tokens),
+        }
     }
     fn kind(&self) -> &ContextKind {
         &self.kind
@@ -150,13 +159,51 @@ impl ContextItem for Item {
 #[must_use = "call .build() to get the item"]
 pub struct ItemBuilder {
     item: Item,
-    tokens: Option<i64>,
+    tokens: Option<DeclaredTokens>,
+}
+
+/// A token count as the item's source declared it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum DeclaredTokens {
+    Count(u64),
+    /// Below zero: only the Cupel conformance format declares these.
+    Negative(i64),
+}
+
+impl DeclaredTokens {
+    /// The one conversion from a signed count: non-negative counts become
+    /// `u64` counts, negative ones stay negative for the Classify stage.
+    fn from_signed(tokens: i64) -> Self {
+        match u64::try_from(tokens) {
+            Ok(count) => Self::Count(count),
+            Err(_) => Self::Negative(tokens),
+        }
+    }
 }
 
 impl ItemBuilder {
-    /// An exact token count (may be negative: the pipeline then excludes the item).
-    pub fn tokens(mut self, tokens: i64) -> Self {
-        self.tokens = Some(tokens);
+    /// An exact token count (tokens).
+    pub fn tokens(mut self, tokens: u64) -> Self {
+        self.tokens = Some(DeclaredTokens::Count(tokens));
+        self
+    }
+
+    /// An exact token count that may be negative, as the Cupel conformance
+    /// format allows. A count `>= 0` is the same as
+    /// [`tokens`](ItemBuilder::tokens); a negative count makes
+    /// [`ContextItem::negative_tokens`] return it (and
+    /// [`ContextItem::tokens`] 0), so the pipeline excludes the item with
+    /// [`ExclusionReason::NegativeTokens`](crate::pipeline::ExclusionReason::NegativeTokens).
+    ///
+    /// ```
+    /// use budget_runtime::{ContextItem, Item};
+    ///
+    /// let item = Item::builder("x").signed_tokens(7).build()?;
+    /// assert_eq!((item.tokens(), item.negative_tokens()), (7, None));
+    /// # Ok::<(), budget_runtime::ItemError>(())
+    /// ```
+    pub fn signed_tokens(mut self, tokens: i64) -> Self {
+        self.tokens = Some(DeclaredTokens::from_signed(tokens));
         self
     }
     /// The kind (default `Message`).
@@ -225,7 +272,7 @@ impl ItemBuilder {
         self
     }
     /// The token count before external summarization.
-    pub fn original_tokens(mut self, tokens: i64) -> Self {
+    pub fn original_tokens(mut self, tokens: u64) -> Self {
         self.item.original_tokens = Some(tokens);
         self
     }
@@ -262,11 +309,8 @@ impl ItemBuilder {
             return Err(ItemError::EmptyContent);
         }
         item.tokens = match self.tokens {
-            Some(tokens) => tokens,
-            None => {
-                let estimate = estimator.estimate(&item.content, item.content_type);
-                i64::try_from(estimate).unwrap_or(i64::MAX)
-            }
+            Some(declared) => declared,
+            None => DeclaredTokens::Count(estimator.estimate(&item.content, item.content_type)),
         };
         Ok(item)
     }
@@ -275,6 +319,16 @@ impl ItemBuilder {
 #[cfg(feature = "serde")]
 mod serde_impl {
     use super::*;
+
+    /// Serialized as the number it was declared as (negative ones too).
+    impl serde::Serialize for DeclaredTokens {
+        fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            match *self {
+                Self::Count(tokens) => serializer.serialize_u64(tokens),
+                Self::Negative(tokens) => serializer.serialize_i64(tokens),
+            }
+        }
+    }
 
     #[derive(serde::Deserialize)]
     #[serde(deny_unknown_fields)]
@@ -307,7 +361,7 @@ mod serde_impl {
         #[serde(default)]
         description: Option<String>,
         #[serde(default)]
-        original_tokens: Option<i64>,
+        original_tokens: Option<u64>,
     }
 
     impl<'de> serde::Deserialize<'de> for Item {
@@ -316,7 +370,7 @@ mod serde_impl {
         fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
             let raw = Raw::deserialize(deserializer)?;
             let mut builder = Item::builder(raw.content);
-            builder.tokens = raw.tokens;
+            builder.tokens = raw.tokens.map(DeclaredTokens::from_signed);
             builder.item.kind = raw.kind.unwrap_or_default();
             builder.item.content_type = raw.content_type.unwrap_or_default();
             builder.item.pinned = raw.pinned;
@@ -346,8 +400,12 @@ mod tests {
 
     #[test]
     fn explicit_tokens_override_the_estimate() {
-        let item = Item::new("hello world", -4).unwrap();
-        assert_eq!(item.tokens(), -4);
+        let item = Item::builder("hello world")
+            .signed_tokens(-4)
+            .build()
+            .unwrap();
+        assert_eq!(item.negative_tokens(), Some(-4));
+        assert_eq!(item.tokens(), 0);
         let estimated = Item::builder("hello world")
             .content_type(ContentType::Prose)
             .build()

@@ -12,6 +12,7 @@ mod scored_item;
 mod tags;
 mod tier;
 mod timestamp;
+pub(crate) mod tokens;
 
 pub use content_parts::{PART_SEPARATOR, PART_SEPARATOR_TOKENS, join_parts, seed_estimate_parts};
 pub use content_type::ContentType;
@@ -22,6 +23,7 @@ pub use context_item::ContextItem;
 pub use context_kind::ContextKind;
 pub use field::{
     FlagField, FloatField, IntegerField, OptionalTextField, TextField, TimestampField,
+    TokenCountField,
 };
 pub use item::{Item, ItemBuilder};
 pub use metadata::{AsMetadataValue, MetadataMap, MetadataValue, MetadataValueRef};

@@ -29,7 +29,7 @@ pub struct ScoredItem<'a> {
     /// Relevance score, conventionally in `0.0..=1.0`.
     pub score: f64,
     /// The item's token count (`item.tokens()`).
-    pub tokens: i64,
+    pub tokens: u64,
 }
 
 impl<'a> ScoredItem<'a> {
@@ -44,7 +44,7 @@ impl<'a> ScoredItem<'a> {
     }
 
     /// The item's token count.
-    pub fn tokens(&self) -> i64 {
+    pub fn tokens(&self) -> u64 {
         self.tokens
     }
 }

@@ -224,8 +224,7 @@ impl<'e> PayloadAssembler<'e> {
         let mut placer = TierPlacer::new(start, &scores, costs);
         for position in self.offer_order(&scores) {
             let candidate = candidates[position];
-            let tokens = candidate.item.tokens();
-            if tokens < 0 {
+            if let Some(tokens) = candidate.item.negative_tokens() {
                 placer.omit(position, PlacementReason::NegativeTokens { tokens });
             } else {
                 placer.place(position, self.starting_tier(&candidate));
@@ -304,7 +303,7 @@ impl<'e> PayloadAssembler<'e> {
             .zip(candidates)
             .filter(|(slot, _)| slot.state == ItemState::Raw)
             .map(|(_, c)| {
-                let declared = u64::try_from(c.item.tokens()).unwrap_or(0);
+                let declared = c.item.tokens();
                 let seen = self
                     .estimator
                     .estimate(&c.item.content(), ContentType::Markdown);
@@ -356,7 +355,7 @@ impl<T: ContextItem + ?Sized> TierCost for FragmentCosts<'_, '_, '_, T> {
             Tier::Raw => {
                 let content = item.content();
                 render::push_raw_block(&mut self.buffer, item, position, &content, false);
-                u64::try_from(item.tokens()).unwrap_or(0)
+                item.tokens()
             }
             Tier::Linked => {
                 render::push_link_line(&mut self.buffer, item, position);
@@ -379,7 +378,7 @@ mod tests {
 
     fn item(tokens: i64, relevance: f64, link: &str) -> Item {
         Item::builder("x".repeat(usize::try_from(tokens).unwrap_or(1).max(1)))
-            .tokens(tokens)
+            .signed_tokens(tokens)
             .relevance(relevance)
             .link(link)
             .build()

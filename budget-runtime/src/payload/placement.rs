@@ -109,7 +109,8 @@ pub enum PlacementReason {
         /// Why.
         cause: DemotionCause,
     },
-    /// Its [`tokens`](crate::ContextItem::tokens) was negative, which no
+    /// It declared a negative token count
+    /// ([`negative_tokens`](crate::ContextItem::negative_tokens)), which no
     /// tier can account for.
     NegativeTokens {
         /// The count.

@@ -170,7 +170,7 @@ pub(crate) fn push_link_line<T: ContextItem + ?Sized>(out: &mut String, item: &T
     if let Some(description) = item.description().map(one_line).filter(|d| !d.is_empty()) {
         let _ = write!(out, ": {description}");
     }
-    let _ = writeln!(out, ". Fetch: {} tokens.", item.tokens().max(0));
+    let _ = writeln!(out, ". Fetch: {} tokens.", item.tokens());
 }
 
 /// The SUMMARY mention of an item: source, description, score.

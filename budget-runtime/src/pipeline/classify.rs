@@ -9,10 +9,16 @@ use crate::pipeline::report::{ExcludedItem, ExclusionReason};
 pub(crate) struct Classified {
     pub pinned: Vec<usize>,
     pub scoreable: Vec<usize>,
-    pub pinned_tokens: i64,
+    pub pinned_tokens: u64,
+    /// Sum of every item's declared count, negative ones included (the
+    /// specification's `total_tokens_considered`).
+    pub total_tokens_considered: i128,
 }
 
 /// Partitions `items`, recording negative-token exclusions in `excluded`.
+///
+/// Negative counts ([`ContextItem::negative_tokens`]) are excluded here and
+/// nowhere else: every later stage sees only `u64` counts.
 pub(crate) fn classify(
     items: &[&dyn ContextItem],
     budget: &ContextBudget,
@@ -20,26 +26,29 @@ pub(crate) fn classify(
 ) -> Result<Classified, PipelineError> {
     let mut pinned = Vec::new();
     let mut scoreable = Vec::with_capacity(items.len());
-    // i128: a sum of i64 counts cannot overflow it, so no over-budget set of
-    // pinned items can hide behind saturation.
-    let mut pinned_tokens: i128 = 0;
+    let mut pinned_tokens: u64 = 0;
+    let mut total_tokens_considered: i128 = 0;
     for (index, item) in items.iter().enumerate() {
-        let tokens = item.tokens();
-        if tokens < 0 {
+        if let Some(tokens) = item.negative_tokens() {
+            total_tokens_considered += i128::from(tokens);
             excluded.push(ExcludedItem {
                 index,
                 score: 0.0,
                 reason: ExclusionReason::NegativeTokens { tokens },
             });
-        } else if item.pinned() {
+            continue;
+        }
+        let tokens = item.tokens();
+        total_tokens_considered += i128::from(tokens);
+        if item.pinned() {
             pinned.push(index);
-            pinned_tokens += i128::from(tokens);
+            pinned_tokens = pinned_tokens.saturating_add(tokens);
         } else {
             scoreable.push(index);
         }
     }
     let available_tokens = budget.max_tokens().saturating_sub(budget.output_reserve());
-    if pinned_tokens > i128::from(available_tokens) {
+    if pinned_tokens > available_tokens {
         return Err(PipelineError::PinnedExceedsBudget {
             pinned_tokens,
             available_tokens,
@@ -48,7 +57,7 @@ pub(crate) fn classify(
     Ok(Classified {
         pinned,
         scoreable,
-        // Bounded by `available_tokens` above.
-        pinned_tokens: pinned_tokens as i64,
+        pinned_tokens,
+        total_tokens_considered,
     })
 }

@@ -34,7 +34,7 @@ pub(crate) struct PinnedLoad {
     /// Input index of the largest pinned item (earliest on ties).
     pub largest: usize,
     /// Total tokens of the pinned items.
-    pub tokens: i64,
+    pub tokens: u64,
 }
 
 impl PinnedLoad {
@@ -42,8 +42,8 @@ impl PinnedLoad {
     /// items, else `BudgetExceeded`.
     pub(crate) fn exclusion(
         pinned: Option<Self>,
-        item_tokens: i64,
-        available_tokens: i64,
+        item_tokens: u64,
+        available_tokens: u64,
     ) -> ExclusionReason {
         match pinned {
             Some(load) if item_tokens <= available_tokens.saturating_add(load.tokens) => {
@@ -282,11 +282,10 @@ impl Pipeline {
             .collect::<Vec<_>>();
         sort_excluded(&mut excluded);
 
-        let total_tokens_considered = items.iter().map(|item| i128::from(item.tokens())).sum();
         let indices = included.iter().map(|i| i.index).collect();
         let report = SelectionReport {
             total_candidates: items.len(),
-            total_tokens_considered,
+            total_tokens_considered: classified.total_tokens_considered,
             pinned_tokens: classified.pinned_tokens,
             selected_tokens: merged.tokens,
             effective_budget: effective,
@@ -340,11 +339,8 @@ impl Pipeline {
             .iter()
             .zip(&chosen)
             .filter(|(_, c)| **c)
-            .fold(0i64, |sum, (s, _)| sum.saturating_add(s.tokens()));
-        let available_tokens = effective
-            .target_tokens
-            .saturating_sub(selected_tokens)
-            .max(0);
+            .fold(0u64, |sum, (s, _)| sum.saturating_add(s.tokens()));
+        let available_tokens = effective.target_tokens.saturating_sub(selected_tokens);
         for (pos, candidate) in sorted.iter().enumerate() {
             if !chosen[pos] {
                 // Count-cap exclusions are reported like budget ones: the

@@ -9,15 +9,15 @@ use crate::pipeline::{OverflowStrategy, PinnedLoad, descending_score};
 /// were accepted (`Proceed` only).
 pub(crate) struct Merged<'a> {
     pub items: Vec<ScoredItem<'a>>,
-    pub tokens: i64,
-    pub accepted_overflow: Option<i64>,
+    pub tokens: u64,
+    pub accepted_overflow: Option<u64>,
 }
 
 /// Applies the overflow strategy to `merged` (pinned first, then sliced by
 /// score). Truncation exclusions are recorded in `excluded`.
 pub(crate) fn handle_overflow<'a>(
     merged: Vec<ScoredItem<'a>>,
-    target_tokens: i64,
+    target_tokens: u64,
     strategy: OverflowStrategy,
     pinned: Option<PinnedLoad>,
     excluded: &mut Vec<ExcludedItem>,
@@ -62,7 +62,7 @@ pub(crate) fn handle_overflow<'a>(
                     .then(descending_score(a.score, b.score))
             });
             let mut kept = Vec::with_capacity(merged.len());
-            let mut current: i64 = 0;
+            let mut current: u64 = 0;
             for candidate in merged {
                 let item_tokens = candidate.tokens();
                 if candidate.item.pinned() || current.saturating_add(item_tokens) <= target_tokens {
@@ -70,7 +70,7 @@ pub(crate) fn handle_overflow<'a>(
                     kept.push(candidate);
                     continue;
                 }
-                let available_tokens = target_tokens.saturating_sub(current).max(0);
+                let available_tokens = target_tokens.saturating_sub(current);
                 excluded.push(ExcludedItem {
                     index: candidate.index,
                     score: candidate.score,
@@ -93,7 +93,7 @@ pub(crate) fn handle_overflow<'a>(
 /// overflow strategy that kept them; a custom slicer may overshoot too.
 pub(crate) fn hold_ceiling<'a>(
     mut merged: Merged<'a>,
-    ceiling_tokens: i64,
+    ceiling_tokens: u64,
     excluded: &mut Vec<ExcludedItem>,
 ) -> Merged<'a> {
     if merged.tokens <= ceiling_tokens {
@@ -126,7 +126,7 @@ pub(crate) fn hold_ceiling<'a>(
             score: candidate.score,
             reason: ExclusionReason::BudgetExceeded {
                 item_tokens: candidate.tokens(),
-                available_tokens: ceiling_tokens.saturating_sub(merged.tokens).max(0),
+                available_tokens: ceiling_tokens.saturating_sub(merged.tokens),
             },
         });
     }
@@ -135,11 +135,12 @@ pub(crate) fn hold_ceiling<'a>(
     merged
 }
 
-/// Sum of the candidates' tokens. Callers pass sets already held within an
-/// `i64` budget; the sum saturates rather than wraps if one is not.
-pub(crate) fn sum_tokens(candidates: &[ScoredItem<'_>]) -> i64 {
-    let exact: i128 = candidates.iter().map(|c| i128::from(c.tokens())).sum();
-    i64::try_from(exact).unwrap_or(if exact < 0 { i64::MIN } else { i64::MAX })
+/// Sum of the candidates' tokens. Callers pass sets already held within a
+/// budget; the sum saturates rather than wraps if one is not.
+pub(crate) fn sum_tokens(candidates: &[ScoredItem<'_>]) -> u64 {
+    candidates
+        .iter()
+        .fold(0u64, |sum, c| sum.saturating_add(c.tokens()))
 }
 
 /// Whether `order` is a permutation of `0..len`.

@@ -27,9 +27,9 @@ pub enum ExclusionReason {
     /// The item did not fit in what was left of the budget (tokens).
     BudgetExceeded {
         /// The item's tokens.
-        item_tokens: i64,
+        item_tokens: u64,
         /// Tokens still available when it was considered.
-        available_tokens: i64,
+        available_tokens: u64,
     },
     /// Scored below a threshold (reserved: no built-in stage emits it).
     ScoredTooLow {
@@ -57,9 +57,10 @@ pub enum ExclusionReason {
         /// The kind whose requirement displaced it.
         displaced_by_kind: ContextKind,
     },
-    /// The item's token count was negative (Classify).
+    /// The item declared a negative token count (Classify; see
+    /// [`ContextItem::negative_tokens`](crate::ContextItem::negative_tokens)).
     NegativeTokens {
-        /// The count.
+        /// The count, below zero.
         tokens: i64,
     },
     /// It would have fit had pinned items not taken the budget.
@@ -112,16 +113,18 @@ pub struct SelectionReport {
     pub excluded: Vec<ExcludedItem>,
     /// Number of candidates (`included.len() + excluded.len()`).
     pub total_candidates: usize,
-    /// Sum of all candidates' tokens, negative ones included (exact).
+    /// Sum of all candidates' tokens (exact). Signed: as the specification
+    /// defines it, the declared negative counts of items excluded with
+    /// [`ExclusionReason::NegativeTokens`] are added too.
     pub total_tokens_considered: i128,
     /// Tokens of the pinned items.
-    pub pinned_tokens: i64,
+    pub pinned_tokens: u64,
     /// Tokens of the final selection.
-    pub selected_tokens: i64,
+    pub selected_tokens: u64,
     /// The budget the slicer worked with.
     pub effective_budget: EffectiveBudget,
     /// Tokens over `target_tokens` accepted under `OverflowStrategy::Proceed`.
-    pub overflow_tokens: Option<i64>,
+    pub overflow_tokens: Option<u64>,
     /// Kinds whose required item count a count-quota slicer could not meet.
     pub shortfalls: Vec<CountShortfall>,
 }

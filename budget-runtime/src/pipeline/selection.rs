@@ -34,7 +34,7 @@ impl<'a, T> Selection<'a, T> {
     }
 
     /// Total tokens of the selected items.
-    pub fn tokens(&self) -> i64 {
+    pub fn tokens(&self) -> u64 {
         self.report.selected_tokens
     }
 }

@@ -51,7 +51,7 @@ use crate::model::ContextItem;
 /// impl Scorer for Brevity {
 ///     fn score_all(&self, items: &[&dyn ContextItem], scores: &mut [f64]) {
 ///         for (item, score) in items.iter().zip(scores.iter_mut()) {
-///             *score = 1.0 / (1.0 + item.tokens().max(0) as f64 / 100.0);
+///             *score = 1.0 / (1.0 + item.tokens() as f64 / 100.0);
 ///         }
 ///     }
 /// }

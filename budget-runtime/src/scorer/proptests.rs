@@ -16,7 +16,7 @@ const TAGS: [&str; 6] = ["web", "API", "api", "db", "cli", "docs"];
 
 fn item_strategy() -> impl Strategy<Value = Item> {
     (
-        1i64..2_000,
+        1u64..2_000,
         prop::option::of(any::<i64>()),
         prop::option::of(any::<i64>()),
         prop::sample::select(ContextKind::WELL_KNOWN.to_vec()),

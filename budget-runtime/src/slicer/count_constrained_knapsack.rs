@@ -124,7 +124,7 @@ mod tests {
     };
     use proptest::prelude::*;
 
-    fn slicer(entries: Vec<CountQuotaEntry>, bucket: i64) -> CountConstrainedKnapsackSlicer {
+    fn slicer(entries: Vec<CountQuotaEntry>, bucket: u64) -> CountConstrainedKnapsackSlicer {
         CountConstrainedKnapsackSlicer::new(
             entries,
             KnapsackSlicer::new(bucket).unwrap(),
@@ -137,8 +137,8 @@ mod tests {
     fn run(
         rows: &[Row],
         entries: Vec<CountQuotaEntry>,
-        bucket: i64,
-        target: i64,
+        bucket: u64,
+        target: u64,
     ) -> (Vec<String>, usize, usize) {
         count_summary(&slicer(entries, bucket), rows, target)
     }
@@ -282,8 +282,7 @@ mod tests {
         assert_eq!(s.slice(&[], budget(100)), Ok(SliceOutcome::default()));
         let rows = [
             ("zero", 0, 0.2, "msg"),
-            ("neg", -1, 0.9, "tool"),
-            ("huge", i64::MAX, 0.9, "tool"),
+            ("huge", u64::MAX, 0.9, "tool"),
             ("nan", 100, f64::NAN, "tool"),
         ];
         assert_eq!(
@@ -303,7 +302,7 @@ mod tests {
             target in arb_target(),
             require in 0usize..4,
             extra in 0usize..3,
-            bucket in 1i64..150,
+            bucket in 1u64..150,
         ) {
             let (items, scores) = random_items(&rows);
             let sorted = sorted_view(&items, &scores);

@@ -178,7 +178,7 @@ impl CountPolicy {
         inner: &dyn Slicer,
         order: CapOrder,
     ) -> Result<SliceOutcome, SliceError> {
-        if sorted.is_empty() || budget.target_tokens <= 0 {
+        if sorted.is_empty() || budget.target_tokens == 0 {
             return Ok(SliceOutcome::default());
         }
         let entry_of: Vec<Option<usize>> = sorted
@@ -198,7 +198,7 @@ impl CountPolicy {
                 pools[e].push(pos);
             }
         }
-        let mut committed_tokens: i64 = 0;
+        let mut committed_tokens: u64 = 0;
         for (e, (entry, pool)) in self.entries.iter().zip(&mut pools).enumerate() {
             if entry.require_count == 0 {
                 continue;
@@ -209,9 +209,6 @@ impl CountPolicy {
                     break;
                 }
                 let tokens = sorted[pos].tokens();
-                if tokens < 0 {
-                    continue;
-                }
                 committed_tokens = committed_tokens.saturating_add(tokens);
                 counts[e] += 1;
                 committed[pos] = true;
@@ -238,7 +235,7 @@ impl CountPolicy {
         // Phase 2: the inner slicer fills the remaining target.
         let residual: Vec<usize> = (0..sorted.len()).filter(|&pos| !committed[pos]).collect();
         let remaining = budget.target_tokens.saturating_sub(committed_tokens);
-        if remaining <= 0 || residual.is_empty() {
+        if remaining == 0 || residual.is_empty() {
             return Ok(outcome);
         }
         let inner_budget = EffectiveBudget {

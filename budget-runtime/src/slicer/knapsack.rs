@@ -58,7 +58,7 @@ const WORD_BITS: usize = u64::BITS as usize;
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct KnapsackSlicer {
-    bucket_size: i64,
+    bucket_size: u64,
     max_table_bits: u64,
 }
 
@@ -75,7 +75,7 @@ impl Default for KnapsackSlicer {
 
 impl KnapsackSlicer {
     /// Tokens per bucket when none is given: 100.
-    pub const DEFAULT_BUCKET_SIZE: i64 = 100;
+    pub const DEFAULT_BUCKET_SIZE: u64 = 100;
     /// Keep-table limit when none is given: 2²⁸ bits (32 MiB).
     pub const DEFAULT_MAX_TABLE_BITS: u64 = 1 << 28;
 
@@ -93,9 +93,9 @@ impl KnapsackSlicer {
     /// ```
     ///
     /// # Errors
-    /// [`SlicerError::NotPositive`] if `bucket_size <= 0`.
-    pub fn new(bucket_size: i64) -> Result<Self, SlicerError> {
-        if bucket_size <= 0 {
+    /// [`SlicerError::NotPositive`] if `bucket_size` is 0.
+    pub fn new(bucket_size: u64) -> Result<Self, SlicerError> {
+        if bucket_size == 0 {
             return Err(SlicerError::NotPositive {
                 name: "bucket_size",
                 value: bucket_size,
@@ -126,7 +126,7 @@ impl KnapsackSlicer {
     /// ```
     /// assert_eq!(budget_runtime::slicer::KnapsackSlicer::default().bucket_size(), 100);
     /// ```
-    pub const fn bucket_size(&self) -> i64 {
+    pub const fn bucket_size(&self) -> u64 {
         self.bucket_size
     }
 
@@ -143,10 +143,11 @@ impl KnapsackSlicer {
 
     /// The bucket size to use for `candidates` rows under `target_tokens`:
     /// the configured one, or the smallest coarser one whose table fits.
-    fn effective_bucket(&self, candidates: usize, target_tokens: i64) -> Result<i64, SliceError> {
+    fn effective_bucket(&self, candidates: usize, target_tokens: u64) -> Result<u64, SliceError> {
         let rows = candidates as u128;
         let limit = u128::from(self.max_table_bits);
-        let table_bits = |capacity: i64| rows * words_per_row(capacity as u128) * WORD_BITS as u128;
+        let table_bits =
+            |capacity: u64| rows * words_per_row(u128::from(capacity)) * WORD_BITS as u128;
         if table_bits(target_tokens / self.bucket_size) <= limit {
             return Ok(self.bucket_size);
         }
@@ -160,7 +161,7 @@ impl KnapsackSlicer {
         }
         // floor(target / b) <= columns - 1  ⟺  b > target / columns.
         let columns = max_words * WORD_BITS as u128;
-        let coarse = i64::try_from(target_tokens as u128 / columns + 1).unwrap_or(i64::MAX);
+        let coarse = u64::try_from(u128::from(target_tokens) / columns + 1).unwrap_or(u64::MAX);
         let bucket = coarse.max(self.bucket_size);
         tracing::warn!(
             candidates,
@@ -192,7 +193,7 @@ impl Slicer for KnapsackSlicer {
         budget: EffectiveBudget,
     ) -> Result<SliceOutcome, SliceError> {
         let target = budget.target_tokens;
-        if sorted.is_empty() || target <= 0 {
+        if sorted.is_empty() || target == 0 {
             return Ok(SliceOutcome::default());
         }
         let mut selected: Vec<usize> = Vec::new();
@@ -200,7 +201,7 @@ impl Slicer for KnapsackSlicer {
         for (pos, candidate) in sorted.iter().enumerate() {
             match candidate.tokens() {
                 0 => selected.push(pos),
-                tokens if tokens > 0 && tokens <= target => fitting += 1,
+                tokens if tokens <= target => fitting += 1,
                 _ => {}
             }
         }
@@ -212,7 +213,7 @@ impl Slicer for KnapsackSlicer {
         let Ok(capacity) = usize::try_from(capacity) else {
             return Err(SliceError::KnapsackTableTooLarge {
                 candidates: fitting,
-                needed_bits: fitting as u128 * words_per_row(capacity as u128) * 64,
+                needed_bits: fitting as u128 * words_per_row(u128::from(capacity)) * 64,
                 limit_bits: self.max_table_bits,
             });
         };
@@ -250,7 +251,7 @@ struct Rows {
 impl Rows {
     /// Leaves out candidates whose row would be all zeros, which changes
     /// neither the best values nor the solution found:
-    /// * those heavier than the capacity, or with no tokens or negative ones;
+    /// * those heavier than the capacity, or with no tokens;
     /// * those worth 0, since the best value never falls as capacity grows,
     ///   so adding 0 never strictly improves it;
     /// * those preceded by `capacity / weight` kept candidates of the same
@@ -259,7 +260,7 @@ impl Rows {
     ///   without losing value, so it never strictly improves a best value.
     ///   (With score-sorted input this keeps the first `capacity / weight`
     ///   candidates of each weight.)
-    fn collect(sorted: &[ScoredItem<'_>], bucket: i64, capacity: usize) -> Self {
+    fn collect(sorted: &[ScoredItem<'_>], bucket: u64, capacity: usize) -> Self {
         let mut rows = Self {
             positions: Vec::new(),
             weights: Vec::new(),
@@ -269,7 +270,7 @@ impl Rows {
         let mut by_weight: HashMap<usize, (usize, u64)> = HashMap::new();
         for (pos, candidate) in sorted.iter().enumerate() {
             let tokens = candidate.tokens();
-            if tokens <= 0 {
+            if tokens == 0 {
                 continue;
             }
             let Ok(weight) = usize::try_from((tokens - 1) / bucket + 1) else {
@@ -429,7 +430,7 @@ mod tests {
     };
     use proptest::prelude::*;
 
-    fn slice(slicer: KnapsackSlicer, fixture: &Fixture, target: i64) -> Vec<String> {
+    fn slice(slicer: KnapsackSlicer, fixture: &Fixture, target: u64) -> Vec<String> {
         let sorted = fixture.candidates();
         let outcome = slicer.slice(&sorted, budget(target)).unwrap();
         content_set(&sorted, &outcome.selected)
@@ -542,10 +543,9 @@ mod tests {
     }
 
     #[test]
-    fn negative_and_oversized_tokens_are_never_selected() {
+    fn oversized_tokens_are_never_selected() {
         let fixture = Fixture::new(&[
-            ("neg", -5, 0.9, "Message"),
-            ("huge", i64::MAX, 0.9, "Message"),
+            ("huge", u64::MAX, 0.9, "Message"),
             ("ok", 10, 0.1, "Message"),
         ]);
         let slicer = KnapsackSlicer::new(1).unwrap();
@@ -580,11 +580,11 @@ mod tests {
     fn huge_target_coarsens_the_bucket_instead_of_allocating() {
         let fixture = Fixture::new(&[
             ("a", 10, 0.9, "Message"),
-            ("b", i64::MAX / 2, 0.5, "Message"),
+            ("b", u64::MAX / 2, 0.5, "Message"),
         ]);
         let slicer = KnapsackSlicer::new(1).unwrap().with_max_table_bits(1 << 12);
         // 2 rows at bucket 1 would need ~2⁶⁴ bits; coarsening keeps 4096.
-        assert_eq!(slice(slicer, &fixture, i64::MAX), set_of(&["a", "b"]));
+        assert_eq!(slice(slicer, &fixture, u64::MAX), set_of(&["a", "b"]));
     }
 
     #[test]
@@ -658,7 +658,7 @@ mod tests {
 
     /// The specification's algorithm, written plainly: one boolean per
     /// (candidate, capacity) cell, every positive-token candidate a row.
-    fn reference(sorted: &[ScoredItem<'_>], bucket: i64, target: i64) -> Vec<usize> {
+    fn reference(sorted: &[ScoredItem<'_>], bucket: u64, target: u64) -> Vec<usize> {
         let mut selected: Vec<usize> = (0..sorted.len())
             .filter(|&p| sorted[p].tokens() == 0)
             .collect();
@@ -668,7 +668,7 @@ mod tests {
         let capacity = (target / bucket) as usize;
         let weights: Vec<usize> = candidates
             .iter()
-            .map(|&p| ((sorted[p].tokens() + bucket - 1) / bucket) as usize)
+            .map(|&p| sorted[p].tokens().div_ceil(bucket) as usize)
             .collect();
         let values: Vec<i64> = candidates
             .iter()
@@ -697,9 +697,9 @@ mod tests {
     proptest! {
         #[test]
         fn matches_the_plain_algorithm_exactly(
-            rows in prop::collection::vec((0i64..700, 0u8..6), 0..60),
-            bucket in 1i64..120,
-            target in 1i64..3_000,
+            rows in prop::collection::vec((0u64..700, 0u8..6), 0..60),
+            bucket in 1u64..120,
+            target in 1u64..3_000,
         ) {
             // Few distinct scores, so many ties and many pruned candidates.
             let items: Vec<crate::Item> = rows
@@ -714,10 +714,10 @@ mod tests {
         }
 
         #[test]
-        fn invariants_hold(rows in arb_rows(), target in arb_target(), bucket in 1i64..150) {
+        fn invariants_hold(rows in arb_rows(), target in arb_target(), bucket in 1u64..150) {
             let (items, scores) = random_items(&rows);
             let sorted = sorted_view(&items, &scores);
-            // A small table limit keeps `i64::MAX` targets fast (coarsened).
+            // A small table limit keeps `u64::MAX` targets fast (coarsened).
             let slicer = KnapsackSlicer::new(bucket).unwrap().with_max_table_bits(1 << 16);
             prop_assert!(check_invariants(&slicer, &sorted, budget(target))?);
         }
@@ -732,7 +732,7 @@ mod tests {
             let items: Vec<_> = weights
                 .iter()
                 .enumerate()
-                .map(|(i, &w)| crate::Item::new(format!("i{i}"), w as i64).unwrap())
+                .map(|(i, &w)| crate::Item::new(format!("i{i}"), w as u64).unwrap())
                 .collect();
             let sorted: Vec<ScoredItem<'_>> = items
                 .iter()
@@ -740,7 +740,7 @@ mod tests {
                 .enumerate()
                 .map(|(index, (item, &v))| ScoredItem::new(item, index, v as f64 / 10_000.0 + 1e-9))
                 .collect();
-            let outcome = KnapsackSlicer::new(1).unwrap().slice(&sorted, budget(capacity as i64)).unwrap();
+            let outcome = KnapsackSlicer::new(1).unwrap().slice(&sorted, budget(capacity as u64)).unwrap();
             let got: u64 = outcome.selected.iter().map(|&p| values[p]).sum();
             prop_assert_eq!(got, brute_force(&weights, &values, capacity));
         }

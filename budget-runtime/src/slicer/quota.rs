@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 
 use crate::error::{SliceError, SlicerError};
+use crate::model::tokens::tokens_from_f64;
 use crate::model::{ContextKind, EffectiveBudget, ScoredItem};
 use crate::slicer::delegate::slice_subset;
 use crate::slicer::{SliceOutcome, Slicer};
@@ -164,15 +165,15 @@ impl QuotaSlicer {
 struct Partition<'k> {
     kind: &'k ContextKind,
     positions: Vec<usize>,
-    mass: i64,
-    require: i64,
-    cap: i64,
+    mass: u64,
+    require: u64,
+    cap: u64,
 }
 
 /// `floor(percent / 100 × target)`, within `0..=target`.
-fn percent_of(percent: f64, target: i64) -> i64 {
-    // `as` saturates; the clamp guards against rounding past the target.
-    ((percent / 100.0 * target as f64).floor() as i64).clamp(0, target)
+fn percent_of(percent: f64, target: u64) -> u64 {
+    // The min guards against rounding past the target.
+    tokens_from_f64((percent / 100.0 * target as f64).floor()).min(target)
 }
 
 impl Slicer for QuotaSlicer {
@@ -182,10 +183,10 @@ impl Slicer for QuotaSlicer {
         budget: EffectiveBudget,
     ) -> Result<SliceOutcome, SliceError> {
         let target = budget.target_tokens;
-        if sorted.is_empty() || target <= 0 {
+        if sorted.is_empty() || target == 0 {
             return Ok(SliceOutcome::default());
         }
-        let shares: Vec<(i64, i64)> = self
+        let shares: Vec<(u64, u64)> = self
             .quotas
             .iter()
             .map(|quota| {
@@ -213,18 +214,18 @@ impl Slicer for QuotaSlicer {
             });
             let partition = &mut partitions[p];
             partition.positions.push(pos);
-            partition.mass = partition.mass.saturating_add(candidate.tokens().max(0));
+            partition.mass = partition.mass.saturating_add(candidate.tokens());
         }
         partitions.sort_by(|a, b| a.kind.cmp(b.kind));
 
         let total_required = shares
             .iter()
-            .fold(0i64, |sum, &(require, _)| sum.saturating_add(require));
-        let unassigned = target.saturating_sub(total_required).max(0);
+            .fold(0u64, |sum, &(require, _)| sum.saturating_add(require));
+        let unassigned = target.saturating_sub(total_required);
         let shared_mass = partitions
             .iter()
             .filter(|p| p.cap > p.require)
-            .fold(0i64, |sum, p| sum.saturating_add(p.mass));
+            .fold(0u64, |sum, p| sum.saturating_add(p.mass));
 
         let mut outcome = SliceOutcome::default();
         // Guards the sum of kind budgets against float rounding in the shares.
@@ -232,8 +233,8 @@ impl Slicer for QuotaSlicer {
         for partition in &partitions {
             let proportional = if shared_mass > 0 && partition.cap > partition.require {
                 let share =
-                    i128::from(unassigned) * i128::from(partition.mass) / i128::from(shared_mass);
-                i64::try_from(share).unwrap_or(i64::MAX)
+                    u128::from(unassigned) * u128::from(partition.mass) / u128::from(shared_mass);
+                u64::try_from(share).unwrap_or(u64::MAX)
             } else {
                 0
             };
@@ -243,7 +244,7 @@ impl Slicer for QuotaSlicer {
                 .min(partition.cap)
                 .min(allowance);
             allowance -= kind_budget;
-            if kind_budget <= 0 {
+            if kind_budget == 0 {
                 continue;
             }
             let kind_limits = EffectiveBudget {
@@ -288,7 +289,7 @@ mod tests {
         QuotaSlicer::new(quotas, Box::new(GreedySlicer::new())).unwrap()
     }
 
-    fn run(slicer: &QuotaSlicer, rows: &[Row], target: i64) -> Vec<String> {
+    fn run(slicer: &QuotaSlicer, rows: &[Row], target: u64) -> Vec<String> {
         let fixture = Fixture::new(rows);
         let sorted = fixture.candidates();
         let outcome = slicer.slice(&sorted, budget(target)).unwrap();
@@ -478,13 +479,12 @@ mod tests {
     }
 
     #[test]
-    fn zero_and_negative_tokens_and_nan_scores() {
+    fn zero_and_huge_tokens_and_nan_scores() {
         let slicer = greedy(vec![quota("x", 50.0, 100.0)]);
         let rows = [
             ("zero", 0, 0.1, "x"),
-            ("neg", -100, 0.9, "x"),
             ("nan", 40, f64::NAN, "y"),
-            ("huge", i64::MAX, 0.9, "y"),
+            ("huge", u64::MAX, 0.9, "y"),
         ];
         // x: require 50 + no share (mass 0); y: all 50 unassigned tokens.
         assert_eq!(run(&slicer, &rows, 100), set_of(&["zero", "nan"]));

@@ -156,7 +156,7 @@ fn count_entries(config: &Table) -> Outcome<Vec<CountQuotaEntry>> {
 }
 
 fn knapsack(config: &Table) -> Outcome<KnapsackSlicer> {
-    match v::opt_int(config, "bucket_size") {
+    match v::opt_count(config, "bucket_size")? {
         Some(size) => KnapsackSlicer::new(size).map_err(err),
         None => Ok(KnapsackSlicer::default()),
     }

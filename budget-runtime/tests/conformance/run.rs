@@ -80,9 +80,9 @@ fn slicing(doc: &Table, test: &Table) -> Outcome<()> {
     let config = v::opt_table(doc, "config").unwrap_or(&empty);
     let slicer = build::slicer(v::string(test, "slicer")?, config)?;
     let budget = v::table(doc, "budget")?;
-    let target = v::int(budget, "target_tokens")?;
+    let target = v::count(budget, "target_tokens")?;
     let effective = EffectiveBudget {
-        max_tokens: v::opt_int(budget, "max_tokens").unwrap_or(target),
+        max_tokens: v::opt_count(budget, "max_tokens")?.unwrap_or(target),
         target_tokens: target,
     };
     let tables = v::array_of_tables(doc, "scored_items");
@@ -155,10 +155,10 @@ fn overflow_strategy(name: Option<&str>) -> Outcome<OverflowStrategy> {
 fn pipeline(doc: &Table) -> Outcome<()> {
     let budget_table = v::table(doc, "budget")?;
     let budget = ContextBudget::builder(
-        v::int(budget_table, "max_tokens")?,
-        v::int(budget_table, "target_tokens")?,
+        v::count(budget_table, "max_tokens")?,
+        v::count(budget_table, "target_tokens")?,
     )
-    .output_reserve(v::opt_int(budget_table, "output_reserve").unwrap_or(0))
+    .output_reserve(v::opt_count(budget_table, "output_reserve")?.unwrap_or(0))
     .build()
     .map_err(|e| format!("budget: {e}"))?;
     let config = v::table(doc, "config")?;
@@ -289,8 +289,10 @@ fn check_diagnostics(
                 available_tokens,
             } => {
                 reason == "BudgetExceeded"
-                    && v::opt_int(want, "item_tokens").is_none_or(|w| w == *item_tokens)
-                    && v::opt_int(want, "available_tokens").is_none_or(|w| w == *available_tokens)
+                    && v::opt_int(want, "item_tokens")
+                        .is_none_or(|w| i128::from(w) == i128::from(*item_tokens))
+                    && v::opt_int(want, "available_tokens")
+                        .is_none_or(|w| i128::from(w) == i128::from(*available_tokens))
             }
             ExclusionReason::Deduplicated {
                 deduplicated_against,

@@ -41,6 +41,18 @@ pub fn opt_int(parent: &Table, key: &str) -> Option<i64> {
     parent.get(key).and_then(Value::as_integer)
 }
 
+/// A token count, which must be `>= 0`.
+pub fn count(parent: &Table, key: &str) -> Outcome<u64> {
+    opt_count(parent, key)?.ok_or_else(|| format!("missing integer `{key}`"))
+}
+
+/// An optional token count, which must be `>= 0` when present.
+pub fn opt_count(parent: &Table, key: &str) -> Outcome<Option<u64>> {
+    opt_int(parent, key)
+        .map(|n| u64::try_from(n).map_err(|_| format!("`{key}` = {n} must be >= 0")))
+        .transpose()
+}
+
 /// A float; integers are accepted too.
 pub fn opt_float(parent: &Table, key: &str) -> Option<f64> {
     match parent.get(key)? {
@@ -112,7 +124,9 @@ pub fn opt_timestamp(parent: &Table, key: &str) -> Outcome<Option<Timestamp>> {
 /// An [`Item`] from an `[[items]]` / `[[scored_items]]` table.
 pub fn item(t: &Table) -> Outcome<Item> {
     let content = string(t, "content")?;
-    let mut builder = Item::builder(content).tokens(int(t, "tokens")?);
+    // Vectors may declare negative counts: `signed_tokens` takes them as
+    // the specification defines them.
+    let mut builder = Item::builder(content).signed_tokens(int(t, "tokens")?);
     if let Some(k) = opt_string(t, "kind") {
         builder = builder.kind(kind(k)?);
     }

@@ -12,7 +12,7 @@ use budget_runtime::{ContextBudget, ContextKind, Item, Timestamp};
 /// One generated item, independent of either library.
 pub struct Spec {
     pub content: String,
-    pub tokens: i64,
+    pub tokens: u64,
     pub kind: &'static str,
     pub unix_seconds: i64,
     pub priority: i64,
@@ -58,7 +58,7 @@ pub fn specs(n: usize, seed: u64) -> Vec<Spec> {
         };
         specs.push(Spec {
             content,
-            tokens: 10 + rng.below(1_991) as i64,
+            tokens: 10 + rng.below(1_991),
             kind: KINDS[rng.below(4) as usize],
             unix_seconds: BASE_SECONDS + rng.below(10_000_000) as i64,
             priority: rng.below(100) as i64,
@@ -104,13 +104,16 @@ pub fn cupel_items(specs: &[Spec]) -> Vec<cupel::ContextItem> {
     specs
         .iter()
         .map(|s| {
-            cupel::ContextItemBuilder::new(s.content.clone(), s.tokens)
-                .kind(cupel::ContextKind::new(s.kind).expect("known kind"))
-                .timestamp(chrono::DateTime::from_timestamp(s.unix_seconds, 0).expect("in range"))
-                .priority(s.priority)
-                .pinned(s.pinned)
-                .build()
-                .expect("content is non-empty")
+            cupel::ContextItemBuilder::new(
+                s.content.clone(),
+                i64::try_from(s.tokens).expect("small"),
+            )
+            .kind(cupel::ContextKind::new(s.kind).expect("known kind"))
+            .timestamp(chrono::DateTime::from_timestamp(s.unix_seconds, 0).expect("in range"))
+            .priority(s.priority)
+            .pinned(s.pinned)
+            .build()
+            .expect("content is non-empty")
         })
         .collect()
 }

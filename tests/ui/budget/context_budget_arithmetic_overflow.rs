@@ -1,12 +1,12 @@
 use budget::{ContextBudget, budget};
 
 const BUDGET: ContextBudget = budget! {
-    max_tokens: 9_223_372_036_854_775_807 * 2 / 2,
+    max_tokens: 18_446_744_073_709_551_615 * 2 / 2,
     target_tokens: 800,
 };
 
 const TOO_LARGE: ContextBudget = budget! {
-    max_tokens: 9_223_372_036_854_775_808,
+    max_tokens: 18_446_744_073_709_551_616,
     target_tokens: 800,
 };
 

@@ -6,7 +6,7 @@ struct Doc<T> {
     body: T,
 }
 
-fn tokens(item: &impl ContextItem) -> i64 {
+fn tokens(item: &impl ContextItem) -> u64 {
     item.tokens()
 }
 

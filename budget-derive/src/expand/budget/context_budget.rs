@@ -10,8 +10,8 @@
 //!     const __BUDGET_MACRO_SLOTS: &[ReservedSlot] =
 //!         &[ReservedSlot::new(ContextKind::from_static("ToolOutput"), 2000i64), ..];
 //!     const __BUDGET_MACRO_VALUE: ContextBudget = {
-//!         let budget = ContextBudget::new_const(128000i64, 100000i64);
-//!         let budget = budget.with_output_reserve(4096i64);      // if given
+//!         let budget = ContextBudget::new_const(128000u64, 100000u64);
+//!         let budget = budget.with_output_reserve(4096u64);      // if given
 //!         let budget = budget.with_safety_margin_percent(10f64); // if given
 //!         let budget = budget.with_reserved_slots(__BUDGET_MACRO_SLOTS); // if given
 //!         budget
@@ -69,9 +69,9 @@ pub(super) const FORM: Form<Budget> = Form {
 };
 
 fn parse(mut fields: Fields, errors: &mut Errors) -> Option<Budget> {
-    let max_tokens = fields.required_int("max_tokens", IntType::I64, errors);
-    let target_tokens = fields.required_int("target_tokens", IntType::I64, errors);
-    let output_reserve = fields.optional_int("output_reserve", IntType::I64, errors);
+    let max_tokens = fields.required_int("max_tokens", IntType::U64, errors);
+    let target_tokens = fields.required_int("target_tokens", IntType::U64, errors);
+    let output_reserve = fields.optional_int("output_reserve", IntType::U64, errors);
     let safety_margin = fields.optional_float("safety_margin", errors);
     let reserved = match fields.take("reserved") {
         None => Some(None),
@@ -128,12 +128,13 @@ fn validate(budget: &Budget, errors: &mut Errors) {
     }
 }
 
-type KnownValues = (i64, i64, i64, f64, Vec<(ContextKind, i64)>);
+type KnownValues = (u64, u64, u64, f64, Vec<(ContextKind, i64)>);
 
 /// Every operand's value, or `None` if one is left to the compiler.
 fn known_values(budget: &Budget) -> Option<KnownValues> {
-    // In range: every `Known` value was checked against i64.
+    // In range: every `Known` value was checked against its type.
     let int = |operand: &Int| operand.value().map(|v| v as i64);
+    let tokens = |operand: &Int| operand.value().map(|v| v as u64);
     let slots = match &budget.reserved {
         Some(slots) => slots
             .iter()
@@ -142,9 +143,9 @@ fn known_values(budget: &Budget) -> Option<KnownValues> {
         None => Vec::new(),
     };
     Some((
-        int(&budget.max_tokens)?,
-        int(&budget.target_tokens)?,
-        budget.output_reserve.as_ref().map_or(Some(0), int)?,
+        tokens(&budget.max_tokens)?,
+        tokens(&budget.target_tokens)?,
+        budget.output_reserve.as_ref().map_or(Some(0), tokens)?,
         budget
             .safety_margin
             .as_ref()
@@ -157,13 +158,10 @@ fn known_values(budget: &Budget) -> Option<KnownValues> {
 fn offending_tokens(budget: &Budget, error: &ContextBudgetError) -> TokenStream {
     let slots = budget.reserved.as_deref().unwrap_or_default();
     match error {
-        ContextBudgetError::NegativeMaxTokens { .. } => budget.max_tokens.expr().to_token_stream(),
-        ContextBudgetError::NegativeTargetTokens { .. }
-        | ContextBudgetError::TargetExceedsMax { .. } => {
+        ContextBudgetError::TargetExceedsMax { .. } => {
             budget.target_tokens.expr().to_token_stream()
         }
-        ContextBudgetError::NegativeOutputReserve { .. }
-        | ContextBudgetError::OutputReserveExceedsMax { .. } => {
+        ContextBudgetError::OutputReserveExceedsMax { .. } => {
             written(budget.output_reserve.as_ref())
         }
         ContextBudgetError::SafetyMarginOutOfRange { .. } => written(budget.safety_margin.as_ref()),
@@ -185,15 +183,15 @@ fn offending_tokens(budget: &Budget, error: &ContextBudgetError) -> TokenStream 
 
 fn generate(budget: &Budget) -> TokenStream {
     let rt = quote!(::budget::__private::budget_runtime);
-    let max = budget.max_tokens.tokens(IntType::I64);
-    let target = budget.target_tokens.tokens(IntType::I64);
+    let max = budget.max_tokens.tokens(IntType::U64);
+    let target = budget.target_tokens.tokens(IntType::U64);
     // Each step is spanned at the operand it adds.
     let span = budget.target_tokens.expr().span();
     let mut steps = vec![quote_spanned! {span=>
         let budget = ::budget::__private::budget_runtime::ContextBudget::new_const(#max, #target);
     }];
     if let Some(reserve) = &budget.output_reserve {
-        let tokens = reserve.tokens(IntType::I64);
+        let tokens = reserve.tokens(IntType::U64);
         steps.push(quote_spanned! {reserve.expr().span()=>
             let budget = budget.with_output_reserve(#tokens);
         });
@@ -243,12 +241,12 @@ fn generate(budget: &Budget) -> TokenStream {
 /// message, spanned at the field it concerns.
 fn rule_check(budget: &Budget) -> TokenStream {
     let rt = quote!(::budget::__private::budget_runtime);
-    let max = budget.max_tokens.tokens(IntType::I64);
-    let target = budget.target_tokens.tokens(IntType::I64);
+    let max = budget.max_tokens.tokens(IntType::U64);
+    let target = budget.target_tokens.tokens(IntType::U64);
     let reserve = budget
         .output_reserve
         .as_ref()
-        .map_or_else(|| quote!(0i64), |reserve| reserve.tokens(IntType::I64));
+        .map_or_else(|| quote!(0u64), |reserve| reserve.tokens(IntType::U64));
     let margin = budget
         .safety_margin
         .as_ref()
@@ -262,7 +260,6 @@ fn rule_check(budget: &Budget) -> TokenStream {
         let span = expr.map_or_else(Span::call_site, Spanned::span);
         quote_spanned!(span=> ::core::panic!("{}", rule.message()))
     };
-    let max_panic = panic_at(Some(budget.max_tokens.expr()));
     let target_panic = panic_at(Some(budget.target_tokens.expr()));
     let reserve_panic = panic_at(budget.output_reserve.as_ref().map(Int::expr));
     let margin_panic = panic_at(budget.safety_margin.as_ref().map(Float::expr));
@@ -276,14 +273,8 @@ fn rule_check(budget: &Budget) -> TokenStream {
     quote! {
         match #rt::ContextBudget::broken_rule(#max, #target, #reserve, #margin, #slots) {
             ::core::option::Option::None => {}
-            ::core::option::Option::Some(rule @ #rt::BudgetRule::MaxTokensNonNegative) => #max_panic,
-            ::core::option::Option::Some(
-                rule @ (#rt::BudgetRule::TargetTokensNonNegative | #rt::BudgetRule::TargetWithinMax),
-            ) => #target_panic,
-            ::core::option::Option::Some(
-                rule @ (#rt::BudgetRule::OutputReserveNonNegative
-                | #rt::BudgetRule::OutputReserveWithinMax),
-            ) => #reserve_panic,
+            ::core::option::Option::Some(rule @ #rt::BudgetRule::TargetWithinMax) => #target_panic,
+            ::core::option::Option::Some(rule @ #rt::BudgetRule::OutputReserveWithinMax) => #reserve_panic,
             ::core::option::Option::Some(rule @ #rt::BudgetRule::SafetyMarginIsPercentage) => #margin_panic,
             // The reserved-slot rules, and any rule added later.
             ::core::option::Option::Some(rule) => #slots_panic,

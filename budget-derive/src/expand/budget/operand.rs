@@ -12,9 +12,10 @@ use super::errors::Errors;
 /// The integer type a field has in the generated code.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum IntType {
-    /// Token counts of `ContextBudget` (`i64`, may be negative before validation).
+    /// Reserved-slot item counts of `ContextBudget` (`i64`, may be
+    /// negative before validation).
     I64,
-    /// Token counts of the contract and the tier budget (`u64`).
+    /// Token counts (`u64`).
     U64,
 }
 

@@ -1,7 +1,7 @@
 use budget::{ContextBudget, ContextKind, budget};
 
-const WINDOW: i64 = 128 * 1024;
-const ANSWER: i64 = 4_096;
+const WINDOW: u64 = 128 * 1024;
+const ANSWER: u64 = 4_096;
 const MARGIN: f64 = 5.0;
 mod limits {
     pub const TOOLS: i64 = 3;
@@ -18,7 +18,7 @@ const BUDGET: ContextBudget = budget! {
 const ARITHMETIC: ContextBudget = budget! {
     max_tokens: 128 * 1024,
     target_tokens: 100_000 - 4_096,
-    output_reserve: -(-4_096),
+    output_reserve: 2 * 2_048,
     safety_margin: -(-2),
 };
 
