@@ -1,0 +1,155 @@
+//! Near-miss detection: a key or action one or two edits away from a budget
+//! key is almost certainly a typo that would silently drop a limit.
+
+use std::fmt;
+
+use crate::contract::SourceLocation;
+
+/// Budget keys of `settings`.
+pub const SETTINGS_KEYS: [&str; 5] = [
+    "max_context_tokens",
+    "max_history_tokens",
+    "budget_safety_margin_tokens",
+    "limits_policy",
+    "prompts_dir",
+];
+
+/// Budget keys of a `call_model` step.
+pub const CALL_MODEL_KEYS: [&str; 5] = [
+    "prompt_key",
+    "max_output_tokens",
+    "max_tokens",
+    "use_history",
+    "user_parts",
+];
+
+/// The action whose steps the contract checks.
+pub const CALL_MODEL: &str = "call_model";
+
+/// Largest edit distance (insertions, deletions, substitutions and swaps of
+/// adjacent characters) at which an unknown name counts as a typo.
+pub const MAX_TYPO_DISTANCE: usize = 2;
+
+/// A key or action that is not a known name but resembles one.
+///
+/// ```
+/// use budget_runtime::contract::{SETTINGS_KEYS, SourceLocation, Typo};
+///
+/// let typo = Typo::find("max_context_token", &SETTINGS_KEYS, SourceLocation::at("p.yaml", 4, 5));
+/// assert_eq!(typo.unwrap().to_string(), "p.yaml:4:5: `max_context_token` is not a known key; did you mean `max_context_tokens`?");
+/// assert!(Typo::find("graph_max_depth", &SETTINGS_KEYS, SourceLocation::file("p.yaml")).is_none());
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Typo {
+    /// Where it is written.
+    pub location: SourceLocation,
+    /// The name as written.
+    pub written: String,
+    /// The known name it resembles.
+    pub resembles: &'static str,
+}
+
+impl Typo {
+    /// A typo when `written` is not in `known` but within
+    /// [`MAX_TYPO_DISTANCE`] edits of one of them (the closest, first on ties).
+    pub fn find(
+        written: &str,
+        known: &[&'static str],
+        location: SourceLocation,
+    ) -> Option<Typo> {
+        if known.contains(&written) {
+            return None;
+        }
+        known
+            .iter()
+            .map(|&name| (edit_distance(written, name), name))
+            .filter(|&(distance, _)| distance <= MAX_TYPO_DISTANCE)
+            .min_by_key(|&(distance, _)| distance)
+            .map(|(_, resembles)| Typo {
+                location,
+                written: written.to_owned(),
+                resembles,
+            })
+    }
+}
+
+impl fmt::Display for Typo {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}: `{}` is not a known key; did you mean `{}`?",
+            self.location, self.written, self.resembles
+        )
+    }
+}
+
+/// Optimal-string-alignment distance between `a` and `b`, in characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let width = b.len() + 1;
+    let mut d = vec![0usize; (a.len() + 1) * width];
+    for (i, cell) in d.iter_mut().step_by(width).enumerate() {
+        *cell = i;
+    }
+    for (j, cell) in d.iter_mut().take(width).enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut best = (d[(i - 1) * width + j] + 1)
+                .min(d[i * width + j - 1] + 1)
+                .min(d[(i - 1) * width + j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                best = best.min(d[(i - 2) * width + j - 2] + 1);
+            }
+            d[i * width + j] = best;
+        }
+    }
+    d[a.len() * width + b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn distances() {
+        assert_eq!(edit_distance("use_histroy", "use_history"), 1);
+        assert_eq!(edit_distance("call_modle", "call_model"), 1);
+        assert_eq!(edit_distance("max_output_token", "max_output_tokens"), 1);
+        assert_eq!(edit_distance("", "abc"), 3);
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+    }
+
+    #[test]
+    fn real_keys_of_other_meaning_are_not_typos() {
+        for key in [
+            "max_turn_loops",
+            "retrieval_budget_tokens",
+            "entry_step_id",
+            "native_chat",
+            "top_k",
+            "temperature",
+            "node_text_fetch_top_n",
+        ] {
+            assert!(
+                Typo::find(key, &SETTINGS_KEYS, SourceLocation::file("p")).is_none(),
+                "{key}"
+            );
+            assert!(
+                Typo::find(key, &CALL_MODEL_KEYS, SourceLocation::file("p")).is_none(),
+                "{key}"
+            );
+        }
+    }
+
+    #[test]
+    fn closest_known_key_is_named() {
+        let t = Typo::find("max_token", &CALL_MODEL_KEYS, SourceLocation::file("p")).unwrap();
+        assert_eq!(t.resembles, "max_tokens");
+        let t = Typo::find("use_histroy", &CALL_MODEL_KEYS, SourceLocation::file("p")).unwrap();
+        assert_eq!(t.resembles, "use_history");
+    }
+}
