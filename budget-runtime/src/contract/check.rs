@@ -4,14 +4,14 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use crate::contract::clamp::worst_step;
 use crate::contract::model_config::{non_negative, positive};
+use crate::contract::template::TemplateError;
 use crate::contract::{
     Clamp, ContractError, ContractTerms, DEFAULT_FORMAT_OVERHEAD_TOKENS,
     DEFAULT_SAFETY_MARGIN_TOKENS, ModelConfig, PipelineConfig, Policy, Prompt, PromptStore,
     SourceLocation, Step, clamp_steps, fixed_prompt_text, fixed_prompt_tokens, render_empty,
 };
-use crate::contract::clamp::worst_step;
-use crate::contract::template::TemplateError;
 use crate::estimate::{Estimator, SeedEstimator};
 
 /// Checks pipelines against one model config and prompt store.
@@ -351,13 +351,14 @@ impl<'a> Checker<'a> {
             if let Some(key) = &step.prompt_key
                 && !prompts.contains_key(&key.value)
             {
-                let prompt = self.prompts.load(&key.value, prompts_dir).map_err(|source| {
-                    ContractError::Prompt {
+                let prompt = self
+                    .prompts
+                    .load(&key.value, prompts_dir)
+                    .map_err(|source| ContractError::Prompt {
                         location: key.location.clone(),
                         step: step.id.clone(),
                         source: Box::new(source),
-                    }
-                })?;
+                    })?;
                 prompts.insert(key.value.clone(), prompt);
             }
         }
@@ -383,13 +384,14 @@ impl<'a> Checker<'a> {
         }
         let root = || SourceLocation::file(pipeline.path());
         let settings = pipeline.settings();
-        let context = settings
-            .max_context_tokens
-            .as_ref()
-            .ok_or_else(|| ContractError::Missing {
-                location: root(),
-                field: "max_context_tokens",
-            })?;
+        let context =
+            settings
+                .max_context_tokens
+                .as_ref()
+                .ok_or_else(|| ContractError::Missing {
+                    location: root(),
+                    field: "max_context_tokens",
+                })?;
         let max_context_tokens = positive(
             context.value,
             "max_context_tokens",
@@ -404,7 +406,11 @@ impl<'a> Checker<'a> {
             .as_ref()
             .map(|h| non_negative(h.value, "max_history_tokens", h.location.clone()))
             .transpose()?;
-        let calls: Vec<&Step> = pipeline.steps().iter().filter(|s| s.is_call_model()).collect();
+        let calls: Vec<&Step> = pipeline
+            .steps()
+            .iter()
+            .filter(|s| s.is_call_model())
+            .collect();
         if history.is_none() && calls.iter().any(|s| s.use_history) {
             return Err(ContractError::Missing {
                 location: root(),
@@ -462,18 +468,20 @@ impl<'a> Checker<'a> {
                 step: step.id.clone(),
                 field: "prompt_key",
             })?;
-        let prompt = prompts.get(&key.value).ok_or_else(|| ContractError::MissingStepField {
-            location: key.location.clone(),
-            step: step.id.clone(),
-            field: "prompt_key",
-        })?;
+        let prompt = prompts
+            .get(&key.value)
+            .ok_or_else(|| ContractError::MissingStepField {
+                location: key.location.clone(),
+                step: step.id.clone(),
+                field: "prompt_key",
+            })?;
         let mut rendered = Vec::with_capacity(step.user_parts.len());
         for part in &step.user_parts {
             let template_error = |location: &SourceLocation, source| ContractError::Template {
                 location: location.clone(),
                 step: step.id.clone(),
                 part: part.name.clone(),
-                source,
+                source: Box::new(source),
             };
             let template = part
                 .template

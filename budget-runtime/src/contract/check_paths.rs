@@ -80,9 +80,7 @@ fn collect_yaml(dir: &Path, files: &mut Vec<PathBuf>) -> std::io::Result<()> {
         let path = entry.path();
         if entry.file_type()?.is_dir() {
             collect_yaml(&path, files)?;
-        } else if path
-            .extension()
-            .is_some_and(|e| e == "yaml" || e == "yml")
+        } else if path.extension().is_some_and(|e| e == "yaml" || e == "yml")
             && !std::fs::metadata(&path).is_ok_and(|m| m.is_dir())
         {
             files.push(path);

@@ -89,6 +89,11 @@ fn output_allowed(t: &ContractTerms) -> i128 {
     context_allowed(t) + i128::from(t.max_output_tokens) - i128::from(t.max_context_tokens)
 }
 
+/// A non-positive allowance as `i64`, saturating.
+fn saturate(allowed: i128) -> i64 {
+    i64::try_from(allowed).unwrap_or(i64::MIN)
+}
+
 /// The step that allows the least context (the first on ties), with that
 /// amount; `None` for no steps.
 pub(crate) fn worst_step(steps: &[StepReport]) -> Option<(usize, i128)> {
@@ -120,22 +125,20 @@ pub(crate) fn worst_step(steps: &[StepReport]) -> Option<(usize, i128)> {
 /// [`ContractError::ContextClampNotPositive`] or
 /// [`ContractError::OutputClampNotPositive`] when a clamp would reach 0 or
 /// below.
-pub fn clamp_steps(
-    pipeline: &str,
-    steps: &mut [StepReport],
-) -> Result<Vec<Clamp>, ContractError> {
+pub fn clamp_steps(pipeline: &str, steps: &mut [StepReport]) -> Result<Vec<Clamp>, ContractError> {
     let mut clamps = Vec::new();
     if let Some((worst, allowed)) = worst_step(steps) {
         let before = steps[worst].terms.max_context_tokens;
         if i128::from(before) > allowed {
-            let after = u64::try_from(allowed).ok().filter(|&a| a > 0).ok_or_else(|| {
-                ContractError::ContextClampNotPositive {
+            let after = u64::try_from(allowed)
+                .ok()
+                .filter(|&a| a > 0)
+                .ok_or_else(|| ContractError::ContextClampNotPositive {
                     pipeline: pipeline.to_owned(),
                     step: steps[worst].id.clone(),
-                    allowed,
-                    terms: steps[worst].terms,
-                }
-            })?;
+                    allowed: saturate(allowed),
+                    terms: Box::new(steps[worst].terms),
+                })?;
             let reason = format!(
                 "max_context_tokens {before} exceeds the {after} that step `{}` allows in context_window {}",
                 steps[worst].id, steps[worst].terms.context_window
@@ -166,14 +169,15 @@ pub fn clamp_steps(
         }
         let allowed = output_allowed(&step.terms);
         let before = step.terms.max_output_tokens;
-        let after = u64::try_from(allowed).ok().filter(|&a| a > 0).ok_or_else(|| {
-            ContractError::OutputClampNotPositive {
+        let after = u64::try_from(allowed)
+            .ok()
+            .filter(|&a| a > 0)
+            .ok_or_else(|| ContractError::OutputClampNotPositive {
                 pipeline: pipeline.to_owned(),
                 step: step.id.clone(),
-                allowed,
-                terms: step.terms,
-            }
-        })?;
+                allowed: saturate(allowed),
+                terms: Box::new(step.terms),
+            })?;
         let reason = format!(
             "output limit {before} exceeds the {after} left in context_window {}",
             step.terms.context_window
@@ -222,10 +226,16 @@ mod tests {
     #[test]
     fn context_is_cut_once_to_the_worst_step() {
         // allowed: s0 = 1000 - 100 - 50 - 200 - 10 = 640; s1 = 1000 - 300 - 50 - 100 - 10 = 540.
-        let mut s = steps(&[terms(100, 50, 700, 200, 10, 1000), terms(300, 50, 700, 100, 10, 1000)]);
+        let mut s = steps(&[
+            terms(100, 50, 700, 200, 10, 1000),
+            terms(300, 50, 700, 100, 10, 1000),
+        ]);
         let clamps = clamp_steps("p", &mut s).unwrap();
         assert_eq!(clamps.len(), 1);
-        assert_eq!((clamps[0].step.as_ref(), clamps[0].before, clamps[0].after), (None, 700, 540));
+        assert_eq!(
+            (clamps[0].step.as_ref(), clamps[0].before, clamps[0].after),
+            (None, 700, 540)
+        );
         assert_eq!(
             clamps[0].reason,
             "max_context_tokens 700 exceeds the 540 that step `s1` allows in context_window 1000"
@@ -250,17 +260,26 @@ mod tests {
     fn output_is_cut_when_a_step_still_does_not_fit() {
         // Steps given different contexts: s0 (the worst, allows 100) holds 100, so context
         // stays; s1 holds 250 and overflows by 50, so its output goes 100 -> 50.
-        let mut s = steps(&[terms(100, 0, 100, 100, 0, 300), terms(0, 0, 250, 100, 0, 300)]);
+        let mut s = steps(&[
+            terms(100, 0, 100, 100, 0, 300),
+            terms(0, 0, 250, 100, 0, 300),
+        ]);
         let clamps = clamp_steps("p", &mut s).unwrap();
         assert_eq!(clamps.len(), 1);
         assert_eq!(clamps[0].setting, ClampedSetting::MaxOutputTokens);
-        assert_eq!((clamps[0].step.as_deref(), clamps[0].before, clamps[0].after), (Some("s1"), 100, 50));
+        assert_eq!(
+            (clamps[0].step.as_deref(), clamps[0].before, clamps[0].after),
+            (Some("s1"), 100, 50)
+        );
         assert_eq!(s[1].terms.total(), Some(300));
     }
 
     #[test]
     fn output_clamp_to_zero_is_an_error() {
-        let mut s = steps(&[terms(100, 0, 100, 100, 0, 300), terms(0, 0, 300, 100, 0, 300)]);
+        let mut s = steps(&[
+            terms(100, 0, 100, 100, 0, 300),
+            terms(0, 0, 300, 100, 0, 300),
+        ]);
         let err = clamp_steps("p", &mut s).unwrap_err();
         assert!(
             matches!(&err, ContractError::OutputClampNotPositive { allowed: 0, step, .. } if step == "s1"),

@@ -187,7 +187,7 @@ pub enum ContractError {
         /// The part's key.
         part: String,
         /// What is wrong.
-        source: TemplateError,
+        source: Box<TemplateError>,
     },
     /// A policy name other than `fail_fast` or `auto_clamp`.
     #[error("{origin}: unknown limits policy {value:?}: expected \"fail_fast\" or \"auto_clamp\"")]
@@ -220,10 +220,10 @@ pub enum ContractError {
         pipeline: String,
         /// The worst-case step.
         step: String,
-        /// The context it allows, in tokens (<= 0).
-        allowed: i128,
+        /// The context it allows, in tokens (<= 0; saturating at `i64::MIN`).
+        allowed: i64,
         /// Its terms.
-        terms: ContractTerms,
+        terms: Box<ContractTerms>,
     },
     /// Under `auto_clamp`, a step's output limit would have to drop to 0 or below.
     #[error(
@@ -235,10 +235,10 @@ pub enum ContractError {
         pipeline: String,
         /// The step.
         step: String,
-        /// The output it allows, in tokens (<= 0).
-        allowed: i128,
+        /// The output it allows, in tokens (<= 0; saturating at `i64::MIN`).
+        allowed: i64,
         /// Its terms.
-        terms: ContractTerms,
+        terms: Box<ContractTerms>,
     },
     /// A path given to check does not exist or cannot be listed.
     #[error("cannot check {}: {source}", path.display())]

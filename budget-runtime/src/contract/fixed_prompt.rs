@@ -40,7 +40,11 @@ pub fn fixed_prompt_text(system_prompt: &str, rendered_parts: &[String]) -> Stri
 /// // 40 characters of prose: ceil(40 / 4) = 10, plus 64.
 /// assert_eq!(fixed_prompt_tokens(&"x".repeat(40), &SeedEstimator, 64), 74);
 /// ```
-pub fn fixed_prompt_tokens(text: &str, estimator: &dyn Estimator, format_overhead_tokens: u64) -> u64 {
+pub fn fixed_prompt_tokens(
+    text: &str,
+    estimator: &dyn Estimator,
+    format_overhead_tokens: u64,
+) -> u64 {
     estimator
         .estimate(text, ContentType::Prose)
         .saturating_add(format_overhead_tokens)

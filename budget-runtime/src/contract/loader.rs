@@ -109,10 +109,7 @@ impl PipelineLoader {
     ///
     /// # Errors
     /// As [`PipelineLoader::load`], for the file.
-    pub fn load_all(
-        &self,
-        path: impl AsRef<Path>,
-    ) -> Result<Vec<NamedPipeline>, ContractError> {
+    pub fn load_all(&self, path: impl AsRef<Path>) -> Result<Vec<NamedPipeline>, ContractError> {
         let path = path.as_ref();
         let (doc, sha256) = read_document(path)?;
         Ok(pipelines_in(&doc, path)?
@@ -144,7 +141,11 @@ impl PipelineLoader {
                 },
                 other => other,
             })?;
-            let node = select(pipelines_in(&doc, &parent_path)?, &parent_path, name.as_deref())?;
+            let node = select(
+                pipelines_in(&doc, &parent_path)?,
+                &parent_path,
+                name.as_deref(),
+            )?;
             let id = (identity(&parent_path), pipeline_name(&node));
             if seen.contains(&id) {
                 let mut cycle: Vec<PathBuf> = chain.iter().map(|w| w.path.clone()).collect();
@@ -248,7 +249,11 @@ fn pipelines_in(doc: &Node, path: &Path) -> Result<Vec<Node>, ContractError> {
 }
 
 /// The pipeline called `name`, or the only one when no name is asked for.
-fn select(mut pipelines: Vec<Node>, path: &Path, name: Option<&str>) -> Result<Node, ContractError> {
+fn select(
+    mut pipelines: Vec<Node>,
+    path: &Path,
+    name: Option<&str>,
+) -> Result<Node, ContractError> {
     match name {
         Some(wanted) if pipelines.len() > 1 => pipelines
             .into_iter()

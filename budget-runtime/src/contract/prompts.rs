@@ -172,7 +172,16 @@ mod tests {
 
     #[test]
     fn keys_cannot_escape_the_folder() {
-        for key in ["", "/etc/passwd", "a//b", "../x", "a/./b", "a b", "a\\b", "ä"] {
+        for key in [
+            "",
+            "/etc/passwd",
+            "a//b",
+            "../x",
+            "a/./b",
+            "a b",
+            "a\\b",
+            "ä",
+        ] {
             assert!(
                 matches!(validate_key(key), Err(PromptError::InvalidKey { .. })),
                 "{key:?} was accepted"

@@ -28,7 +28,9 @@ pub enum TemplateError {
         offset_chars: usize,
     },
     /// A brace that is neither `{}`, `{{` nor `}}`.
-    #[error("unmatched or named brace at character {offset_chars}; write `{{{{` or `}}}}` for a literal brace")]
+    #[error(
+        "unmatched or named brace at character {offset_chars}; write `{{{{` or `}}}}` for a literal brace"
+    )]
     StrayBrace {
         /// Character offset of the brace.
         offset_chars: usize,
@@ -84,7 +86,13 @@ mod tests {
             render_empty("\n<<<USER_QUESTION:\n{}\nUSER_QUESTION\n\n").unwrap(),
             "\n<<<USER_QUESTION:\n\nUSER_QUESTION\n\n"
         );
-        assert_eq!(render_empty("<<<EVIDENCE:\n{}\nEVIDENCE").unwrap().chars().count(), 22);
+        assert_eq!(
+            render_empty("<<<EVIDENCE:\n{}\nEVIDENCE")
+                .unwrap()
+                .chars()
+                .count(),
+            22
+        );
     }
 
     #[test]

@@ -52,11 +52,7 @@ pub struct Typo {
 impl Typo {
     /// A typo when `written` is not in `known` but within
     /// [`MAX_TYPO_DISTANCE`] edits of one of them (the closest, first on ties).
-    pub fn find(
-        written: &str,
-        known: &[&'static str],
-        location: SourceLocation,
-    ) -> Option<Typo> {
+    pub fn find(written: &str, known: &[&'static str], location: SourceLocation) -> Option<Typo> {
         if known.contains(&written) {
             return None;
         }
