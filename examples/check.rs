@@ -1,65 +1,86 @@
-//! `check`: the budget contract of the sample pipelines in
-//! `examples/contract/` (LocalAI-RAG format), one table per pipeline.
+//! `check`: the budget contract of pipelines in the LocalAI-RAG format, one
+//! table per pipeline (or, with `--json`, the JSON reports `budget check
+//! --format json` prints).
 //!
 //! ```text
 //! cargo run --example check --features contract
 //! PIPELINE_LIMITS_POLICY=auto_clamp cargo run --example check --features contract
+//! cargo run --example check --features contract -- --json MODEL_JSON PROMPTS_DIR PIPELINES...
 //! ```
 //!
-//! The `budget check` command of `budget-cli` is the full tool; this shows
-//! the library calls it makes.
+//! Without paths it checks the sample in `examples/contract/`. The policy
+//! comes from `PIPELINE_LIMITS_POLICY` (default `fail_fast`); the counter is
+//! the seed estimator with every prompt read as prose and the default
+//! per-step format overhead of 64 tokens. `budget check` (crate
+//! `budget-cli`) is the full tool; this shows the library calls it makes.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use budget::contract::{Checker, ModelConfig, PromptStore, check_paths, policy_from_env};
+use budget::contract::{
+    Checker, ModelConfig, PipelineReport, PromptStore, check_paths, policy_from_env,
+};
+
+fn print_table(report: &PipelineReport) {
+    let verdict = if report.ok { "ok" } else { "FAILED" };
+    println!("{} ({verdict})", report.name);
+    println!(
+        "  {:<28} {:>7} {:>8} {:>8} {:>7} {:>7} {:>8} {:>8} {:>9}",
+        "step", "prompt", "history", "context", "output", "safety", "total", "window", "headroom"
+    );
+    for s in &report.steps {
+        println!(
+            "  {:<28} {:>7} {:>8} {:>8} {:>7} {:>7} {:>8} {:>8} {:>9}",
+            s.id,
+            s.fixed_prompt_tokens,
+            s.history_tokens,
+            s.context_tokens,
+            s.output_tokens,
+            s.safety_margin_tokens,
+            s.total,
+            s.window,
+            s.headroom
+        );
+    }
+    for c in &report.clamps {
+        println!("  clamped {} {} -> {}", c.kind, c.before, c.after);
+    }
+    if let Some(error) = &report.error {
+        println!("  error: {error}");
+    }
+    println!();
+}
 
 fn main() -> Result<ExitCode, Box<dyn std::error::Error>> {
-    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/contract");
-    let model = ModelConfig::load(sample.join("model.json"))?;
-    let prompts = PromptStore::new(sample.join("prompts"));
-    let checker = Checker::new(&model, &prompts).policy_override(policy_from_env()?);
-    let reports = check_paths(&[sample.join("pipelines")], &checker)?;
-    for report in &reports {
-        let verdict = if report.ok { "ok" } else { "FAILED" };
-        println!("{} ({verdict})", report.name);
-        println!(
-            "  {:<10} {:>7} {:>8} {:>8} {:>7} {:>7} {:>8} {:>8} {:>9}",
-            "step",
-            "prompt",
-            "history",
-            "context",
-            "output",
-            "safety",
-            "total",
-            "window",
-            "headroom"
-        );
-        for s in &report.steps {
-            println!(
-                "  {:<10} {:>7} {:>8} {:>8} {:>7} {:>7} {:>8} {:>8} {:>9}",
-                s.id,
-                s.fixed_prompt_tokens,
-                s.history_tokens,
-                s.context_tokens,
-                s.output_tokens,
-                s.safety_margin_tokens,
-                s.total,
-                s.window,
-                s.headroom
-            );
-        }
-        for c in &report.clamps {
-            println!("  clamped {} {} -> {}", c.kind, c.before, c.after);
-        }
-        if let Some(error) = &report.error {
-            println!("  error: {error}");
-        }
-        println!();
+    let mut args: Vec<PathBuf> = std::env::args_os().skip(1).map(PathBuf::from).collect();
+    let json = args.first().is_some_and(|a| a == Path::new("--json"));
+    if json {
+        args.remove(0);
     }
-    let failed = reports.iter().filter(|r| !r.ok).count();
-    println!("{} pipeline(s) checked, {failed} failed", reports.len());
-    Ok(if failed == 0 {
+    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/contract");
+    let (model, prompts, paths) = match args.as_slice() {
+        [] => (
+            sample.join("model.json"),
+            sample.join("prompts"),
+            vec![sample.join("pipelines")],
+        ),
+        [model, prompts, paths @ ..] if !paths.is_empty() => {
+            (model.clone(), prompts.clone(), paths.to_vec())
+        }
+        _ => return Err("usage: check [--json] [MODEL_JSON PROMPTS_DIR PIPELINES...]".into()),
+    };
+    let model = ModelConfig::load(model)?;
+    let prompts = PromptStore::new(prompts);
+    let checker = Checker::new(&model, &prompts).policy_override(policy_from_env()?);
+    let reports = check_paths(&paths, &checker)?;
+    if json {
+        println!("{}", serde_json::to_string_pretty(&reports)?);
+    } else {
+        reports.iter().for_each(print_table);
+        let failed = reports.iter().filter(|r| !r.ok).count();
+        println!("{} pipeline(s) checked, {failed} failed", reports.len());
+    }
+    Ok(if reports.iter().all(|r| r.ok) {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE

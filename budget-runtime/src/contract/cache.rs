@@ -82,6 +82,7 @@ impl ContractCache {
     ) -> Result<(Arc<ContractReport>, CacheStatus), ContractError> {
         let path = path.as_ref();
         let pipeline = PipelineConfig::load(path)?;
+        let budget = checker.budget(&pipeline)?;
         let prompts = checker.load_prompts(&pipeline)?;
         let fingerprint = fingerprint(checker, &pipeline, prompts.values());
         if let Some((stored, report)) = self.entries.get(path)
@@ -89,7 +90,11 @@ impl ContractCache {
         {
             return Ok((Arc::clone(report), CacheStatus::Hit));
         }
-        let report = Arc::new(checker.evaluate_with(&pipeline, &prompts)?.enforce()?);
+        let report = Arc::new(
+            checker
+                .evaluate_with(&pipeline, &budget, &prompts)?
+                .enforce()?,
+        );
         self.entries
             .insert(path.to_owned(), (fingerprint, Arc::clone(&report)));
         Ok((report, CacheStatus::Miss))

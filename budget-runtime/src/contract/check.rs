@@ -105,6 +105,15 @@ impl std::fmt::Debug for Checker<'_> {
     }
 }
 
+/// A pipeline's policy and validated pipeline-wide terms, in tokens.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Budget {
+    policy: Policy,
+    max_context_tokens: u64,
+    max_history_tokens: u64,
+    safety_margin_tokens: u64,
+}
+
 /// The terms of one `call_model` step, in tokens.
 ///
 /// ```
@@ -324,8 +333,9 @@ impl<'a> Checker<'a> {
     /// Any validation error, an unreadable prompt, a malformed template, or
     /// under `fail_fast` a typo.
     pub fn evaluate(&self, pipeline: &PipelineConfig) -> Result<Evaluation, ContractError> {
+        let budget = self.budget(pipeline)?;
         let prompts = self.load_prompts(pipeline)?;
-        self.evaluate_with(pipeline, &prompts)
+        self.evaluate_with(pipeline, &budget, &prompts)
     }
 
     /// [`Checker::evaluate`] followed by [`Evaluation::enforce`].
@@ -365,11 +375,9 @@ impl<'a> Checker<'a> {
         Ok(prompts)
     }
 
-    pub(crate) fn evaluate_with(
-        &self,
-        pipeline: &PipelineConfig,
-        prompts: &BTreeMap<String, Prompt>,
-    ) -> Result<Evaluation, ContractError> {
+    /// The policy and the pipeline-wide settings, validated; typos are
+    /// errors or warnings per the policy. Runs before any prompt is read.
+    pub(crate) fn budget(&self, pipeline: &PipelineConfig) -> Result<Budget, ContractError> {
         let policy = self.policy_for(pipeline);
         for typo in pipeline.typos() {
             match policy {
@@ -406,25 +414,43 @@ impl<'a> Checker<'a> {
             .as_ref()
             .map(|h| non_negative(h.value, "max_history_tokens", h.location.clone()))
             .transpose()?;
-        let calls: Vec<&Step> = pipeline
+        let uses_history = pipeline
             .steps()
             .iter()
-            .filter(|s| s.is_call_model())
-            .collect();
-        if history.is_none() && calls.iter().any(|s| s.use_history) {
+            .any(|s| s.is_call_model() && s.use_history);
+        if history.is_none() && uses_history {
             return Err(ContractError::Missing {
                 location: root(),
                 field: "max_history_tokens",
             });
         }
+        Ok(Budget {
+            policy,
+            max_context_tokens,
+            max_history_tokens: history.unwrap_or(0),
+            safety_margin_tokens,
+        })
+    }
+
+    pub(crate) fn evaluate_with(
+        &self,
+        pipeline: &PipelineConfig,
+        budget: &Budget,
+        prompts: &BTreeMap<String, Prompt>,
+    ) -> Result<Evaluation, ContractError> {
+        let calls: Vec<&Step> = pipeline
+            .steps()
+            .iter()
+            .filter(|s| s.is_call_model())
+            .collect();
         let mut steps = Vec::with_capacity(calls.len());
         for step in calls {
             let terms = ContractTerms {
                 fixed_prompt_tokens: self.fixed_prompt(step, prompts)?,
-                max_history_tokens: history.unwrap_or(0),
-                max_context_tokens,
+                max_history_tokens: budget.max_history_tokens,
+                max_context_tokens: budget.max_context_tokens,
                 max_output_tokens: self.output_limit(step)?,
-                safety_margin_tokens,
+                safety_margin_tokens: budget.safety_margin_tokens,
                 context_window: self.model.context_window(),
             };
             steps.push(StepReport::new(step.id.clone(), terms));
@@ -432,8 +458,8 @@ impl<'a> Checker<'a> {
         Ok(Evaluation {
             name: pipeline.name().to_owned(),
             path: pipeline.path().to_owned(),
-            policy,
-            max_context_tokens,
+            policy: budget.policy,
+            max_context_tokens: budget.max_context_tokens,
             steps,
         })
     }
