@@ -4,6 +4,7 @@
 use std::fmt;
 
 use crate::contract::SourceLocation;
+use crate::suggest::edit_distance;
 
 /// Budget keys of `settings`.
 pub const SETTINGS_KEYS: [&str; 5] = [
@@ -79,45 +80,9 @@ impl fmt::Display for Typo {
     }
 }
 
-/// Optimal-string-alignment distance between `a` and `b`, in characters.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
-    let width = b.len() + 1;
-    let mut d = vec![0usize; (a.len() + 1) * width];
-    for (i, cell) in d.iter_mut().step_by(width).enumerate() {
-        *cell = i;
-    }
-    for (j, cell) in d.iter_mut().take(width).enumerate() {
-        *cell = j;
-    }
-    for i in 1..=a.len() {
-        for j in 1..=b.len() {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
-            let mut best = (d[(i - 1) * width + j] + 1)
-                .min(d[i * width + j - 1] + 1)
-                .min(d[(i - 1) * width + j - 1] + cost);
-            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                best = best.min(d[(i - 2) * width + j - 2] + 1);
-            }
-            d[i * width + j] = best;
-        }
-    }
-    d[a.len() * width + b.len()]
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn distances() {
-        assert_eq!(edit_distance("use_histroy", "use_history"), 1);
-        assert_eq!(edit_distance("call_modle", "call_model"), 1);
-        assert_eq!(edit_distance("max_output_token", "max_output_tokens"), 1);
-        assert_eq!(edit_distance("", "abc"), 3);
-        assert_eq!(edit_distance("kitten", "sitting"), 3);
-    }
 
     #[test]
     fn real_keys_of_other_meaning_are_not_typos() {
