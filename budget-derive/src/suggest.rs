@@ -30,15 +30,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn distances() {
-        assert_eq!(edit_distance("content", "content"), 0);
-        assert_eq!(edit_distance("contnet", "content"), 1);
-        assert_eq!(edit_distance("kind", "kinds"), 1);
-        assert_eq!(edit_distance("", "tags"), 4);
-        assert_eq!(edit_distance("score", "scale"), 2);
-    }
-
-    #[test]
     fn suggestions() {
         let keys = ["content", "tokens", "score", "scale", "tags", "timestamp"];
         assert_eq!(closest("contnet", &keys), Some("content"));

@@ -188,14 +188,16 @@ fn format_overhead_and_counter_are_settable() {
     assert!(path.exists());
 }
 
+/// Router and answer with 6000 context tokens: answer is 318 tokens over 8192.
+fn over_by_318() -> String {
+    let settings = "    max_context_tokens: 6000\n    max_history_tokens: 800\n";
+    pipeline("p", settings, &format!("{ROUTER_STEP}{ANSWER_STEP}"))
+}
+
 #[test]
 fn fail_fast_names_the_worst_step_with_every_term() {
     let project = Project::new();
-    let settings = "    max_context_tokens: 6000\n    max_history_tokens: 800\n";
-    let steps = format!("{ROUTER_STEP}{ANSWER_STEP}");
-    let err = project
-        .check("p.yaml", &pipeline("p", settings, &steps), None)
-        .unwrap_err();
+    let err = project.check("p.yaml", &over_by_318(), None).unwrap_err();
     // 82 + 800 + 6000 + 1500 + 128 = 8510 = 8192 + 318; router (7206) fits.
     assert_eq!(
         err.to_string(),
@@ -206,9 +208,7 @@ fn fail_fast_names_the_worst_step_with_every_term() {
 #[test]
 fn auto_clamp_lowers_the_shared_context_once_to_the_worst_step_and_logs_it() {
     let project = Project::new();
-    let settings = "    max_context_tokens: 6000\n    max_history_tokens: 800\n";
-    let steps = format!("{ROUTER_STEP}{ANSWER_STEP}");
-    let yaml = pipeline("p", settings, &steps);
+    let yaml = over_by_318();
     let captured = Arc::new(Captured::default());
     let report = Capture::collect(&captured, || {
         project.check("p.yaml", &yaml, Some(Policy::AutoClamp))
@@ -781,11 +781,7 @@ fn typos_are_warnings_under_auto_clamp() {
 #[test]
 fn json_report_has_exactly_the_cli_fields() {
     let project = Project::new();
-    let settings = "    max_context_tokens: 6000\n    max_history_tokens: 800\n";
-    project.write(
-        "pipelines/p.yaml",
-        &pipeline("p", settings, &format!("{ROUTER_STEP}{ANSWER_STEP}")),
-    );
+    project.write("pipelines/p.yaml", &over_by_318());
     let clamped = serde_json::to_value(&project.reports(Policy::AutoClamp)[0]).unwrap();
     assert_eq!(
         clamped,
