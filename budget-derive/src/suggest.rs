@@ -1,5 +1,7 @@
 //! "Did you mean …?" suggestions for misspelt attribute keys and values.
 
+use budget_runtime::suggest::edit_distance;
+
 /// The candidate closest to `input`, if one is close enough to be a likely
 /// typo: an edit distance (with transpositions, ignoring ASCII case) of at
 /// most one per three characters of the candidate, and at least one.
@@ -11,34 +13,6 @@ pub(crate) fn closest<'a>(input: &str, candidates: &[&'a str]) -> Option<&'a str
         .filter(|&(distance, candidate)| distance <= (candidate.len() / 3).max(1))
         .min_by_key(|&(distance, _)| distance)
         .map(|(_, candidate)| candidate)
-}
-
-/// Optimal-string-alignment distance: insertions, deletions, substitutions
-/// and transpositions of adjacent characters each cost one.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
-    // rows[i][j] = distance between a[..i] and b[..j]
-    let mut rows = vec![vec![0usize; b.len() + 1]; a.len() + 1];
-    for (i, row) in rows.iter_mut().enumerate() {
-        row[0] = i;
-    }
-    for (j, cell) in rows[0].iter_mut().enumerate() {
-        *cell = j;
-    }
-    for i in 1..=a.len() {
-        for j in 1..=b.len() {
-            let substitution = usize::from(a[i - 1] != b[j - 1]);
-            let mut best = (rows[i - 1][j] + 1)
-                .min(rows[i][j - 1] + 1)
-                .min(rows[i - 1][j - 1] + substitution);
-            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                best = best.min(rows[i - 2][j - 2] + 1);
-            }
-            rows[i][j] = best;
-        }
-    }
-    rows[a.len()][b.len()]
 }
 
 /// `one`, `one` or `two`, `one`, `two` or `three`, each in backticks.
@@ -54,15 +28,6 @@ pub(crate) fn one_of(names: &[&str]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn distances() {
-        assert_eq!(edit_distance("content", "content"), 0);
-        assert_eq!(edit_distance("contnet", "content"), 1);
-        assert_eq!(edit_distance("kind", "kinds"), 1);
-        assert_eq!(edit_distance("", "tags"), 4);
-        assert_eq!(edit_distance("score", "scale"), 2);
-    }
 
     #[test]
     fn suggestions() {

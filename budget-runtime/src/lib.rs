@@ -34,6 +34,7 @@ pub mod pipeline;
 pub mod placer;
 pub mod scorer;
 pub mod slicer;
+pub mod suggest;
 
 pub use error::*;
 #[cfg(feature = "tiktoken")]

@@ -1,49 +1,39 @@
-//! Budget contract: loading real files, every validation rule, both
-//! policies, output-limit precedence, `extends`, caching and malformed input.
+//! Budget contract on pipelines written in the LocalAI-RAG format: extends
+//! chains, multi-pipeline files, step merging, every typo case, unsafe files
+//! (FIFO, oversize, non-UTF-8), both policies, reports, caching.
 #![cfg(feature = "contract")]
 
 use std::collections::BTreeMap;
 use std::ffi::OsStr;
-use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use budget_runtime::contract::{
-    CacheStatus, Checker, ClampedSetting, ContractCache, ContractTerms, FormatOverhead,
-    ModelConfig, PipelineConfig, Policy, PromptStore, parse_policy_var,
+    CacheStatus, Checker, ClampedSetting, ContractCache, ContractTerms, Evaluation, ModelConfig,
+    PipelineConfig, PipelineLoader, PipelineReport, Policy, PromptStore, ReadError, StepReport,
+    check_paths, parse_policy_var,
 };
-use budget_runtime::{ContentType, ContractError, Estimator, TokenCounter};
+use budget_runtime::{ContractError, TokenCounter};
 use proptest::prelude::*;
 
-/// A temporary project: `prompts/`, `model.json` and pipeline files.
+/// A temporary LocalAI-RAG-like project: `pipelines/`, `prompts/`, `config.json`.
 struct Project {
     dir: tempfile::TempDir,
 }
 
-/// 28 characters of prose: 7 seed tokens.
-const ANSWER_PROMPT: &str = "You are a support assistant.";
-
-/// A `call_model` step with two user parts ("Question: " 10 chars -> 3 tokens,
-/// "Context:\n" 9 chars -> 3 tokens). With `ANSWER_PROMPT` its fixed prompt is
-/// 7 + 3 + 3 + (3 messages * 4 + 3) = 28 tokens.
-const ANSWER_STEP: &str = "  - name: answer
-    type: call_model
-    prompt_key: answer
-    use_history: true
-    user_parts:
-      - \"Question: {{ question }}\"
-      - \"Context:\\n{{ context }}\"
-";
+/// 40 characters; with "\n\n" and the rendered parts it is counted as one text.
+const ROUTER: &str = "Route the question. Output one JSON line";
 
 impl Project {
     fn new() -> Self {
         let project = Self {
             dir: tempfile::tempdir().unwrap(),
         };
-        project.write("prompts/answer.txt", ANSWER_PROMPT);
+        project.write("prompts/r/router.txt", ROUTER);
         project.write(
-            "model.json",
-            r#"{"model_context_window": 16384, "model_max_tokens": 1024}"#,
+            "config.json",
+            r#"{"model_path": "x.gguf", "model_context_window": 8192, "model_max_tokens": 1500}"#,
         );
         project
     }
@@ -60,426 +50,887 @@ impl Project {
     }
 
     fn model(&self) -> ModelConfig {
-        ModelConfig::load(self.path("model.json")).unwrap()
+        ModelConfig::load(self.path("config.json")).unwrap()
     }
 
     fn prompts(&self) -> PromptStore {
         PromptStore::new(self.path("prompts"))
     }
 
-    /// Writes `yaml` as `name` and checks it under `policy` (None: no override).
+    fn load(&self, name: &str) -> Result<PipelineConfig, ContractError> {
+        PipelineLoader::new(self.path("pipelines")).load(self.path(name), None)
+    }
+
+    /// Writes `yaml` as `pipelines/<name>` and checks it under `policy`.
     fn check(
         &self,
         name: &str,
         yaml: &str,
         policy: Option<Policy>,
     ) -> Result<budget_runtime::contract::ContractReport, ContractError> {
-        let path = self.write(name, yaml);
+        self.write(&format!("pipelines/{name}"), yaml);
+        let pipeline = self.load(&format!("pipelines/{name}"))?;
         let model = self.model();
         let prompts = self.prompts();
-        let pipeline = PipelineConfig::load(path)?;
         Checker::new(&model, &prompts)
             .policy_override(policy)
             .check(&pipeline)
     }
+
+    fn reports(&self, policy: Policy) -> Vec<PipelineReport> {
+        let model = self.model();
+        let prompts = self.prompts();
+        let checker = Checker::new(&model, &prompts).policy_override(Some(policy));
+        check_paths(&[self.path("pipelines")], &checker).unwrap()
+    }
 }
 
-fn pipeline(settings: &str, steps: &str) -> String {
-    format!("settings:\n{settings}steps:\n{steps}")
+/// A router step: fixed text "<ROUTER>\n\n### User:\n\n\n" = 40 + 2 + 12 = 54 chars,
+/// ceil(54 / 4) = 14 tokens, + 64 overhead = 78.
+const ROUTER_STEP: &str = "    - id: router
+      action: call_model
+      prompt_key: r/router
+      max_output_tokens: 200
+      user_parts:
+        question:
+          source: user_question_neutral
+          template: \"### User:\\n{}\\n\\n\"
+";
+
+const ROUTER_FIXED: u64 = 78;
+
+fn pipeline(name: &str, settings: &str, steps: &str) -> String {
+    format!("YAMLpipeline:\n  name: {name}\n  settings:\n{settings}  steps:\n{steps}")
 }
 
-const SETTINGS: &str = "  max_context_tokens: 6000\n  max_history_tokens: 2000\n";
+fn terms_of(report: &budget_runtime::contract::ContractReport, id: &str) -> ContractTerms {
+    report.steps.iter().find(|s| s.id == id).unwrap().terms
+}
 
-// ---------------------------------------------------------------- the check
+/// The 1-based line of the first occurrence of `needle` in `text`.
+fn line_of(text: &str, needle: &str) -> u64 {
+    let at = text.find(needle).expect("needle in text");
+    u64::try_from(text[..at].matches('\n').count()).unwrap() + 1
+}
+
+const ANSWER_STEP: &str = "    - id: answer
+      action: call_model
+      prompt_key: r/router
+      use_history: true
+      user_parts:
+        context:
+          source: context_blocks
+          template: \"### Context:\\n{}\\n\\n\"
+        question:
+          source: user_question_neutral
+          template: \"### User:\\n{}\\n\\n\"
+";
+
+/// "<ROUTER>\n\n### Context:\n\n\n### User:\n\n\n": 40 + 2 + 15 + 12 = 69 chars, 18 tokens, + 64.
+const ANSWER_FIXED: u64 = 82;
+
+const SETTINGS: &str =
+    "    max_context_tokens: 5000\n    max_history_tokens: 800\n    entry_step_id: router\n";
 
 #[test]
-fn fitting_pipeline_reports_every_term() {
+fn history_counts_in_every_call_model_step_and_other_actions_are_ignored() {
     let project = Project::new();
+    let steps = format!(
+        "{ROUTER_STEP}    - id: search\n      action: search_nodes\n      top_k: 12\n{ANSWER_STEP}"
+    );
     let report = project
-        .check("p.yaml", &pipeline(SETTINGS, ANSWER_STEP), None)
+        .check("p.yaml", &pipeline("p", SETTINGS, &steps), None)
         .unwrap();
-    assert_eq!(report.policy, Policy::FailFast);
-    assert!(report.clamps.is_empty());
-    assert_eq!(report.steps.len(), 1);
-    assert_eq!(report.steps[0].name, "answer");
+    let ids: Vec<_> = report.steps.iter().map(|s| s.id.as_str()).collect();
+    assert_eq!(ids, ["router", "answer"]);
+    // router has no use_history, yet its 800 history tokens count (the seed's rule).
     assert_eq!(
-        report.steps[0].terms,
+        terms_of(&report, "router"),
         ContractTerms {
-            fixed_prompt_tokens: 28,
-            max_history_tokens: 2000,
-            max_context_tokens: 6000,
-            max_output_tokens: 1024,   // from model_max_tokens
-            safety_margin_tokens: 128, // default
-            context_window: 16384,
+            fixed_prompt_tokens: ROUTER_FIXED,
+            max_history_tokens: 800,
+            max_context_tokens: 5000,
+            max_output_tokens: 200,
+            safety_margin_tokens: 128,
+            context_window: 8192,
         }
     );
-    // 16384 - (28 + 2000 + 6000 + 1024 + 128) = 7204
-    assert_eq!(report.steps[0].headroom(), 7204);
+    // answer: no output limit of its own, so model_max_tokens 1500.
+    let answer = report.steps.iter().find(|s| s.id == "answer").unwrap();
+    assert_eq!(answer.terms.fixed_prompt_tokens, ANSWER_FIXED);
+    assert_eq!(answer.terms.max_output_tokens, 1500);
+    // 82 + 800 + 5000 + 1500 + 128 = 7510
+    assert_eq!(answer.total(), 7510);
+    assert_eq!(answer.headroom(), 682);
+    assert_eq!(report.max_context_tokens_after, 5000);
+    assert!(report.clamps.is_empty());
 }
 
 #[test]
-fn steps_of_other_types_are_not_checked_and_history_counts_only_when_used() {
+fn format_overhead_and_counter_are_settable() {
+    struct Words;
+    impl TokenCounter for Words {
+        fn count_tokens(&self, text: &str) -> u64 {
+            u64::try_from(text.split_whitespace().count()).unwrap()
+        }
+    }
     let project = Project::new();
-    let steps = "  - name: retrieve\n    type: retrieve\n    top_k: 8\n  - name: summarize\n    type: call_model\n    prompt_key: answer\n    max_tokens: 300\n";
-    let report = project
-        .check("p.yaml", &pipeline(SETTINGS, steps), None)
+    let path = project.write("pipelines/p.yaml", &pipeline("p", SETTINGS, ROUTER_STEP));
+    let pipeline = project.load("pipelines/p.yaml").unwrap();
+    let (model, prompts) = (project.model(), project.prompts());
+    let report = Checker::new(&model, &prompts)
+        .estimator(&Words)
+        .format_overhead(10)
+        .check(&pipeline)
         .unwrap();
-    assert_eq!(report.steps.len(), 1);
-    let t = report.steps[0].terms;
-    assert_eq!(t.max_history_tokens, 0);
-    // 7 prompt + (1 message * 4 + 3)
-    assert_eq!(t.fixed_prompt_tokens, 14);
-    assert_eq!(t.max_output_tokens, 300);
+    // ROUTER has 7 words, "### User:" 2 more; + 10 overhead.
+    assert_eq!(report.steps[0].terms.fixed_prompt_tokens, 19);
+    assert!(path.exists());
+}
+
+/// Router and answer with 6000 context tokens: answer is 318 tokens over 8192.
+fn over_by_318() -> String {
+    let settings = "    max_context_tokens: 6000\n    max_history_tokens: 800\n";
+    pipeline("p", settings, &format!("{ROUTER_STEP}{ANSWER_STEP}"))
 }
 
 #[test]
-fn max_context_tokens_is_required_under_both_policies() {
+fn fail_fast_names_the_worst_step_with_every_term() {
     let project = Project::new();
+    let err = project.check("p.yaml", &over_by_318(), None).unwrap_err();
+    // 82 + 800 + 6000 + 1500 + 128 = 8510 = 8192 + 318; router (7206) fits.
+    assert_eq!(
+        err.to_string(),
+        "pipeline `p`: step `answer` exceeds context_window 8192 by 318 tokens: prompt 82 + history 800 + context 6000 + output 1500 + safety 128"
+    );
+}
+
+#[test]
+fn auto_clamp_lowers_the_shared_context_once_to_the_worst_step_and_logs_it() {
+    let project = Project::new();
+    let yaml = over_by_318();
+    let captured = Arc::new(Captured::default());
+    let report = Capture::collect(&captured, || {
+        project.check("p.yaml", &yaml, Some(Policy::AutoClamp))
+    })
+    .unwrap();
+    // answer allows 8192 - 82 - 800 - 1500 - 128 = 5682; router would allow 6986.
+    assert_eq!(report.max_context_tokens_before, 6000);
+    assert_eq!(report.max_context_tokens_after, 5682);
+    assert_eq!(report.clamps.len(), 1);
+    let clamp = &report.clamps[0];
+    assert_eq!(clamp.setting, ClampedSetting::MaxContextTokens);
+    assert_eq!(
+        (clamp.step.as_deref(), clamp.before, clamp.after),
+        (None, 6000, 5682)
+    );
+    assert!(
+        report
+            .steps
+            .iter()
+            .all(|s| s.terms.max_context_tokens == 5682)
+    );
+    assert_eq!(terms_of(&report, "answer").total(), Some(8192));
+    let events = captured.events.lock().unwrap();
+    let warn = events
+        .iter()
+        .find(|(level, f)| {
+            *level == tracing::Level::WARN
+                && f.get("setting").map(String::as_str) == Some("max_context_tokens")
+        })
+        .expect("a clamp warning");
+    assert_eq!(warn.1["before"], "6000");
+    assert_eq!(warn.1["after"], "5682");
+    // The file is never rewritten.
+    assert_eq!(
+        std::fs::read_to_string(project.path("pipelines/p.yaml")).unwrap(),
+        yaml
+    );
+}
+
+#[test]
+fn clamping_context_to_zero_or_below_is_an_error() {
+    let project = Project::new();
+    let settings = "    max_context_tokens: 100\n    max_history_tokens: 7000\n";
+    let steps = format!("{ROUTER_STEP}{ANSWER_STEP}");
+    let err = project
+        .check(
+            "p.yaml",
+            &pipeline("p", settings, &steps),
+            Some(Policy::AutoClamp),
+        )
+        .unwrap_err();
+    // answer allows 8192 - 82 - 7000 - 1500 - 128 = -518.
+    assert!(
+        matches!(&err, ContractError::ContextClampNotPositive { step, allowed: -518, .. } if step == "answer"),
+        "{err:?}"
+    );
+    assert_eq!(
+        err.to_string(),
+        "pipeline `p`: cannot clamp max_context_tokens: step `answer` leaves -518 tokens for context (window 8192 - prompt 82 - history 7000 - output 1500 - safety 128)"
+    );
+}
+
+#[test]
+fn limits_policy_setting_and_override_precedence() {
+    let project = Project::new();
+    let settings = "    max_context_tokens: 6000\n    max_history_tokens: 800\n    limits_policy: auto_clamp\n";
+    let yaml = pipeline("p", settings, ANSWER_STEP);
+    assert_eq!(
+        project
+            .check("p.yaml", &yaml, None)
+            .unwrap()
+            .max_context_tokens_after,
+        5682
+    );
+    assert!(matches!(
+        project.check("p.yaml", &yaml, Some(Policy::FailFast)),
+        Err(ContractError::Violation { .. })
+    ));
+    assert_eq!(
+        parse_policy_var(Some(OsStr::new("auto_clamp"))).unwrap(),
+        Some(Policy::AutoClamp)
+    );
+    let bad = pipeline(
+        "p",
+        "    max_context_tokens: 1\n    limits_policy: clamp\n",
+        "",
+    );
+    let err = project.check("p.yaml", &bad, None).unwrap_err();
+    assert!(
+        matches!(err, ContractError::UnknownPolicy { .. }),
+        "{err:?}"
+    );
+}
+
+#[test]
+fn required_settings_and_values() {
+    let project = Project::new();
+    // No max_context_tokens: an error under both policies, even without model calls.
     for policy in [Policy::FailFast, Policy::AutoClamp] {
         let err = project
             .check(
                 "p.yaml",
-                &pipeline("  max_history_tokens: 2000\n", ANSWER_STEP),
+                &pipeline("p", "    max_history_tokens: 1\n", ""),
                 Some(policy),
             )
             .unwrap_err();
         assert!(
-            matches!(&err, ContractError::Missing { field: "max_context_tokens", location } if location.path.ends_with("p.yaml")),
-            "{policy}: {err}"
-        );
-    }
-}
-
-#[test]
-fn max_context_tokens_must_be_positive() {
-    let project = Project::new();
-    for (value, shown) in [("0", "0"), ("-20", "-20")] {
-        let settings = format!("  max_context_tokens: {value}\n  max_history_tokens: 10\n");
-        let err = project
-            .check(
-                "p.yaml",
-                &pipeline(&settings, ANSWER_STEP),
-                Some(Policy::AutoClamp),
-            )
-            .unwrap_err();
-        let path = project.path("p.yaml");
-        assert_eq!(
-            err.to_string(),
-            format!(
-                "{}:2:23: max_context_tokens {shown} must be > 0",
-                path.display()
-            )
-        );
-    }
-}
-
-#[test]
-fn model_context_window_is_required_and_positive() {
-    let project = Project::new();
-    project.write("model.json", r#"{"model_max_tokens": 1024}"#);
-    let err = ModelConfig::load(project.path("model.json")).unwrap_err();
-    assert!(
-        matches!(
-            err,
-            ContractError::Missing {
-                field: "model_context_window",
-                ..
-            }
-        ),
-        "{err}"
-    );
-    project.write("model.json", r#"{"model_context_window": 0}"#);
-    let err = ModelConfig::load(project.path("model.json")).unwrap_err();
-    assert!(
-        matches!(
-            err,
-            ContractError::NotPositive {
-                field: "model_context_window",
-                value: 0,
-                ..
-            }
-        ),
-        "{err}"
-    );
-}
-
-#[test]
-fn max_history_tokens_is_required_only_when_a_step_uses_history() {
-    let project = Project::new();
-    let only_context = "  max_context_tokens: 6000\n";
-    for policy in [Policy::FailFast, Policy::AutoClamp] {
-        let err = project
-            .check("p.yaml", &pipeline(only_context, ANSWER_STEP), Some(policy))
-            .unwrap_err();
-        assert!(
-            matches!(
-                err,
-                ContractError::Missing {
-                    field: "max_history_tokens",
-                    ..
-                }
-            ),
+            err.to_string()
+                .ends_with("required setting max_context_tokens is missing"),
             "{err}"
         );
     }
-    let no_history = ANSWER_STEP.replace("use_history: true", "use_history: false");
-    assert!(
-        project
-            .check("p.yaml", &pipeline(only_context, &no_history), None)
-            .is_ok()
-    );
-}
-
-#[test]
-fn max_history_tokens_zero_is_allowed_negative_is_not() {
-    let project = Project::new();
-    let zero = "  max_context_tokens: 6000\n  max_history_tokens: 0\n";
-    let report = project
-        .check("p.yaml", &pipeline(zero, ANSWER_STEP), None)
-        .unwrap();
-    assert_eq!(report.steps[0].terms.max_history_tokens, 0);
-    let negative = "  max_context_tokens: 6000\n  max_history_tokens: -1\n";
+    // use_history without max_history_tokens.
     let err = project
-        .check("p.yaml", &pipeline(negative, ANSWER_STEP), None)
+        .check(
+            "p.yaml",
+            &pipeline("p", "    max_context_tokens: 10\n", ANSWER_STEP),
+            Some(Policy::AutoClamp),
+        )
         .unwrap_err();
     assert!(
-        matches!(
-            err,
-            ContractError::Negative {
-                field: "max_history_tokens",
-                value: -1,
-                ..
-            }
-        ),
+        err.to_string()
+            .ends_with("required setting max_history_tokens is missing"),
         "{err}"
     );
-}
-
-#[test]
-fn safety_margin_defaults_to_128_and_can_be_set() {
-    let project = Project::new();
-    let set = format!("{SETTINGS}  budget_safety_margin_tokens: 0\n");
-    let report = project
-        .check("p.yaml", &pipeline(&set, ANSWER_STEP), None)
-        .unwrap();
-    assert_eq!(report.steps[0].terms.safety_margin_tokens, 0);
-    let negative = format!("{SETTINGS}  budget_safety_margin_tokens: -5\n");
-    let err = project
-        .check("p.yaml", &pipeline(&negative, ANSWER_STEP), None)
-        .unwrap_err();
-    assert!(
-        matches!(
-            err,
-            ContractError::Negative {
-                field: "budget_safety_margin_tokens",
-                ..
-            }
-        ),
-        "{err}"
-    );
-}
-
-#[test]
-fn output_limit_precedence() {
-    let project = Project::new();
-    let step =
-        |extra: &str| format!("  - name: s\n    type: call_model\n    prompt_key: answer\n{extra}");
-    let output = |extra: &str| {
-        project
-            .check("p.yaml", &pipeline(SETTINGS, &step(extra)), None)
-            .unwrap()
-            .steps[0]
-            .terms
-            .max_output_tokens
-    };
+    // Zero or negative values.
+    let zero = pipeline("p", "    max_context_tokens: 0\n", "");
     assert_eq!(
-        output("    max_output_tokens: 300\n    max_tokens: 500\n"),
-        300
-    );
-    assert_eq!(output("    max_tokens: 500\n"), 500);
-    assert_eq!(output(""), 1024); // model_max_tokens
-
-    // No fallback at all.
-    project.write("model.json", r#"{"model_context_window": 16384}"#);
-    let err = project
-        .check("p.yaml", &pipeline(SETTINGS, &step("")), None)
-        .unwrap_err();
-    assert!(
-        matches!(&err, ContractError::NoOutputLimit { step, .. } if step == "s"),
-        "{err}"
-    );
-    assert!(err.to_string().contains("has no model_max_tokens"), "{err}");
-
-    let err = project
-        .check(
-            "p.yaml",
-            &pipeline(SETTINGS, &step("    max_tokens: 0\n")),
-            None,
+        project
+            .check("p.yaml", &zero, None)
+            .unwrap_err()
+            .to_string(),
+        format!(
+            "{}:4:25: max_context_tokens 0 must be > 0",
+            project.path("pipelines/p.yaml").display()
         )
-        .unwrap_err();
+    );
+    let negative = pipeline(
+        "p",
+        "    max_context_tokens: 10\n    budget_safety_margin_tokens: -1\n",
+        "",
+    );
+    assert!(matches!(
+        project.check("p.yaml", &negative, None),
+        Err(ContractError::Negative { value: -1, .. })
+    ));
+    let text = pipeline("p", "    max_context_tokens: lots\n", "");
+    assert!(matches!(
+        project.check("p.yaml", &text, None),
+        Err(ContractError::Shape {
+            expected: "an integer",
+            ..
+        })
+    ));
+    // Output precedence: max_output_tokens over max_tokens over model_max_tokens.
+    let both = pipeline(
+        "p",
+        "    max_context_tokens: 10\n",
+        "    - id: a\n      action: call_model\n      prompt_key: r/router\n      max_tokens: 300\n      max_output_tokens: 100\n    - id: b\n      action: call_model\n      prompt_key: r/router\n      max_tokens: 300\n",
+    );
+    let report = project.check("p.yaml", &both, None).unwrap();
+    assert_eq!(terms_of(&report, "a").max_output_tokens, 100);
+    assert_eq!(terms_of(&report, "b").max_output_tokens, 300);
+    // Safety margin default 128, settable (0 allowed).
+    let zero_safety = pipeline(
+        "p",
+        "    max_context_tokens: 10\n    budget_safety_margin_tokens: 0\n",
+        ROUTER_STEP,
+    );
+    assert_eq!(
+        project.check("p.yaml", &zero_safety, None).unwrap().steps[0]
+            .terms
+            .safety_margin_tokens,
+        0
+    );
+}
+
+const COMMON: &str = "YAMLpipelines:
+  - name: common
+    settings:
+      max_context_tokens: 4000
+      max_history_tokens: 500
+      budget_safety_margin_tokens: 100
+      graph_max_depth: 2
+    steps:
+      - id: load
+        action: load_conversation_history
+      - id: router
+        action: call_model
+        prompt_key: r/router
+        max_output_tokens: 200
+        user_parts:
+          question:
+            source: user_question_neutral
+            template: \"### User:\\n{}\\n\\n\"
+      - id: answer
+        action: call_model
+        prompt_key: r/router
+        max_tokens: 900
+        user_parts:
+          context:
+            source: context_blocks
+            template: \"### Context:\\n{}\\n\\n\"
+  - name: other
+    settings:
+      max_context_tokens: 1
+";
+
+const MID: &str = "YAMLpipeline:
+  name: mid
+  extends: base/common.yaml#common
+  settings:
+    max_history_tokens: 600
+  steps:
+    - id: answer
+      max_output_tokens: 1000
+      user_parts:
+        question:
+          source: user_question_neutral
+          template: \"### User:\\n{}\\n\\n\"
+";
+
+const LEAF: &str = "YAMLpipeline:
+  name: leaf
+  extends: mid
+  settings:
+    max_context_tokens: 4500
+  steps:
+    - id: extra
+      action: call_model
+      prompt_key: r/router
+      max_output_tokens: 50
+";
+
+#[test]
+fn extends_chain_merges_settings_deeply_and_steps_by_id() {
+    let project = Project::new();
+    project.write("pipelines/base/common.yaml", COMMON);
+    project.write("pipelines/mid.yaml", MID);
+    project.write("pipelines/leaf.yaml", LEAF);
+    let leaf = project.load("pipelines/leaf.yaml").unwrap();
+    assert_eq!(leaf.name(), "leaf");
+    let files: Vec<_> = leaf
+        .files()
+        .iter()
+        .map(|f| f.path.file_name().unwrap().to_owned())
+        .collect();
+    assert_eq!(files, ["leaf.yaml", "mid.yaml", "common.yaml"]);
+    let ids: Vec<_> = leaf.steps().iter().map(|s| s.id.as_str()).collect();
+    assert_eq!(ids, ["load", "router", "answer", "extra"]);
+    let answer = &leaf.steps()[2];
+    assert_eq!(answer.max_tokens.as_ref().unwrap().value, 900); // kept from common
+    assert_eq!(answer.max_output_tokens.as_ref().unwrap().value, 1000); // from mid
+    let parts: Vec<_> = answer.user_parts.iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(parts, ["context", "question"]); // user_parts deep-merged in order
     assert!(
-        matches!(
-            err,
-            ContractError::NotPositive {
-                field: "max_tokens",
-                ..
-            }
-        ),
-        "{err}"
+        answer
+            .max_output_tokens
+            .as_ref()
+            .unwrap()
+            .location
+            .path
+            .ends_with("mid.yaml")
+    );
+
+    let (model, prompts) = (project.model(), project.prompts());
+    let report = Checker::new(&model, &prompts).check(&leaf).unwrap();
+    // router 78 + 600 + 4500 + 200 + 100 = 5478; answer 82 + 600 + 4500 + 1000 + 100 = 6282;
+    // extra: "<ROUTER>\n\n" 42 chars -> 11 + 64 = 75; 75 + 600 + 4500 + 50 + 100 = 5325.
+    let totals: Vec<_> = report
+        .steps
+        .iter()
+        .map(|s| (s.id.as_str(), s.total()))
+        .collect();
+    assert_eq!(
+        totals,
+        [("router", 5478), ("answer", 6282), ("extra", 5325)]
     );
 }
 
 #[test]
-fn steps_need_a_type_and_model_calls_a_prompt() {
+fn multi_pipeline_files_are_checked_one_report_each_and_need_a_name_to_extend() {
     let project = Project::new();
-    let err = project
-        .check(
-            "p.yaml",
-            &pipeline(SETTINGS, "  - name: x\n    prompt_key: answer\n"),
-            None,
-        )
-        .unwrap_err();
-    assert!(
-        matches!(&err, ContractError::MissingStepField { field: "type", step, .. } if step == "x"),
-        "{err}"
+    project.write("pipelines/base/common.yaml", COMMON);
+    project.write("pipelines/mid.yaml", MID);
+    project.write("pipelines/leaf.yaml", LEAF);
+    let reports = project.reports(Policy::FailFast);
+    let verdicts: Vec<_> = reports.iter().map(|r| (r.name.as_str(), r.ok)).collect();
+    assert_eq!(
+        verdicts,
+        [
+            ("common", true),
+            ("other", true),
+            ("leaf", true),
+            ("mid", true)
+        ]
     );
-    let err = project
-        .check(
-            "p.yaml",
-            &pipeline(SETTINGS, "  - type: call_model\n"),
-            None,
-        )
-        .unwrap_err();
+    assert_eq!(reports[1].max_context_tokens_after, Some(1));
+    assert!(reports[1].steps.is_empty());
+
+    project.write("pipelines/mid.yaml", &MID.replace("#common", ""));
+    let err = project.load("pipelines/mid.yaml").unwrap_err();
     assert!(
-        matches!(&err, ContractError::MissingStepField { field: "prompt_key", step, .. } if step == "steps[0]"),
-        "{err}"
+        matches!(err, ContractError::AmbiguousPipeline { count: 2, .. }),
+        "{err:?}"
     );
-    let err = project
-        .check(
-            "p.yaml",
-            &pipeline(
-                SETTINGS,
-                "  - name: x\n    type: call_model\n    prompt_key: missing\n",
-            ),
-            None,
-        )
-        .unwrap_err();
-    assert!(matches!(err, ContractError::PromptNotFound { .. }), "{err}");
+    project.write("pipelines/mid.yaml", &MID.replace("#common", "#nope"));
+    let err = project.load("pipelines/mid.yaml").unwrap_err();
+    assert!(
+        matches!(&err, ContractError::PipelineNotFound { name, .. } if name == "nope"),
+        "{err:?}"
+    );
 }
 
 #[test]
-fn malformed_template_names_file_line_and_part() {
+fn extends_cycles_and_missing_targets_are_errors() {
     let project = Project::new();
-    let steps = "  - name: s\n    type: call_model\n    prompt_key: answer\n    user_parts:\n      - ok {{ a }}\n      - broken {{ b\n";
-    let err = project
-        .check("p.yaml", &pipeline(SETTINGS, steps), None)
-        .unwrap_err();
-    let ContractError::Template {
-        location, index, ..
+    project.write(
+        "pipelines/a.yaml",
+        "YAMLpipeline:\n  name: a\n  extends: b\n",
+    );
+    project.write(
+        "pipelines/b.yaml",
+        "YAMLpipeline:\n  name: b\n  extends: ./a.yaml\n",
+    );
+    assert!(
+        matches!(project.load("pipelines/a.yaml"), Err(ContractError::ExtendsCycle { chain }) if chain.len() == 3)
+    );
+    project.write(
+        "pipelines/c.yaml",
+        "YAMLpipeline:\n  name: c\n  extends: gone\n",
+    );
+    let err = project.load("pipelines/c.yaml").unwrap_err();
+    let ContractError::ExtendsNotFound {
+        location, tried, ..
     } = &err
     else {
         panic!("{err:?}")
     };
-    assert_eq!((location.line, *index), (Some(10), 1)); // settings 1-3, steps 4, the broken part is line 10
+    assert_eq!(location.line, Some(3));
+    assert_eq!(tried.len(), 4);
+}
+
+/// Runs `f` on another thread and fails the test if it takes longer than 10 s.
+fn within_10s<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || tx.send(f()).unwrap());
+    rx.recv_timeout(Duration::from_secs(10))
+        .expect("returned without blocking")
+}
+
+fn mkfifo(path: &Path) {
+    let status = std::process::Command::new("mkfifo")
+        .arg(path)
+        .status()
+        .unwrap();
+    assert!(status.success());
+}
+
+#[cfg(unix)]
+#[test]
+fn a_fifo_in_extends_is_an_immediate_error_naming_the_extends_line() {
+    let project = Project::new();
+    std::fs::create_dir_all(project.path("pipelines")).unwrap();
+    mkfifo(&project.path("pipelines/base.yaml"));
+    let leaf = project.write(
+        "pipelines/leaf.yaml",
+        "YAMLpipeline:\n  name: leaf\n  extends: ./base.yaml\n",
+    );
+    let root = project.path("pipelines");
+    let err = within_10s(move || PipelineLoader::new(root).load(leaf, None)).unwrap_err();
+    let ContractError::Extends {
+        location, source, ..
+    } = &err
+    else {
+        panic!("{err:?}")
+    };
+    assert_eq!(location.line, Some(3));
+    assert!(matches!(source, ReadError::NotRegular { .. }), "{source:?}");
+    assert!(
+        err.to_string().contains("it is a FIFO, not a regular file"),
+        "{err}"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn a_fifo_among_pipelines_is_one_failed_report() {
+    let project = Project::new();
+    project.write("pipelines/ok.yaml", &pipeline("ok", SETTINGS, ROUTER_STEP));
+    mkfifo(&project.path("pipelines/pipe.yaml"));
+    let reports = within_10s(move || {
+        let reports = project.reports(Policy::FailFast);
+        drop(project);
+        reports
+    });
+    let verdicts: Vec<_> = reports.iter().map(|r| r.ok).collect();
+    assert_eq!(verdicts, [true, false]);
+    assert!(
+        reports[1].error.as_deref().unwrap().contains("FIFO"),
+        "{:?}",
+        reports[1].error
+    );
+}
+
+#[test]
+fn prompt_errors_name_pipeline_file_line_and_step() {
+    let project = Project::new();
+    let steps = ROUTER_STEP.replace("r/router", "r/missing");
+    let yaml = pipeline("p", SETTINGS, &steps);
+    let err = project.check("p.yaml", &yaml, None).unwrap_err();
+    let ContractError::Prompt { location, step, .. } = &err else {
+        panic!("{err:?}")
+    };
+    assert_eq!(location.path, project.path("pipelines/p.yaml"));
+    assert_eq!(location.line, Some(line_of(&yaml, "prompt_key")));
+    assert_eq!(step, "router");
+    assert!(err.to_string().contains("r/missing.txt"), "{err}");
+
+    let bad_key = pipeline(
+        "p",
+        SETTINGS,
+        &ROUTER_STEP.replace("r/router", "../etc/passwd"),
+    );
+    let err = project.check("p.yaml", &bad_key, None).unwrap_err();
     assert!(
         err.to_string()
-            .ends_with("step `s` user_parts[1]: unclosed `{{` at character 7"),
+            .contains("step `router`: invalid prompt key \"../etc/passwd\""),
+        "{err}"
+    );
+
+    project.write("prompts/r/latin1.txt", "caf\u{e9}");
+    std::fs::write(project.path("prompts/r/latin1.txt"), b"caf\xe9").unwrap();
+    let latin1 = pipeline("p", SETTINGS, &ROUTER_STEP.replace("r/router", "r/latin1"));
+    let err = project.check("p.yaml", &latin1, None).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("not valid UTF-8 (first invalid byte at offset 3)"),
+        "{err}"
+    );
+
+    let big = std::fs::File::create(project.path("prompts/r/big.txt")).unwrap();
+    big.set_len(16 * 1024 * 1024 + 1).unwrap();
+    let oversize = pipeline("p", SETTINGS, &ROUTER_STEP.replace("r/router", "r/big"));
+    let err = project.check("p.yaml", &oversize, None).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("it is 16777217 bytes, more than the limit of 16777216 bytes"),
         "{err}"
     );
 }
 
 #[test]
-fn markdown_prompts_and_exact_counters() {
-    struct Words;
-    impl TokenCounter for Words {
-        fn count_tokens(&self, text: &str) -> u64 {
-            text.split_whitespace().count() as u64
+fn templates_need_exactly_one_slot() {
+    let project = Project::new();
+    let yaml = pipeline("p", SETTINGS, &ROUTER_STEP.replace("{}", "{question}"));
+    let err = project.check("p.yaml", &yaml, None).unwrap_err();
+    let ContractError::Template {
+        location,
+        step,
+        part,
+        ..
+    } = &err
+    else {
+        panic!("{err:?}")
+    };
+    assert_eq!((step.as_str(), part.as_str()), ("router", "question"));
+    assert_eq!(location.line, Some(line_of(&yaml, "template")));
+}
+
+/// A typo case: the YAML, the misspelled name and the name it resembles.
+fn typo_cases() -> Vec<(String, &'static str, &'static str)> {
+    vec![
+        (
+            pipeline(
+                "p",
+                "    max_context_tokens: 5000\n    max_history_token: 800\n",
+                ROUTER_STEP,
+            ),
+            "max_history_token",
+            "max_history_tokens",
+        ),
+        (
+            pipeline(
+                "p",
+                SETTINGS,
+                &ROUTER_STEP.replace("max_output_tokens", "max_output_token"),
+            ),
+            "max_output_token",
+            "max_output_tokens",
+        ),
+        (
+            pipeline(
+                "p",
+                SETTINGS,
+                &format!("{ROUTER_STEP}      use_histroy: true\n"),
+            ),
+            "use_histroy",
+            "use_history",
+        ),
+        (
+            pipeline(
+                "p",
+                SETTINGS,
+                &ROUTER_STEP.replace("action: call_model", "action: call_modle"),
+            ),
+            "call_modle",
+            "call_model",
+        ),
+    ]
+}
+
+#[test]
+fn typos_are_errors_under_fail_fast_naming_file_line_and_the_key() {
+    let project = Project::new();
+    for (yaml, written, resembles) in typo_cases() {
+        let err = project.check("p.yaml", &yaml, None).unwrap_err();
+        let ContractError::Typo(typo) = &err else {
+            panic!("{written}: {err:?}")
+        };
+        assert_eq!(typo.written, written);
+        assert_eq!(typo.resembles, resembles);
+        assert_eq!(typo.location.path, project.path("pipelines/p.yaml"));
+        assert_eq!(typo.location.line, Some(line_of(&yaml, written)));
+        assert!(
+            err.to_string()
+                .ends_with(&format!("did you mean `{resembles}`?")),
+            "{err}"
+        );
+    }
+    // A misspelled max_context_tokens is a typo too, reported before the missing setting.
+    let yaml = pipeline("p", "    max_context_token: 5000\n", "");
+    assert!(
+        matches!(project.check("p.yaml", &yaml, None), Err(ContractError::Typo(t)) if t.resembles == "max_context_tokens")
+    );
+}
+
+#[test]
+fn typos_are_warnings_under_auto_clamp() {
+    let project = Project::new();
+    for (yaml, written, resembles) in typo_cases() {
+        let captured = Arc::new(Captured::default());
+        let report = Capture::collect(&captured, || {
+            project.check("p.yaml", &yaml, Some(Policy::AutoClamp))
+        });
+        assert!(report.is_ok(), "{written}: {report:?}");
+        let events = captured.events.lock().unwrap();
+        let warned = events.iter().any(|(level, f)| {
+            *level == tracing::Level::WARN
+                && f.get("key").map(String::as_str) == Some(written)
+                && f.get("resembles").map(String::as_str) == Some(resembles)
+                && f.get("location").is_some_and(|l| {
+                    l.ends_with(&format!(
+                        "p.yaml:{}:{}",
+                        line_of(&yaml, written),
+                        l.rsplit(':').next().unwrap()
+                    ))
+                })
+        });
+        assert!(warned, "{written}: {events:?}");
+    }
+    // The misspelled output limit is not applied: the model default (1500) is.
+    let (yaml, _, _) = &typo_cases()[1];
+    let report = project
+        .check("p.yaml", yaml, Some(Policy::AutoClamp))
+        .unwrap();
+    assert_eq!(report.steps[0].terms.max_output_tokens, 1500);
+}
+
+#[test]
+fn json_report_has_exactly_the_cli_fields() {
+    let project = Project::new();
+    project.write("pipelines/p.yaml", &over_by_318());
+    let clamped = serde_json::to_value(&project.reports(Policy::AutoClamp)[0]).unwrap();
+    assert_eq!(
+        clamped,
+        serde_json::json!({
+            "name": "p", "ok": true, "max_context_tokens_after": 5682,
+            "clamps": [{"kind": "max_context_tokens", "step": null, "before": 6000, "after": 5682}],
+            "steps": [
+                {"id": "router", "fixed_prompt_tokens": 78, "history_tokens": 800, "context_tokens": 5682,
+                 "output_tokens": 200, "safety_margin_tokens": 128, "total": 6888, "window": 8192, "headroom": 1304},
+                {"id": "answer", "fixed_prompt_tokens": 82, "history_tokens": 800, "context_tokens": 5682,
+                 "output_tokens": 1500, "safety_margin_tokens": 128, "total": 8192, "window": 8192, "headroom": 0}
+            ]
+        })
+    );
+    let failed = serde_json::to_value(&project.reports(Policy::FailFast)[0]).unwrap();
+    assert_eq!(failed["ok"], false);
+    assert_eq!(failed["max_context_tokens_after"], serde_json::Value::Null);
+    assert_eq!(failed["steps"][1]["headroom"], -318);
+    assert!(failed["error"].as_str().unwrap().contains("by 318 tokens"));
+    let keys: Vec<_> = failed.as_object().unwrap().keys().cloned().collect();
+    assert_eq!(
+        keys,
+        [
+            "clamps",
+            "error",
+            "max_context_tokens_after",
+            "name",
+            "ok",
+            "steps"
+        ]
+    );
+}
+
+#[test]
+fn a_missing_input_path_is_an_error_not_an_empty_report() {
+    let project = Project::new();
+    let (model, prompts) = (project.model(), project.prompts());
+    let err = check_paths(&[project.path("nope")], &Checker::new(&model, &prompts)).unwrap_err();
+    assert!(matches!(err, ContractError::Input { .. }), "{err:?}");
+}
+
+#[test]
+fn cache_recomputes_only_when_an_input_changes() {
+    let project = Project::new();
+    let path = project.write("pipelines/p.yaml", &pipeline("p", SETTINGS, ROUTER_STEP));
+    let (model, prompts) = (project.model(), project.prompts());
+    let checker = Checker::new(&model, &prompts);
+    let mut cache = ContractCache::new();
+    assert_eq!(cache.check(&checker, &path).unwrap().1, CacheStatus::Miss);
+    assert_eq!(cache.check(&checker, &path).unwrap().1, CacheStatus::Hit);
+    project.write("prompts/r/router.txt", "Route.");
+    let (report, status) = cache.check(&checker, &path).unwrap();
+    assert_eq!(status, CacheStatus::Miss);
+    // "Route.\n\n### User:\n\n\n" = 6 + 2 + 12 = 20 chars -> 5 + 64.
+    assert_eq!(report.steps[0].terms.fixed_prompt_tokens, 69);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    /// After auto-clamp every step fits; context is cut once, to exactly
+    /// what the worst step allows; it fails only when that is 0 or below.
+    #[test]
+    fn after_auto_clamp_every_step_fits(
+        steps in proptest::collection::vec((0u64..3_000, 1u64..4_000), 1..6),
+        history in 0u64..3_000,
+        context in 1u64..20_000,
+        safety in 0u64..300,
+        window in 1u64..16_384,
+    ) {
+        let reports: Vec<StepReport> = steps.iter().enumerate().map(|(i, &(fixed, output))| StepReport::new(format!("s{i}"), ContractTerms {
+            fixed_prompt_tokens: fixed, max_history_tokens: history, max_context_tokens: context,
+            max_output_tokens: output, safety_margin_tokens: safety, context_window: window,
+        })).collect();
+        let least = steps.iter().map(|&(fixed, output)| i128::from(window) - i128::from(fixed + history + output + safety)).min().unwrap();
+        match Evaluation::new("p", "p.yaml", Policy::AutoClamp, context, reports).enforce() {
+            Ok(report) => {
+                for step in &report.steps {
+                    prop_assert!(step.terms.check().is_ok());
+                    prop_assert!(step.headroom() >= 0);
+                }
+                prop_assert!(report.clamps.iter().all(|c| c.setting == ClampedSetting::MaxContextTokens));
+                if i128::from(context) > least {
+                    prop_assert_eq!(i128::from(report.max_context_tokens_after), least);
+                    prop_assert_eq!(report.clamps.len(), 1);
+                } else {
+                    prop_assert_eq!(report.max_context_tokens_after, context);
+                    prop_assert!(report.clamps.is_empty());
+                }
+            }
+            Err(ContractError::ContextClampNotPositive { allowed, .. }) => {
+                prop_assert_eq!(i128::from(allowed), least);
+                prop_assert!(least <= 0);
+            }
+            Err(other) => prop_assert!(false, "unexpected {}", other),
         }
     }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// The same through real files: random prompt sizes and output limits.
+    #[test]
+    fn auto_clamped_real_pipelines_fit(
+        prompts in proptest::collection::vec((0usize..6_000, 1u64..3_000), 1..4),
+        context in 1u64..8_000,
+    ) {
+        let project = Project::new();
+        let mut steps = String::new();
+        for (i, (chars, output)) in prompts.iter().enumerate() {
+            project.write(&format!("prompts/s{i}.txt"), &"x".repeat(*chars));
+            steps.push_str(&format!("    - id: s{i}\n      action: call_model\n      prompt_key: s{i}\n      max_output_tokens: {output}\n"));
+        }
+        let yaml = pipeline("p", &format!("    max_context_tokens: {context}\n    max_history_tokens: 500\n"), &steps);
+        // fixed = ceil((chars + 2) / 4) + 64, worked out here, not by the library.
+        let least = prompts.iter().map(|&(chars, output)| {
+            let fixed = i128::try_from((chars + 2).div_ceil(4)).unwrap() + 64;
+            8192 - fixed - 500 - i128::from(output) - 128
+        }).min().unwrap();
+        match project.check("p.yaml", &yaml, Some(Policy::AutoClamp)) {
+            Ok(report) => {
+                prop_assert!(report.steps.iter().all(|s| s.terms.check().is_ok()));
+                prop_assert_eq!(i128::from(report.max_context_tokens_after), least.min(i128::from(context)));
+            }
+            Err(ContractError::ContextClampNotPositive { allowed, .. }) => prop_assert_eq!(i128::from(allowed), least),
+            Err(other) => prop_assert!(false, "unexpected {}", other),
+        }
+    }
+}
+
+#[test]
+fn model_config_json_errors_name_file_and_line() {
     let project = Project::new();
-    // 15 chars of markdown: ceil(15 / 3.75) = 4 (prose would be 4 too; 16 chars makes 5 vs 4).
-    project.write("prompts/md.md", "# Role\nBe terse");
     let path = project.write(
-        "p.yaml",
-        &pipeline(SETTINGS, "  - name: s\n    type: call_model\n    prompt_key: md\n    user_parts: [\"Q: {{ q }} now\"]\n"),
+        "bad.json",
+        "{\n  \"model_context_window\": 8192\n  \"x\": 1\n}",
     );
-    let model = project.model();
-    let prompts = project.prompts();
-    let p = PipelineConfig::load(path).unwrap();
-    let zero = FormatOverhead {
-        per_message_tokens: 0,
-        per_request_tokens: 0,
-    };
-    let seed = Checker::new(&model, &prompts)
-        .format_overhead(zero)
-        .check(&p)
-        .unwrap();
-    // markdown 15 chars -> 4; "Q:  now" 7 chars prose -> 2
-    assert_eq!(seed.steps[0].terms.fixed_prompt_tokens, 6);
-    let exact = Checker::new(&model, &prompts)
-        .estimator(&Words)
-        .format_overhead(zero)
-        .check(&p)
-        .unwrap();
-    // "# Role Be terse" -> 4 words; "Q:  now" -> 2 words
-    assert_eq!(exact.steps[0].terms.fixed_prompt_tokens, 6);
-    let overhead = FormatOverhead {
-        per_message_tokens: 5,
-        per_request_tokens: 1,
-    };
-    let with = Checker::new(&model, &prompts)
-        .estimator(&Words)
-        .format_overhead(overhead)
-        .check(&p)
-        .unwrap();
-    assert_eq!(with.steps[0].terms.fixed_prompt_tokens, 6 + 2 * 5 + 1);
-}
-
-// ---------------------------------------------------------------- policies
-
-/// Settings that overflow a 16384 window: 28 + 2000 + 14000 + 1024 + 128 = 17180, excess 796.
-const TOO_BIG: &str = "  max_context_tokens: 14000\n  max_history_tokens: 2000\n";
-
-#[test]
-fn fail_fast_is_the_default_and_names_step_terms_and_excess() {
-    let project = Project::new();
-    let err = project
-        .check("p.yaml", &pipeline(TOO_BIG, ANSWER_STEP), None)
-        .unwrap_err();
-    assert_eq!(
-        err.to_string(),
-        format!(
-            "{}: step `answer` exceeds context_window 16384 by 796 tokens: prompt 28 + history 2000 + context 14000 + output 1024 + safety 128",
-            project.path("p.yaml").display()
-        )
-    );
-    let ContractError::Violation {
-        step, violation, ..
-    } = err
-    else {
-        panic!()
-    };
-    assert_eq!(step, "answer");
-    assert_eq!(violation.excess_tokens(), 796);
-}
-
-#[test]
-fn fail_fast_reports_the_first_violating_step() {
-    let project = Project::new();
-    let steps = format!(
-        "{ANSWER_STEP}  - name: second\n    type: call_model\n    prompt_key: answer\n    max_tokens: 9000\n"
-    );
-    // Step `answer` (1024 output) fits at context 6000; `second` does not: 14 + 6000 + 9000 + 128 + 0 history.
-    let settings = "  max_context_tokens: 8000\n  max_history_tokens: 0\n";
-    let err = project
-        .check("p.yaml", &pipeline(settings, &steps), None)
-        .unwrap_err();
+    let err = ModelConfig::load(&path).unwrap_err();
     assert!(
-        matches!(&err, ContractError::Violation { step, .. } if step == "second"),
-        "{err}"
+        matches!(&err, ContractError::Json { location, .. } if location.line == Some(3)),
+        "{err:?}"
+    );
+    let dir_err = ModelConfig::load(project.path("prompts")).unwrap_err();
+    assert!(
+        dir_err.to_string().contains("it is a directory"),
+        "{dir_err}"
     );
 }
-
 #[derive(Default)]
 struct Captured {
     events: Mutex<Vec<(tracing::Level, BTreeMap<String, String>)>>,
@@ -544,379 +995,4 @@ impl tracing::Subscriber for Capture {
     }
     fn enter(&self, _: &tracing::span::Id) {}
     fn exit(&self, _: &tracing::span::Id) {}
-}
-
-#[test]
-fn auto_clamp_by_config_flag_clamps_logs_and_leaves_files_untouched() {
-    let project = Project::new();
-    let yaml = pipeline(
-        &format!("{TOO_BIG}  limits_policy: auto_clamp\n"),
-        ANSWER_STEP,
-    );
-    let path = project.write("p.yaml", &yaml);
-    let before = std::fs::read(&path).unwrap();
-
-    let captured = Arc::new(Captured::default());
-    let model = project.model();
-    let prompts = project.prompts();
-    let pipeline = PipelineConfig::load(&path).unwrap();
-    let report = Capture::collect(&captured, || {
-        Checker::new(&model, &prompts).check(&pipeline)
-    })
-    .unwrap();
-
-    assert_eq!(report.policy, Policy::AutoClamp);
-    assert_eq!(report.steps[0].terms.max_context_tokens, 14000 - 796);
-    assert_eq!(report.steps[0].terms.max_output_tokens, 1024);
-    assert_eq!(report.steps[0].headroom(), 0);
-    assert_eq!(report.clamps.len(), 1);
-    let clamp = &report.clamps[0];
-    assert_eq!(
-        (clamp.setting, clamp.before, clamp.after),
-        (ClampedSetting::MaxContextTokens, 14000, 13204)
-    );
-    assert_eq!(
-        clamp.reason,
-        "total 17180 exceeds context_window 16384 by 796 tokens"
-    );
-
-    let events = captured.events.lock().unwrap();
-    assert_eq!(events.len(), 1);
-    let (level, fields) = &events[0];
-    assert_eq!(*level, tracing::Level::WARN);
-    assert_eq!(fields["step"], "answer");
-    assert_eq!(fields["setting"], "max_context_tokens");
-    assert_eq!(fields["before"], "14000");
-    assert_eq!(fields["after"], "13204");
-    assert_eq!(fields["reason"], clamp.reason);
-
-    assert_eq!(
-        std::fs::read(&path).unwrap(),
-        before,
-        "the pipeline file was modified"
-    );
-}
-
-#[test]
-fn auto_clamp_reduces_output_after_context_reaches_one() {
-    let project = Project::new();
-    project.write(
-        "model.json",
-        r#"{"model_context_window": 2000, "model_max_tokens": 1024}"#,
-    );
-    // 28 + 900 + 100 + 1024 + 128 = 2180 > 2000, excess 180: context 100 -> 1 (99), output 1024 -> 943 (81).
-    let settings = "  max_context_tokens: 100\n  max_history_tokens: 900\n";
-    let report = project
-        .check(
-            "p.yaml",
-            &pipeline(settings, ANSWER_STEP),
-            Some(Policy::AutoClamp),
-        )
-        .unwrap();
-    let t = report.steps[0].terms;
-    assert_eq!((t.max_context_tokens, t.max_output_tokens), (1, 943));
-    let settings_changed: Vec<_> = report.clamps.iter().map(|c| c.setting).collect();
-    assert_eq!(
-        settings_changed,
-        [
-            ClampedSetting::MaxContextTokens,
-            ClampedSetting::MaxOutputTokens
-        ]
-    );
-}
-
-#[test]
-fn auto_clamp_that_cannot_fit_is_an_error() {
-    let project = Project::new();
-    project.write(
-        "model.json",
-        r#"{"model_context_window": 2000, "model_max_tokens": 1024}"#,
-    );
-    // 28 + 1900 + 128 = 2056 > 2000 before context and output count at all.
-    let settings = "  max_context_tokens: 100\n  max_history_tokens: 1900\n";
-    let err = project
-        .check(
-            "p.yaml",
-            &pipeline(settings, ANSWER_STEP),
-            Some(Policy::AutoClamp),
-        )
-        .unwrap_err();
-    let ContractError::Unclampable {
-        step, violation, ..
-    } = &err
-    else {
-        panic!("{err:?}")
-    };
-    assert_eq!(step, "answer");
-    // 28 + 1900 + 1 + 1 + 128 = 2058
-    assert_eq!(violation.excess_tokens(), 58);
-    assert!(
-        err.to_string().contains("cannot be clamped to fit"),
-        "{err}"
-    );
-}
-
-#[test]
-fn policy_precedence_environment_over_config_over_default() {
-    let project = Project::new();
-    let model = project.model();
-    let prompts = project.prompts();
-    let clamp_in_file = PipelineConfig::load(project.write(
-        "clamp.yaml",
-        &pipeline(
-            &format!("{TOO_BIG}  limits_policy: auto_clamp\n"),
-            ANSWER_STEP,
-        ),
-    ))
-    .unwrap();
-    let plain =
-        PipelineConfig::load(project.write("plain.yaml", &pipeline(TOO_BIG, ANSWER_STEP))).unwrap();
-
-    let env = |value: &str| parse_policy_var(Some(OsStr::new(value))).unwrap();
-    let checker = |value: Option<Policy>| Checker::new(&model, &prompts).policy_override(value);
-
-    // Environment set: it wins in both directions.
-    assert!(matches!(
-        checker(env("fail_fast")).check(&clamp_in_file),
-        Err(ContractError::Violation { .. })
-    ));
-    assert_eq!(
-        checker(env("auto_clamp")).check(&plain).unwrap().policy,
-        Policy::AutoClamp
-    );
-    // Environment blank or unset: the file decides, else fail_fast.
-    assert_eq!(
-        checker(env("")).check(&clamp_in_file).unwrap().policy,
-        Policy::AutoClamp
-    );
-    assert!(matches!(
-        checker(None).check(&plain),
-        Err(ContractError::Violation { .. })
-    ));
-    // A bad environment value is an error, not a silent default.
-    assert!(matches!(
-        parse_policy_var(Some(OsStr::new("auto-clamp"))),
-        Err(ContractError::UnknownPolicy { .. })
-    ));
-}
-
-// ---------------------------------------------------------------- extends
-
-#[test]
-fn extended_pipeline_is_checked_with_merged_settings() {
-    let project = Project::new();
-    project.write("pipelines/base.yaml", &pipeline(SETTINGS, ANSWER_STEP));
-    let child = project.write(
-        "pipelines/long.yaml",
-        "extends: base.yaml\nsettings:\n  max_context_tokens: 12000\nsteps:\n  - name: answer\n    max_output_tokens: 2000\n",
-    );
-    let model = project.model();
-    let prompts = project.prompts();
-    let report = Checker::new(&model, &prompts)
-        .check(&PipelineConfig::load(child).unwrap())
-        .unwrap();
-    let t = report.steps[0].terms;
-    assert_eq!(t.max_context_tokens, 12000); // child
-    assert_eq!(t.max_history_tokens, 2000); // parent
-    assert_eq!(t.max_output_tokens, 2000); // child step override
-    assert_eq!(t.fixed_prompt_tokens, 28); // parent step's prompt and parts
-}
-
-// ---------------------------------------------------------------- malformed files
-
-#[test]
-fn malformed_yaml_reports_file_and_line() {
-    let project = Project::new();
-    let path = project.write(
-        "bad.yaml",
-        "settings:\n  max_context_tokens: 6000\nsteps:\n  - name: a\n    type: [call_model\n",
-    );
-    let err = PipelineConfig::load(&path).unwrap_err();
-    let ContractError::Yaml { location, message } = &err else {
-        panic!("{err:?}")
-    };
-    assert_eq!(location.path, path);
-    let line = location.line.expect("a line number");
-    assert!((5..=6).contains(&line), "line {line}: {message}");
-    assert!(
-        err.to_string()
-            .starts_with(&format!("{}:{line}", path.display())),
-        "{err}"
-    );
-}
-
-#[test]
-fn malformed_json_reports_file_and_line() {
-    let project = Project::new();
-    let path = project.write(
-        "model.json",
-        "{\n  \"model_context_window\": 8192,\n  \"model_max_tokens\": 10x\n}\n",
-    );
-    let err = ModelConfig::load(&path).unwrap_err();
-    let ContractError::Json { location, .. } = &err else {
-        panic!("{err:?}")
-    };
-    assert_eq!(
-        (location.path.as_path(), location.line),
-        (path.as_path(), Some(3))
-    );
-}
-
-// ---------------------------------------------------------------- cache
-
-/// Counts estimator calls to tell recomputation from cache hits.
-#[derive(Default)]
-struct Counting(AtomicUsize);
-
-impl Estimator for Counting {
-    fn estimate(&self, text: &str, content_type: ContentType) -> u64 {
-        self.0.fetch_add(1, Ordering::SeqCst);
-        budget_runtime::SeedEstimator.estimate(text, content_type)
-    }
-}
-
-#[test]
-fn cache_recomputes_only_when_an_input_changes() {
-    let project = Project::new();
-    project.write("pipelines/base.yaml", &pipeline(SETTINGS, ANSWER_STEP));
-    let child = project.write("pipelines/child.yaml", "extends: base.yaml\n");
-    let counting = Counting::default();
-    let mut cache = ContractCache::new();
-    let mut run = |model: &ModelConfig, policy: Option<Policy>| {
-        let prompts = project.prompts();
-        let checker = Checker::new(model, &prompts)
-            .estimator(&counting)
-            .policy_override(policy);
-        cache
-            .check(&checker, &child)
-            .map(|(report, status)| (report.steps[0].terms, status))
-    };
-    let model = project.model();
-
-    let (first, status) = run(&model, None).unwrap();
-    assert_eq!((first.fixed_prompt_tokens, status), (28, CacheStatus::Miss));
-    let calls = counting.0.load(Ordering::SeqCst);
-    assert_eq!(calls, 3); // system prompt + two user parts
-
-    assert_eq!(run(&model, None).unwrap().1, CacheStatus::Hit);
-    assert_eq!(
-        counting.0.load(Ordering::SeqCst),
-        calls,
-        "a hit must not re-estimate"
-    );
-
-    // A prompt file changes: 28 -> 48 characters, 7 -> 12 tokens.
-    project.write(
-        "prompts/answer.txt",
-        "You are a support assistant for the billing API.",
-    );
-    let (changed, status) = run(&model, None).unwrap();
-    assert_eq!(
-        (changed.fixed_prompt_tokens, status),
-        (33, CacheStatus::Miss)
-    );
-    assert_eq!(run(&model, None).unwrap().1, CacheStatus::Hit);
-
-    // An ancestor changes.
-    project.write(
-        "pipelines/base.yaml",
-        &pipeline(
-            "  max_context_tokens: 5000\n  max_history_tokens: 2000\n",
-            ANSWER_STEP,
-        ),
-    );
-    let (changed, status) = run(&model, None).unwrap();
-    assert_eq!(
-        (changed.max_context_tokens, status),
-        (5000, CacheStatus::Miss)
-    );
-
-    // The model config changes.
-    let smaller = ModelConfig::new(12_000, Some(1024)).unwrap();
-    assert_eq!(run(&smaller, None).unwrap().1, CacheStatus::Miss);
-    assert_eq!(run(&smaller, None).unwrap().1, CacheStatus::Hit);
-
-    // The policy changes.
-    assert_eq!(
-        run(&smaller, Some(Policy::AutoClamp)).unwrap().1,
-        CacheStatus::Miss
-    );
-    assert_eq!(
-        run(&smaller, Some(Policy::AutoClamp)).unwrap().1,
-        CacheStatus::Hit
-    );
-}
-
-#[test]
-fn cache_does_not_store_failures() {
-    let project = Project::new();
-    let path = project.write("p.yaml", &pipeline(TOO_BIG, ANSWER_STEP));
-    let model = project.model();
-    let prompts = project.prompts();
-    let checker = Checker::new(&model, &prompts);
-    let mut cache = ContractCache::new();
-    assert!(cache.check(&checker, &path).is_err());
-    assert!(cache.is_empty());
-    project.write("p.yaml", &pipeline(SETTINGS, ANSWER_STEP));
-    assert_eq!(cache.check(&checker, &path).unwrap().1, CacheStatus::Miss);
-    assert_eq!(cache.len(), 1);
-    assert!(cache.fingerprint(&path).is_some());
-}
-
-// ---------------------------------------------------------------- property
-
-proptest! {
-    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
-
-    /// Loaded from real files, every step fits after auto-clamp, or the check
-    /// fails only because a step cannot fit even at the floor.
-    #[test]
-    fn after_auto_clamp_every_step_fits(
-        window in 500u64..40_000,
-        context in 1u64..40_000,
-        history in 0u64..10_000,
-        safety in 0u64..400,
-        outputs in proptest::collection::vec((1u64..8_000, any::<bool>()), 1..5),
-    ) {
-        let project = Project::new();
-        project.write("model.json", &format!(r#"{{"model_context_window": {window}, "model_max_tokens": 1024}}"#));
-        let mut steps = String::new();
-        for (i, (output, use_history)) in outputs.iter().enumerate() {
-            steps.push_str(&format!(
-                "  - name: s{i}\n    type: call_model\n    prompt_key: answer\n    max_output_tokens: {output}\n    use_history: {use_history}\n    user_parts: [\"Q{i}: {{{{ q }}}}\"]\n"
-            ));
-        }
-        let settings = format!(
-            "  max_context_tokens: {context}\n  max_history_tokens: {history}\n  budget_safety_margin_tokens: {safety}\n  limits_policy: auto_clamp\n"
-        );
-        match project.check("p.yaml", &pipeline(&settings, &steps), None) {
-            Ok(report) => {
-                prop_assert_eq!(report.steps.len(), outputs.len());
-                for step in &report.steps {
-                    let t = step.terms;
-                    prop_assert!(
-                        t.fixed_prompt_tokens + t.max_history_tokens + t.max_context_tokens + t.max_output_tokens
-                            + t.safety_margin_tokens <= t.context_window,
-                        "{:?}", t
-                    );
-                    prop_assert!(t.max_context_tokens >= 1 && t.max_output_tokens >= 1);
-                }
-            }
-            Err(ContractError::Unclampable { violation, .. }) => {
-                let t = violation.terms();
-                prop_assert_eq!((t.max_context_tokens, t.max_output_tokens), (1, 1));
-                prop_assert!(t.fixed_prompt_tokens + t.max_history_tokens + t.safety_margin_tokens + 2 > window);
-            }
-            Err(other) => prop_assert!(false, "unexpected error: {}", other),
-        }
-    }
-}
-
-#[test]
-fn public_types_are_thread_safe() {
-    fn is<T: Send + Sync>() {}
-    is::<ContractCache>();
-    is::<ContractError>();
-    is::<budget_runtime::contract::ContractReport>();
-    is::<Checker<'static>>();
 }

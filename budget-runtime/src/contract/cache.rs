@@ -7,8 +7,7 @@ use std::sync::Arc;
 
 use sha2::{Digest, Sha256};
 
-use crate::contract::{Checker, ContractReport, PipelineConfig};
-use crate::error::ContractError;
+use crate::contract::{Checker, ContractError, ContractReport, PipelineConfig};
 
 /// SHA-256 over a check's inputs: every pipeline file of the `extends` chain
 /// (path and bytes), every prompt used (key, path and bytes), the model
@@ -47,7 +46,7 @@ pub enum CacheStatus {
 /// let dir = std::env::temp_dir().join(format!("budget-doc-cache-{}", std::process::id()));
 /// std::fs::create_dir_all(&dir)?;
 /// std::fs::write(dir.join("sys.txt"), "Be brief.")?;
-/// std::fs::write(dir.join("p.yaml"), "settings:\n  max_context_tokens: 100\nsteps:\n  - name: a\n    type: call_model\n    prompt_key: sys\n")?;
+/// std::fs::write(dir.join("p.yaml"), "YAMLpipeline:\n  name: p\n  settings:\n    max_context_tokens: 100\n  steps:\n    - id: a\n      action: call_model\n      prompt_key: sys\n")?;
 ///
 /// let model = ModelConfig::new(4_096, Some(256))?;
 /// let prompts = PromptStore::new(&dir);
@@ -83,6 +82,7 @@ impl ContractCache {
     ) -> Result<(Arc<ContractReport>, CacheStatus), ContractError> {
         let path = path.as_ref();
         let pipeline = PipelineConfig::load(path)?;
+        let budget = checker.budget(&pipeline)?;
         let prompts = checker.load_prompts(&pipeline)?;
         let fingerprint = fingerprint(checker, &pipeline, prompts.values());
         if let Some((stored, report)) = self.entries.get(path)
@@ -90,7 +90,11 @@ impl ContractCache {
         {
             return Ok((Arc::clone(report), CacheStatus::Hit));
         }
-        let report = Arc::new(checker.evaluate_with(&pipeline, &prompts)?.enforce()?);
+        let report = Arc::new(
+            checker
+                .evaluate_with(&pipeline, &budget, &prompts)?
+                .enforce()?,
+        );
         self.entries
             .insert(path.to_owned(), (fingerprint, Arc::clone(&report)));
         Ok((report, CacheStatus::Miss))
@@ -126,11 +130,11 @@ fn fingerprint<'p>(
     let mut hasher = Sha256::new();
     let mut field = |tag: &str, bytes: &[u8]| {
         for part in [tag.as_bytes(), bytes] {
-            hasher.update((part.len() as u64).to_le_bytes());
+            hasher.update(u64::try_from(part.len()).unwrap_or(u64::MAX).to_le_bytes());
             hasher.update(part);
         }
     };
-    field("version", b"budget-contract-cache-1");
+    field("version", b"budget-contract-cache-2");
     for file in pipeline.files() {
         field("pipeline-path", file.path.as_os_str().as_encoded_bytes());
         field("pipeline-sha256", &file.sha256);
@@ -150,14 +154,6 @@ fn fingerprint<'p>(
         None => field("model-max-tokens-none", b""),
     }
     field("policy", checker.policy_for(pipeline).name().as_bytes());
-    let overhead = checker.overhead();
-    field(
-        "overhead-message",
-        &overhead.per_message_tokens.to_le_bytes(),
-    );
-    field(
-        "overhead-request",
-        &overhead.per_request_tokens.to_le_bytes(),
-    );
+    field("format-overhead", &checker.overhead().to_le_bytes());
     Fingerprint(hasher.finalize().into())
 }

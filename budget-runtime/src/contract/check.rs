@@ -4,72 +4,83 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use crate::contract::clamp::worst_step;
 use crate::contract::model_config::{non_negative, positive};
+use crate::contract::template::TemplateError;
 use crate::contract::{
-    Clamp, ContractTerms, FormatOverhead, ModelConfig, PipelineConfig, Policy, Prompt, PromptStore,
-    SourceLocation, Step, clamp_terms, fixed_prompt_tokens, render_empty,
+    Clamp, ContractError, ContractTerms, DEFAULT_FORMAT_OVERHEAD_TOKENS,
+    DEFAULT_SAFETY_MARGIN_TOKENS, ModelConfig, PipelineConfig, Policy, Prompt, PromptStore,
+    SourceLocation, Step, clamp_steps, fixed_prompt_text, fixed_prompt_tokens, render_empty,
 };
-use crate::error::ContractError;
 use crate::estimate::{Estimator, SeedEstimator};
 
-/// `budget_safety_margin_tokens` when no file sets it, in tokens.
-pub const DEFAULT_SAFETY_MARGIN_TOKENS: u64 = 128;
-
-/// Checks pipelines against one model config and prompt folder.
+/// Checks pipelines against one model config and prompt store.
 ///
-/// For every `call_model` step the contract is
-/// `fixed_prompt + max_history_tokens (if use_history) + max_context_tokens +
-/// max_output_tokens + budget_safety_margin_tokens <= model_context_window`,
-/// where the fixed prompt is counted by [`fixed_prompt_tokens`] with the
-/// configured estimator (default [`SeedEstimator`]; pass an exact
-/// [`TokenCounter`](crate::TokenCounter) for exact counts).
+/// For every `call_model` step the contract is the seed's inequality
 ///
-/// A step's output limit is its `max_output_tokens`, else its `max_tokens`,
-/// else the model's `model_max_tokens`.
+/// ```text
+/// fixed_prompt + max_history_tokens + max_context_tokens + output + safety <= model_context_window
+/// ```
 ///
-/// Always enforced, whatever the policy:
-/// - `max_context_tokens` present and > 0;
-/// - `max_history_tokens` present and >= 0 when a step uses history;
-/// - `budget_safety_margin_tokens` >= 0;
-/// - every step has a `type`;
-/// - every `call_model` step has a `prompt_key` whose prompt exists,
-///   well-formed `user_parts` and an output limit > 0.
+/// - `fixed_prompt`: the system prompt `<prompts_dir>/<prompt_key>.txt`,
+///   a blank line and the `user_parts` templates with `{}` rendered empty,
+///   counted as one text by the estimator (default [`SeedEstimator`]; pass
+///   an exact [`TokenCounter`](crate::TokenCounter) for exact counts), plus
+///   the per-step format overhead ([`DEFAULT_FORMAT_OVERHEAD_TOKENS`] = 64
+///   unless set with [`Checker::format_overhead`]);
+/// - `max_history_tokens` (0 when unset) is counted for **every**
+///   `call_model` step, whether or not it sets `use_history`, as the seed
+///   document writes the inequality and its reference implementation
+///   computes it;
+/// - `max_context_tokens` is one pipeline-wide value;
+/// - output: the step's `max_output_tokens`, else its `max_tokens`, else
+///   the model's `model_max_tokens`;
+/// - safety: `budget_safety_margin_tokens`, else
+///   [`DEFAULT_SAFETY_MARGIN_TOKENS`] (128).
 ///
-/// The policy is, first to last: [`Checker::policy_override`] (pass
-/// [`policy_from_env`](crate::contract::policy_from_env) there to honour
-/// `PIPELINE_LIMITS_POLICY`), the pipeline's `limits_policy` setting,
-/// [`Policy::FailFast`].
+/// Always enforced, whatever the policy: `max_context_tokens` present and
+/// above 0; `max_history_tokens` not negative, and present when a step has
+/// `use_history: true`; `budget_safety_margin_tokens` not negative; every
+/// `call_model` step has a readable prompt, templates with one `{}` and an
+/// output limit above 0. Every other action is accepted and not checked.
+///
+/// Policy, first to last: [`Checker::policy_override`], the pipeline's
+/// `limits_policy` setting, [`Policy::FailFast`]. Under `fail_fast` the
+/// worst-case step breaking the inequality is an error, and so is a key or
+/// action that resembles a budget key ([`Typo`](crate::contract::Typo));
+/// under `auto_clamp` typos are `tracing::warn!`ed and the terms are
+/// clamped by [`clamp_steps`].
 ///
 /// ```
 /// use budget_runtime::contract::{Checker, ModelConfig, PipelineConfig, Policy, PromptStore};
 ///
 /// let dir = std::env::temp_dir().join(format!("budget-doc-checker-{}", std::process::id()));
 /// std::fs::create_dir_all(&dir)?;
-/// std::fs::write(dir.join("answer.txt"), "You answer in one paragraph.")?; // 28 chars: 7 tokens
+/// std::fs::write(dir.join("answer.txt"), "You answer in one paragraph.")?; // 28 chars
 ///
 /// let model = ModelConfig::new(8_192, Some(1_024))?;
 /// let prompts = PromptStore::new(&dir);
 /// let pipeline = PipelineConfig::from_yaml_str(
-///     "settings:\n  max_context_tokens: 6000\n  max_history_tokens: 1000\n\
-///      steps:\n  - name: answer\n    type: call_model\n    prompt_key: answer\n    use_history: true\n",
+///     "YAMLpipeline:\n  name: support\n  settings:\n    max_context_tokens: 6000\n    max_history_tokens: 800\n\
+///      \x20 steps:\n    - id: answer\n      action: call_model\n      prompt_key: answer\n      use_history: true\n\
+///      \x20     user_parts:\n        q:\n          source: user_question\n          template: \"Q: {}\"\n",
 ///     dir.join("p.yaml"),
 /// )?;
 ///
 /// let report = Checker::new(&model, &prompts).check(&pipeline)?;
 /// let step = &report.steps[0];
-/// // 7 prompt + 7 overhead (one message: 4 + 3 priming)
-/// assert_eq!(step.terms.fixed_prompt_tokens, 14);
-/// // 14 + 1000 + 6000 + 1024 + 128 = 8166 <= 8192
-/// assert_eq!(step.headroom(), 26);
+/// // "You answer in one paragraph.\n\nQ: " is 33 chars: 9 tokens + 64 overhead.
+/// assert_eq!(step.terms.fixed_prompt_tokens, 73);
+/// // 73 + 800 + 6000 + 1024 + 128 = 8025 <= 8192
+/// assert_eq!(step.headroom(), 167);
 ///
-/// let strict = ModelConfig::new(8_000, Some(1_024))?;
-/// let err = Checker::new(&strict, &prompts).check(&pipeline).unwrap_err();
-/// assert!(err.to_string().ends_with(
-///     "step `answer` exceeds context_window 8000 by 166 tokens: prompt 14 + history 1000 + context 6000 + output 1024 + safety 128"
-/// ));
+/// let small = ModelConfig::new(7_900, Some(1_024))?;
+/// let err = Checker::new(&small, &prompts).check(&pipeline).unwrap_err();
+/// assert_eq!(err.to_string(),
+///     "pipeline `support`: step `answer` exceeds context_window 7900 by 125 tokens: prompt 73 + history 800 + context 6000 + output 1024 + safety 128");
 ///
-/// let clamped = Checker::new(&strict, &prompts).policy_override(Some(Policy::AutoClamp)).check(&pipeline)?;
-/// assert_eq!(clamped.steps[0].terms.max_context_tokens, 5_834);
+/// let clamped = Checker::new(&small, &prompts).policy_override(Some(Policy::AutoClamp)).check(&pipeline)?;
+/// assert_eq!(clamped.max_context_tokens_after, 5_875);
 /// assert_eq!(clamped.clamps.len(), 1);
 /// # std::fs::remove_dir_all(&dir)?;
 /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -79,7 +90,7 @@ pub struct Checker<'a> {
     model: &'a ModelConfig,
     prompts: &'a PromptStore,
     estimator: &'a dyn Estimator,
-    overhead: FormatOverhead,
+    format_overhead_tokens: u64,
     policy_override: Option<Policy>,
 }
 
@@ -88,10 +99,19 @@ impl std::fmt::Debug for Checker<'_> {
         f.debug_struct("Checker")
             .field("model", self.model)
             .field("prompts", self.prompts)
-            .field("overhead", &self.overhead)
+            .field("format_overhead_tokens", &self.format_overhead_tokens)
             .field("policy_override", &self.policy_override)
             .finish_non_exhaustive()
     }
+}
+
+/// A pipeline's policy and validated pipeline-wide terms, in tokens.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Budget {
+    policy: Policy,
+    max_context_tokens: u64,
+    max_history_tokens: u64,
+    safety_margin_tokens: u64,
 }
 
 /// The terms of one `call_model` step, in tokens.
@@ -105,25 +125,25 @@ impl std::fmt::Debug for Checker<'_> {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub struct StepReport {
-    /// The step's name (`steps[i]` when unnamed).
-    pub name: String,
+    /// The step's `id`.
+    pub id: String,
     /// Its terms.
     pub terms: ContractTerms,
 }
 
 impl StepReport {
     /// A step's terms.
-    pub fn new(name: impl Into<String>, terms: ContractTerms) -> Self {
+    pub fn new(id: impl Into<String>, terms: ContractTerms) -> Self {
         Self {
-            name: name.into(),
+            id: id.into(),
             terms,
         }
     }
 
-    /// `context_window - total`, in tokens: negative when over the window.
-    pub fn headroom(&self) -> i128 {
+    /// The sum of every term except the window, exact.
+    pub fn total(&self) -> u128 {
         let t = &self.terms;
-        let total: i128 = [
+        [
             t.fixed_prompt_tokens,
             t.max_history_tokens,
             t.max_context_tokens,
@@ -131,9 +151,14 @@ impl StepReport {
             t.safety_margin_tokens,
         ]
         .iter()
-        .map(|&v| i128::from(v))
-        .sum();
-        i128::from(t.context_window) - total
+        .map(|&v| u128::from(v))
+        .sum()
+    }
+
+    /// `context_window - total`, in tokens: negative when over the window.
+    pub fn headroom(&self) -> i128 {
+        let total = i128::try_from(self.total()).unwrap_or(i128::MAX);
+        i128::from(self.terms.context_window) - total
     }
 }
 
@@ -143,18 +168,22 @@ impl StepReport {
 /// use budget_runtime::contract::{ContractTerms, Evaluation, Policy, StepReport};
 ///
 /// let over = ContractTerms { max_context_tokens: 900, max_output_tokens: 10, context_window: 800, ..Default::default() };
-/// let evaluation = Evaluation::new("p.yaml", Policy::AutoClamp, vec![StepReport::new("answer", over)]);
+/// let evaluation = Evaluation::new("p", "p.yaml", Policy::AutoClamp, 900, vec![StepReport::new("answer", over)]);
 /// let report = evaluation.enforce()?;
-/// assert_eq!(report.steps[0].terms.max_context_tokens, 790);
+/// assert_eq!(report.max_context_tokens_after, 790);
 /// # Ok::<(), budget_runtime::ContractError>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Evaluation {
-    /// The root pipeline file.
-    pub pipeline: PathBuf,
+    /// The pipeline's name.
+    pub name: String,
+    /// The file it was loaded from.
+    pub path: PathBuf,
     /// The policy that [`Evaluation::enforce`] applies.
     pub policy: Policy,
+    /// The pipeline-wide `max_context_tokens` as configured.
+    pub max_context_tokens: u64,
     /// Each `call_model` step's terms as configured, in order.
     pub steps: Vec<StepReport>,
 }
@@ -164,68 +193,78 @@ pub struct Evaluation {
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct ContractReport {
-    /// The root pipeline file.
-    pub pipeline: PathBuf,
+    /// The pipeline's name.
+    pub name: String,
+    /// The file it was loaded from.
+    pub path: PathBuf,
     /// The policy applied.
     pub policy: Policy,
+    /// `max_context_tokens` as configured.
+    pub max_context_tokens_before: u64,
+    /// `max_context_tokens` after clamping (equal to before when nothing was clamped).
+    pub max_context_tokens_after: u64,
     /// Each `call_model` step's effective terms, all within the window.
     pub steps: Vec<StepReport>,
-    /// Every reduction made, in step order; empty under `fail_fast`.
+    /// Every reduction made: the context clamp first, then output clamps in
+    /// step order; empty under `fail_fast`.
     pub clamps: Vec<Clamp>,
 }
 
 impl Evaluation {
     /// Step terms to be enforced under `policy`.
-    pub fn new(pipeline: impl Into<PathBuf>, policy: Policy, steps: Vec<StepReport>) -> Self {
+    pub fn new(
+        name: impl Into<String>,
+        path: impl Into<PathBuf>,
+        policy: Policy,
+        max_context_tokens: u64,
+        steps: Vec<StepReport>,
+    ) -> Self {
         Self {
-            pipeline: pipeline.into(),
+            name: name.into(),
+            path: path.into(),
             policy,
+            max_context_tokens,
             steps,
         }
     }
 
-    /// Applies the policy: under `fail_fast` the first violating step is an
-    /// error; under `auto_clamp` each violating step is clamped (see
-    /// [`clamp_terms`]).
+    /// Applies the policy: under `fail_fast` a worst-case step over the
+    /// window is an error; under `auto_clamp` the terms are clamped by
+    /// [`clamp_steps`].
     ///
     /// # Errors
-    /// [`ContractError::Violation`] or [`ContractError::Unclampable`].
+    /// [`ContractError::Violation`], [`ContractError::ContextClampNotPositive`]
+    /// or [`ContractError::OutputClampNotPositive`].
     pub fn enforce(self) -> Result<ContractReport, ContractError> {
-        let mut steps = Vec::with_capacity(self.steps.len());
-        let mut clamps = Vec::new();
-        for step in self.steps {
-            let terms = match self.policy {
-                Policy::FailFast => {
-                    step.terms
-                        .check()
-                        .map(|()| step.terms)
-                        .map_err(|violation| ContractError::Violation {
-                            pipeline: self.pipeline.clone(),
-                            step: step.name.clone(),
-                            violation,
-                        })?
+        let mut steps = self.steps;
+        let clamps = match self.policy {
+            Policy::FailFast => {
+                let over = worst_step(&steps)
+                    .map(|(index, _)| &steps[index])
+                    .into_iter()
+                    .chain(steps.iter())
+                    .find_map(|s| s.terms.check().err().map(|v| (s, v)));
+                if let Some((step, violation)) = over {
+                    return Err(ContractError::Violation {
+                        pipeline: self.name,
+                        step: step.id.clone(),
+                        violation,
+                    });
                 }
-                Policy::AutoClamp => {
-                    let (terms, mut made) =
-                        clamp_terms(&step.name, step.terms).map_err(|violation| {
-                            ContractError::Unclampable {
-                                pipeline: self.pipeline.clone(),
-                                step: step.name.clone(),
-                                violation,
-                            }
-                        })?;
-                    clamps.append(&mut made);
-                    terms
-                }
-            };
-            steps.push(StepReport {
-                name: step.name,
-                terms,
-            });
-        }
+                Vec::new()
+            }
+            Policy::AutoClamp => clamp_steps(&self.name, &mut steps)?,
+        };
+        let max_context_tokens_after = clamps
+            .iter()
+            .find(|c| c.step.is_none())
+            .map_or(self.max_context_tokens, |c| c.after);
         Ok(ContractReport {
-            pipeline: self.pipeline,
+            name: self.name,
+            path: self.path,
             policy: self.policy,
+            max_context_tokens_before: self.max_context_tokens,
+            max_context_tokens_after,
             steps,
             clamps,
         })
@@ -233,14 +272,14 @@ impl Evaluation {
 }
 
 impl<'a> Checker<'a> {
-    /// A checker with the [`SeedEstimator`], the default
-    /// [`FormatOverhead`] and no policy override.
+    /// A checker with the [`SeedEstimator`],
+    /// [`DEFAULT_FORMAT_OVERHEAD_TOKENS`] and no policy override.
     pub fn new(model: &'a ModelConfig, prompts: &'a PromptStore) -> Self {
         Self {
             model,
             prompts,
             estimator: &SeedEstimator,
-            overhead: FormatOverhead::default(),
+            format_overhead_tokens: DEFAULT_FORMAT_OVERHEAD_TOKENS,
             policy_override: None,
         }
     }
@@ -251,9 +290,10 @@ impl<'a> Checker<'a> {
         self
     }
 
-    /// Uses `overhead` as the chat format's per-message cost.
-    pub fn format_overhead(mut self, overhead: FormatOverhead) -> Self {
-        self.overhead = overhead;
+    /// Adds `tokens` per step for the chat format instead of
+    /// [`DEFAULT_FORMAT_OVERHEAD_TOKENS`].
+    pub fn format_overhead(mut self, tokens: u64) -> Self {
+        self.format_overhead_tokens = tokens;
         self
     }
 
@@ -269,14 +309,14 @@ impl<'a> Checker<'a> {
         self.model
     }
 
-    /// The prompt folder.
+    /// The prompt store.
     pub fn prompts(&self) -> &'a PromptStore {
         self.prompts
     }
 
-    /// The format overhead.
-    pub fn overhead(&self) -> FormatOverhead {
-        self.overhead
+    /// The per-step format overhead, in tokens.
+    pub fn overhead(&self) -> u64 {
+        self.format_overhead_tokens
     }
 
     /// The policy that applies to `pipeline`.
@@ -287,13 +327,15 @@ impl<'a> Checker<'a> {
     }
 
     /// Validates `pipeline` and computes each `call_model` step's terms,
-    /// without applying the policy.
+    /// without applying the policy (typos are handled per the policy).
     ///
     /// # Errors
-    /// Any validation error, a missing prompt or a malformed template.
+    /// Any validation error, an unreadable prompt, a malformed template, or
+    /// under `fail_fast` a typo.
     pub fn evaluate(&self, pipeline: &PipelineConfig) -> Result<Evaluation, ContractError> {
+        let budget = self.budget(pipeline)?;
         let prompts = self.load_prompts(pipeline)?;
-        self.evaluate_with(pipeline, &prompts)
+        self.evaluate_with(pipeline, &budget, &prompts)
     }
 
     /// [`Checker::evaluate`] followed by [`Evaluation::enforce`].
@@ -309,22 +351,45 @@ impl<'a> Checker<'a> {
         &self,
         pipeline: &PipelineConfig,
     ) -> Result<BTreeMap<String, Prompt>, ContractError> {
+        let prompts_dir = pipeline
+            .settings()
+            .prompts_dir
+            .as_ref()
+            .map(|d| d.value.as_str());
         let mut prompts = BTreeMap::new();
         for step in pipeline.steps().iter().filter(|s| s.is_call_model()) {
             if let Some(key) = &step.prompt_key
                 && !prompts.contains_key(&key.value)
             {
-                prompts.insert(key.value.clone(), self.prompts.load(&key.value)?);
+                let prompt = self
+                    .prompts
+                    .load(&key.value, prompts_dir)
+                    .map_err(|source| ContractError::Prompt {
+                        location: key.location.clone(),
+                        step: step.id.clone(),
+                        source: Box::new(source),
+                    })?;
+                prompts.insert(key.value.clone(), prompt);
             }
         }
         Ok(prompts)
     }
 
-    pub(crate) fn evaluate_with(
-        &self,
-        pipeline: &PipelineConfig,
-        prompts: &BTreeMap<String, Prompt>,
-    ) -> Result<Evaluation, ContractError> {
+    /// The policy and the pipeline-wide settings, validated; typos are
+    /// errors or warnings per the policy. Runs before any prompt is read.
+    pub(crate) fn budget(&self, pipeline: &PipelineConfig) -> Result<Budget, ContractError> {
+        let policy = self.policy_for(pipeline);
+        for typo in pipeline.typos() {
+            match policy {
+                Policy::FailFast => return Err(ContractError::Typo(typo.clone())),
+                Policy::AutoClamp => tracing::warn!(
+                    location = %typo.location,
+                    key = typo.written.as_str(),
+                    resembles = typo.resembles,
+                    "budget contract: {typo}"
+                ),
+            }
+        }
         let root = || SourceLocation::file(pipeline.path());
         let settings = pipeline.settings();
         let context =
@@ -349,43 +414,58 @@ impl<'a> Checker<'a> {
             .as_ref()
             .map(|h| non_negative(h.value, "max_history_tokens", h.location.clone()))
             .transpose()?;
+        let uses_history = pipeline
+            .steps()
+            .iter()
+            .any(|s| s.is_call_model() && s.use_history);
+        if history.is_none() && uses_history {
+            return Err(ContractError::Missing {
+                location: root(),
+                field: "max_history_tokens",
+            });
+        }
+        Ok(Budget {
+            policy,
+            max_context_tokens,
+            max_history_tokens: history.unwrap_or(0),
+            safety_margin_tokens,
+        })
+    }
 
-        let mut steps = Vec::new();
-        for (index, step) in pipeline.steps().iter().enumerate() {
-            let name = step.label(index);
-            if step.kind.is_none() {
-                return Err(missing_step_field(step, &name, "type"));
-            }
-            if !step.is_call_model() {
-                continue;
-            }
-            let max_history_tokens = if step.use_history.unwrap_or(false) {
-                history.ok_or_else(|| ContractError::Missing {
-                    location: root(),
-                    field: "max_history_tokens",
-                })?
-            } else {
-                0
-            };
+    pub(crate) fn evaluate_with(
+        &self,
+        pipeline: &PipelineConfig,
+        budget: &Budget,
+        prompts: &BTreeMap<String, Prompt>,
+    ) -> Result<Evaluation, ContractError> {
+        let calls: Vec<&Step> = pipeline
+            .steps()
+            .iter()
+            .filter(|s| s.is_call_model())
+            .collect();
+        let mut steps = Vec::with_capacity(calls.len());
+        for step in calls {
             let terms = ContractTerms {
-                fixed_prompt_tokens: self.fixed_prompt(step, &name, prompts)?,
-                max_history_tokens,
-                max_context_tokens,
-                max_output_tokens: self.output_limit(step, &name)?,
-                safety_margin_tokens,
+                fixed_prompt_tokens: self.fixed_prompt(step, prompts)?,
+                max_history_tokens: budget.max_history_tokens,
+                max_context_tokens: budget.max_context_tokens,
+                max_output_tokens: self.output_limit(step)?,
+                safety_margin_tokens: budget.safety_margin_tokens,
                 context_window: self.model.context_window(),
             };
-            steps.push(StepReport { name, terms });
+            steps.push(StepReport::new(step.id.clone(), terms));
         }
         Ok(Evaluation {
-            pipeline: pipeline.path().to_owned(),
-            policy: self.policy_for(pipeline),
+            name: pipeline.name().to_owned(),
+            path: pipeline.path().to_owned(),
+            policy: budget.policy,
+            max_context_tokens: budget.max_context_tokens,
             steps,
         })
     }
 
     /// Step `max_output_tokens`, else step `max_tokens`, else `model_max_tokens`.
-    fn output_limit(&self, step: &Step, name: &str) -> Result<u64, ContractError> {
+    fn output_limit(&self, step: &Step) -> Result<u64, ContractError> {
         if let Some(limit) = &step.max_output_tokens {
             return positive(limit.value, "max_output_tokens", limit.location.clone());
         }
@@ -396,7 +476,7 @@ impl<'a> Checker<'a> {
             .max_tokens()
             .ok_or_else(|| ContractError::NoOutputLimit {
                 location: step.location.clone(),
-                step: name.to_owned(),
+                step: step.id.clone(),
                 model: self.model.path().map(Path::to_owned),
             })
     }
@@ -404,143 +484,45 @@ impl<'a> Checker<'a> {
     fn fixed_prompt(
         &self,
         step: &Step,
-        name: &str,
         prompts: &BTreeMap<String, Prompt>,
     ) -> Result<u64, ContractError> {
         let key = step
             .prompt_key
             .as_ref()
-            .ok_or_else(|| missing_step_field(step, name, "prompt_key"))?;
-        let loaded;
-        let prompt = match prompts.get(&key.value) {
-            Some(prompt) => prompt,
-            None => {
-                loaded = self.prompts.load(&key.value)?;
-                &loaded
-            }
-        };
-        let mut rendered = Vec::new();
-        for (index, part) in step.user_parts.iter().flatten().enumerate() {
+            .ok_or_else(|| ContractError::MissingStepField {
+                location: step.location.clone(),
+                step: step.id.clone(),
+                field: "prompt_key",
+            })?;
+        let prompt = prompts
+            .get(&key.value)
+            .ok_or_else(|| ContractError::MissingStepField {
+                location: key.location.clone(),
+                step: step.id.clone(),
+                field: "prompt_key",
+            })?;
+        let mut rendered = Vec::with_capacity(step.user_parts.len());
+        for part in &step.user_parts {
+            let template_error = |location: &SourceLocation, source| ContractError::Template {
+                location: location.clone(),
+                step: step.id.clone(),
+                part: part.name.clone(),
+                source: Box::new(source),
+            };
+            let template = part
+                .template
+                .as_ref()
+                .ok_or_else(|| template_error(&part.location, TemplateError::NoSlot))?;
             rendered.push(
-                render_empty(&part.value).map_err(|source| ContractError::Template {
-                    location: part.location.clone(),
-                    step: name.to_owned(),
-                    index,
-                    source,
-                })?,
+                render_empty(&template.value)
+                    .map_err(|source| template_error(&template.location, source))?,
             );
         }
-        let parts: Vec<&str> = rendered.iter().map(String::as_str).collect();
+        let text = fixed_prompt_text(&prompt.text, &rendered);
         Ok(fixed_prompt_tokens(
-            &prompt.text,
-            prompt.content_type,
-            &parts,
+            &text,
             self.estimator,
-            self.overhead,
+            self.format_overhead_tokens,
         ))
-    }
-}
-
-fn missing_step_field(step: &Step, name: &str, field: &'static str) -> ContractError {
-    ContractError::MissingStepField {
-        location: step.location.clone(),
-        step: name.to_owned(),
-        field,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use proptest::prelude::*;
-
-    fn terms_strategy() -> impl Strategy<Value = ContractTerms> {
-        (
-            0u64..5_000,
-            0u64..5_000,
-            1u64..20_000,
-            1u64..5_000,
-            0u64..500,
-            1u64..32_000,
-        )
-            .prop_map(
-                |(prompt, history, context, output, safety, window)| ContractTerms {
-                    fixed_prompt_tokens: prompt,
-                    max_history_tokens: history,
-                    max_context_tokens: context,
-                    max_output_tokens: output,
-                    safety_margin_tokens: safety,
-                    context_window: window,
-                },
-            )
-    }
-
-    proptest! {
-        /// After auto-clamp, every step satisfies the inequality; a step fails
-        /// only when it cannot fit with context and output at 1 token.
-        #[test]
-        fn auto_clamp_makes_every_step_fit(all in proptest::collection::vec(terms_strategy(), 1..6)) {
-            let steps = all.iter().enumerate().map(|(i, t)| StepReport::new(format!("s{i}"), *t)).collect();
-            match Evaluation::new("p.yaml", Policy::AutoClamp, steps).enforce() {
-                Ok(report) => {
-                    prop_assert_eq!(report.steps.len(), all.len());
-                    for (step, original) in report.steps.iter().zip(&all) {
-                        let t = step.terms;
-                        prop_assert!(t.fixed_prompt_tokens + t.max_history_tokens + t.max_context_tokens
-                            + t.max_output_tokens + t.safety_margin_tokens <= t.context_window);
-                        prop_assert!(t.max_context_tokens <= original.max_context_tokens);
-                        prop_assert!(t.max_output_tokens <= original.max_output_tokens);
-                        // Output is only cut once context is at the floor.
-                        if t.max_output_tokens < original.max_output_tokens {
-                            prop_assert_eq!(t.max_context_tokens, 1);
-                        }
-                        // Nothing is cut more than needed: fits exactly, or untouched.
-                        if t != *original {
-                            prop_assert_eq!(step.headroom(), 0);
-                        }
-                    }
-                }
-                Err(ContractError::Unclampable { step, violation, .. }) => {
-                    let index: usize = step[1..].parse().unwrap();
-                    let o = all[index];
-                    let floor = o.fixed_prompt_tokens + o.max_history_tokens + o.safety_margin_tokens
-                        + o.max_context_tokens.min(1) + o.max_output_tokens.min(1);
-                    prop_assert!(floor > o.context_window);
-                    prop_assert_eq!(violation.terms().max_context_tokens, 1);
-                }
-                Err(other) => prop_assert!(false, "unexpected error {}", other),
-            }
-        }
-    }
-
-    #[test]
-    fn fail_fast_stops_at_the_first_violation() {
-        let fits = ContractTerms {
-            max_context_tokens: 10,
-            context_window: 10,
-            ..Default::default()
-        };
-        let over = ContractTerms {
-            max_context_tokens: 11,
-            context_window: 10,
-            ..Default::default()
-        };
-        let worse = ContractTerms {
-            max_context_tokens: 50,
-            context_window: 10,
-            ..Default::default()
-        };
-        let steps = vec![
-            StepReport::new("a", fits),
-            StepReport::new("b", over),
-            StepReport::new("c", worse),
-        ];
-        let err = Evaluation::new("p.yaml", Policy::FailFast, steps)
-            .enforce()
-            .unwrap_err();
-        assert_eq!(
-            err.to_string(),
-            "p.yaml: step `b` exceeds context_window 10 by 1 tokens: prompt 0 + history 0 + context 11 + output 0 + safety 0"
-        );
     }
 }

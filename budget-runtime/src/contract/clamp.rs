@@ -1,25 +1,22 @@
-//! Auto-clamping: reduce `max_context_tokens`, then the output limit, until
-//! a step's terms fit its window.
+//! Auto-clamping as the seed defines it: one pipeline-wide cut of
+//! `max_context_tokens` to what the worst-case step allows, then a step's
+//! output limit only if that step still does not fit.
 
 use std::fmt;
 
-use crate::contract::{ContractTerms, ContractViolation};
-
-/// The smallest value a clamp leaves in a setting, in tokens: a call with no
-/// context or no output at all is not a call worth making.
-pub const CLAMP_FLOOR_TOKENS: u64 = 1;
+use crate::contract::{ContractError, ContractTerms, StepReport};
 
 /// A setting that auto-clamping may reduce.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ClampedSetting {
-    /// `max_context_tokens`, reduced first.
+    /// The pipeline-wide `max_context_tokens`, reduced first.
     MaxContextTokens,
-    /// The step's output limit, reduced second.
+    /// One step's output limit, reduced second.
     MaxOutputTokens,
 }
 
 impl ClampedSetting {
-    /// The configuration key.
+    /// The configuration key, also the `kind` in JSON reports.
     pub const fn name(self) -> &'static str {
         match self {
             ClampedSetting::MaxContextTokens => "max_context_tokens",
@@ -34,31 +31,31 @@ impl fmt::Display for ClampedSetting {
     }
 }
 
-/// One reduction made by auto-clamping, in memory only.
+/// One reduction made by auto-clamping, in memory only (files are never
+/// written).
 ///
 /// ```
-/// use budget_runtime::contract::{ClampedSetting, ContractTerms, clamp_terms};
+/// use budget_runtime::contract::{ClampedSetting, ContractTerms, StepReport, clamp_steps};
 ///
-/// let terms = ContractTerms { max_context_tokens: 900, max_output_tokens: 200, context_window: 1_000, ..Default::default() };
-/// let (fitted, clamps) = clamp_terms("answer", terms).unwrap();
+/// let terms = ContractTerms { fixed_prompt_tokens: 100, max_context_tokens: 900, max_output_tokens: 200, context_window: 1_000, ..Default::default() };
+/// let mut steps = vec![StepReport::new("answer", terms)];
+/// let clamps = clamp_steps("p", &mut steps)?;
 /// assert_eq!(clamps[0].setting, ClampedSetting::MaxContextTokens);
-/// assert_eq!((clamps[0].before, clamps[0].after), (900, 800));
-/// assert_eq!(
-///     clamps[0].to_string(),
-///     "step `answer`: max_context_tokens 900 -> 800 (total 1100 exceeds context_window 1000 by 100 tokens)"
-/// );
-/// assert_eq!(fitted.total(), Some(1_000));
+/// assert_eq!((clamps[0].step.as_deref(), clamps[0].before, clamps[0].after), (None, 900, 700));
+/// assert_eq!(steps[0].terms.total(), Some(1_000));
+/// # Ok::<(), budget_runtime::ContractError>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub struct Clamp {
-    /// The step whose terms were reduced.
-    pub step: String,
     /// The setting reduced.
     pub setting: ClampedSetting,
+    /// The step whose output limit was reduced; `None` for the
+    /// pipeline-wide `max_context_tokens`.
+    pub step: Option<String>,
     /// Its value before, in tokens.
     pub before: u64,
-    /// Its value after, in tokens.
+    /// Its value after, in tokens (> 0).
     pub after: u64,
     /// Why, with the numbers.
     pub reason: String,
@@ -66,106 +63,145 @@ pub struct Clamp {
 
 impl fmt::Display for Clamp {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(step) = &self.step {
+            write!(f, "step `{step}`: ")?;
+        }
         write!(
             f,
-            "step `{}`: {} {} -> {} ({})",
-            self.step, self.setting, self.before, self.after, self.reason
+            "{} {} -> {} ({})",
+            self.setting, self.before, self.after, self.reason
         )
     }
 }
 
-/// Makes `terms` fit by reducing `max_context_tokens` first, then
-/// `max_output_tokens`, neither below [`CLAMP_FLOOR_TOKENS`] (a value
-/// already below the floor is left alone). Each reduction is logged with
-/// `tracing::warn!` (step, setting, before, after, reason) and returned.
-/// Terms that already fit come back unchanged with no clamps.
+/// `window - (every term except context)`, in tokens: the most context the
+/// step allows (negative when even no context does not fit).
+fn context_allowed(t: &ContractTerms) -> i128 {
+    i128::from(t.context_window)
+        - i128::from(t.fixed_prompt_tokens)
+        - i128::from(t.max_history_tokens)
+        - i128::from(t.max_output_tokens)
+        - i128::from(t.safety_margin_tokens)
+}
+
+/// `window - (every term except output)`, in tokens.
+fn output_allowed(t: &ContractTerms) -> i128 {
+    context_allowed(t) + i128::from(t.max_output_tokens) - i128::from(t.max_context_tokens)
+}
+
+/// A non-positive allowance as `i64`, saturating.
+fn saturate(allowed: i128) -> i64 {
+    i64::try_from(allowed).unwrap_or(i64::MIN)
+}
+
+/// The step that allows the least context (the first on ties), with that
+/// amount; `None` for no steps.
+pub(crate) fn worst_step(steps: &[StepReport]) -> Option<(usize, i128)> {
+    steps
+        .iter()
+        .enumerate()
+        .map(|(index, step)| (index, context_allowed(&step.terms)))
+        .fold(None, |worst, (index, allowed)| match worst {
+            Some((_, least)) if least <= allowed => worst,
+            _ => Some((index, allowed)),
+        })
+}
+
+/// Clamps `steps` (all sharing one `max_context_tokens`) of the pipeline
+/// `pipeline` in place and returns the clamps made, each logged with
+/// `tracing::warn!`:
 ///
-/// ```
-/// use budget_runtime::contract::{ContractTerms, clamp_terms};
+/// 1. if the shared `max_context_tokens` exceeds what the worst-case step
+///    allows (`window - fixed - history - output - safety`), it is lowered
+///    to that, once, for every step;
+/// 2. then any step that still does not fit has its output limit lowered
+///    to `window - fixed - history - context - safety`.
 ///
-/// // 50 + 10 + 30 + 20 + 0 = 110 > 100: context goes 10 -> 1, output 20 -> 19.
-/// let terms = ContractTerms {
-///     fixed_prompt_tokens: 50, max_history_tokens: 30, max_context_tokens: 10,
-///     max_output_tokens: 20, safety_margin_tokens: 0, context_window: 100,
-/// };
-/// let (fitted, clamps) = clamp_terms("s", terms).unwrap();
-/// assert_eq!((fitted.max_context_tokens, fitted.max_output_tokens), (1, 19));
-/// assert_eq!(clamps.len(), 2);
-///
-/// // The fixed prompt alone is too large: no clamp can help.
-/// let hopeless = ContractTerms { fixed_prompt_tokens: 200, ..terms };
-/// assert!(clamp_terms("s", hopeless).is_err());
-/// ```
+/// When every step holds the same `max_context_tokens` (as the checker
+/// builds them), step 1 makes every step fit and step 2 never fires; it
+/// applies to steps given different contexts.
 ///
 /// # Errors
-/// The violation of the terms as clamped to the floor when even that does
-/// not fit.
-pub fn clamp_terms(
-    step: &str,
-    terms: ContractTerms,
-) -> Result<(ContractTerms, Vec<Clamp>), ContractViolation> {
-    let Err(violation) = terms.check() else {
-        return Ok((terms, Vec::new()));
-    };
-    let original_excess = violation.excess_tokens();
-    let total = u128::from(terms.context_window) + original_excess;
-    let mut clamped = terms;
-    let mut excess = original_excess;
+/// [`ContractError::ContextClampNotPositive`] or
+/// [`ContractError::OutputClampNotPositive`] when a clamp would reach 0 or
+/// below.
+pub fn clamp_steps(pipeline: &str, steps: &mut [StepReport]) -> Result<Vec<Clamp>, ContractError> {
     let mut clamps = Vec::new();
-    for setting in [
-        ClampedSetting::MaxContextTokens,
-        ClampedSetting::MaxOutputTokens,
-    ] {
-        if excess == 0 {
-            break;
+    if let Some((worst, allowed)) = worst_step(steps) {
+        let before = steps[worst].terms.max_context_tokens;
+        if i128::from(before) > allowed {
+            let after = u64::try_from(allowed)
+                .ok()
+                .filter(|&a| a > 0)
+                .ok_or_else(|| ContractError::ContextClampNotPositive {
+                    pipeline: pipeline.to_owned(),
+                    step: steps[worst].id.clone(),
+                    allowed: saturate(allowed),
+                    terms: Box::new(steps[worst].terms),
+                })?;
+            let reason = format!(
+                "max_context_tokens {before} exceeds the {after} that step `{}` allows in context_window {}",
+                steps[worst].id, steps[worst].terms.context_window
+            );
+            tracing::warn!(
+                pipeline,
+                setting = "max_context_tokens",
+                before,
+                after,
+                reason = reason.as_str(),
+                "budget contract: clamped max_context_tokens of pipeline `{pipeline}` from {before} to {after}"
+            );
+            for step in steps.iter_mut() {
+                step.terms.max_context_tokens = after;
+            }
+            clamps.push(Clamp {
+                setting: ClampedSetting::MaxContextTokens,
+                step: None,
+                before,
+                after,
+                reason,
+            });
         }
-        let before = match setting {
-            ClampedSetting::MaxContextTokens => clamped.max_context_tokens,
-            ClampedSetting::MaxOutputTokens => clamped.max_output_tokens,
-        };
-        let reducible = before.saturating_sub(CLAMP_FLOOR_TOKENS);
-        // The cut is at most `reducible`, so it fits u64.
-        let cut = u64::try_from(excess.min(u128::from(reducible))).unwrap_or(reducible);
-        if cut == 0 {
+    }
+    for step in steps.iter_mut() {
+        if step.terms.check().is_ok() {
             continue;
         }
-        let after = before - cut;
-        let reason = if clamps.is_empty() {
-            format!(
-                "total {total} exceeds context_window {} by {original_excess} tokens",
-                terms.context_window
-            )
-        } else {
-            format!(
-                "total still exceeds context_window {} by {excess} tokens with max_context_tokens at {}",
-                terms.context_window, clamped.max_context_tokens
-            )
-        };
-        match setting {
-            ClampedSetting::MaxContextTokens => clamped.max_context_tokens = after,
-            ClampedSetting::MaxOutputTokens => clamped.max_output_tokens = after,
-        }
+        let allowed = output_allowed(&step.terms);
+        let before = step.terms.max_output_tokens;
+        let after = u64::try_from(allowed)
+            .ok()
+            .filter(|&a| a > 0)
+            .ok_or_else(|| ContractError::OutputClampNotPositive {
+                pipeline: pipeline.to_owned(),
+                step: step.id.clone(),
+                allowed: saturate(allowed),
+                terms: Box::new(step.terms),
+            })?;
+        let reason = format!(
+            "output limit {before} exceeds the {after} left in context_window {}",
+            step.terms.context_window
+        );
         tracing::warn!(
-            step,
-            setting = setting.name(),
+            pipeline,
+            step = step.id.as_str(),
+            setting = "max_output_tokens",
             before,
             after,
             reason = reason.as_str(),
-            "budget contract: clamped {setting} of step `{step}` from {before} to {after}"
+            "budget contract: clamped max_output_tokens of step `{}` from {before} to {after}",
+            step.id
         );
-        excess -= u128::from(cut);
+        step.terms.max_output_tokens = after;
         clamps.push(Clamp {
-            step: step.to_owned(),
-            setting,
+            setting: ClampedSetting::MaxOutputTokens,
+            step: Some(step.id.clone()),
             before,
             after,
             reason,
         });
     }
-    match clamped.check() {
-        Ok(()) => Ok((clamped, clamps)),
-        Err(still) => Err(still),
-    }
+    Ok(clamps)
 }
 
 #[cfg(test)]
@@ -173,56 +209,81 @@ mod tests {
     use super::*;
     use crate::contract::terms::terms;
 
-    #[test]
-    fn fitting_terms_are_untouched() {
-        let t = terms(1, 2, 3, 4, 5, 15);
-        assert_eq!(clamp_terms("s", t).unwrap(), (t, vec![]));
+    fn steps(all: &[ContractTerms]) -> Vec<StepReport> {
+        all.iter()
+            .enumerate()
+            .map(|(i, t)| StepReport::new(format!("s{i}"), *t))
+            .collect()
     }
 
     #[test]
-    fn context_absorbs_the_whole_excess_when_it_can() {
-        // 1040 + 2000 + 13000 + 1024 + 128 = 17192; window 16384; excess 808.
-        let (fitted, clamps) =
-            clamp_terms("answer", terms(1040, 2000, 13000, 1024, 128, 16384)).unwrap();
-        assert_eq!(fitted.max_context_tokens, 12192);
-        assert_eq!(fitted.max_output_tokens, 1024);
-        assert_eq!(fitted.total(), Some(16384));
+    fn fitting_steps_are_untouched() {
+        let mut s = steps(&[terms(1, 2, 3, 4, 5, 15)]);
+        assert!(clamp_steps("p", &mut s).unwrap().is_empty());
+        assert_eq!(s[0].terms, terms(1, 2, 3, 4, 5, 15));
+    }
+
+    #[test]
+    fn context_is_cut_once_to_the_worst_step() {
+        // allowed: s0 = 1000 - 100 - 50 - 200 - 10 = 640; s1 = 1000 - 300 - 50 - 100 - 10 = 540.
+        let mut s = steps(&[
+            terms(100, 50, 700, 200, 10, 1000),
+            terms(300, 50, 700, 100, 10, 1000),
+        ]);
+        let clamps = clamp_steps("p", &mut s).unwrap();
         assert_eq!(clamps.len(), 1);
         assert_eq!(
+            (clamps[0].step.as_ref(), clamps[0].before, clamps[0].after),
+            (None, 700, 540)
+        );
+        assert_eq!(
             clamps[0].reason,
-            "total 17192 exceeds context_window 16384 by 808 tokens"
+            "max_context_tokens 700 exceeds the 540 that step `s1` allows in context_window 1000"
+        );
+        assert!(s.iter().all(|st| st.terms.max_context_tokens == 540));
+        assert_eq!(s[1].terms.total(), Some(1000));
+        assert_eq!(s[0].terms.total(), Some(900));
+    }
+
+    #[test]
+    fn clamp_to_zero_is_an_error() {
+        // allowed = 1000 - 500 - 0 - 500 - 0 = 0.
+        let mut s = steps(&[terms(500, 0, 10, 500, 0, 1000)]);
+        let err = clamp_steps("p", &mut s).unwrap_err();
+        assert!(
+            matches!(&err, ContractError::ContextClampNotPositive { allowed: 0, step, .. } if step == "s0"),
+            "{err:?}"
         );
     }
 
     #[test]
-    fn output_is_reduced_only_after_context_reaches_the_floor() {
-        // 100 + 0 + 50 + 500 + 0 = 650 > 600: context 50 -> 1 (49), output 500 -> 499 (1).
-        let (fitted, clamps) = clamp_terms("s", terms(100, 0, 50, 500, 0, 600)).unwrap();
+    fn output_is_cut_when_a_step_still_does_not_fit() {
+        // Steps given different contexts: s0 (the worst, allows 100) holds 100, so context
+        // stays; s1 holds 250 and overflows by 50, so its output goes 100 -> 50.
+        let mut s = steps(&[
+            terms(100, 0, 100, 100, 0, 300),
+            terms(0, 0, 250, 100, 0, 300),
+        ]);
+        let clamps = clamp_steps("p", &mut s).unwrap();
+        assert_eq!(clamps.len(), 1);
+        assert_eq!(clamps[0].setting, ClampedSetting::MaxOutputTokens);
         assert_eq!(
-            (fitted.max_context_tokens, fitted.max_output_tokens),
-            (1, 499)
+            (clamps[0].step.as_deref(), clamps[0].before, clamps[0].after),
+            (Some("s1"), 100, 50)
         );
-        assert_eq!(clamps[1].setting, ClampedSetting::MaxOutputTokens);
-        assert_eq!(
-            clamps[1].reason,
-            "total still exceeds context_window 600 by 1 tokens with max_context_tokens at 1"
-        );
+        assert_eq!(s[1].terms.total(), Some(300));
     }
 
     #[test]
-    fn cannot_fit_reports_terms_at_the_floor() {
-        // prompt 100 + safety 10 + 1 + 1 = 112 > 111.
-        let v = clamp_terms("s", terms(100, 0, 40, 40, 10, 111)).unwrap_err();
-        assert_eq!(v.terms().max_context_tokens, 1);
-        assert_eq!(v.terms().max_output_tokens, 1);
-        assert_eq!(v.excess_tokens(), 1);
-    }
-
-    #[test]
-    fn huge_terms_clamp_without_overflow() {
-        let (fitted, _) = clamp_terms("s", terms(0, 0, u64::MAX, u64::MAX, 0, u64::MAX)).unwrap();
-        assert_eq!(fitted.max_context_tokens, 1);
-        assert_eq!(fitted.max_output_tokens, u64::MAX - 1);
-        assert_eq!(fitted.total(), Some(u64::MAX));
+    fn output_clamp_to_zero_is_an_error() {
+        let mut s = steps(&[
+            terms(100, 0, 100, 100, 0, 300),
+            terms(0, 0, 300, 100, 0, 300),
+        ]);
+        let err = clamp_steps("p", &mut s).unwrap_err();
+        assert!(
+            matches!(&err, ContractError::OutputClampNotPositive { allowed: 0, step, .. } if step == "s1"),
+            "{err:?}"
+        );
     }
 }

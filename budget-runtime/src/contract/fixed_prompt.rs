@@ -1,148 +1,51 @@
-//! The fixed prompt of a model call: system prompt, user-part templates
-//! rendered empty, and the chat format's per-message overhead.
+//! The fixed prompt of a model call: what every call of the step costs
+//! before any history, context or output.
 
 use crate::estimate::Estimator;
 use crate::model::ContentType;
 
-/// Tokens a chat format adds around the text, in tokens.
-///
-/// Chat APIs wrap every message in a role marker and delimiters (3 tokens
-/// per message in OpenAI's published counting rule for its chat models,
-/// up to 4 for older formats) and prime the reply with about 3 more. The
-/// defaults, 4 per message and 3 per request, round up so the contract stays
-/// on the safe side; set exact figures for your provider with the fields.
+/// Tokens added to each step's fixed prompt for the chat format (role
+/// markers, `[INST]` wrappers, separators): 64, the reference
+/// implementation's conservative figure. Set another with
+/// [`Checker::format_overhead`](crate::contract::Checker::format_overhead).
+pub const DEFAULT_FORMAT_OVERHEAD_TOKENS: u64 = 64;
+
+/// The text a step always sends: the system prompt, a blank line, then the
+/// user-part templates rendered empty, concatenated in order.
 ///
 /// ```
-/// use budget_runtime::contract::FormatOverhead;
+/// use budget_runtime::contract::fixed_prompt_text;
 ///
-/// let o = FormatOverhead::default();
-/// assert_eq!((o.per_message_tokens, o.per_request_tokens), (4, 3));
-/// assert_eq!(o.for_messages(3), 15); // 3 * 4 + 3
+/// let parts = ["### User:\n\n\n".to_owned()];
+/// assert_eq!(fixed_prompt_text("Be brief.", &parts), "Be brief.\n\n### User:\n\n\n");
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct FormatOverhead {
-    /// Tokens added for each message (role marker and delimiters).
-    pub per_message_tokens: u64,
-    /// Tokens added once per request (reply priming).
-    pub per_request_tokens: u64,
+pub fn fixed_prompt_text(system_prompt: &str, rendered_parts: &[String]) -> String {
+    let mut text = String::with_capacity(
+        system_prompt.len() + 2 + rendered_parts.iter().map(String::len).sum::<usize>(),
+    );
+    text.push_str(system_prompt);
+    text.push_str("\n\n");
+    rendered_parts.iter().for_each(|p| text.push_str(p));
+    text
 }
 
-impl Default for FormatOverhead {
-    fn default() -> Self {
-        Self {
-            per_message_tokens: 4,
-            per_request_tokens: 3,
-        }
-    }
-}
-
-impl FormatOverhead {
-    /// The overhead of a request with `messages` messages, saturating.
-    pub const fn for_messages(self, messages: u64) -> u64 {
-        self.per_message_tokens
-            .saturating_mul(messages)
-            .saturating_add(self.per_request_tokens)
-    }
-}
-
-/// Tokens of a call's fixed prompt: the system prompt (estimated as
-/// `system_type`), each user part already rendered with empty values
-/// (estimated as prose, one message each) and the format overhead for
-/// `1 + user_parts.len()` messages. Saturates instead of overflowing.
+/// Tokens of a step's fixed prompt: `text` counted as prose by `estimator`
+/// (an exact counter ignores the content type) plus `format_overhead_tokens`,
+/// saturating.
 ///
 /// ```
-/// use budget_runtime::{ContentType, SeedEstimator};
-/// use budget_runtime::contract::{FormatOverhead, fixed_prompt_tokens};
+/// use budget_runtime::SeedEstimator;
+/// use budget_runtime::contract::fixed_prompt_tokens;
 ///
-/// let tokens = fixed_prompt_tokens(
-///     "You are a careful assistant.", // 28 chars of prose: ceil(28 / 4) = 7
-///     ContentType::Prose,
-///     &["Question: "],                // 10 chars: ceil(10 / 4) = 3
-///     &SeedEstimator,
-///     FormatOverhead::default(),      // 2 messages * 4 + 3 = 11
-/// );
-/// assert_eq!(tokens, 7 + 3 + 11);
+/// // 40 characters of prose: ceil(40 / 4) = 10, plus 64.
+/// assert_eq!(fixed_prompt_tokens(&"x".repeat(40), &SeedEstimator, 64), 74);
 /// ```
 pub fn fixed_prompt_tokens(
-    system_prompt: &str,
-    system_type: ContentType,
-    user_parts: &[&str],
+    text: &str,
     estimator: &dyn Estimator,
-    overhead: FormatOverhead,
+    format_overhead_tokens: u64,
 ) -> u64 {
-    let messages = u64::try_from(user_parts.len())
-        .unwrap_or(u64::MAX)
-        .saturating_add(1);
-    user_parts
-        .iter()
-        .map(|part| estimator.estimate(part, ContentType::Prose))
-        .fold(
-            estimator.estimate(system_prompt, system_type),
-            u64::saturating_add,
-        )
-        .saturating_add(overhead.for_messages(messages))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::estimate::{SeedEstimator, TokenCounter};
-
-    struct Words;
-    impl TokenCounter for Words {
-        fn count_tokens(&self, text: &str) -> u64 {
-            text.split_whitespace().count() as u64
-        }
-    }
-
-    #[test]
-    fn uses_the_given_counter() {
-        let o = FormatOverhead {
-            per_message_tokens: 3,
-            per_request_tokens: 3,
-        };
-        // 4 words + (1 + 1) words + 3 messages * 3 + 3
-        assert_eq!(
-            fixed_prompt_tokens(
-                "one two three four",
-                ContentType::Markdown,
-                &["a", "b "],
-                &Words,
-                o
-            ),
-            4 + 2 + 12
-        );
-    }
-
-    #[test]
-    fn markdown_system_prompt_uses_markdown_ratio() {
-        // 16 chars: markdown ceil(16 / 3.75) = 5, prose would be 4.
-        let zero = FormatOverhead {
-            per_message_tokens: 0,
-            per_request_tokens: 0,
-        };
-        let text = "0123456789abcdef";
-        assert_eq!(
-            fixed_prompt_tokens(text, ContentType::Markdown, &[], &SeedEstimator, zero),
-            5
-        );
-        assert_eq!(
-            fixed_prompt_tokens(text, ContentType::Prose, &[], &SeedEstimator, zero),
-            4
-        );
-    }
-
-    #[test]
-    fn empty_prompt_costs_only_overhead() {
-        assert_eq!(
-            fixed_prompt_tokens(
-                "",
-                ContentType::Prose,
-                &[],
-                &SeedEstimator,
-                FormatOverhead::default()
-            ),
-            7
-        );
-    }
+    estimator
+        .estimate(text, ContentType::Prose)
+        .saturating_add(format_overhead_tokens)
 }

@@ -4,8 +4,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use crate::contract::SourceLocation;
-use crate::error::ContractError;
+use crate::contract::{ContractError, SourceLocation, read_config_file};
 
 /// A model's limits, in tokens.
 ///
@@ -80,14 +79,15 @@ impl ModelConfig {
         })
     }
 
-    /// Reads and validates the JSON model config at `path`.
+    /// Reads and validates the JSON model config at `path` (a regular file
+    /// of at most [`MAX_CONFIG_FILE_BYTES`](crate::contract::MAX_CONFIG_FILE_BYTES)).
     ///
     /// # Errors
     /// [`ContractError::Read`], [`ContractError::Json`] (with line and
     /// column), [`ContractError::Missing`] or [`ContractError::NotPositive`].
     pub fn load(path: impl AsRef<Path>) -> Result<Self, ContractError> {
         let path = path.as_ref();
-        let text = std::fs::read_to_string(path).map_err(|source| ContractError::Read {
+        let text = read_config_file(path).map_err(|source| ContractError::Read {
             path: path.to_owned(),
             source,
         })?;
@@ -101,7 +101,11 @@ impl ModelConfig {
     pub fn from_json_str(json: &str, path: impl AsRef<Path>) -> Result<Self, ContractError> {
         let path = path.as_ref();
         let raw: RawModelConfig = serde_json::from_str(json).map_err(|e| ContractError::Json {
-            location: SourceLocation::at(path, e.line() as u64, e.column() as u64),
+            location: SourceLocation::at(
+                path,
+                u64::try_from(e.line()).unwrap_or(0),
+                u64::try_from(e.column()).unwrap_or(0),
+            ),
             message: json_message(&e),
         })?;
         Self::validated(raw.model_context_window, raw.model_max_tokens, path)

@@ -5,9 +5,7 @@ use std::ffi::OsStr;
 use std::fmt;
 use std::str::FromStr;
 
-use serde::Deserialize;
-
-use crate::error::ContractError;
+use crate::contract::ContractError;
 
 /// The environment variable that selects the policy: `fail_fast` or
 /// `auto_clamp`. Read only by [`policy_from_env`].
@@ -25,17 +23,17 @@ pub const POLICY_ENV_VAR: &str = "PIPELINE_LIMITS_POLICY";
 /// assert_eq!(Policy::AutoClamp.to_string(), "auto_clamp");
 /// # Ok::<(), budget_runtime::ContractError>(())
 /// ```
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub enum Policy {
     /// The first violating step is an error naming the step, every term and
     /// the excess. The default.
     #[default]
     FailFast,
-    /// Reduce `max_context_tokens` first, then the step's output limit, until
-    /// the step fits; each reduction is logged with `tracing::warn!` and
-    /// returned. Configuration files are never written. If the step cannot
-    /// fit with both at 1 token, an error.
+    /// Lower the pipeline-wide `max_context_tokens` to what the worst-case
+    /// step allows, then a step's output limit if it still does not fit
+    /// (see [`clamp_steps`](crate::contract::clamp_steps)); each reduction is
+    /// logged with `tracing::warn!` and returned. Configuration files are
+    /// never written. A clamp that would reach 0 or below is an error.
     AutoClamp,
 }
 

@@ -1,41 +1,47 @@
-//! Prompt lookup: system prompts are text files in a folder, found by key.
+//! Prompt lookup: a `call_model` step's `prompt_key` names the file
+//! `<prompts_dir>/<prompt_key>.txt`.
 
 use std::path::{Path, PathBuf};
 
-use crate::error::ContractError;
-use crate::model::ContentType;
+use thiserror::Error;
 
-/// File extensions tried for a prompt key, in order, with the content type
-/// used to estimate the file.
-const EXTENSIONS: [(&str, ContentType); 2] =
-    [("txt", ContentType::Prose), ("md", ContentType::Markdown)];
+use crate::contract::{ReadError, read_config_file};
 
-/// A folder of prompt files. The key `support/answer` resolves to
-/// `<dir>/support/answer.txt`, else `<dir>/support/answer.md`.
+/// `settings.prompts_dir` when a pipeline sets none.
+pub const DEFAULT_PROMPTS_DIR: &str = "prompts";
+
+/// Where prompt files are found.
+///
+/// [`PromptStore::new`] uses one folder for every pipeline (what
+/// `budget check --prompts DIR` does). [`PromptStore::from_settings`]
+/// follows each pipeline's `settings.prompts_dir` (default `prompts`),
+/// relative to a base folder, as the LocalAI-RAG runtime does from its
+/// working directory.
 ///
 /// Keys are `/`-separated segments of ASCII letters, digits, `_`, `-` and
 /// `.`; empty segments, `.` and `..` are rejected, so a key cannot leave the
 /// folder.
 ///
 /// ```
-/// use budget_runtime::ContentType;
 /// use budget_runtime::contract::PromptStore;
 ///
 /// let dir = std::env::temp_dir().join(format!("budget-doc-prompts-{}", std::process::id()));
-/// std::fs::create_dir_all(dir.join("support"))?;
-/// std::fs::write(dir.join("support/answer.md"), "# Role\nYou answer support questions.")?;
+/// std::fs::create_dir_all(dir.join("prompts/rejewski"))?;
+/// std::fs::write(dir.join("prompts/rejewski/router_v1.txt"), "You route questions.")?;
 ///
-/// let store = PromptStore::new(&dir);
-/// let prompt = store.load("support/answer")?;
-/// assert_eq!(prompt.content_type, ContentType::Markdown);
-/// assert!(prompt.text.starts_with("# Role"));
-/// assert!(store.load("../secrets").is_err());
+/// let fixed = PromptStore::new(dir.join("prompts"));
+/// assert_eq!(fixed.load("rejewski/router_v1", None)?.text, "You route questions.");
+/// let per_pipeline = PromptStore::from_settings(&dir);
+/// assert_eq!(per_pipeline.folder(None), dir.join("prompts"));
+/// assert_eq!(per_pipeline.folder(Some("prompts_v2")), dir.join("prompts_v2"));
+/// assert!(fixed.load("../secrets", None).is_err());
 /// # std::fs::remove_dir_all(&dir)?;
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PromptStore {
     dir: PathBuf,
+    follow_settings: bool,
 }
 
 /// A loaded prompt file.
@@ -48,52 +54,84 @@ pub struct Prompt {
     pub path: PathBuf,
     /// Its text.
     pub text: String,
-    /// `Prose` for `.txt`, `Markdown` for `.md`.
-    pub content_type: ContentType,
+}
+
+/// A prompt that could not be loaded.
+#[derive(Debug, Error)]
+#[non_exhaustive]
+pub enum PromptError {
+    /// The key could name a file outside the folder.
+    #[error("invalid prompt key {key:?}: {reason}")]
+    InvalidKey {
+        /// The key.
+        key: String,
+        /// Why it is rejected.
+        reason: &'static str,
+    },
+    /// The file is missing, not a regular file, too large or not UTF-8.
+    #[error("cannot read prompt {}: {source}", path.display())]
+    Read {
+        /// The file looked for.
+        path: PathBuf,
+        /// Why it failed.
+        source: ReadError,
+    },
 }
 
 impl PromptStore {
-    /// A store over the folder `dir` (not read until a prompt is loaded).
+    /// A store over the folder `dir` for every pipeline (nothing is read
+    /// until a prompt is loaded).
     pub fn new(dir: impl Into<PathBuf>) -> Self {
-        Self { dir: dir.into() }
+        Self {
+            dir: dir.into(),
+            follow_settings: false,
+        }
     }
 
-    /// The folder.
+    /// A store that uses each pipeline's `settings.prompts_dir` (default
+    /// [`DEFAULT_PROMPTS_DIR`]), relative to `base` unless absolute.
+    pub fn from_settings(base: impl Into<PathBuf>) -> Self {
+        Self {
+            dir: base.into(),
+            follow_settings: true,
+        }
+    }
+
+    /// The folder searched for a pipeline whose `settings.prompts_dir` is
+    /// `prompts_dir`.
+    pub fn folder(&self, prompts_dir: Option<&str>) -> PathBuf {
+        if self.follow_settings {
+            self.dir.join(prompts_dir.unwrap_or(DEFAULT_PROMPTS_DIR))
+        } else {
+            self.dir.clone()
+        }
+    }
+
+    /// Reads the prompt for `key` (see [`PromptStore::folder`]).
+    ///
+    /// # Errors
+    /// [`PromptError`]: an invalid key or an unreadable file.
+    pub fn load(&self, key: &str, prompts_dir: Option<&str>) -> Result<Prompt, PromptError> {
+        validate_key(key)?;
+        let path = self.folder(prompts_dir).join(format!("{key}.txt"));
+        match read_config_file(&path) {
+            Ok(text) => Ok(Prompt {
+                key: key.to_owned(),
+                path,
+                text,
+            }),
+            Err(source) => Err(PromptError::Read { path, source }),
+        }
+    }
+
+    /// The folder given at construction.
     pub fn dir(&self) -> &Path {
         &self.dir
     }
-
-    /// Reads the prompt for `key`.
-    ///
-    /// # Errors
-    /// [`ContractError::InvalidPromptKey`], [`ContractError::PromptNotFound`]
-    /// or [`ContractError::Read`] (including non-UTF-8 content).
-    pub fn load(&self, key: &str) -> Result<Prompt, ContractError> {
-        validate_key(key)?;
-        for (extension, content_type) in EXTENSIONS {
-            let path = self.dir.join(format!("{key}.{extension}"));
-            match std::fs::read_to_string(&path) {
-                Ok(text) => {
-                    return Ok(Prompt {
-                        key: key.to_owned(),
-                        path,
-                        text,
-                        content_type,
-                    });
-                }
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
-                Err(source) => return Err(ContractError::Read { path, source }),
-            }
-        }
-        Err(ContractError::PromptNotFound {
-            key: key.to_owned(),
-            dir: self.dir.clone(),
-        })
-    }
 }
 
-fn validate_key(key: &str) -> Result<(), ContractError> {
-    let invalid = |reason| ContractError::InvalidPromptKey {
+fn validate_key(key: &str) -> Result<(), PromptError> {
+    let invalid = |reason| PromptError::InvalidKey {
         key: key.to_owned(),
         reason,
     };
@@ -124,22 +162,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn txt_is_preferred_over_md() {
+    fn missing_prompt_names_the_file() {
         let dir = tempfile::tempdir().unwrap();
-        std::fs::write(dir.path().join("a.txt"), "plain").unwrap();
-        std::fs::write(dir.path().join("a.md"), "# md").unwrap();
-        let prompt = PromptStore::new(dir.path()).load("a").unwrap();
-        assert_eq!(prompt.text, "plain");
-        assert_eq!(prompt.content_type, ContentType::Prose);
-        assert_eq!(prompt.path, dir.path().join("a.txt"));
-    }
-
-    #[test]
-    fn missing_prompt_names_key_and_folder() {
-        let dir = tempfile::tempdir().unwrap();
-        let err = PromptStore::new(dir.path()).load("nope").unwrap_err();
-        assert!(matches!(&err, ContractError::PromptNotFound { key, .. } if key == "nope"));
-        assert!(err.to_string().contains("nope.txt or nope.md"), "{err}");
+        let err = PromptStore::new(dir.path()).load("nope", None).unwrap_err();
+        assert!(
+            matches!(&err, PromptError::Read { path, source } if path.ends_with("nope.txt") && source.is_not_found())
+        );
     }
 
     #[test]
@@ -155,14 +183,11 @@ mod tests {
             "ä",
         ] {
             assert!(
-                matches!(
-                    validate_key(key),
-                    Err(ContractError::InvalidPromptKey { .. })
-                ),
+                matches!(validate_key(key), Err(PromptError::InvalidKey { .. })),
                 "{key:?} was accepted"
             );
         }
-        for key in ["a", "support/answer", "v1.2/sys-prompt_x"] {
+        for key in ["a", "rejewski/router_v1", "v1.2/sys-prompt_x"] {
             assert!(validate_key(key).is_ok(), "{key:?} was rejected");
         }
     }

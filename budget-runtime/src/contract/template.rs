@@ -1,59 +1,78 @@
-//! User-part templates: text with `{{ name }}` placeholders.
+//! User-part templates: text with one `{}` where the runtime inserts the
+//! part's source text (Python `str.format` syntax: `{{` and `}}` are literal
+//! braces).
 
-use std::fmt;
+use thiserror::Error;
 
-/// A `{{` without a matching `}}`.
+/// A template the runtime could not fill.
 ///
 /// ```
-/// use budget_runtime::contract::render_empty;
+/// use budget_runtime::contract::{TemplateError, render_empty};
 ///
-/// let err = render_empty("Hi {{ name").unwrap_err();
-/// assert_eq!(err.offset_chars, 3);
-/// assert_eq!(err.to_string(), "unclosed `{{` at character 3");
+/// assert_eq!(render_empty("### User:\n{}\n\n")?, "### User:\n\n\n");
+/// assert_eq!(render_empty("{{literal}} {}")?, "{literal} ");
+/// assert_eq!(render_empty("no slot").unwrap_err(), TemplateError::NoSlot);
+/// assert_eq!(render_empty("{} and {}").unwrap_err(), TemplateError::SecondSlot { offset_chars: 7 });
+/// # Ok::<(), TemplateError>(())
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct UnclosedPlaceholder {
-    /// 0-based character offset of the `{{`.
-    pub offset_chars: usize,
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum TemplateError {
+    /// No `{}` at all.
+    #[error("the template has no `{{}}` slot for its source text")]
+    NoSlot,
+    /// A second `{}`: the runtime fills only one.
+    #[error("a second `{{}}` at character {offset_chars}; a template has exactly one")]
+    SecondSlot {
+        /// Character offset of the second slot.
+        offset_chars: usize,
+    },
+    /// A brace that is neither `{}`, `{{` nor `}}`.
+    #[error(
+        "unmatched or named brace at character {offset_chars}; write `{{{{` or `}}}}` for a literal brace"
+    )]
+    StrayBrace {
+        /// Character offset of the brace.
+        offset_chars: usize,
+    },
 }
 
-impl fmt::Display for UnclosedPlaceholder {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "unclosed `{{{{` at character {}", self.offset_chars)
-    }
-}
-
-impl std::error::Error for UnclosedPlaceholder {}
-
-/// Renders a template with every placeholder empty: each `{{ … }}` (up to
-/// the first `}}` after it) is removed and all other text is kept verbatim.
-/// This is the fixed part of a user message, whatever the values will be.
-///
-/// ```
-/// use budget_runtime::contract::render_empty;
-///
-/// assert_eq!(render_empty("Question: {{ question }}\nAnswer briefly.")?, "Question: \nAnswer briefly.");
-/// assert_eq!(render_empty("no placeholders }}")?, "no placeholders }}");
-/// # Ok::<(), budget_runtime::contract::UnclosedPlaceholder>(())
-/// ```
+/// The template with its `{}` replaced by nothing and `{{`/`}}` unescaped:
+/// the fixed text a user part always costs.
 ///
 /// # Errors
-/// [`UnclosedPlaceholder`] when a `{{` is never closed.
-pub fn render_empty(template: &str) -> Result<String, UnclosedPlaceholder> {
+/// [`TemplateError`] when the template has no slot, two slots, or a stray
+/// brace.
+pub fn render_empty(template: &str) -> Result<String, TemplateError> {
     let mut out = String::with_capacity(template.len());
-    let mut rest = template;
-    while let Some(open) = rest.find("{{") {
-        out.push_str(&rest[..open]);
-        let after_open = &rest[open + 2..];
-        let Some(close) = after_open.find("}}") else {
-            let consumed = template.len() - rest.len() + open;
-            return Err(UnclosedPlaceholder {
-                offset_chars: template[..consumed].chars().count(),
-            });
-        };
-        rest = &after_open[close + 2..];
+    let mut slots = 0usize;
+    let mut chars = template.chars().enumerate().peekable();
+    while let Some((offset, c)) = chars.next() {
+        match (c, chars.peek().map(|&(_, next)| next)) {
+            ('{', Some('{')) | ('}', Some('}')) => {
+                out.push(c);
+                chars.next();
+            }
+            ('{', Some('}')) => {
+                slots += 1;
+                if slots > 1 {
+                    return Err(TemplateError::SecondSlot {
+                        offset_chars: offset,
+                    });
+                }
+                chars.next();
+            }
+            ('{' | '}', _) => {
+                return Err(TemplateError::StrayBrace {
+                    offset_chars: offset,
+                });
+            }
+            _ => out.push(c),
+        }
     }
-    out.push_str(rest);
+    if slots == 0 {
+        return Err(TemplateError::NoSlot);
+    }
     Ok(out)
 }
 
@@ -62,22 +81,30 @@ mod tests {
     use super::*;
 
     #[test]
-    fn removes_every_placeholder() {
-        assert_eq!(render_empty("{{a}}{{ b }}x{{c}}").unwrap(), "x");
-        assert_eq!(render_empty("").unwrap(), "");
+    fn real_templates() {
         assert_eq!(
-            render_empty("Context:\n{{ context }}\n---").unwrap(),
-            "Context:\n\n---"
+            render_empty("\n<<<USER_QUESTION:\n{}\nUSER_QUESTION\n\n").unwrap(),
+            "\n<<<USER_QUESTION:\n\nUSER_QUESTION\n\n"
+        );
+        assert_eq!(
+            render_empty("<<<EVIDENCE:\n{}\nEVIDENCE")
+                .unwrap()
+                .chars()
+                .count(),
+            22
         );
     }
 
     #[test]
-    fn placeholder_ends_at_first_close() {
-        assert_eq!(render_empty("{{ a }} b }}").unwrap(), " b }}");
-    }
-
-    #[test]
-    fn unclosed_offset_counts_characters() {
-        assert_eq!(render_empty("é {{x}} ü {{ y").unwrap_err().offset_chars, 10);
+    fn braces() {
+        assert_eq!(
+            render_empty("{name}").unwrap_err(),
+            TemplateError::StrayBrace { offset_chars: 0 }
+        );
+        assert_eq!(
+            render_empty("é {} }").unwrap_err(),
+            TemplateError::StrayBrace { offset_chars: 5 }
+        );
+        assert_eq!(render_empty("{{}}{}").unwrap(), "{}");
     }
 }

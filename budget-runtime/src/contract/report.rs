@@ -1,0 +1,165 @@
+//! One pipeline's check outcome as plain data: what `budget check` prints,
+//! as a table or as JSON.
+
+use std::path::PathBuf;
+
+use serde::Serialize;
+
+use crate::contract::{Checker, ContractError, ContractReport, PipelineConfig, StepReport};
+
+/// The outcome of checking one pipeline. Serializes (JSON) with exactly the
+/// fields `name`, `ok`, `error` (only when not ok),
+/// `max_context_tokens_after` (`null` when not ok), `clamps` and `steps`.
+///
+/// ```
+/// use budget_runtime::contract::{Checker, ModelConfig, PipelineConfig, PipelineReport, PromptStore};
+///
+/// let dir = std::env::temp_dir().join(format!("budget-doc-report-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir)?;
+/// std::fs::write(dir.join("a.txt"), "Answer.")?; // "Answer.\n\n": 9 chars, 3 tokens
+/// let pipeline = PipelineConfig::from_yaml_str(
+///     "YAMLpipeline:\n  name: p\n  settings:\n    max_context_tokens: 500\n  steps:\n    - id: a\n      action: call_model\n      prompt_key: a\n      max_output_tokens: 100\n",
+///     dir.join("p.yaml"),
+/// )?;
+/// let model = ModelConfig::new(1_000, None)?;
+/// let prompts = PromptStore::new(&dir);
+/// let report = PipelineReport::of(&Checker::new(&model, &prompts), &pipeline);
+/// let json = serde_json::to_string(&report)?;
+/// assert_eq!(json, r#"{"name":"p","ok":true,"max_context_tokens_after":500,"clamps":[],"steps":[{"id":"a","fixed_prompt_tokens":67,"history_tokens":0,"context_tokens":500,"output_tokens":100,"safety_margin_tokens":128,"total":795,"window":1000,"headroom":205}]}"#);
+/// # std::fs::remove_dir_all(&dir)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct PipelineReport {
+    /// The pipeline's name (the file's path when the file has none to read).
+    pub name: String,
+    /// Whether the pipeline passes (possibly after clamps).
+    pub ok: bool,
+    /// Why not, when not ok.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    /// `max_context_tokens` after clamping; `None` when not ok.
+    pub max_context_tokens_after: Option<u64>,
+    /// The clamps made (auto_clamp only).
+    pub clamps: Vec<ClampRow>,
+    /// Each `call_model` step's terms: effective ones when ok, as configured
+    /// when the policy failed, none when validation failed.
+    pub steps: Vec<StepRow>,
+    /// The file the pipeline was loaded from (not serialized).
+    #[serde(skip)]
+    pub path: PathBuf,
+}
+
+/// One clamp: `kind` is `max_context_tokens` (with `step` null) or
+/// `max_output_tokens`; values in tokens.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct ClampRow {
+    /// The setting clamped.
+    pub kind: &'static str,
+    /// The step, for an output clamp.
+    pub step: Option<String>,
+    /// Before, in tokens.
+    pub before: u64,
+    /// After, in tokens.
+    pub after: u64,
+}
+
+/// One `call_model` step's terms, in tokens.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct StepRow {
+    /// The step id.
+    pub id: String,
+    /// System prompt + empty-rendered user parts + format overhead.
+    pub fixed_prompt_tokens: u64,
+    /// `max_history_tokens`.
+    pub history_tokens: u64,
+    /// `max_context_tokens`.
+    pub context_tokens: u64,
+    /// The output limit.
+    pub output_tokens: u64,
+    /// The safety margin.
+    pub safety_margin_tokens: u64,
+    /// The sum of the five terms.
+    pub total: u128,
+    /// The model's context window.
+    pub window: u64,
+    /// `window - total` (negative when over).
+    pub headroom: i128,
+}
+
+impl From<&StepReport> for StepRow {
+    fn from(step: &StepReport) -> Self {
+        let t = &step.terms;
+        StepRow {
+            id: step.id.clone(),
+            fixed_prompt_tokens: t.fixed_prompt_tokens,
+            history_tokens: t.max_history_tokens,
+            context_tokens: t.max_context_tokens,
+            output_tokens: t.max_output_tokens,
+            safety_margin_tokens: t.safety_margin_tokens,
+            total: step.total(),
+            window: t.context_window,
+            headroom: step.headroom(),
+        }
+    }
+}
+
+impl From<&ContractReport> for PipelineReport {
+    fn from(report: &ContractReport) -> Self {
+        PipelineReport {
+            name: report.name.clone(),
+            ok: true,
+            error: None,
+            max_context_tokens_after: Some(report.max_context_tokens_after),
+            clamps: report
+                .clamps
+                .iter()
+                .map(|c| ClampRow {
+                    kind: c.setting.name(),
+                    step: c.step.clone(),
+                    before: c.before,
+                    after: c.after,
+                })
+                .collect(),
+            steps: report.steps.iter().map(StepRow::from).collect(),
+            path: report.path.clone(),
+        }
+    }
+}
+
+impl PipelineReport {
+    /// Checks `pipeline` with `checker`; every error becomes a report with
+    /// `ok: false`.
+    pub fn of(checker: &Checker<'_>, pipeline: &PipelineConfig) -> Self {
+        let evaluation = match checker.evaluate(pipeline) {
+            Ok(evaluation) => evaluation,
+            Err(error) => {
+                return Self::failed(pipeline.name(), pipeline.path().to_owned(), &error);
+            }
+        };
+        let configured: Vec<StepRow> = evaluation.steps.iter().map(StepRow::from).collect();
+        match evaluation.enforce() {
+            Ok(report) => Self::from(&report),
+            Err(error) => Self {
+                steps: configured,
+                ..Self::failed(pipeline.name(), pipeline.path().to_owned(), &error)
+            },
+        }
+    }
+
+    /// A failed report without steps.
+    pub fn failed(name: impl Into<String>, path: PathBuf, error: &ContractError) -> Self {
+        Self {
+            name: name.into(),
+            ok: false,
+            error: Some(error.to_string()),
+            max_context_tokens_after: None,
+            clamps: Vec::new(),
+            steps: Vec::new(),
+            path,
+        }
+    }
+}

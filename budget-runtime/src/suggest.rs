@@ -1,0 +1,53 @@
+//! Near-miss names: the edit distance behind "did you mean …?" messages, for
+//! the contract's typo check and the macros' attribute suggestions alike.
+
+/// Optimal-string-alignment distance between `a` and `b`, in characters:
+/// insertions, deletions, substitutions and swaps of adjacent characters
+/// each cost one.
+///
+/// ```
+/// use budget_runtime::suggest::edit_distance;
+///
+/// assert_eq!(edit_distance("use_histroy", "use_history"), 1); // one swap
+/// assert_eq!(edit_distance("max_token", "max_tokens"), 1);
+/// assert_eq!(edit_distance("kitten", "sitting"), 3);
+/// ```
+pub fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    // rows[i][j] = distance between a[..i] and b[..j]
+    let mut rows = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in rows.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for (j, cell) in rows[0].iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let substitution = usize::from(a[i - 1] != b[j - 1]);
+            let mut best = (rows[i - 1][j] + 1)
+                .min(rows[i][j - 1] + 1)
+                .min(rows[i - 1][j - 1] + substitution);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                best = best.min(rows[i - 2][j - 2] + 1);
+            }
+            rows[i][j] = best;
+        }
+    }
+    rows[a.len()][b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn distances() {
+        assert_eq!(edit_distance("content", "content"), 0);
+        assert_eq!(edit_distance("contnet", "content"), 1);
+        assert_eq!(edit_distance("call_modle", "call_model"), 1);
+        assert_eq!(edit_distance("", "tags"), 4);
+        assert_eq!(edit_distance("score", "scale"), 2);
+    }
+}
