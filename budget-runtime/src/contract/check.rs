@@ -6,14 +6,12 @@ use std::path::{Path, PathBuf};
 
 use crate::contract::model_config::{non_negative, positive};
 use crate::contract::{
-    Clamp, ContractTerms, FormatOverhead, ModelConfig, PipelineConfig, Policy, Prompt, PromptStore,
-    SourceLocation, Step, clamp_terms, fixed_prompt_tokens, render_empty,
+    Clamp, ContractTerms, DEFAULT_SAFETY_MARGIN_TOKENS, FormatOverhead, ModelConfig,
+    PipelineConfig, Policy, Prompt, PromptStore, SourceLocation, Step, clamp_terms,
+    fixed_prompt_tokens, render_empty,
 };
 use crate::error::ContractError;
 use crate::estimate::{Estimator, SeedEstimator};
-
-/// `budget_safety_margin_tokens` when no file sets it, in tokens.
-pub const DEFAULT_SAFETY_MARGIN_TOKENS: u64 = 128;
 
 /// Checks pipelines against one model config and prompt folder.
 ///

@@ -3,6 +3,23 @@
 
 use std::fmt;
 
+/// The safety margin of a contract that sets none, in tokens: what
+/// `budget!(contract { .. })` uses without `safety_margin`, and the
+/// contract checker without `budget_safety_margin_tokens`.
+///
+/// ```
+/// use budget_runtime::contract::{ContractTerms, DEFAULT_SAFETY_MARGIN_TOKENS};
+///
+/// let terms = ContractTerms {
+///     max_output_tokens: 1_024,
+///     safety_margin_tokens: DEFAULT_SAFETY_MARGIN_TOKENS,
+///     context_window: 2_048,
+///     ..ContractTerms::default()
+/// };
+/// assert_eq!(terms.total(), Some(1_152));
+/// ```
+pub const DEFAULT_SAFETY_MARGIN_TOKENS: u64 = 128;
+
 /// The token terms of one model call, all in tokens.
 ///
 /// The contract holds when

@@ -13,7 +13,9 @@ mod tags;
 mod tier;
 mod timestamp;
 
-pub use content_parts::{PART_SEPARATOR, PART_SEPARATOR_TOKENS, join_parts, seed_estimate_parts};
+pub use content_parts::{
+    PART_SEPARATOR, PART_SEPARATOR_TOKENS, estimate_parts, join_parts, seed_estimate_parts,
+};
 pub use content_type::ContentType;
 pub use context_budget::{
     BudgetRule, ContextBudget, ContextBudgetBuilder, EffectiveBudget, ReservedSlot,
