@@ -101,10 +101,11 @@ fn expand_form<T>(form: &Form<T>, input: TokenStream, paths: &Paths) -> TokenStr
     }
 }
 
-/// A local variable of generated code, with mixed-site hygiene: it cannot
-/// clash with the user's names, and it resolves the same wherever it is
-/// written, whatever span the tokens around it carry (the trampoline puts
-/// the call site inside its own expansion).
+/// A local variable of generated code. Mixed-site hygiene makes it resolve
+/// the same wherever it is written, whatever span the tokens around it
+/// carry (the trampoline puts the call site inside its own expansion), and
+/// keeps the user's locals out; the `__budget_` prefix keeps it clear of the
+/// user's constants, which a `let` or `match` pattern would otherwise name.
 fn local(name: &str) -> Ident {
     Ident::new(name, Span::mixed_site())
 }

@@ -186,7 +186,7 @@ fn generate(budget: &Budget, paths: &Paths) -> TokenStream {
     let context_budget = paths.runtime(Runtime::ContextBudget);
     let reserved_slot = paths.runtime(Runtime::ReservedSlot);
     let kind = paths.runtime(Runtime::ContextKind);
-    let value = local("budget");
+    let value = local("__budget_value");
     let max = budget.max_tokens.tokens(IntType::I64);
     let target = budget.target_tokens.tokens(IntType::I64);
     // Each step is spanned at the operand it adds.
@@ -246,7 +246,7 @@ fn generate(budget: &Budget, paths: &Paths) -> TokenStream {
 fn rule_check(budget: &Budget, paths: &Paths) -> TokenStream {
     let context_budget = paths.runtime(Runtime::ContextBudget);
     let budget_rule = paths.runtime(Runtime::BudgetRule);
-    let rule = local("rule");
+    let rule = local("__budget_rule");
     let (some, none) = (paths.some(), paths.none());
     let max = budget.max_tokens.tokens(IntType::I64);
     let target = budget.target_tokens.tokens(IntType::I64);

@@ -293,7 +293,7 @@ fn validate(contract: &Contract, cx: &Ctxt) {
 fn generate(contract: &Contract, paths: &Paths) -> TokenStream {
     let terms_type = paths.runtime(Runtime::ContractTerms);
     let (some, std) = (paths.some(), paths.std());
-    let (terms, total) = (local("terms"), local("total"));
+    let (terms, total) = (local("__budget_terms"), local("__budget_total"));
     let prompt = contract.prompt.tokens();
     let history = contract.max_history.tokens(IntType::U64);
     let context = contract.max_context.tokens(IntType::U64);

@@ -191,7 +191,7 @@ fn generate(tiers: &Tiers, paths: &Paths) -> TokenStream {
 /// spanned at the field it concerns.
 fn rule_check(tiers: &Tiers, args: &TokenStream, paths: &Paths) -> TokenStream {
     let tier_budget_rule = paths.runtime(Runtime::TierBudgetRule);
-    let rule = local("rule");
+    let rule = local("__budget_rule");
     let tier_budget = paths.runtime(Runtime::TierBudget);
     let (some, none) = (paths.some(), paths.none());
     let span_of = |tokens: TokenStream| {
