@@ -25,18 +25,23 @@ use fields::Fields;
 /// Expands one `budget!($crate; <input>)` invocation into an expression.
 pub fn expand(input: TokenStream) -> TokenStream {
     let mut tokens = input.into_iter();
-    let krate: TokenStream = tokens
-        .by_ref()
-        .take_while(|token| !matches!(token, TokenTree::Punct(p) if p.as_char() == ';'))
-        .collect();
-    let input: TokenStream = tokens.collect();
-    if krate.is_empty() {
+    let mut krate = TokenStream::new();
+    let mut separated = false;
+    for token in tokens.by_ref() {
+        if matches!(&token, TokenTree::Punct(p) if p.as_char() == ';') {
+            separated = true;
+            break;
+        }
+        krate.extend([token]);
+    }
+    if !separated || krate.is_empty() {
         return error_expr(syn::Error::new(
             Span::call_site(),
             "internal error: budget-derive's `budget!` takes the facade's path first \
              (`budget!($crate; ..)`); use `budget::budget!` instead",
         ));
     }
+    let input: TokenStream = tokens.collect();
     let paths = Paths::new(krate);
     let mut tokens = input.clone().into_iter();
     if let (Some(TokenTree::Ident(form)), Some(TokenTree::Group(body)), None) =

@@ -1,7 +1,7 @@
 //! Content made of several parts (for example a title and a body): how the
 //! parts are joined, and how the joined text is estimated without building it.
 
-use crate::estimate::{Estimator, seed_estimate};
+use crate::estimate::{Estimator, SeedEstimator, seed_estimate};
 use crate::model::ContentType;
 
 /// What separates the parts of a multi-part content: a blank line.
@@ -73,15 +73,7 @@ pub fn join_parts(parts: &[&str]) -> String {
 /// ```
 #[inline]
 pub fn seed_estimate_parts(parts: &[(&str, ContentType)]) -> u64 {
-    let mut total: u64 = 0;
-    for (i, &(text, content_type)) in parts.iter().enumerate() {
-        if i > 0 {
-            total = total.saturating_add(PART_SEPARATOR_TOKENS);
-        }
-        let chars = text.chars().count() as u64;
-        total = total.saturating_add(seed_estimate(chars, content_type));
-    }
-    total
+    estimate_parts(&SeedEstimator, parts)
 }
 
 /// The estimate (tokens) of the parts as [`join_parts`] joins them, by any
@@ -128,7 +120,6 @@ pub fn estimate_parts<E: Estimator + ?Sized>(estimator: &E, parts: &[(&str, Cont
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::estimate::{Estimator, SeedEstimator};
 
     #[test]
     fn one_part_is_the_seed_estimate() {
