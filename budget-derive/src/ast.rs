@@ -1,13 +1,16 @@
 //! The derive input as the code generator sees it: a container whose struct
 //! (or each enum variant) is a [`Body`] of fields with roles, or a variant
-//! that delegates to the type it wraps. Checks that span several attributes
-//! (one `score` field, at least one `content` field, …) live here.
+//! that delegates to the type it wraps.
+//!
+//! Reading the input reports only what is wrong with the shape of the item
+//! (a union, an enum without variants) and, through `attr`, with single
+//! attributes. The checks that span several attributes (one field per role,
+//! a `content` field, `tiers` with a `score` field, …) are in `check`.
 
 use budget_runtime::{ContentType, Tier, TierThresholds};
-use quote::quote;
 use syn::{DeriveInput, Generics, Ident, Member, Type};
 
-use crate::attr::{ContainerAttrs, FieldAttrs, Level, Role};
+use crate::attr::{ContainerAttrs, EstimatorChoice, FieldAttrs, Level, Role};
 use crate::ctxt::Ctxt;
 
 /// The whole derive input.
@@ -16,12 +19,12 @@ pub(crate) struct Container<'a> {
     pub(crate) generics: &'a Generics,
     /// Path of the `budget` facade (`::budget` unless `crate = "…"`).
     pub(crate) krate: syn::Path,
-    /// `None` when the input could not be understood (errors were reported).
+    /// `None` when the item has no usable shape (errors were reported).
     pub(crate) data: Option<Data<'a>>,
 }
 
 pub(crate) enum Data<'a> {
-    Struct(Body<'a>),
+    Struct(Box<Body<'a>>),
     Enum(Vec<Variant<'a>>),
 }
 
@@ -35,49 +38,132 @@ pub(crate) enum Shape<'a> {
     /// wrapped value's `ContextItem` impl.
     Delegate(&'a Type),
     /// A variant with `#[context]` fields, read like a struct.
-    Body(Body<'a>),
+    Body(Box<Body<'a>>),
 }
 
-/// The fields of a struct or struct-like variant, with their roles.
+/// The fields of a struct or struct-like variant, with their attributes.
 pub(crate) struct Body<'a> {
-    /// The kind label, when not the default `Message`.
-    pub(crate) kind: Option<String>,
-    /// What `content_type()` returns and `EstimationRatio::CONTENT_TYPE` is.
-    pub(crate) content_type: ContentType,
-    /// A fixed tier.
-    pub(crate) tier: Option<Tier>,
-    /// Thresholds for the tier from the score.
-    pub(crate) thresholds: TierThresholds,
-    /// Divisor that brings the score field into `0.0..=1.0` (`None`: 1).
-    pub(crate) scale: Option<f64>,
-    /// Fields with a role other than `skip`, in declaration order.
+    /// The struct or variant: errors about the body as a whole go here.
+    pub(crate) owner: &'a Ident,
+    /// What to tell the user when no field has `#[context(content)]`.
+    pub(crate) missing_content: String,
+    /// The container attributes, as written.
+    pub(crate) attrs: ContainerAttrs,
+    /// Every field, in declaration order.
     pub(crate) fields: Vec<Field<'a>>,
+    /// Reading a field's attributes reported an error: a field may then
+    /// lack the role it was meant to have, so checks about missing roles
+    /// would only add follow-on errors.
+    pub(crate) field_attr_errors: bool,
 }
 
 pub(crate) struct Field<'a> {
-    pub(crate) role: Role,
+    pub(crate) attrs: FieldAttrs,
     pub(crate) member: Member,
     pub(crate) ty: &'a Type,
     /// Position in the struct or variant, used to name its binding.
     pub(crate) index: usize,
-    /// For content fields: the content type it is estimated as.
-    pub(crate) content_type: ContentType,
 }
 
-impl Body<'_> {
-    /// The content fields, in declaration order.
-    pub(crate) fn content(&self) -> impl Iterator<Item = &Field<'_>> {
-        self.fields.iter().filter(|f| f.role == Role::Content)
+impl Field<'_> {
+    /// The field's role; `None` for an unannotated or skipped field.
+    pub(crate) fn role(&self) -> Option<Role> {
+        self.attrs
+            .role
+            .value()
+            .copied()
+            .filter(|&r| r != Role::Skip)
     }
 
-    /// The field with `role` (for every role but `content`, there is at most one).
-    pub(crate) fn field(&self, role: Role) -> Option<&Field<'_>> {
-        self.fields.iter().find(|f| f.role == role)
+    /// `` `name` `` or `field 0`, for messages.
+    pub(crate) fn name(&self) -> String {
+        match &self.member {
+            Member::Named(ident) => format!("`{ident}`"),
+            Member::Unnamed(index) => format!("field {}", index.index),
+        }
+    }
+}
+
+impl<'a> Body<'a> {
+    /// The fields with a role, in declaration order.
+    pub(crate) fn with_role(&self) -> impl Iterator<Item = &Field<'a>> {
+        self.fields.iter().filter(|f| f.role().is_some())
+    }
+
+    /// The content fields, in declaration order.
+    pub(crate) fn content(&self) -> impl Iterator<Item = &Field<'a>> {
+        self.fields
+            .iter()
+            .filter(|f| f.role() == Some(Role::Content))
+    }
+
+    /// The first field with `role` (for every role but `content`, `check`
+    /// allows at most one).
+    pub(crate) fn field(&self, role: Role) -> Option<&Field<'a>> {
+        self.fields.iter().find(|f| f.role() == Some(role))
+    }
+
+    /// The kind label, when not the default `Message`.
+    pub(crate) fn kind(&self) -> Option<&str> {
+        self.attrs.kind.value().map(String::as_str)
+    }
+
+    /// The content type `field` is estimated as: its own, else the
+    /// container's, else Markdown.
+    pub(crate) fn content_type_of(&self, field: &Field<'_>) -> ContentType {
+        field
+            .attrs
+            .content_type
+            .value()
+            .or(self.attrs.content_type.value())
+            .copied()
+            .unwrap_or_default()
+    }
+
+    /// What `content_type()` returns and `EstimationRatio::CONTENT_TYPE`
+    /// is: the container's, else the one all content fields share, else
+    /// Markdown (the mixed-content type).
+    pub(crate) fn content_type(&self) -> ContentType {
+        if let Some(&content_type) = self.attrs.content_type.value() {
+            return content_type;
+        }
+        let mut types = self.content().map(|f| self.content_type_of(f));
+        let first = types.next().unwrap_or_default();
+        if types.all(|t| t == first) {
+            first
+        } else {
+            ContentType::Markdown
+        }
+    }
+
+    /// A fixed tier.
+    pub(crate) fn tier(&self) -> Option<Tier> {
+        self.attrs.tier.value().copied()
+    }
+
+    /// Thresholds for the tier from the score.
+    pub(crate) fn thresholds(&self) -> TierThresholds {
+        self.attrs
+            .tiers
+            .value()
+            .copied()
+            .unwrap_or(Tier::DEFAULT_THRESHOLDS)
+    }
+
+    /// Divisor that brings the score field into `0.0..=1.0` (`None`: 1).
+    pub(crate) fn scale(&self) -> Option<f64> {
+        self.field(Role::Score)
+            .and_then(|f| f.attrs.scale.value().copied())
+    }
+
+    /// The estimator of `tokens()`; `None`: the seed ratios.
+    pub(crate) fn estimator(&self) -> Option<&EstimatorChoice> {
+        self.attrs.estimator.value()
     }
 }
 
 impl<'a> Container<'a> {
-    /// Reads and checks the input; every problem is reported to `cx`.
+    /// Reads the input; every problem found on the way is reported to `cx`.
     pub(crate) fn from_ast(cx: &Ctxt, input: &'a DeriveInput) -> Self {
         let level = match input.data {
             syn::Data::Enum(_) => Level::Enum,
@@ -95,34 +181,32 @@ impl<'a> Container<'a> {
                     "`#[derive(ContextItem)]` needs a `#[context(content)]` field: the text that goes \
                      in front of the model; on a tuple struct, mark it like \
                      `struct Note(#[context(content)] String);`"
-                        .to_owned()
                 } else {
                     "`#[derive(ContextItem)]` needs a `#[context(content)]` field: the text that goes \
                      in front of the model"
-                        .to_owned()
                 };
-                Body::from_fields(cx, attrs, &data.fields, &input.ident, &missing_content)
-                    .map(Data::Struct)
+                let body = Body::from_fields(
+                    cx,
+                    attrs,
+                    &data.fields,
+                    &input.ident,
+                    missing_content.to_owned(),
+                );
+                Some(Data::Struct(Box::new(body)))
             }
-            syn::Data::Enum(data) => {
-                if data.variants.is_empty() {
-                    cx.error_spanned_by(
-                        data.enum_token,
-                        "`#[derive(ContextItem)]` needs at least one variant",
-                    );
-                    None
-                } else {
-                    let variants: Vec<Option<Variant<'a>>> = data
-                        .variants
-                        .iter()
-                        .map(|v| Variant::from_ast(cx, v))
-                        .collect();
-                    variants
-                        .into_iter()
-                        .collect::<Option<Vec<_>>>()
-                        .map(Data::Enum)
-                }
+            syn::Data::Enum(data) if data.variants.is_empty() => {
+                cx.error_spanned_by(
+                    data.enum_token,
+                    "`#[derive(ContextItem)]` needs at least one variant",
+                );
+                None
             }
+            syn::Data::Enum(data) => Some(Data::Enum(
+                data.variants
+                    .iter()
+                    .map(|v| Variant::from_ast(cx, v))
+                    .collect(),
+            )),
             syn::Data::Union(data) => {
                 cx.error_spanned_by(
                     data.union_token,
@@ -141,7 +225,7 @@ impl<'a> Container<'a> {
 }
 
 impl<'a> Variant<'a> {
-    fn from_ast(cx: &Ctxt, variant: &'a syn::Variant) -> Option<Self> {
+    fn from_ast(cx: &Ctxt, variant: &'a syn::Variant) -> Self {
         let has_context =
             |attrs: &[syn::Attribute]| attrs.iter().any(|a| a.path().is_ident("context"));
         if let syn::Fields::Unnamed(fields) = &variant.fields
@@ -149,10 +233,10 @@ impl<'a> Variant<'a> {
             && !has_context(&variant.attrs)
             && !has_context(&fields.unnamed[0].attrs)
         {
-            return Some(Self {
+            return Self {
                 ident: &variant.ident,
                 shape: Shape::Delegate(&fields.unnamed[0].ty),
-            });
+            };
         }
         let attrs = ContainerAttrs::parse(cx, &variant.attrs, Level::Variant);
         let is_newtype = matches!(&variant.fields, syn::Fields::Unnamed(f) if f.unnamed.len() == 1);
@@ -170,11 +254,11 @@ impl<'a> Variant<'a> {
                 variant.ident
             )
         };
-        let body = Body::from_fields(cx, attrs, &variant.fields, &variant.ident, &missing_content)?;
-        Some(Self {
+        let body = Body::from_fields(cx, attrs, &variant.fields, &variant.ident, missing_content);
+        Self {
             ident: &variant.ident,
-            shape: Shape::Body(body),
-        })
+            shape: Shape::Body(Box::new(body)),
+        }
     }
 }
 
@@ -183,131 +267,29 @@ impl<'a> Body<'a> {
         cx: &Ctxt,
         attrs: ContainerAttrs,
         fields: &'a syn::Fields,
-        owner: &Ident,
-        missing_content: &str,
-    ) -> Option<Self> {
-        let default_type = attrs.content_type.value().copied().unwrap_or_default();
-        let mut body_fields: Vec<Field<'a>> = Vec::new();
-        // The name of each role's first field, for duplicate errors.
-        let mut first_of_role: Vec<(Role, String)> = Vec::new();
-        let mut scale = None;
+        owner: &'a Ident,
+        missing_content: String,
+    ) -> Self {
         let errors_before = cx.error_count();
-
-        for (index, field) in fields.iter().enumerate() {
-            let field_attrs = FieldAttrs::parse(cx, &field.attrs);
-            let member = field
-                .ident
-                .clone()
-                .map_or_else(|| Member::Unnamed(syn::Index::from(index)), Member::Named);
-            let role = field_attrs.role.value().copied();
-            if let Some(key) = field_attrs.content_type.key()
-                && role != Some(Role::Content)
-            {
-                cx.error_spanned_by(
-                    key,
-                    "`content_type` on a field describes its content: write \
-                         `#[context(content, content_type = \"code\")]`",
-                );
-            }
-            if let Some(key) = field_attrs.scale.key()
-                && role != Some(Role::Score)
-            {
-                cx.error_spanned_by(
-                    key,
-                    "`scale` divides the score field: write `#[context(score, scale = 10)]`",
-                );
-            }
-            let Some(role) = role.filter(|&r| r != Role::Skip) else {
-                continue;
-            };
-            let name = match &member {
-                Member::Named(ident) => format!("`{ident}`"),
-                Member::Unnamed(index) => format!("field {}", index.index),
-            };
-            if role != Role::Content {
-                if let Some((_, first)) = first_of_role.iter().find(|(r, _)| *r == role) {
-                    let key = field_attrs
-                        .role
-                        .key()
-                        .cloned()
-                        .unwrap_or_else(|| quote!(#owner));
-                    cx.error_spanned_by(
-                        key,
-                        format!(
-                            "duplicate `{}` field: {first} already has `#[context({})]`",
-                            role.key(),
-                            role.key()
-                        ),
-                    );
-                    continue;
-                }
-                first_of_role.push((role, name));
-            }
-            if role == Role::Score {
-                scale = field_attrs.scale.value().copied();
-            }
-            body_fields.push(Field {
-                role,
-                member,
+        let fields = fields
+            .iter()
+            .enumerate()
+            .map(|(index, field)| Field {
+                attrs: FieldAttrs::parse(cx, &field.attrs),
+                member: field
+                    .ident
+                    .clone()
+                    .map_or_else(|| Member::Unnamed(syn::Index::from(index)), Member::Named),
                 ty: &field.ty,
                 index,
-                content_type: field_attrs
-                    .content_type
-                    .value()
-                    .copied()
-                    .unwrap_or(default_type),
-            });
+            })
+            .collect();
+        Self {
+            owner,
+            missing_content,
+            attrs,
+            fields,
+            field_attr_errors: cx.error_count() > errors_before,
         }
-
-        // A field whose attribute failed to parse may be the content field:
-        // then "no content field" would only be a follow-on error.
-        let field_errors = cx.error_count() > errors_before;
-        if !body_fields.iter().any(|f| f.role == Role::Content)
-            && !field_errors
-            && !attrs.has_misplaced_field_key
-        {
-            cx.error_spanned_by(owner, missing_content);
-        }
-        let has_score = body_fields.iter().any(|f| f.role == Role::Score);
-        if let Some(key) = attrs.tiers.key() {
-            if attrs.tier.value().is_some() {
-                cx.error_spanned_by(
-                    key,
-                    "`tier` fixes the tier, so `tiers` thresholds would never apply; remove one",
-                );
-            } else if !has_score && !field_errors {
-                cx.error_spanned_by(
-                    key,
-                    "`tiers` assigns the tier from the score, but no field has `#[context(score)]`",
-                );
-            }
-        }
-
-        let content_type =
-            attrs.content_type.value().copied().unwrap_or_else(|| {
-                common_content_type(&body_fields).unwrap_or(ContentType::Markdown)
-            });
-        (cx.error_count() == errors_before).then(|| Self {
-            kind: attrs.kind.value().cloned(),
-            content_type,
-            tier: attrs.tier.value().copied(),
-            thresholds: attrs
-                .tiers
-                .value()
-                .copied()
-                .unwrap_or(Tier::DEFAULT_THRESHOLDS),
-            scale,
-            fields: body_fields,
-        })
     }
-}
-
-/// The content type every content field shares, if they all agree.
-fn common_content_type(fields: &[Field<'_>]) -> Option<ContentType> {
-    let mut types = fields
-        .iter()
-        .filter(|f| f.role == Role::Content)
-        .map(|f| f.content_type);
-    let first = types.next()?;
-    types.all(|t| t == first).then_some(first)
 }

@@ -7,6 +7,7 @@
 //! ```text
 //! container: kind = "Label" | content_type = "code|prose|yaml|markdown"
 //!          | tier = "raw|linked|summary" | tiers(raw = 0.7, linked = 0.4)
+//!          | estimator = "seed|calibrated" | estimator = path::TO_VALUE
 //!          | crate = "path"
 //! field:     content [, content_type = "…"] | tokens | score [, scale = 10]
 //!          | pinned | timestamp | priority | tags | hint | metadata
@@ -26,7 +27,14 @@ use crate::suggest::{closest, one_of};
 const ATTRIBUTE: &str = "context";
 
 /// Keys accepted on a struct or an enum variant.
-const CONTAINER_KEYS: &[&str] = &["kind", "content_type", "tier", "tiers", "crate"];
+const CONTAINER_KEYS: &[&str] = &[
+    "kind",
+    "content_type",
+    "tier",
+    "tiers",
+    "estimator",
+    "crate",
+];
 /// Keys accepted on a field.
 const FIELD_KEYS: &[&str] = &[
     "content",
@@ -46,6 +54,8 @@ const FIELD_KEYS: &[&str] = &[
 ];
 const TIERS_KEYS: &[&str] = &["raw", "linked"];
 const TIER_NAMES: &[&str] = &["raw", "linked", "summary"];
+/// The estimators `estimator = "…"` names.
+const ESTIMATOR_NAMES: &[&str] = &["seed", "calibrated"];
 
 /// A key's value and the tokens of the key, for pointing at it later.
 pub(crate) struct Setting<T> {
@@ -92,10 +102,22 @@ pub(crate) struct ContainerAttrs {
     pub(crate) content_type: Setting<ContentType>,
     pub(crate) tier: Setting<Tier>,
     pub(crate) tiers: Setting<TierThresholds>,
+    pub(crate) estimator: Setting<EstimatorChoice>,
     pub(crate) krate: Setting<syn::Path>,
     /// A field key (like `content`) was written here: a "no content field"
     /// error would only repeat that mistake.
     pub(crate) has_misplaced_field_key: bool,
+}
+
+/// The estimator of a body's `tokens()` when it has no exact count.
+pub(crate) enum EstimatorChoice {
+    /// `"seed"`: the seed ratios (`SeedEstimator`), also the default.
+    Seed,
+    /// `"calibrated"`: `CalibratedEstimator::new(Encoding::O200kBase)`.
+    Calibrated,
+    /// A path to a value whose type implements `Estimator`: a unit struct,
+    /// a `const` or a `static`.
+    Value(syn::Path),
 }
 
 impl ContainerAttrs {
@@ -106,6 +128,7 @@ impl ContainerAttrs {
             content_type: Setting::new("content_type"),
             tier: Setting::new("tier"),
             tiers: Setting::new("tiers"),
+            estimator: Setting::new("estimator"),
             krate: Setting::new("crate"),
             has_misplaced_field_key: false,
         };
@@ -152,6 +175,11 @@ impl ContainerAttrs {
             "tiers" => {
                 if let Some(thresholds) = parse_tiers(cx, meta)? {
                     self.tiers.set(cx, &meta.path, thresholds);
+                }
+            }
+            "estimator" => {
+                if let Some(estimator) = estimator_value(cx, meta)? {
+                    self.estimator.set(cx, &meta.path, estimator);
                 }
             }
             "crate" if level == Level::Variant => {
@@ -420,6 +448,56 @@ fn content_type_value(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<C
                 .map(|s| format!("; did you mean \"{s}\"?"))
                 .unwrap_or_default();
             cx.error_spanned_by(&lit, format!("{error}{hint}"));
+            Ok(None)
+        }
+    }
+}
+
+/// `"seed"`, `"calibrated"` or a path to an `Estimator` value.
+fn estimator_value(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<EstimatorChoice>> {
+    const EXPECTED: &str = "expected \"seed\", \"calibrated\" or a path to a value whose type \
+                            implements `Estimator` (a unit struct, a `const` or a `static`)";
+    let expr: Expr = meta.value()?.parse()?;
+    match expr {
+        Expr::Lit(ExprLit {
+            lit: Lit::Str(lit), ..
+        }) => {
+            let name = lit.value();
+            match name.as_str() {
+                "seed" => Ok(Some(EstimatorChoice::Seed)),
+                "calibrated" => Ok(Some(EstimatorChoice::Calibrated)),
+                _ => {
+                    let hint = closest(&name, ESTIMATOR_NAMES)
+                        .map(|s| format!("did you mean \"{s}\"?"))
+                        .unwrap_or_else(|| EXPECTED.to_owned());
+                    cx.error_spanned_by(&lit, format!("unknown estimator {name:?}; {hint}"));
+                    Ok(None)
+                }
+            }
+        }
+        Expr::Path(path) if path.qself.is_none() && path.attrs.is_empty() => {
+            if let Some(name) = path
+                .path
+                .get_ident()
+                .map(ToString::to_string)
+                .filter(|name| ESTIMATOR_NAMES.contains(&name.as_str()))
+            {
+                cx.error_spanned_by(
+                    &path,
+                    format!(
+                        "the built-in estimators are named by a string: write \
+                         `estimator = \"{name}\"`"
+                    ),
+                );
+                return Ok(None);
+            }
+            Ok(Some(EstimatorChoice::Value(path.path)))
+        }
+        other => {
+            cx.error_spanned_by(
+                &other,
+                format!("{EXPECTED}, as in `estimator = \"calibrated\"`"),
+            );
             Ok(None)
         }
     }

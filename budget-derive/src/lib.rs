@@ -1,16 +1,20 @@
 //! Procedural macros of the `budget` crate. Use them through `budget`.
 //!
 //! Each entry point parses its input, hands it to a function under
-//! `expand/`, and turns any error into `compile_error!` invocations.
-//! Generated code names only absolute paths through the facade's hidden
-//! `::budget::__private` module (or the path given with
-//! `#[context(crate = "...")]`), so the macros work in any crate that
-//! depends on `budget`.
+//! `expand/`, and turns any error into `compile_error!` invocations. Both
+//! report into one error accumulator (`ctxt`), and name what they generate
+//! through one set of absolute paths (`paths`): the facade's hidden,
+//! versioned `__private_v0_1` module, reached through `::budget`, the path
+//! given with `#[context(crate = "...")]`, or the facade's `$crate` that its
+//! `budget!` trampoline passes in. So the macros work in any crate that
+//! depends on the facade, under any name.
 
 mod ast;
 mod attr;
+mod check;
 mod ctxt;
 mod expand;
+mod paths;
 mod suggest;
 
 use proc_macro::TokenStream;
@@ -27,7 +31,9 @@ pub fn derive_context_item(input: TokenStream) -> TokenStream {
 
 /// Builds a budget constant and rejects an invalid one at compile time.
 ///
-/// Three forms, documented with examples in the `budget` crate:
+/// Called by the facade's `budget!` trampoline as `budget!($crate; <input>)`:
+/// the path before `;` is the facade, which generated code goes through.
+/// Three forms of `<input>`, documented with examples in the `budget` crate:
 ///
 /// * `budget! { max_tokens: .., target_tokens: .., .. }`: a `ContextBudget`;
 /// * `budget!(contract { context_window: .., .. })`: a `ContractTerms`;

@@ -1,34 +1,58 @@
 //! `budget!`: budget constants checked at compile time.
 //!
-//! The first tokens choose the form: `contract { .. }` builds a
-//! `ContractTerms`, `tiers { .. }` a `TierBudget`, and anything else is
+//! The facade's `budget!` is a `macro_rules!` trampoline that calls this
+//! macro with the facade's `$crate` first: `budget!($crate; <input>)`, so
+//! generated paths work under any name the facade is imported as.
+//!
+//! After the `;`, the first tokens choose the form: `contract { .. }` builds
+//! a `ContractTerms`, `tiers { .. }` a `TierBudget`, and anything else is
 //! the `key: value` list of a `ContextBudget`.
 
 mod context_budget;
 mod contract;
-mod errors;
 mod fields;
 mod operand;
 mod tiers;
 
-use proc_macro2::{Delimiter, Span, TokenStream, TokenTree};
+use proc_macro2::{Delimiter, Ident, Span, TokenStream, TokenTree};
+use quote::{quote, quote_spanned};
 use syn::parse::Parser;
 
-use errors::{Errors, error_expr};
+use crate::ctxt::Ctxt;
+use crate::paths::Paths;
 use fields::Fields;
 
-/// Expands one `budget!` invocation into an expression.
+/// Expands one `budget!($crate; <input>)` invocation into an expression.
 pub fn expand(input: TokenStream) -> TokenStream {
+    let mut tokens = input.into_iter();
+    let mut krate = TokenStream::new();
+    let mut separated = false;
+    for token in tokens.by_ref() {
+        if matches!(&token, TokenTree::Punct(p) if p.as_char() == ';') {
+            separated = true;
+            break;
+        }
+        krate.extend([token]);
+    }
+    if !separated || krate.is_empty() {
+        return error_expr(syn::Error::new(
+            Span::call_site(),
+            "internal error: budget-derive's `budget!` takes the facade's path first \
+             (`budget!($crate; ..)`); use `budget::budget!` instead",
+        ));
+    }
+    let input: TokenStream = tokens.collect();
+    let paths = Paths::new(krate);
     let mut tokens = input.clone().into_iter();
     if let (Some(TokenTree::Ident(form)), Some(TokenTree::Group(body)), None) =
         (tokens.next(), tokens.next(), tokens.next())
         && body.delimiter() == Delimiter::Brace
     {
         if form == "contract" {
-            return expand_form(&contract::FORM, body.stream());
+            return expand_form(&contract::FORM, body.stream(), &paths);
         }
         if form == "tiers" {
-            return expand_form(&tiers::FORM, body.stream());
+            return expand_form(&tiers::FORM, body.stream(), &paths);
         }
         return error_expr(syn::Error::new(
             form.span(),
@@ -38,7 +62,7 @@ pub fn expand(input: TokenStream) -> TokenStream {
             ),
         ));
     }
-    expand_form(&context_budget::FORM, input)
+    expand_form(&context_budget::FORM, input, &paths)
 }
 
 /// One form of `budget!`: the keys it takes, and how its operands `T` are
@@ -49,29 +73,29 @@ struct Form<T> {
     /// The keys it accepts.
     keys: &'static [&'static str],
     /// Reads the operands; `None` when one is unusable (already reported).
-    parse: fn(Fields, &mut Errors) -> Option<T>,
+    parse: fn(Fields, &Ctxt) -> Option<T>,
     /// Reports every broken rule the macro can see, with its numbers.
-    validate: fn(&T, &mut Errors),
+    validate: fn(&T, &Ctxt),
     /// The expression the invocation expands to.
-    generate: fn(&T) -> TokenStream,
+    generate: fn(&T, &Paths) -> TokenStream,
 }
 
 /// Parses `key: value, …` for `form`, reports every problem at once, and
 /// expands to the form's expression or to the errors.
-fn expand_form<T>(form: &Form<T>, input: TokenStream) -> TokenStream {
+fn expand_form<T>(form: &Form<T>, input: TokenStream, paths: &Paths) -> TokenStream {
     let fields = match Fields::parse.parse2(input) {
         Ok(fields) => fields,
         Err(error) => return error_expr(error),
     };
-    let mut errors = Errors::default();
-    let fields = Fields::check(form.name, fields, form.keys, &mut errors);
-    let operands = (form.parse)(fields, &mut errors);
+    let cx = Ctxt::new();
+    let fields = Fields::check(form.name, fields, form.keys, &cx);
+    let operands = (form.parse)(fields, &cx);
     if let Some(operands) = &operands {
-        (form.validate)(operands, &mut errors);
+        (form.validate)(operands, &cx);
     }
-    match (operands, errors.finish()) {
+    match (operands, cx.check()) {
         (_, Err(error)) => error_expr(error),
-        (Some(operands), Ok(())) => (form.generate)(&operands),
+        (Some(operands), Ok(())) => (form.generate)(&operands, paths),
         (None, Ok(())) => error_expr(syn::Error::new(
             Span::call_site(),
             format!(
@@ -80,4 +104,33 @@ fn expand_form<T>(form: &Form<T>, input: TokenStream) -> TokenStream {
             ),
         )),
     }
+}
+
+/// A local variable of generated code. Mixed-site hygiene makes it resolve
+/// the same wherever it is written, whatever span the tokens around it
+/// carry (the trampoline puts the call site inside its own expansion), and
+/// keeps the user's locals out; the `__budget_` prefix keeps it clear of the
+/// user's constants, which a `let` or `match` pattern would otherwise name.
+fn local(name: &str) -> Ident {
+    Ident::new(name, Span::mixed_site())
+}
+
+/// A panic during constant evaluation, reported at `span` (the field it
+/// concerns). The macro is invoked through a local alias spanned there: a
+/// path through the facade would start with the trampoline's `$crate`,
+/// whose span puts the report on the whole invocation instead.
+fn panic_at(paths: &Paths, span: Span, args: TokenStream) -> TokenStream {
+    let std = paths.std();
+    let alias = Ident::new("__budget_panic", span);
+    quote_spanned!(span=> {
+        use #std::panic as #alias;
+        #alias!(#args)
+    })
+}
+
+/// An expression that reports every error in `error` and has the error type,
+/// so the surrounding `const` sees no second, cascading type error.
+fn error_expr(error: syn::Error) -> TokenStream {
+    let errors = error.into_iter().map(|e| e.to_compile_error());
+    quote!({ #(#errors);* })
 }

@@ -1,7 +1,7 @@
 //! Code generation for `#[derive(ContextItem)]`: an `impl ContextItem` that
 //! reads the struct's fields in place, and for structs an
-//! `impl EstimationRatio`. Every path is absolute, through the facade's
-//! hidden `__private` module.
+//! `impl EstimationRatio` when it is estimated at the seed ratios. Every
+//! path is absolute, through the facade's hidden module (see `paths`).
 
 use budget_runtime::{ContentType, Tier};
 use proc_macro2::{Literal, Span, TokenStream};
@@ -10,15 +10,18 @@ use syn::spanned::Spanned;
 use syn::{DeriveInput, Ident, Type};
 
 use crate::ast::{Body, Container, Data, Field, Shape, Variant};
-use crate::attr::Role;
+use crate::attr::{EstimatorChoice, Role};
+use crate::check;
 use crate::ctxt::Ctxt;
 use crate::expand::bound;
+use crate::paths::{Paths, Runtime};
 
 /// The derive: the impls, or on bad input the errors plus a stub impl so
 /// that uses of the type do not add errors of their own.
 pub(crate) fn derive(input: &DeriveInput) -> TokenStream {
     let cx = Ctxt::new();
     let container = Container::from_ast(&cx, input);
+    check::check(&cx, &container);
     let paths = Paths::new(&container.krate);
     let errors = match (cx.check(), &container.data) {
         (Ok(()), Some(data)) => return expand(&container, data, &paths),
@@ -33,33 +36,10 @@ pub(crate) fn derive(input: &DeriveInput) -> TokenStream {
     tokens
 }
 
-/// Absolute paths to the runtime and to `std`, through `<crate>::__private`.
-struct Paths {
-    rt: TokenStream,
-    std: TokenStream,
-}
-
-impl Paths {
-    fn new(krate: &syn::Path) -> Self {
-        Self {
-            rt: quote!(#krate::__private::budget_runtime),
-            std: quote!(#krate::__private::std),
-        }
-    }
-
-    fn some(&self) -> TokenStream {
-        let std = &self.std;
-        quote!(#std::option::Option::Some)
-    }
-
-    fn none(&self) -> TokenStream {
-        let std = &self.std;
-        quote!(#std::option::Option::None)
-    }
-}
-
 fn expand(container: &Container<'_>, data: &Data<'_>, paths: &Paths) -> TokenStream {
-    let Paths { rt, .. } = paths;
+    let context_item = paths.runtime(Runtime::ContextItem);
+    let estimation_ratio = paths.runtime(Runtime::EstimationRatio);
+    let content_type_enum = paths.runtime(Runtime::ContentType);
     let ident = container.ident;
     let generics = bound::with_bounds(container.generics, field_bounds(data, paths));
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
@@ -69,17 +49,20 @@ fn expand(container: &Container<'_>, data: &Data<'_>, paths: &Paths) -> TokenStr
     };
     let mut tokens = quote! {
         #[automatically_derived]
-        impl #impl_generics #rt::ContextItem for #ident #ty_generics #where_clause {
+        impl #impl_generics #context_item for #ident #ty_generics #where_clause {
             #(#methods)*
         }
     };
-    if let Data::Struct(body) = data {
+    // The ratio is the seed's: a type estimated otherwise has none.
+    if let Data::Struct(body) = data
+        && matches!(body.estimator(), None | Some(EstimatorChoice::Seed))
+    {
         let (impl_generics, ty_generics, where_clause) = container.generics.split_for_impl();
-        let content_type = content_type_tokens(body.content_type, paths);
+        let content_type = content_type_tokens(body.content_type(), paths);
         tokens.extend(quote! {
             #[automatically_derived]
-            impl #impl_generics #rt::EstimationRatio for #ident #ty_generics #where_clause {
-                const CONTENT_TYPE: #rt::ContentType = #content_type;
+            impl #impl_generics #estimation_ratio for #ident #ty_generics #where_clause {
+                const CONTENT_TYPE: #content_type_enum = #content_type;
             }
         });
     }
@@ -88,13 +71,16 @@ fn expand(container: &Container<'_>, data: &Data<'_>, paths: &Paths) -> TokenStr
 
 /// A minimal impl emitted next to the errors of a rejected input.
 fn stub(input: &DeriveInput, paths: &Paths) -> TokenStream {
-    let Paths { rt, std } = paths;
+    let std = paths.std();
+    let context_item = paths.runtime(Runtime::ContextItem);
+    let estimation_ratio = paths.runtime(Runtime::EstimationRatio);
+    let content_type = paths.runtime(Runtime::ContentType);
     let ident = &input.ident;
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
     let message = "#[derive(ContextItem)] failed; see the compile error";
     let mut tokens = quote! {
         #[automatically_derived]
-        impl #impl_generics #rt::ContextItem for #ident #ty_generics #where_clause {
+        impl #impl_generics #context_item for #ident #ty_generics #where_clause {
             fn content(&self) -> #std::borrow::Cow<'_, #std::primitive::str> {
                 #std::unreachable!(#message)
             }
@@ -106,8 +92,8 @@ fn stub(input: &DeriveInput, paths: &Paths) -> TokenStream {
     if matches!(input.data, syn::Data::Struct(_)) {
         tokens.extend(quote! {
             #[automatically_derived]
-            impl #impl_generics #rt::EstimationRatio for #ident #ty_generics #where_clause {
-                const CONTENT_TYPE: #rt::ContentType = #rt::ContentType::Markdown;
+            impl #impl_generics #estimation_ratio for #ident #ty_generics #where_clause {
+                const CONTENT_TYPE: #content_type = #content_type::Markdown;
             }
         });
     }
@@ -117,37 +103,37 @@ fn stub(input: &DeriveInput, paths: &Paths) -> TokenStream {
 /// `(field type, adapter trait)` for every field, and `ContextItem` for
 /// every delegating variant's wrapped type.
 fn field_bounds<'a>(data: &'a Data<'a>, paths: &Paths) -> Vec<(&'a Type, TokenStream)> {
-    let rt = &paths.rt;
     let body_bounds = |body: &'a Body<'a>| {
-        body.fields.iter().map(move |field| {
-            let adapter = match field.role {
-                Role::Content => quote!(#rt::TextField),
-                Role::Tokens => quote!(#rt::TokenCountField),
-                Role::Priority => quote!(#rt::IntegerField),
-                Role::Score | Role::Hint => quote!(#rt::FloatField),
-                Role::Pinned => quote!(#rt::FlagField),
-                Role::Timestamp => quote!(#rt::TimestampField),
-                Role::Tags => quote!(#rt::TagList),
-                Role::Metadata => quote!(#rt::MetadataMap),
-                Role::Link | Role::Description => quote!(#rt::OptionalTextField),
-                // Skipped fields never reach a body.
-                Role::Skip => quote!(),
-            };
-            (field.ty, adapter)
-        })
+        body.with_role()
+            .filter_map(|field| Some((field.ty, paths.runtime(adapter(field.role()?)?))))
+            .collect::<Vec<_>>()
     };
     match data {
-        Data::Struct(body) => body_bounds(body).collect(),
+        Data::Struct(body) => body_bounds(body),
         Data::Enum(variants) => variants
             .iter()
-            .flat_map(|variant| -> Vec<(&'a Type, TokenStream)> {
-                match &variant.shape {
-                    Shape::Delegate(ty) => vec![(*ty, quote!(#rt::ContextItem))],
-                    Shape::Body(body) => body_bounds(body).collect(),
-                }
+            .flat_map(|variant| match &variant.shape {
+                Shape::Delegate(ty) => vec![(*ty, paths.runtime(Runtime::ContextItem))],
+                Shape::Body(body) => body_bounds(body),
             })
             .collect(),
     }
+}
+
+/// The trait a field with `role` is read through (`None` for `skip`).
+fn adapter(role: Role) -> Option<Runtime> {
+    Some(match role {
+        Role::Content => Runtime::TextField,
+        Role::Tokens => Runtime::TokenCountField,
+        Role::Priority => Runtime::IntegerField,
+        Role::Score | Role::Hint => Runtime::FloatField,
+        Role::Pinned => Runtime::FlagField,
+        Role::Timestamp => Runtime::TimestampField,
+        Role::Tags => Runtime::TagList,
+        Role::Metadata => Runtime::MetadataMap,
+        Role::Link | Role::Description => Runtime::OptionalTextField,
+        Role::Skip => return None,
+    })
 }
 
 /// The accessors of `ContextItem`, in trait order.
@@ -188,27 +174,33 @@ impl Method {
     ];
 
     fn signature(self, paths: &Paths) -> TokenStream {
-        let Paths { rt, std } = paths;
+        let std = paths.std();
+        let context_kind = paths.runtime(Runtime::ContextKind);
+        let content_type = paths.runtime(Runtime::ContentType);
+        let timestamp = paths.runtime(Runtime::Timestamp);
+        let tag_list = paths.runtime(Runtime::TagList);
+        let metadata_value_ref = paths.runtime(Runtime::MetadataValueRef);
+        let tier = paths.runtime(Runtime::Tier);
         let option = quote!(#std::option::Option);
         match self {
             Self::Content => {
                 quote!(fn content(&self) -> #std::borrow::Cow<'_, #std::primitive::str>)
             }
             Self::Tokens => quote!(fn tokens(&self) -> #std::primitive::u64),
-            Self::Kind => quote!(fn kind(&self) -> &#rt::ContextKind),
-            Self::ContentType => quote!(fn content_type(&self) -> #rt::ContentType),
+            Self::Kind => quote!(fn kind(&self) -> &#context_kind),
+            Self::ContentType => quote!(fn content_type(&self) -> #content_type),
             Self::Pinned => quote!(fn pinned(&self) -> #std::primitive::bool),
-            Self::Timestamp => quote!(fn timestamp(&self) -> #option<#rt::Timestamp>),
+            Self::Timestamp => quote!(fn timestamp(&self) -> #option<#timestamp>),
             Self::Priority => quote!(fn priority(&self) -> #option<#std::primitive::i64>),
-            Self::Tags => quote!(fn tags(&self) -> &dyn #rt::TagList),
+            Self::Tags => quote!(fn tags(&self) -> &dyn #tag_list),
             Self::RelevanceHint => {
                 quote!(fn relevance_hint(&self) -> #option<#std::primitive::f64>)
             }
             Self::Metadata => quote! {
-                fn metadata(&self, key: &#std::primitive::str) -> #option<#rt::MetadataValueRef<'_>>
+                fn metadata(&self, key: &#std::primitive::str) -> #option<#metadata_value_ref<'_>>
             },
             Self::Relevance => quote!(fn relevance(&self) -> #option<#std::primitive::f64>),
-            Self::Tier => quote!(fn tier(&self) -> #option<#rt::Tier>),
+            Self::Tier => quote!(fn tier(&self) -> #option<#tier>),
             Self::Link => quote!(fn link(&self) -> #option<&#std::primitive::str>),
             Self::Description => {
                 quote!(fn description(&self) -> #option<&#std::primitive::str>)
@@ -218,12 +210,12 @@ impl Method {
 
     /// The trait's default, for a variant without a field for this accessor.
     fn default_value(self, paths: &Paths) -> TokenStream {
-        let rt = &paths.rt;
+        let no_tags = paths.runtime(Runtime::NoTags);
         match self {
             Self::Kind => kind_tokens(None, paths),
             Self::ContentType => content_type_tokens(ContentType::Markdown, paths),
             Self::Pinned => quote!(false),
-            Self::Tags => quote!(&#rt::NoTags),
+            Self::Tags => quote!(&#no_tags),
             // Content and tokens always come from a body; the rest are optional.
             Self::Content
             | Self::Tokens
@@ -240,7 +232,7 @@ impl Method {
 
     /// The same accessor called on the value a newtype variant wraps.
     fn delegate(self, inner: &Ident, paths: &Paths) -> TokenStream {
-        let rt = &paths.rt;
+        let context_item = paths.runtime(Runtime::ContextItem);
         let name = match self {
             Self::Content => "content",
             Self::Tokens => "tokens",
@@ -251,14 +243,14 @@ impl Method {
             Self::Priority => "priority",
             Self::Tags => "tags",
             Self::RelevanceHint => "relevance_hint",
-            Self::Metadata => return quote!(#rt::ContextItem::metadata(#inner, key)),
+            Self::Metadata => return quote!(#context_item::metadata(#inner, key)),
             Self::Relevance => "relevance",
             Self::Tier => "tier",
             Self::Link => "link",
             Self::Description => "description",
         };
         let name = Ident::new(name, Span::call_site());
-        quote!(#rt::ContextItem::#name(#inner))
+        quote!(#context_item::#name(#inner))
     }
 }
 
@@ -281,7 +273,20 @@ fn body_expr<'b>(
     method: Method,
     paths: &Paths,
 ) -> Option<(Vec<&'b Field<'b>>, TokenStream)> {
-    let Paths { rt, std } = paths;
+    let std = paths.std();
+    let text_field = paths.runtime(Runtime::TextField);
+    let join_parts = paths.runtime(Runtime::JoinParts);
+    let seed_estimate_parts = paths.runtime(Runtime::SeedEstimateParts);
+    let estimate_parts = paths.runtime(Runtime::EstimateParts);
+    let integer_field = paths.runtime(Runtime::IntegerField);
+    let token_count_field = paths.runtime(Runtime::TokenCountField);
+    let flag_field = paths.runtime(Runtime::FlagField);
+    let timestamp_field = paths.runtime(Runtime::TimestampField);
+    let float_field = paths.runtime(Runtime::FloatField);
+    let metadata_map = paths.runtime(Runtime::MetadataMap);
+    let tier = paths.runtime(Runtime::Tier);
+    let tier_thresholds = paths.runtime(Runtime::TierThresholds);
+    let optional_text_field = paths.runtime(Runtime::OptionalTextField);
     let (some, none) = (paths.some(), paths.none());
     let single = |role: Role, adapter: TokenStream| {
         body.field(role)
@@ -292,27 +297,44 @@ fn body_expr<'b>(
             let fields: Vec<&Field<'_>> = body.content().collect();
             let texts: Vec<TokenStream> = fields
                 .iter()
-                .map(|f| adapt(f, quote!(#rt::TextField::as_text)))
+                .map(|f| adapt(f, quote!(#text_field::as_text)))
                 .collect();
             let expr = if let [text] = texts.as_slice() {
                 quote!(#std::borrow::Cow::Borrowed(#text))
             } else {
-                quote!(#std::borrow::Cow::Owned(#rt::join_parts(&[#(#texts),*])))
+                quote!(#std::borrow::Cow::Owned(#join_parts(&[#(#texts),*])))
             };
             Some((fields, expr))
         }
         Method::Tokens => {
             let mut fields: Vec<&Field<'_>> = body.content().collect();
             let parts = fields.iter().map(|f| {
-                let text = adapt(f, quote!(#rt::TextField::as_text));
-                let content_type = content_type_tokens(f.content_type, paths);
+                let text = adapt(f, quote!(#text_field::as_text));
+                let content_type = content_type_tokens(body.content_type_of(f), paths);
                 quote!((#text, #content_type))
             });
-            let estimate = quote!(#rt::seed_estimate_parts(&[#(#parts),*]));
+            let parts = quote!(&[#(#parts),*]);
+            let estimate = match body.estimator() {
+                None | Some(EstimatorChoice::Seed) => quote!(#seed_estimate_parts(#parts)),
+                Some(EstimatorChoice::Calibrated) => {
+                    let calibrated = paths.runtime(Runtime::CalibratedEstimator);
+                    let encoding = paths.runtime(Runtime::Encoding);
+                    quote!({
+                        static __CONTEXT_ESTIMATOR: #calibrated =
+                            #calibrated::new(#encoding::O200kBase);
+                        #estimate_parts(&__CONTEXT_ESTIMATOR, #parts)
+                    })
+                }
+                // Spanned at the path: a value that is no estimator is
+                // reported there.
+                Some(EstimatorChoice::Value(path)) => {
+                    quote_spanned!(path.span()=> #estimate_parts(&#path, #parts))
+                }
+            };
             let expr = match body.field(Role::Tokens) {
                 Some(exact) => {
                     fields.push(exact);
-                    let count = adapt(exact, quote!(#rt::TokenCountField::as_token_count));
+                    let count = adapt(exact, quote!(#token_count_field::as_token_count));
                     quote! {
                         match #count {
                             #some(__context_exact) => __context_exact,
@@ -325,43 +347,42 @@ fn body_expr<'b>(
             Some((fields, expr))
         }
         Method::Kind => body
-            .kind
-            .as_deref()
+            .kind()
             .map(|label| (Vec::new(), kind_tokens(Some(label), paths))),
-        Method::ContentType => Some((Vec::new(), content_type_tokens(body.content_type, paths))),
-        Method::Pinned => single(Role::Pinned, quote!(#rt::FlagField::as_flag)),
-        Method::Timestamp => single(Role::Timestamp, quote!(#rt::TimestampField::as_timestamp)),
-        Method::Priority => single(Role::Priority, quote!(#rt::IntegerField::as_integer)),
+        Method::ContentType => Some((Vec::new(), content_type_tokens(body.content_type(), paths))),
+        Method::Pinned => single(Role::Pinned, quote!(#flag_field::as_flag)),
+        Method::Timestamp => single(Role::Timestamp, quote!(#timestamp_field::as_timestamp)),
+        Method::Priority => single(Role::Priority, quote!(#integer_field::as_integer)),
         Method::Tags => body.field(Role::Tags).map(|field| {
             let b = binding(field);
             (vec![field], quote!(#b))
         }),
-        Method::RelevanceHint => single(Role::Hint, quote!(#rt::FloatField::as_float)),
+        Method::RelevanceHint => single(Role::Hint, quote!(#float_field::as_float)),
         Method::Metadata => body.field(Role::Metadata).map(|field| {
             let b = binding(field);
-            let expr = quote_spanned!(field.ty.span()=> #rt::MetadataMap::metadata_value(#b, key));
+            let expr = quote_spanned!(field.ty.span()=> #metadata_map::metadata_value(#b, key));
             (vec![field], expr)
         }),
         Method::Relevance => body
             .field(Role::Score)
             .map(|field| (vec![field], relevance_expr(body, field, paths))),
-        Method::Tier => match (body.tier, body.field(Role::Score)) {
+        Method::Tier => match (body.tier(), body.field(Role::Score)) {
             (Some(tier), _) => {
                 let tier = tier_tokens(tier, paths);
                 Some((Vec::new(), quote!(#some(#tier))))
             }
             (None, Some(field)) => {
                 let relevance = relevance_expr(body, field, paths);
-                let thresholds = if body.thresholds == Tier::DEFAULT_THRESHOLDS {
-                    quote!(#rt::Tier::DEFAULT_THRESHOLDS)
+                let thresholds = if body.thresholds() == Tier::DEFAULT_THRESHOLDS {
+                    quote!(#tier::DEFAULT_THRESHOLDS)
                 } else {
-                    let raw = Literal::f64_suffixed(body.thresholds.raw);
-                    let linked = Literal::f64_suffixed(body.thresholds.linked);
-                    quote!(#rt::TierThresholds { raw: #raw, linked: #linked })
+                    let raw = Literal::f64_suffixed(body.thresholds().raw);
+                    let linked = Literal::f64_suffixed(body.thresholds().linked);
+                    quote!(#tier_thresholds { raw: #raw, linked: #linked })
                 };
                 let expr = quote! {
                     match #relevance {
-                        #some(__context_score) => #some(#rt::Tier::for_score(__context_score, #thresholds)),
+                        #some(__context_score) => #some(#tier::for_score(__context_score, #thresholds)),
                         #none => #none,
                     }
                 };
@@ -369,20 +390,20 @@ fn body_expr<'b>(
             }
             (None, None) => None,
         },
-        Method::Link => single(Role::Link, quote!(#rt::OptionalTextField::as_optional_text)),
+        Method::Link => single(Role::Link, quote!(#optional_text_field::as_optional_text)),
         Method::Description => single(
             Role::Description,
-            quote!(#rt::OptionalTextField::as_optional_text),
+            quote!(#optional_text_field::as_optional_text),
         ),
     }
 }
 
 /// The score field divided by the scale; NaN reads as no score.
 fn relevance_expr(body: &Body<'_>, field: &Field<'_>, paths: &Paths) -> TokenStream {
-    let rt = &paths.rt;
+    let float_field = paths.runtime(Runtime::FloatField);
     let (some, none) = (paths.some(), paths.none());
-    let score = adapt(field, quote!(#rt::FloatField::as_float));
-    let scaled = match body.scale {
+    let score = adapt(field, quote!(#float_field::as_float));
+    let scaled = match body.scale() {
         None => quote!(__context_score),
         Some(scale) => {
             let scale = Literal::f64_suffixed(scale);
@@ -476,34 +497,34 @@ fn enum_methods(variants: &[Variant<'_>], paths: &Paths) -> Vec<TokenStream> {
 
 /// `&'static ContextKind` for a label (`Message` when `None`).
 fn kind_tokens(label: Option<&str>, paths: &Paths) -> TokenStream {
-    let rt = &paths.rt;
+    let context_kind = paths.runtime(Runtime::ContextKind);
     let kind = match label {
-        Some(label) => quote!(#rt::ContextKind::from_static(#label)),
-        None => quote!(#rt::ContextKind::MESSAGE),
+        Some(label) => quote!(#context_kind::from_static(#label)),
+        None => quote!(#context_kind::MESSAGE),
     };
     quote!({
-        static __CONTEXT_KIND: #rt::ContextKind = #kind;
+        static __CONTEXT_KIND: #context_kind = #kind;
         &__CONTEXT_KIND
     })
 }
 
 fn content_type_tokens(content_type: ContentType, paths: &Paths) -> TokenStream {
-    let rt = &paths.rt;
+    let ty = paths.runtime(Runtime::ContentType);
     let variant = match content_type {
         ContentType::Code => quote!(Code),
         ContentType::Prose => quote!(Prose),
         ContentType::Yaml => quote!(Yaml),
         ContentType::Markdown => quote!(Markdown),
     };
-    quote!(#rt::ContentType::#variant)
+    quote!(#ty::#variant)
 }
 
 fn tier_tokens(tier: Tier, paths: &Paths) -> TokenStream {
-    let rt = &paths.rt;
+    let ty = paths.runtime(Runtime::Tier);
     let variant = match tier {
         Tier::Raw => quote!(Raw),
         Tier::Linked => quote!(Linked),
         Tier::Summary => quote!(Summary),
     };
-    quote!(#rt::Tier::#variant)
+    quote!(#ty::#variant)
 }

@@ -1,7 +1,7 @@
 //! Content made of several parts (for example a title and a body): how the
 //! parts are joined, and how the joined text is estimated without building it.
 
-use crate::estimate::seed_estimate;
+use crate::estimate::{Estimator, SeedEstimator, seed_estimate};
 use crate::model::ContentType;
 
 /// What separates the parts of a multi-part content: a blank line.
@@ -73,13 +73,46 @@ pub fn join_parts(parts: &[&str]) -> String {
 /// ```
 #[inline]
 pub fn seed_estimate_parts(parts: &[(&str, ContentType)]) -> u64 {
+    estimate_parts(&SeedEstimator, parts)
+}
+
+/// The estimate (tokens) of the parts as [`join_parts`] joins them, by any
+/// [`Estimator`], computed without allocating:
+///
+/// `Σ estimator.estimate(part, content_type)` `+ (parts − 1) × PART_SEPARATOR_TOKENS`,
+/// saturating at `u64::MAX`.
+///
+/// With one part this is exactly `estimator.estimate(part, content_type)`.
+/// `#[derive(ContextItem)]` calls it for a type with
+/// `#[context(estimator = ...)]`; [`seed_estimate_parts`] is the same sum
+/// for the seed ratios.
+///
+/// ```
+/// use budget_runtime::{CalibratedEstimator, ContentType, Encoding, Estimator, estimate_parts};
+///
+/// /// One token per byte.
+/// struct Bytes;
+/// impl Estimator for Bytes {
+///     fn estimate(&self, text: &str, _: ContentType) -> u64 { text.len() as u64 }
+/// }
+/// let parts = [("héllo", ContentType::Prose), ("abc", ContentType::Code)];
+/// assert_eq!(estimate_parts(&Bytes, &parts), 6 + 1 + 3);
+///
+/// let calibrated = CalibratedEstimator::new(Encoding::O200kBase);
+/// let text = "今日は良い天気です";
+/// assert_eq!(
+///     estimate_parts(&calibrated, &[(text, ContentType::Prose)]),
+///     calibrated.estimate(text, ContentType::Prose),
+/// );
+/// ```
+#[inline]
+pub fn estimate_parts<E: Estimator + ?Sized>(estimator: &E, parts: &[(&str, ContentType)]) -> u64 {
     let mut total: u64 = 0;
     for (i, &(text, content_type)) in parts.iter().enumerate() {
         if i > 0 {
             total = total.saturating_add(PART_SEPARATOR_TOKENS);
         }
-        let chars = text.chars().count() as u64;
-        total = total.saturating_add(seed_estimate(chars, content_type));
+        total = total.saturating_add(estimator.estimate(text, content_type));
     }
     total
 }
@@ -87,7 +120,6 @@ pub fn seed_estimate_parts(parts: &[(&str, ContentType)]) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::estimate::{Estimator, SeedEstimator};
 
     #[test]
     fn one_part_is_the_seed_estimate() {
@@ -100,6 +132,31 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn seed_parts_equal_the_seed_estimator_parts() {
+        let parts = [
+            ("Fix the build", ContentType::Prose),
+            ("", ContentType::Yaml),
+            ("cargo build --release", ContentType::Code),
+        ];
+        // 13 / 4.0 → 4, 1, 0, 1, 21 / 3.5 → 6
+        assert_eq!(estimate_parts(&SeedEstimator, &parts), 12);
+        assert_eq!(seed_estimate_parts(&parts), 12);
+    }
+
+    #[test]
+    fn estimate_parts_saturates() {
+        struct Huge;
+        impl Estimator for Huge {
+            fn estimate(&self, _: &str, _: ContentType) -> u64 {
+                u64::MAX - 1
+            }
+        }
+        let parts = [("a", ContentType::Code), ("b", ContentType::Code)];
+        assert_eq!(estimate_parts(&Huge, &parts), u64::MAX);
+        assert_eq!(estimate_parts(&Huge, &[]), 0);
     }
 
     #[test]

@@ -14,7 +14,9 @@ mod tier;
 mod timestamp;
 pub(crate) mod tokens;
 
-pub use content_parts::{PART_SEPARATOR, PART_SEPARATOR_TOKENS, join_parts, seed_estimate_parts};
+pub use content_parts::{
+    PART_SEPARATOR, PART_SEPARATOR_TOKENS, estimate_parts, join_parts, seed_estimate_parts,
+};
 pub use content_type::ContentType;
 pub use context_budget::{
     BudgetRule, ContextBudget, ContextBudgetBuilder, EffectiveBudget, ReservedSlot,

@@ -33,10 +33,11 @@ use quote::{ToTokens, quote, quote_spanned};
 use syn::Expr;
 use syn::spanned::Spanned;
 
-use super::Form;
-use super::errors::Errors;
 use super::fields::{Fields, MapEntry, MapKey};
 use super::operand::{self, Float, Int, IntType, written};
+use super::{Form, local, panic_at};
+use crate::ctxt::Ctxt;
+use crate::paths::{Paths, Runtime};
 
 /// One `Kind: count` entry of `reserved`.
 struct Slot {
@@ -68,20 +69,18 @@ pub(super) const FORM: Form<Budget> = Form {
     generate,
 };
 
-fn parse(mut fields: Fields, errors: &mut Errors) -> Option<Budget> {
-    let max_tokens = fields.required_int("max_tokens", IntType::U64, errors);
-    let target_tokens = fields.required_int("target_tokens", IntType::U64, errors);
-    let output_reserve = fields.optional_int("output_reserve", IntType::U64, errors);
-    let safety_margin = fields.optional_float("safety_margin", errors);
+fn parse(mut fields: Fields, cx: &Ctxt) -> Option<Budget> {
+    let max_tokens = fields.required_int("max_tokens", IntType::U64, cx);
+    let target_tokens = fields.required_int("target_tokens", IntType::U64, cx);
+    let output_reserve = fields.optional_int("output_reserve", IntType::U64, cx);
+    let safety_margin = fields.optional_float("safety_margin", cx);
     let reserved = match fields.take("reserved") {
         None => Some(None),
         Some(field) => field
-            .into_map(errors)
+            .into_map(cx)
             .and_then(|entries| {
-                let slots: Vec<Option<Slot>> = entries
-                    .into_iter()
-                    .map(|entry| slot(entry, errors))
-                    .collect();
+                let slots: Vec<Option<Slot>> =
+                    entries.into_iter().map(|entry| slot(entry, cx)).collect();
                 slots.into_iter().collect()
             })
             .map(Some),
@@ -95,11 +94,11 @@ fn parse(mut fields: Fields, errors: &mut Errors) -> Option<Budget> {
     })
 }
 
-fn slot(entry: MapEntry, errors: &mut Errors) -> Option<Slot> {
+fn slot(entry: MapEntry, cx: &Ctxt) -> Option<Slot> {
     let kind = ContextKind::new(entry.key.text())
-        .map_err(|error| errors.at(entry.key.span(), format!("reserved: {error}")))
+        .map_err(|error| cx.error_at(entry.key.span(), format!("reserved: {error}")))
         .ok();
-    let min_items = operand::int(entry.value, IntType::I64, "reserved", errors);
+    let min_items = operand::int(entry.value, IntType::I64, "reserved", cx);
     Some(Slot {
         key: entry.key,
         kind: kind?,
@@ -109,7 +108,7 @@ fn slot(entry: MapEntry, errors: &mut Errors) -> Option<Slot> {
 
 /// Runs the runtime's validation when every operand is known, and reports
 /// the broken rule on the field it concerns.
-fn validate(budget: &Budget, errors: &mut Errors) {
+fn validate(budget: &Budget, cx: &Ctxt) {
     let Some(values) = known_values(budget) else {
         return; // checked during constant evaluation, see `rule_check`
     };
@@ -121,7 +120,7 @@ fn validate(budget: &Budget, errors: &mut Errors) {
         builder = builder.reserved_slot(kind, min_items);
     }
     if let Err(error) = builder.build() {
-        errors.on(
+        cx.error_spanned_by(
             offending_tokens(budget, &error),
             format!("invalid ContextBudget: {error}"),
         );
@@ -181,25 +180,28 @@ fn offending_tokens(budget: &Budget, error: &ContextBudgetError) -> TokenStream 
     }
 }
 
-fn generate(budget: &Budget) -> TokenStream {
-    let rt = quote!(::budget::__private::budget_runtime);
+fn generate(budget: &Budget, paths: &Paths) -> TokenStream {
+    let context_budget = paths.runtime(Runtime::ContextBudget);
+    let reserved_slot = paths.runtime(Runtime::ReservedSlot);
+    let kind = paths.runtime(Runtime::ContextKind);
+    let value = local("__budget_value");
     let max = budget.max_tokens.tokens(IntType::U64);
     let target = budget.target_tokens.tokens(IntType::U64);
     // Each step is spanned at the operand it adds.
     let span = budget.target_tokens.expr().span();
     let mut steps = vec![quote_spanned! {span=>
-        let budget = ::budget::__private::budget_runtime::ContextBudget::new_const(#max, #target);
+        let #value = #context_budget::new_const(#max, #target);
     }];
     if let Some(reserve) = &budget.output_reserve {
         let tokens = reserve.tokens(IntType::U64);
         steps.push(quote_spanned! {reserve.expr().span()=>
-            let budget = budget.with_output_reserve(#tokens);
+            let #value = #value.with_output_reserve(#tokens);
         });
     }
     if let Some(margin) = &budget.safety_margin {
         let tokens = margin.tokens();
         steps.push(quote_spanned! {margin.expr().span()=>
-            let budget = budget.with_safety_margin_percent(#tokens);
+            let #value = #value.with_safety_margin_percent(#tokens);
         });
     }
     let mut slots_item = TokenStream::new();
@@ -208,28 +210,28 @@ fn generate(budget: &Budget) -> TokenStream {
             let label = slot.kind.as_str();
             let min_items = slot.min_items.tokens(IntType::I64);
             quote_spanned! {slot.min_items.expr().span()=>
-                #rt::ReservedSlot::new(#rt::ContextKind::from_static(#label), #min_items)
+                #reserved_slot::new(#kind::from_static(#label), #min_items)
             }
         });
         slots_item = quote! {
-            const __BUDGET_MACRO_SLOTS: &[#rt::ReservedSlot] = &[#(#entries),*];
+            const __BUDGET_MACRO_SLOTS: &[#reserved_slot] = &[#(#entries),*];
         };
         steps.push(quote! {
-            let budget = budget.with_reserved_slots(__BUDGET_MACRO_SLOTS);
+            let #value = #value.with_reserved_slots(__BUDGET_MACRO_SLOTS);
         });
     }
     let check = if known_values(budget).is_some() {
         TokenStream::new() // validated by the macro
     } else {
-        rule_check(budget)
+        rule_check(budget, paths)
     };
     quote! {
         {
             #slots_item
-            const __BUDGET_MACRO_VALUE: #rt::ContextBudget = {
+            const __BUDGET_MACRO_VALUE: #context_budget = {
                 #check
                 #(#steps)*
-                budget
+                #value
             };
             __BUDGET_MACRO_VALUE
         }
@@ -239,8 +241,11 @@ fn generate(budget: &Budget) -> TokenStream {
 /// A `match` on `ContextBudget::broken_rule` for operands the macro could not
 /// evaluate: a broken rule panics during constant evaluation with the rule's
 /// message, spanned at the field it concerns.
-fn rule_check(budget: &Budget) -> TokenStream {
-    let rt = quote!(::budget::__private::budget_runtime);
+fn rule_check(budget: &Budget, paths: &Paths) -> TokenStream {
+    let context_budget = paths.runtime(Runtime::ContextBudget);
+    let budget_rule = paths.runtime(Runtime::BudgetRule);
+    let rule = local("__budget_rule");
+    let (some, none) = (paths.some(), paths.none());
     let max = budget.max_tokens.tokens(IntType::U64);
     let target = budget.target_tokens.tokens(IntType::U64);
     let reserve = budget
@@ -258,7 +263,7 @@ fn rule_check(budget: &Budget) -> TokenStream {
     };
     let panic_at = |expr: Option<&Expr>| {
         let span = expr.map_or_else(Span::call_site, Spanned::span);
-        quote_spanned!(span=> ::core::panic!("{}", rule.message()))
+        panic_at(paths, span, quote!("{}", #rule.message()))
     };
     let target_panic = panic_at(Some(budget.target_tokens.expr()));
     let reserve_panic = panic_at(budget.output_reserve.as_ref().map(Int::expr));
@@ -271,13 +276,13 @@ fn rule_check(budget: &Budget) -> TokenStream {
             .map(|slot| slot.min_items.expr()),
     );
     quote! {
-        match #rt::ContextBudget::broken_rule(#max, #target, #reserve, #margin, #slots) {
-            ::core::option::Option::None => {}
-            ::core::option::Option::Some(rule @ #rt::BudgetRule::TargetWithinMax) => #target_panic,
-            ::core::option::Option::Some(rule @ #rt::BudgetRule::OutputReserveWithinMax) => #reserve_panic,
-            ::core::option::Option::Some(rule @ #rt::BudgetRule::SafetyMarginIsPercentage) => #margin_panic,
+        match #context_budget::broken_rule(#max, #target, #reserve, #margin, #slots) {
+            #none => {}
+            #some(#rule @ #budget_rule::TargetWithinMax) => #target_panic,
+            #some(#rule @ #budget_rule::OutputReserveWithinMax) => #reserve_panic,
+            #some(#rule @ #budget_rule::SafetyMarginIsPercentage) => #margin_panic,
             // The reserved-slot rules, and any rule added later.
-            ::core::option::Option::Some(rule) => #slots_panic,
+            #some(#rule) => #slots_panic,
         }
     }
 }

@@ -8,7 +8,7 @@
 //!     max_history: 2_000,
 //!     max_context: 12_000,
 //!     max_output: 1_024,
-//!     safety_margin: 128,                // optional, default 128
+//!     safety_margin: 128,                // optional, default DEFAULT_SAFETY_MARGIN_TOKENS (128)
 //! })
 //! ```
 //!
@@ -36,19 +36,17 @@
 
 use std::path::PathBuf;
 
-use budget_runtime::contract::ContractTerms;
+use budget_runtime::contract::{ContractTerms, DEFAULT_SAFETY_MARGIN_TOKENS};
 use budget_runtime::{ContentType, Estimator, SeedEstimator};
 use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, quote, quote_spanned};
 use syn::{Expr, Lit, LitStr};
 
-use super::Form;
-use super::errors::Errors;
 use super::fields::{Field, Fields};
 use super::operand::{self, Int, IntType};
-
-/// The safety margin when none is given, in tokens (Budget Contract seed document).
-const DEFAULT_SAFETY_MARGIN: u64 = 128;
+use super::{Form, local, panic_at};
+use crate::ctxt::Ctxt;
+use crate::paths::{Paths, Runtime};
 
 /// Where the fixed prompt's token count comes from.
 enum Prompt {
@@ -114,13 +112,13 @@ pub(super) const FORM: Form<Contract> = Form {
     generate,
 };
 
-fn parse(mut fields: Fields, errors: &mut Errors) -> Option<Contract> {
-    let context_window = fields.required_int("context_window", IntType::U64, errors);
-    let max_history = fields.required_int("max_history", IntType::U64, errors);
-    let max_context = fields.required_int("max_context", IntType::U64, errors);
-    let max_output = fields.required_int("max_output", IntType::U64, errors);
-    let safety_margin = fields.optional_int("safety_margin", IntType::U64, errors);
-    let prompt = prompt(&mut fields, errors);
+fn parse(mut fields: Fields, cx: &Ctxt) -> Option<Contract> {
+    let context_window = fields.required_int("context_window", IntType::U64, cx);
+    let max_history = fields.required_int("max_history", IntType::U64, cx);
+    let max_context = fields.required_int("max_context", IntType::U64, cx);
+    let max_output = fields.required_int("max_output", IntType::U64, cx);
+    let safety_margin = fields.optional_int("safety_margin", IntType::U64, cx);
+    let prompt = prompt(&mut fields, cx);
     Some(Contract {
         context_window: context_window?,
         prompt: prompt?,
@@ -132,7 +130,7 @@ fn parse(mut fields: Fields, errors: &mut Errors) -> Option<Contract> {
 }
 
 /// The fixed prompt: exactly one of `prompt`, `prompt_file`, `prompt_tokens`.
-fn prompt(fields: &mut Fields, errors: &mut Errors) -> Option<Prompt> {
+fn prompt(fields: &mut Fields, cx: &Ctxt) -> Option<Prompt> {
     let text = fields.take("prompt");
     let file = fields.take("prompt_file");
     let tokens = fields.take("prompt_tokens");
@@ -140,7 +138,7 @@ fn prompt(fields: &mut Fields, errors: &mut Errors) -> Option<Prompt> {
     let given: Vec<&Field> = [&text, &file, &tokens].into_iter().flatten().collect();
     if given.len() > 1 {
         for field in &given[1..] {
-            errors.on(
+            cx.error_spanned_by(
                 &field.key,
                 format!(
                     "`{}` conflicts with `{}`: give the fixed prompt once",
@@ -151,7 +149,7 @@ fn prompt(fields: &mut Fields, errors: &mut Errors) -> Option<Prompt> {
         return None;
     }
     if let (Some(tokens), Some(content_type)) = (&tokens, &content_type) {
-        errors.on(
+        cx.error_spanned_by(
             &content_type.key,
             format!(
                 "`content_type` says how to estimate a prompt's text; `{}` is already a token count",
@@ -161,25 +159,25 @@ fn prompt(fields: &mut Fields, errors: &mut Errors) -> Option<Prompt> {
         return None;
     }
     let content_type = match content_type {
-        Some(field) => Some(parse_content_type(field, errors)?),
+        Some(field) => Some(parse_content_type(field, cx)?),
         None => None,
     };
     if let Some(field) = text {
-        let lit = string(field, errors)?;
+        let lit = string(field, cx)?;
         let content_type = content_type.unwrap_or_default();
         let tokens = SeedEstimator.estimate(&lit.value(), content_type);
         Some(Prompt::Text { tokens, lit })
     } else if let Some(field) = file {
-        let lit = string(field, errors)?;
-        let (path, text) = read_prompt_file(&lit, errors)?;
+        let lit = string(field, cx)?;
+        let (path, text) = read_prompt_file(&lit, cx)?;
         let content_type = content_type.unwrap_or_else(|| content_type_of(&path));
         let tokens = SeedEstimator.estimate(&text, content_type);
         Some(Prompt::File { tokens, lit, path })
     } else if let Some(field) = tokens {
-        let expr = field.into_expr(errors)?;
-        operand::int(expr, IntType::U64, "prompt_tokens", errors).map(Prompt::Tokens)
+        let expr = field.into_expr(cx)?;
+        operand::int(expr, IntType::U64, "prompt_tokens", cx).map(Prompt::Tokens)
     } else {
-        errors.at(
+        cx.error_at(
             Span::call_site(),
             format!(
                 "missing the fixed prompt in {}: give one of `prompt: \"…\"`, \
@@ -191,22 +189,22 @@ fn prompt(fields: &mut Fields, errors: &mut Errors) -> Option<Prompt> {
     }
 }
 
-fn string(field: Field, errors: &mut Errors) -> Option<LitStr> {
+fn string(field: Field, cx: &Ctxt) -> Option<LitStr> {
     let key = field.key.to_string();
-    match field.into_expr(errors)? {
+    match field.into_expr(cx)? {
         Expr::Lit(syn::ExprLit {
             lit: Lit::Str(lit), ..
         }) => Some(lit),
         other => {
-            errors.on(other, format!("`{key}` takes a string literal"));
+            cx.error_spanned_by(other, format!("`{key}` takes a string literal"));
             None
         }
     }
 }
 
 /// `code`, `prose`, `yaml` or `markdown`, as an identifier or a string.
-fn parse_content_type(field: Field, errors: &mut Errors) -> Option<ContentType> {
-    let expr = field.into_expr(errors)?;
+fn parse_content_type(field: Field, cx: &Ctxt) -> Option<ContentType> {
+    let expr = field.into_expr(cx)?;
     let name = match &expr {
         Expr::Path(path) => path.path.get_ident().map(ToString::to_string),
         Expr::Lit(syn::ExprLit {
@@ -217,11 +215,11 @@ fn parse_content_type(field: Field, errors: &mut Errors) -> Option<ContentType> 
     match name.as_deref().map(str::parse::<ContentType>) {
         Some(Ok(content_type)) => Some(content_type),
         Some(Err(error)) => {
-            errors.on(&expr, format!("content_type: {error}"));
+            cx.error_spanned_by(&expr, format!("content_type: {error}"));
             None
         }
         None => {
-            errors.on(
+            cx.error_spanned_by(
                 &expr,
                 "content_type: expected one of code, prose, yaml, markdown",
             );
@@ -231,9 +229,9 @@ fn parse_content_type(field: Field, errors: &mut Errors) -> Option<ContentType> 
 }
 
 /// Reads `lit` relative to the invoking crate's `CARGO_MANIFEST_DIR`.
-fn read_prompt_file(lit: &LitStr, errors: &mut Errors) -> Option<(PathBuf, String)> {
+fn read_prompt_file(lit: &LitStr, cx: &Ctxt) -> Option<(PathBuf, String)> {
     let Some(dir) = std::env::var_os("CARGO_MANIFEST_DIR") else {
-        errors.on(
+        cx.error_spanned_by(
             lit,
             "prompt_file: CARGO_MANIFEST_DIR is not set (build with Cargo)",
         );
@@ -243,7 +241,7 @@ fn read_prompt_file(lit: &LitStr, errors: &mut Errors) -> Option<(PathBuf, Strin
     match std::fs::read_to_string(&path) {
         Ok(text) => Some((path, text)),
         Err(error) => {
-            errors.on(
+            cx.error_spanned_by(
                 lit,
                 format!(
                     "prompt_file: cannot read {:?} (relative to CARGO_MANIFEST_DIR): {error}",
@@ -276,57 +274,64 @@ fn known_terms(contract: &Contract) -> Option<ContractTerms> {
         max_output_tokens: int(&contract.max_output)?,
         safety_margin_tokens: match &contract.safety_margin {
             Some(margin) => int(margin)?,
-            None => DEFAULT_SAFETY_MARGIN,
+            None => DEFAULT_SAFETY_MARGIN_TOKENS,
         },
         context_window: int(&contract.context_window)?,
     })
 }
 
 /// Checks the inequality with the runtime's `ContractTerms::check`.
-fn validate(contract: &Contract, errors: &mut Errors) {
+fn validate(contract: &Contract, cx: &Ctxt) {
     if let Some(Err(violation)) = known_terms(contract).map(|terms| terms.check()) {
-        errors.on(
+        cx.error_spanned_by(
             contract.context_window.expr(),
             format!("budget contract {violation}"),
         );
     }
 }
 
-fn generate(contract: &Contract) -> TokenStream {
-    let rt = quote!(::budget::__private::budget_runtime);
+fn generate(contract: &Contract, paths: &Paths) -> TokenStream {
+    let terms_type = paths.runtime(Runtime::ContractTerms);
+    let (some, std) = (paths.some(), paths.std());
+    let (terms, total) = (local("__budget_terms"), local("__budget_total"));
     let prompt = contract.prompt.tokens();
     let history = contract.max_history.tokens(IntType::U64);
     let context = contract.max_context.tokens(IntType::U64);
     let output = contract.max_output.tokens(IntType::U64);
     let safety = contract.safety_margin.as_ref().map_or_else(
-        || quote!(#DEFAULT_SAFETY_MARGIN),
+        || quote!(#DEFAULT_SAFETY_MARGIN_TOKENS),
         |m| m.tokens(IntType::U64),
     );
     let window = contract.context_window.tokens(IntType::U64);
     let tracking = match &contract.prompt {
         Prompt::File { path, lit, .. } => {
             let path = path.to_string_lossy();
-            quote_spanned!(lit.span()=> const _: &[u8] = ::core::include_bytes!(#path);)
+            quote_spanned!(lit.span()=> const _: &[u8] = #std::include_bytes!(#path);)
         }
         _ => TokenStream::new(),
     };
     let check = if known_terms(contract).is_some() {
         TokenStream::new() // checked by the macro
     } else {
+        let exceeded = panic_at(
+            paths,
+            Span::call_site(),
+            quote!(
+                "budget contract: fixed prompt + history + context + output + safety margin exceeds context_window"
+            ),
+        );
         quote! {
-            match terms.total() {
-                ::core::option::Option::Some(total) if total <= terms.context_window => {}
-                _ => ::core::panic!(
-                    "budget contract: fixed prompt + history + context + output + safety margin exceeds context_window"
-                ),
+            match #terms.total() {
+                #some(#total) if #total <= #terms.context_window => {}
+                _ => #exceeded,
             }
         }
     };
     quote! {
         {
             #tracking
-            const __BUDGET_MACRO_VALUE: #rt::contract::ContractTerms = {
-                let terms = #rt::contract::ContractTerms {
+            const __BUDGET_MACRO_VALUE: #terms_type = {
+                let #terms = #terms_type {
                     fixed_prompt_tokens: #prompt,
                     max_history_tokens: #history,
                     max_context_tokens: #context,
@@ -335,7 +340,7 @@ fn generate(contract: &Contract) -> TokenStream {
                     context_window: #window,
                 };
                 #check
-                terms
+                #terms
             };
             __BUDGET_MACRO_VALUE
         }

@@ -7,8 +7,8 @@ use syn::parse::{Parse, ParseStream};
 use syn::punctuated::Punctuated;
 use syn::{Expr, Ident, LitStr, Token, braced};
 
-use super::errors::Errors;
 use super::operand::{self, Float, Int, IntType};
+use crate::ctxt::Ctxt;
 
 /// One `key: value` entry.
 pub(crate) struct Field {
@@ -111,17 +111,12 @@ impl Fields {
 
     /// Keeps the fields whose key is in `known`; reports every unknown and
     /// every repeated key. `form` names the form in messages.
-    pub(crate) fn check(
-        form: &'static str,
-        fields: Vec<Field>,
-        known: &[&str],
-        errors: &mut Errors,
-    ) -> Self {
+    pub(crate) fn check(form: &'static str, fields: Vec<Field>, known: &[&str], cx: &Ctxt) -> Self {
         let mut kept: Vec<Field> = Vec::with_capacity(fields.len());
         for field in fields {
             let key = field.key.to_string();
             if !known.contains(&key.as_str()) {
-                errors.on(
+                cx.error_spanned_by(
                     &field.key,
                     format!(
                         "unknown key `{key}` in {form}; expected one of: {}",
@@ -129,7 +124,7 @@ impl Fields {
                     ),
                 );
             } else if kept.iter().any(|f| f.key == field.key) {
-                errors.on(&field.key, format!("duplicate key `{key}` in {form}"));
+                cx.error_spanned_by(&field.key, format!("duplicate key `{key}` in {form}"));
             } else {
                 kept.push(field);
             }
@@ -144,10 +139,10 @@ impl Fields {
     }
 
     /// Removes and returns the field `key`; reports it missing otherwise.
-    pub(crate) fn take_required(&mut self, key: &str, errors: &mut Errors) -> Option<Field> {
+    pub(crate) fn take_required(&mut self, key: &str, cx: &Ctxt) -> Option<Field> {
         let field = self.take(key);
         if field.is_none() {
-            errors.at(
+            cx.error_at(
                 Span::call_site(),
                 format!("missing required key `{key}` in {}", self.form),
             );
@@ -160,14 +155,9 @@ impl Fields {
 /// absent, `None` when given but unusable (the reason is already reported).
 impl Fields {
     /// The integer operand of required field `key`.
-    pub(crate) fn required_int(
-        &mut self,
-        key: &str,
-        ty: IntType,
-        errors: &mut Errors,
-    ) -> Option<Int> {
-        let expr = self.take_required(key, errors)?.into_expr(errors)?;
-        operand::int(expr, ty, key, errors)
+    pub(crate) fn required_int(&mut self, key: &str, ty: IntType, cx: &Ctxt) -> Option<Int> {
+        let expr = self.take_required(key, cx)?.into_expr(cx)?;
+        operand::int(expr, ty, key, cx)
     }
 
     /// The integer operand of optional field `key`.
@@ -175,35 +165,27 @@ impl Fields {
         &mut self,
         key: &str,
         ty: IntType,
-        errors: &mut Errors,
+        cx: &Ctxt,
     ) -> Option<Option<Int>> {
-        self.optional(key, errors, |expr, errors| {
-            operand::int(expr, ty, key, errors)
-        })
+        self.optional(key, cx, |expr, cx| operand::int(expr, ty, key, cx))
     }
 
     /// The `f64` operand of optional field `key`.
-    pub(crate) fn optional_float(
-        &mut self,
-        key: &str,
-        errors: &mut Errors,
-    ) -> Option<Option<Float>> {
-        self.optional(key, errors, |expr, errors| {
-            operand::float(expr, key, errors)
-        })
+    pub(crate) fn optional_float(&mut self, key: &str, cx: &Ctxt) -> Option<Option<Float>> {
+        self.optional(key, cx, |expr, cx| operand::float(expr, key, cx))
     }
 
     fn optional<T>(
         &mut self,
         key: &str,
-        errors: &mut Errors,
-        read: impl FnOnce(Expr, &mut Errors) -> Option<T>,
+        cx: &Ctxt,
+        read: impl FnOnce(Expr, &Ctxt) -> Option<T>,
     ) -> Option<Option<T>> {
         match self.take(key) {
             None => Some(None),
             Some(field) => {
-                let expr = field.into_expr(errors)?;
-                read(expr, errors).map(Some)
+                let expr = field.into_expr(cx)?;
+                read(expr, cx).map(Some)
             }
         }
     }
@@ -211,11 +193,11 @@ impl Fields {
 
 impl Field {
     /// The value as an expression; a map is reported as an error.
-    pub(crate) fn into_expr(self, errors: &mut Errors) -> Option<Expr> {
+    pub(crate) fn into_expr(self, cx: &Ctxt) -> Option<Expr> {
         match self.value {
             Value::Expr(expr) => Some(expr),
             Value::Map(_) => {
-                errors.on(
+                cx.error_spanned_by(
                     &self.key,
                     format!("`{}` takes a single value, not a map", self.key),
                 );
@@ -225,11 +207,11 @@ impl Field {
     }
 
     /// The value as a braced map; an expression is reported as an error.
-    pub(crate) fn into_map(self, errors: &mut Errors) -> Option<Vec<MapEntry>> {
+    pub(crate) fn into_map(self, cx: &Ctxt) -> Option<Vec<MapEntry>> {
         match self.value {
             Value::Map(entries) => Some(entries),
             Value::Expr(expr) => {
-                errors.on(
+                cx.error_spanned_by(
                     &expr,
                     format!(
                         "`{}` takes a braced map such as `{{ ToolOutput: 2 }}`",

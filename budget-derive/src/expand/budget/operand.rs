@@ -7,7 +7,7 @@ use quote::ToTokens;
 use syn::spanned::Spanned;
 use syn::{BinOp, Expr, Lit, UnOp};
 
-use super::errors::Errors;
+use crate::ctxt::Ctxt;
 
 /// The integer type a field has in the generated code.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -112,21 +112,21 @@ impl Float {
 
 /// Evaluates the operand of field `field` as an integer of type `ty`.
 /// `None` when an error was reported.
-pub(crate) fn int(expr: Expr, ty: IntType, field: &str, errors: &mut Errors) -> Option<Int> {
-    match eval_int(&expr, ty, field, errors)? {
+pub(crate) fn int(expr: Expr, ty: IntType, field: &str, cx: &Ctxt) -> Option<Int> {
+    match eval_int(&expr, ty, field, cx)? {
         Some(value) => Some(Int::Known { value, expr }),
         None => Some(Int::Opaque(expr)),
     }
 }
 
 /// `Some(Some(v))`: evaluated; `Some(None)`: opaque; `None`: error reported.
-fn eval_int(expr: &Expr, ty: IntType, field: &str, errors: &mut Errors) -> Option<Option<i128>> {
+fn eval_int(expr: &Expr, ty: IntType, field: &str, cx: &Ctxt) -> Option<Option<i128>> {
     let value = match expr {
         Expr::Lit(lit) => match &lit.lit {
             Lit::Int(int) => {
                 let suffix = int.suffix();
                 if !suffix.is_empty() && suffix != ty.name() {
-                    errors.on(
+                    cx.error_spanned_by(
                         int,
                         format!(
                             "{field}: expected an integer of type {}, found suffix `{suffix}`",
@@ -138,23 +138,26 @@ fn eval_int(expr: &Expr, ty: IntType, field: &str, errors: &mut Errors) -> Optio
                 match int.base10_parse::<i128>() {
                     Ok(value) => value,
                     Err(_) => {
-                        errors.on(int, format!("{field}: {int} does not fit in {}", ty.name()));
+                        cx.error_spanned_by(
+                            int,
+                            format!("{field}: {int} does not fit in {}", ty.name()),
+                        );
                         return None;
                     }
                 }
             }
             _ => {
-                errors.on(
+                cx.error_spanned_by(
                     lit,
                     format!("{field}: expected an integer number of tokens"),
                 );
                 return None;
             }
         },
-        Expr::Paren(inner) => return eval_int(&inner.expr, ty, field, errors),
-        Expr::Group(inner) => return eval_int(&inner.expr, ty, field, errors),
+        Expr::Paren(inner) => return eval_int(&inner.expr, ty, field, cx),
+        Expr::Group(inner) => return eval_int(&inner.expr, ty, field, cx),
         Expr::Unary(unary) if matches!(unary.op, UnOp::Neg(_)) => {
-            let Some(inner) = eval_int(&unary.expr, ty, field, errors)? else {
+            let Some(inner) = eval_int(&unary.expr, ty, field, cx)? else {
                 return Some(None);
             };
             // An i128 holds the negation of any i64 or u64.
@@ -165,8 +168,8 @@ fn eval_int(expr: &Expr, ty: IntType, field: &str, errors: &mut Errors) -> Optio
                 return Some(None);
             };
             // Evaluate both sides first so both report their errors.
-            let left = eval_int(&binary.left, ty, field, errors);
-            let right = eval_int(&binary.right, ty, field, errors);
+            let left = eval_int(&binary.left, ty, field, cx);
+            let right = eval_int(&binary.right, ty, field, cx);
             let (Some(Some(left)), Some(Some(right))) = (left, right) else {
                 return if left.is_none() || right.is_none() {
                     None
@@ -175,13 +178,13 @@ fn eval_int(expr: &Expr, ty: IntType, field: &str, errors: &mut Errors) -> Optio
                 };
             };
             if op == Arithmetic::Div && right == 0 {
-                errors.on(expr, format!("{field}: division by zero"));
+                cx.error_spanned_by(expr, format!("{field}: division by zero"));
                 return None;
             }
             match op.apply(left, right) {
                 Some(value) if ty.contains(value) => value,
                 _ => {
-                    errors.on(
+                    cx.error_spanned_by(
                         expr,
                         format!(
                             "{field}: {left} {} {right} overflows {}",
@@ -196,7 +199,7 @@ fn eval_int(expr: &Expr, ty: IntType, field: &str, errors: &mut Errors) -> Optio
         _ => return Some(None),
     };
     if !ty.contains(value) {
-        errors.on(
+        cx.error_spanned_by(
             expr,
             format!("{field}: {value} does not fit in {}", ty.name()),
         );
@@ -248,34 +251,34 @@ impl Arithmetic {
 
 /// Evaluates the operand of field `field` as an `f64`: a float or integer
 /// literal, possibly negated. `None` when an error was reported.
-pub(crate) fn float(expr: Expr, field: &str, errors: &mut Errors) -> Option<Float> {
-    match eval_float(&expr, field, errors)? {
+pub(crate) fn float(expr: Expr, field: &str, cx: &Ctxt) -> Option<Float> {
+    match eval_float(&expr, field, cx)? {
         Some(value) => Some(Float::Known { value, expr }),
         None => Some(Float::Opaque(expr)),
     }
 }
 
-fn eval_float(expr: &Expr, field: &str, errors: &mut Errors) -> Option<Option<f64>> {
+fn eval_float(expr: &Expr, field: &str, cx: &Ctxt) -> Option<Option<f64>> {
     let parsed = match expr {
         Expr::Lit(lit) => match &lit.lit {
             Lit::Float(float) if matches!(float.suffix(), "" | "f64") => float.base10_parse(),
             Lit::Int(int) if int.suffix().is_empty() => int.base10_parse(),
             _ => {
-                errors.on(lit, format!("{field}: expected an f64 number"));
+                cx.error_spanned_by(lit, format!("{field}: expected an f64 number"));
                 return None;
             }
         },
-        Expr::Paren(inner) => return eval_float(&inner.expr, field, errors),
-        Expr::Group(inner) => return eval_float(&inner.expr, field, errors),
+        Expr::Paren(inner) => return eval_float(&inner.expr, field, cx),
+        Expr::Group(inner) => return eval_float(&inner.expr, field, cx),
         Expr::Unary(unary) if matches!(unary.op, UnOp::Neg(_)) => {
-            return Some(eval_float(&unary.expr, field, errors)?.map(|v| -v));
+            return Some(eval_float(&unary.expr, field, cx)?.map(|v| -v));
         }
         _ => return Some(None),
     };
     match parsed {
         Ok(value) => Some(Some(value)),
         Err(error) => {
-            errors.on(expr, format!("{field}: {error}"));
+            cx.error_spanned_by(expr, format!("{field}: {error}"));
             None
         }
     }
@@ -287,10 +290,12 @@ mod tests {
 
     fn eval(source: &str, ty: IntType) -> Result<Option<i128>, String> {
         let expr: Expr = syn::parse_str(source).unwrap();
-        let mut errors = Errors::default();
-        match eval_int(&expr, ty, "field", &mut errors) {
-            Some(value) => Ok(value),
-            None => Err(errors.finish().unwrap_err().to_string()),
+        let cx = Ctxt::new();
+        let value = eval_int(&expr, ty, "field", &cx);
+        match (value, cx.check()) {
+            (Some(value), Ok(())) => Ok(value),
+            (None, Err(error)) => Err(error.to_string()),
+            (value, errors) => panic!("{value:?} with errors {errors:?}"),
         }
     }
 
@@ -362,9 +367,9 @@ mod tests {
     #[test]
     fn floats_accept_integer_and_float_literals() {
         let float = |source: &str| {
-            let mut errors = Errors::default();
-            let value = eval_float(&syn::parse_str(source).unwrap(), "margin", &mut errors);
-            (value, errors.finish().is_ok())
+            let cx = Ctxt::new();
+            let value = eval_float(&syn::parse_str(source).unwrap(), "margin", &cx);
+            (value, cx.check().is_ok())
         };
         assert_eq!(float("10.0"), (Some(Some(10.0)), true));
         assert_eq!(float("10"), (Some(Some(10.0)), true));

@@ -30,13 +30,14 @@
 use budget_runtime::payload::TierBudget;
 use budget_runtime::{Tier, TierBudgetError};
 use proc_macro2::{Span, TokenStream};
-use quote::{ToTokens, quote, quote_spanned};
+use quote::{ToTokens, quote};
 use syn::spanned::Spanned;
 
-use super::Form;
-use super::errors::Errors;
 use super::fields::Fields;
 use super::operand::{Float, Int, IntType, written};
+use super::{Form, local, panic_at};
+use crate::ctxt::Ctxt;
+use crate::paths::{Paths, Runtime};
 
 /// The operands of a tier budget, as written; `None`: the default.
 pub(super) struct Tiers {
@@ -73,13 +74,13 @@ pub(super) const FORM: Form<Tiers> = Form {
     generate,
 };
 
-fn parse(mut fields: Fields, errors: &mut Errors) -> Option<Tiers> {
-    let total = fields.required_int("total", IntType::U64, errors);
-    let meta = fields.optional_int("meta", IntType::U64, errors);
-    let summary = fields.optional_float("summary_percent", errors);
-    let linked = fields.optional_float("linked_percent", errors);
-    let raw = fields.optional_float("raw_percent", errors);
-    let headroom = fields.optional_float("headroom_percent", errors);
+fn parse(mut fields: Fields, cx: &Ctxt) -> Option<Tiers> {
+    let total = fields.required_int("total", IntType::U64, cx);
+    let meta = fields.optional_int("meta", IntType::U64, cx);
+    let summary = fields.optional_float("summary_percent", cx);
+    let linked = fields.optional_float("linked_percent", cx);
+    let raw = fields.optional_float("raw_percent", cx);
+    let headroom = fields.optional_float("headroom_percent", cx);
     Some(Tiers {
         total: total?,
         meta: meta?,
@@ -113,12 +114,12 @@ fn known_values(tiers: &Tiers) -> Option<(u64, u64, f64, f64, f64, f64)> {
 }
 
 /// Validates with the runtime's `TierBudget::new` when every operand is known.
-fn validate(tiers: &Tiers, errors: &mut Errors) {
+fn validate(tiers: &Tiers, cx: &Ctxt) {
     let Some((total, meta, summary, linked, raw, headroom)) = known_values(tiers) else {
         return; // checked during constant evaluation, see `rule_check`
     };
     if let Err(error) = TierBudget::new(total, meta, summary, linked, raw, headroom) {
-        errors.on(
+        cx.error_spanned_by(
             offending_tokens(tiers, &error),
             format!("invalid TierBudget: {error}"),
         );
@@ -153,9 +154,8 @@ fn sum_tokens(tiers: &Tiers) -> TokenStream {
         .unwrap_or_default()
 }
 
-fn generate(tiers: &Tiers) -> TokenStream {
-    let rt = quote!(::budget::__private::budget_runtime);
-    let ty = quote!(#rt::payload::TierBudget);
+fn generate(tiers: &Tiers, paths: &Paths) -> TokenStream {
+    let ty = paths.runtime(Runtime::TierBudget);
     let total = tiers.total.tokens(IntType::U64);
     let meta = tiers.meta.as_ref().map_or_else(
         || quote!(#ty::DEFAULT_META_TOKENS),
@@ -173,7 +173,7 @@ fn generate(tiers: &Tiers) -> TokenStream {
     let check = if known_values(tiers).is_some() {
         TokenStream::new() // validated by the macro
     } else {
-        rule_check(tiers, &args)
+        rule_check(tiers, &args, paths)
     };
     quote! {
         {
@@ -189,26 +189,28 @@ fn generate(tiers: &Tiers) -> TokenStream {
 /// A `match` on `TierBudget::broken_rule` for operands the macro could not
 /// evaluate: each rule panics during constant evaluation with its message,
 /// spanned at the field it concerns.
-fn rule_check(tiers: &Tiers, args: &TokenStream) -> TokenStream {
-    let rt = quote!(::budget::__private::budget_runtime);
-    let rule = quote!(#rt::payload::TierBudgetRule);
+fn rule_check(tiers: &Tiers, args: &TokenStream, paths: &Paths) -> TokenStream {
+    let tier_budget_rule = paths.runtime(Runtime::TierBudgetRule);
+    let rule = local("__budget_rule");
+    let tier_budget = paths.runtime(Runtime::TierBudget);
+    let (some, none) = (paths.some(), paths.none());
     let span_of = |tokens: TokenStream| {
         tokens
             .into_iter()
             .next()
             .map_or_else(Span::call_site, |t| t.span())
     };
-    let panic_at = |span: Span| quote_spanned!(span=> ::core::panic!("{}", rule.message()));
+    let panic_at = |span: Span| panic_at(paths, span, quote!("{}", #rule.message()));
     let total_span = tiers.total.expr().span();
     let mut arms = Vec::new();
     for tier in [Tier::Summary, Tier::Linked, Tier::Raw] {
-        let variant = tier_tokens(tier);
+        let variant = tier_tokens(tier, paths);
         let share_span = tiers.share(tier).map(|f| f.expr().span());
         let share_panic = panic_at(share_span.unwrap_or_else(Span::call_site));
         let limit_panic = panic_at(share_span.unwrap_or(total_span));
         arms.push(quote! {
-            ::core::option::Option::Some(rule @ #rule::ShareIsPercentage(#variant)) => #share_panic,
-            ::core::option::Option::Some(rule @ #rule::TierLimitPositive(#variant)) => #limit_panic,
+            #some(#rule @ #tier_budget_rule::ShareIsPercentage(#variant)) => #share_panic,
+            #some(#rule @ #tier_budget_rule::TierLimitPositive(#variant)) => #limit_panic,
         });
     }
     let sum_panic = panic_at(span_of(sum_tokens(tiers)));
@@ -221,22 +223,22 @@ fn rule_check(tiers: &Tiers, args: &TokenStream) -> TokenStream {
     let meta_panic = panic_at(tiers.meta.as_ref().map_or(total_span, |m| m.expr().span()));
     let other_panic = panic_at(Span::call_site());
     quote! {
-        match #rt::payload::TierBudget::broken_rule(#args) {
-            ::core::option::Option::None => {}
+        match #tier_budget::broken_rule(#args) {
+            #none => {}
             #(#arms)*
-            ::core::option::Option::Some(rule @ #rule::SharesSumTo100) => #sum_panic,
-            ::core::option::Option::Some(rule @ #rule::HeadroomIsPercentage) => #headroom_panic,
-            ::core::option::Option::Some(rule @ #rule::MetaWithinTotal) => #meta_panic,
-            ::core::option::Option::Some(rule) => #other_panic,
+            #some(#rule @ #tier_budget_rule::SharesSumTo100) => #sum_panic,
+            #some(#rule @ #tier_budget_rule::HeadroomIsPercentage) => #headroom_panic,
+            #some(#rule @ #tier_budget_rule::MetaWithinTotal) => #meta_panic,
+            #some(#rule) => #other_panic,
         }
     }
 }
 
-fn tier_tokens(tier: Tier) -> TokenStream {
-    let rt = quote!(::budget::__private::budget_runtime);
+fn tier_tokens(tier: Tier, paths: &Paths) -> TokenStream {
+    let ty = paths.runtime(Runtime::Tier);
     match tier {
-        Tier::Summary => quote!(#rt::Tier::Summary),
-        Tier::Linked => quote!(#rt::Tier::Linked),
-        Tier::Raw => quote!(#rt::Tier::Raw),
+        Tier::Summary => quote!(#ty::Summary),
+        Tier::Linked => quote!(#ty::Linked),
+        Tier::Raw => quote!(#ty::Raw),
     }
 }
