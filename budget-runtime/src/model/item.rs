@@ -45,6 +45,8 @@ pub struct Item {
     link: Option<String>,
     description: Option<String>,
     original_tokens: Option<i64>,
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    group: Option<u64>,
 }
 
 impl Item {
@@ -76,6 +78,7 @@ impl Item {
                 link: None,
                 description: None,
                 original_tokens: None,
+                group: None,
             },
             tokens: None,
         }
@@ -139,6 +142,9 @@ impl ContextItem for Item {
     }
     fn description(&self) -> Option<&str> {
         self.description.as_deref()
+    }
+    fn group(&self) -> Option<u64> {
+        self.group
     }
 }
 
@@ -230,6 +236,12 @@ impl ItemBuilder {
         self
     }
 
+    /// The atomic group the item belongs to (see [`ContextItem::group`]).
+    pub fn group(mut self, group: u64) -> Self {
+        self.item.group = Some(group);
+        self
+    }
+
     /// The item.
     ///
     /// # Errors
@@ -308,6 +320,8 @@ mod serde_impl {
         description: Option<String>,
         #[serde(default)]
         original_tokens: Option<i64>,
+        #[serde(default)]
+        group: Option<u64>,
     }
 
     impl<'de> serde::Deserialize<'de> for Item {
@@ -330,6 +344,7 @@ mod serde_impl {
             builder.item.link = raw.link;
             builder.item.description = raw.description;
             builder.item.original_tokens = raw.original_tokens;
+            builder.item.group = raw.group;
             builder.build().map_err(serde::de::Error::custom)
         }
     }

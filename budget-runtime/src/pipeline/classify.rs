@@ -3,6 +3,7 @@
 
 use crate::error::PipelineError;
 use crate::model::{ContextBudget, ContextItem};
+use crate::pipeline::groups::pinned_groups;
 use crate::pipeline::report::{ExcludedItem, ExclusionReason};
 
 /// The partition of the input, by input index.
@@ -13,6 +14,7 @@ pub(crate) struct Classified {
 }
 
 /// Partitions `items`, recording negative-token exclusions in `excluded`.
+/// A member of a group with a pinned member is pinned too.
 pub(crate) fn classify(
     items: &[&dyn ContextItem],
     budget: &ContextBudget,
@@ -23,6 +25,7 @@ pub(crate) fn classify(
     // i128: a sum of i64 counts cannot overflow it, so no over-budget set of
     // pinned items can hide behind saturation.
     let mut pinned_tokens: i128 = 0;
+    let pinned_groups = pinned_groups(items);
     for (index, item) in items.iter().enumerate() {
         let tokens = item.tokens();
         if tokens < 0 {
@@ -31,7 +34,7 @@ pub(crate) fn classify(
                 score: 0.0,
                 reason: ExclusionReason::NegativeTokens { tokens },
             });
-        } else if item.pinned() {
+        } else if item.pinned() || item.group().is_some_and(|g| pinned_groups.contains(&g)) {
             pinned.push(index);
             pinned_tokens += i128::from(tokens);
         } else {
