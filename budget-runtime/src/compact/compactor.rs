@@ -189,8 +189,15 @@ impl Compactor {
     /// # Ok::<(), budget_runtime::CompactionConfigError>(())
     /// ```
     #[must_use]
-    pub fn with_estimator(mut self, estimator: impl Estimator + 'static) -> Self {
-        self.estimator = Some(SharedEstimator(Arc::new(estimator)));
+    pub fn with_estimator(self, estimator: impl Estimator + 'static) -> Self {
+        self.with_shared_estimator(Arc::new(estimator))
+    }
+
+    /// [`with_estimator`](Self::with_estimator) with an estimator shared
+    /// with its owner.
+    #[must_use]
+    pub(crate) fn with_shared_estimator(mut self, estimator: Arc<dyn Estimator>) -> Self {
+        self.estimator = Some(SharedEstimator(estimator));
         self
     }
 
