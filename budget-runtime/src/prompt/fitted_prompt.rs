@@ -20,6 +20,29 @@ pub struct FittedPrompt<'a, T> {
     pub documents: Vec<&'a T>,
     /// What went in, what was compacted or left out, with the numbers.
     pub report: PromptReport,
+    /// Where the history starts in `messages`.
+    pub(crate) history_start: usize,
+}
+
+impl<T> FittedPrompt<'_, T> {
+    /// The history as sent (compacted or trimmed): the conversation to
+    /// continue from on the next turn.
+    ///
+    /// ```
+    /// use budget_runtime::compact::{Message, SummaryRequest};
+    /// use budget_runtime::prompt::{PromptBudget, Turn};
+    /// use budget_runtime::SummarizerError;
+    ///
+    /// let history = [Message::user("hi"), Message::assistant("hello")];
+    /// let none = |_: SummaryRequest<'_>| -> Result<String, SummarizerError> { Ok(String::new()) };
+    /// let fitted = PromptBudget::builder(4_096).build()?.fit(Turn::new("Be brief.").history(&history), &none)?;
+    /// assert_eq!(fitted.history(), history);
+    /// assert_eq!(fitted.messages.len(), 3); // system + history
+    /// # Ok::<(), budget_runtime::prompt::PromptError>(())
+    /// ```
+    pub fn history(&self) -> &[Message] {
+        &self.messages[self.history_start..]
+    }
 }
 
 /// What a fitted prompt costs, in tokens under the budget's counter and chat

@@ -380,7 +380,9 @@ impl PromptBudget {
                     documents_left_out: left_out,
                     selection,
                 };
+                let history_start = messages.len() - history_messages.len();
                 return Ok(FittedPrompt {
+                    history_start,
                     messages,
                     documents: chosen
                         .iter()
