@@ -134,3 +134,40 @@ proptest! {
         prop_assert_eq!(count(Encoding::Cl100kBase, &messages, &[]), reference("gpt-4", &messages));
     }
 }
+
+/// The cookbook's section 7 request, as `async-openai` would send it (its
+/// JSON), converted and counted: 101 tokens on gpt-4o, as the API reported.
+#[cfg(feature = "async-openai")]
+#[test]
+fn cookbook_tools_example_through_async_openai() {
+    use budget_runtime::prompt::async_openai::Conversation;
+    let request: async_openai::types::chat::CreateChatCompletionRequest =
+        serde_json::from_value(serde_json::json!({
+            "model": "gpt-4o",
+            "messages": [
+                {"role": "system", "content": "You are a helpful assistant that can answer to questions about the weather."},
+                {"role": "user", "content": "What's the weather like in San Francisco?"}
+            ],
+            "tools": [{
+                "type": "function",
+                "function": {
+                    "name": "get_current_weather",
+                    "description": "Get the current weather in a given location",
+                    "parameters": {
+                        "type": "object",
+                        "properties": {
+                            "location": {"type": "string", "description": "The city and state, e.g. San Francisco, CA"},
+                            "unit": {"type": "string", "description": "The unit of temperature to return", "enum": ["celsius", "fahrenheit"]}
+                        },
+                        "required": ["location"]
+                    }
+                }
+            }]
+        }))
+        .unwrap();
+    let conversation = Conversation::from_request(&request).unwrap();
+    assert_eq!(
+        count(Encoding::O200kBase, &conversation.messages, &conversation.tools),
+        101
+    );
+}

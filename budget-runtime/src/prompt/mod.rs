@@ -5,6 +5,8 @@
 //! See [`PromptBudget`] for an agent turn, [`ChatFormat`] for the counting
 //! rules and [`ToolDefinition`] for tools.
 
+#[cfg(feature = "async-openai")]
+pub mod async_openai;
 mod chat_format;
 mod counted_item;
 mod error;
