@@ -167,7 +167,11 @@ fn cookbook_tools_example_through_async_openai() {
         .unwrap();
     let conversation = Conversation::from_request(&request).unwrap();
     assert_eq!(
-        count(Encoding::O200kBase, &conversation.messages, &conversation.tools),
+        count(
+            Encoding::O200kBase,
+            &conversation.messages,
+            &conversation.tools
+        ),
         101
     );
 }

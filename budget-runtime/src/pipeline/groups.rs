@@ -132,16 +132,16 @@ impl<'a> Units<'a> {
         )
     }
 
-    /// The report entries of the groups, given which units were chosen.
-    pub(crate) fn report(&self, sorted: &[ScoredItem<'a>], chosen: &[bool]) -> Vec<GroupSelection> {
+    /// The report entries of the groups, `included` still unset (the
+    /// pipeline knows it only after placement).
+    pub(crate) fn report(&self, sorted: &[ScoredItem<'a>]) -> Vec<GroupSelection> {
         let Some(views) = &self.views else {
             return Vec::new();
         };
         views
             .iter()
-            .zip(chosen)
             .enumerate()
-            .filter_map(|(unit, (view, &included))| {
+            .filter_map(|(unit, view)| {
                 Some(GroupSelection {
                     group: view.inner.group()?,
                     members: self
@@ -150,7 +150,7 @@ impl<'a> Units<'a> {
                         .map(|&pos| sorted[pos].index)
                         .collect(),
                     tokens: view.tokens,
-                    included,
+                    included: false,
                 })
             })
             .collect()

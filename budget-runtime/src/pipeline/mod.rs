@@ -244,7 +244,7 @@ impl Pipeline {
             tokens: classified.pinned_tokens,
         });
         let mut shortfalls = Vec::new();
-        let (sliced, groups) =
+        let (sliced, mut groups) =
             self.slice(&scored, effective, pinned, &mut excluded, &mut shortfalls)?;
 
         // Pinned items, seen as pinned also when only their group is.
@@ -301,6 +301,15 @@ impl Pipeline {
             })
             .collect::<Vec<_>>();
         sort_excluded(&mut excluded);
+        // The overflow strategy and the ceiling may still drop a sliced
+        // group (whole): report each group's final fate.
+        let mut in_selection = vec![false; items.len()];
+        for i in &included {
+            in_selection[i.index] = true;
+        }
+        for group in &mut groups {
+            group.included = group.members.first().is_some_and(|&m| in_selection[m]);
+        }
 
         let total_tokens_considered = items.iter().map(|item| i128::from(item.tokens())).sum();
         let indices = included.iter().map(|i| i.index).collect();
@@ -386,7 +395,7 @@ impl Pipeline {
                 }
             }
         }
-        let groups = units.report(sorted, &chosen);
+        let groups = units.report(sorted);
         // The merged list takes sliced items in the slicer's own order (as
         // the reference implementation does); it decides ties in placers and
         // truncation. Each position is taken once.

@@ -8,7 +8,6 @@
 #[cfg(feature = "async-openai")]
 pub mod async_openai;
 mod chat_format;
-mod counted_item;
 mod error;
 mod fitted_prompt;
 mod prompt_budget;

@@ -8,10 +8,9 @@ use crate::compact::{
     CompactionConfig, CompactionReport, Compactor, Message, PromptTokens, Summarizer, trim_messages,
 };
 use crate::estimate::{CalibratedEstimator, Encoding, Estimator};
-use crate::model::{ContentType, ContextBudget, ContextItem};
+use crate::model::{ContentType, ContextBudget, ContextItem, ItemView};
 use crate::pipeline::{OverflowStrategy, Pipeline, SelectionReport};
 use crate::prompt::chat_format::ChatFormat;
-use crate::prompt::counted_item::CountedItem;
 use crate::prompt::error::PromptError;
 use crate::prompt::fitted_prompt::{FittedPrompt, PromptReport};
 use crate::prompt::turn::Turn;
@@ -483,11 +482,14 @@ impl PromptBudget {
         if documents.is_empty() {
             return Ok(None);
         }
-        let views: Vec<CountedItem<'_, T>> = documents
+        // Each item counted with the budget's counter, never pinned: pinned
+        // items have their own place in the turn.
+        let views: Vec<ItemView<'_>> = documents
             .iter()
-            .map(|item| CountedItem {
-                item,
-                tokens: i64::try_from(self.item_tokens(&item)).unwrap_or(i64::MAX),
+            .map(|item| ItemView {
+                inner: item,
+                tokens: i64::try_from(self.item_tokens(item)).unwrap_or(i64::MAX),
+                pinned: false,
             })
             .collect();
         let room = i64::try_from(room).unwrap_or(i64::MAX);
