@@ -32,6 +32,7 @@ pub mod model;
 pub mod payload;
 pub mod pipeline;
 pub mod placer;
+pub mod prompt;
 pub mod scorer;
 pub mod slicer;
 pub mod suggest;

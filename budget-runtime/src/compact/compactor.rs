@@ -2,6 +2,8 @@
 //! cheap reductions first, then a summary of the middle — and reports how.
 
 use std::borrow::Cow;
+use std::fmt;
+use std::sync::Arc;
 
 use crate::compact::config::{CompactionConfig, CompressionSettings, FailurePolicy};
 use crate::compact::message::Message;
@@ -14,7 +16,7 @@ use crate::compact::summarizer::Summarizer;
 use crate::compact::summary_job::{JobStats, SummaryJob};
 use crate::compact::token_budget::{CHARS_PER_TOKEN, TokenBudget};
 use crate::error::{CompactionConfigError, CompactionError, SummarizerError};
-use crate::estimate::count_chars;
+use crate::estimate::{Estimator, count_chars};
 
 /// First line of every summary message: marks it as reference material.
 ///
@@ -89,6 +91,17 @@ pub struct Compactor {
     settings: CompressionSettings,
     summary_cap: u64,
     summarizer_input: u64,
+    estimator: Option<SharedEstimator>,
+}
+
+/// The estimator a compactor measures conversations with.
+#[derive(Clone)]
+struct SharedEstimator(Arc<dyn Estimator>);
+
+impl fmt::Debug for SharedEstimator {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("dyn Estimator")
+    }
 }
 
 /// A planned and reduced compaction.
@@ -149,7 +162,56 @@ impl Compactor {
             settings,
             summary_cap,
             summarizer_input,
+            estimator: None,
         })
+    }
+
+    /// This compactor, measuring conversations with `estimator` instead of
+    /// the seed's `ceil(chars / 4)`: with [`PromptTokens::Estimate`] the
+    /// size that decides whether to compact, `tokens_before` and
+    /// `tokens_after` are [`PromptTokens::counted`] with `estimator` (plus
+    /// the per-message overhead), and the plan is converted into it as for a
+    /// reported count. Use an estimator that does not undercount the
+    /// conversation's scripts (`CalibratedEstimator::upper_bound`, or an
+    /// exact counter): `chars / 4` counts Chinese at about a third of its
+    /// tokens.
+    ///
+    /// ```
+    /// use budget_runtime::{CalibratedEstimator, Encoding};
+    /// use budget_runtime::compact::{CompactionConfig, Compactor, Message, PromptTokens};
+    ///
+    /// let chinese = vec![Message::user("东京的天气今天晴朗，气温二十度。".repeat(800))];
+    /// let seed = Compactor::new(&CompactionConfig::default(), Some(8_000))?;
+    /// let calibrated = seed.clone().with_estimator(CalibratedEstimator::upper_bound(Encoding::O200kBase));
+    /// // 12 800 characters: 3 200 + 4 tokens at chars / 4, above the 6 800 threshold in o200k_base
+    /// assert!(!seed.plan(&chinese, PromptTokens::Estimate).needed());
+    /// assert!(calibrated.plan(&chinese, PromptTokens::Estimate).needed());
+    /// # Ok::<(), budget_runtime::CompactionConfigError>(())
+    /// ```
+    #[must_use]
+    pub fn with_estimator(self, estimator: impl Estimator + 'static) -> Self {
+        self.with_shared_estimator(Arc::new(estimator))
+    }
+
+    /// [`with_estimator`](Self::with_estimator) with an estimator shared
+    /// with its owner.
+    #[must_use]
+    pub(crate) fn with_shared_estimator(mut self, estimator: Arc<dyn Estimator>) -> Self {
+        self.estimator = Some(SharedEstimator(estimator));
+        self
+    }
+
+    /// `tokens`, or with [`PromptTokens::Estimate`] and an estimator, the
+    /// estimator's count of `messages`.
+    fn measured(&self, messages: &[Message], tokens: PromptTokens) -> PromptTokens {
+        match (&self.estimator, tokens) {
+            (Some(SharedEstimator(estimator)), PromptTokens::Estimate) => PromptTokens::counted(
+                messages,
+                estimator.as_ref(),
+                self.budget.per_message_overhead_tokens(),
+            ),
+            _ => tokens,
+        }
     }
 
     /// The thresholds this compactor works with.
@@ -165,7 +227,7 @@ impl Compactor {
             settings: &self.settings,
             summary_cap: self.summary_cap,
         };
-        plan(&inputs, messages, tokens)
+        plan(&inputs, messages, self.measured(messages, tokens))
     }
 
     /// Compacts `messages` if their size (`tokens`) is above the threshold;
@@ -355,7 +417,10 @@ impl Compactor {
         let mut repairs = RepairReport::default();
         let out = repair_tool_pairs(out, &mut repairs);
 
-        let tokens_after = plan.scale.to_tokens(self.budget.estimate_tokens(&out));
+        let tokens_after = match self.measured(&out, PromptTokens::Estimate) {
+            PromptTokens::Reported(counted) => counted,
+            PromptTokens::Estimate => plan.scale.to_tokens(self.budget.estimate_tokens(&out)),
+        };
         let outcome = if tokens_after <= plan.target_tokens {
             CompactionOutcome::ReachedTarget
         } else if tokens_after <= plan.threshold_tokens {

@@ -108,6 +108,13 @@ pub struct Message {
         serde(default, skip_serializing_if = "Vec::is_empty")
     )]
     pub tool_calls: Vec<ToolCall>,
+    /// The author's name, for APIs that distinguish participants of one
+    /// role (OpenAI's `name` field); counted by the chat format.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub name: Option<String>,
     /// For a tool result: the id of the call it answers.
     #[cfg_attr(
         feature = "serde",
@@ -134,6 +141,7 @@ impl Message {
             role,
             content: content.into(),
             tool_calls: Vec::new(),
+            name: None,
             tool_call_id: None,
             reference_only: false,
         }
@@ -171,6 +179,19 @@ impl Message {
             tool_call_id: Some(call_id.into()),
             ..Self::new(Role::Tool, content)
         }
+    }
+
+    /// This message with the author name `name`.
+    ///
+    /// ```
+    /// use budget_runtime::compact::Message;
+    /// let m = Message::system("New synergies.").with_name("example_user");
+    /// assert_eq!(m.name.as_deref(), Some("example_user"));
+    /// ```
+    #[must_use]
+    pub fn with_name(mut self, name: impl Into<String>) -> Self {
+        self.name = Some(name.into());
+        self
     }
 
     /// This message marked (or unmarked) as reference-only.

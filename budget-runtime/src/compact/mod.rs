@@ -41,6 +41,7 @@ mod summarizer;
 mod summary_job;
 mod token_budget;
 mod tool_pairs;
+mod trim;
 
 #[cfg(feature = "async")]
 pub use async_summarizer::AsyncSummarizer;
@@ -56,3 +57,5 @@ pub use token_budget::{
     CHARS_PER_TOKEN, DEFAULT_CONTEXT_WINDOW, MAX_WINDOW_FRACTION, MIN_THRESHOLD_TARGET_GAP,
     MINIMUM_CONTEXT_LENGTH, TokenBudget, compaction_target, compaction_threshold,
 };
+pub(crate) use trim::fitting_suffix_start;
+pub use trim::trim_messages;

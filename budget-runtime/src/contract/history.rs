@@ -7,6 +7,10 @@
 /// reordered and never skipped in the middle; if the newest turn alone is too
 /// large, nothing is kept. `cost` returns a turn's tokens.
 ///
+/// Turns here are opaque: for chat [`Message`](crate::compact::Message)s
+/// use [`compact::trim_messages`](crate::compact::trim_messages), the same
+/// trimming that also never separates a tool call from its results.
+///
 /// ```
 /// use budget_runtime::contract::trim_history;
 ///
@@ -17,22 +21,8 @@
 /// assert_eq!(kept, ["my build fails", "which error?"]);
 /// assert_eq!(turns.len() - kept.len(), 2); // dropped
 /// ```
-pub fn trim_history<T>(
-    turns: &[T],
-    max_history_tokens: u64,
-    mut cost: impl FnMut(&T) -> u64,
-) -> &[T] {
-    let mut used: u64 = 0;
-    let mut start = turns.len();
-    for (index, turn) in turns.iter().enumerate().rev() {
-        match used.checked_add(cost(turn)) {
-            Some(next) if next <= max_history_tokens => {
-                used = next;
-                start = index;
-            }
-            _ => break,
-        }
-    }
+pub fn trim_history<T>(turns: &[T], max_history_tokens: u64, cost: impl FnMut(&T) -> u64) -> &[T] {
+    let start = crate::compact::fitting_suffix_start(turns, max_history_tokens, cost, |_| true);
     &turns[start..]
 }
 

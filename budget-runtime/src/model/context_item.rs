@@ -132,6 +132,23 @@ pub trait ContextItem {
     fn description(&self) -> Option<&str> {
         None
     }
+
+    /// The atomic group the item belongs to, if any: the pipeline includes
+    /// the members of a group (items returning the same id) whole or not at
+    /// all, whatever the slicer, pins them all when one is pinned, and never
+    /// deduplicates them. Use it for an assistant message with tool calls
+    /// and every result of those calls (a chat API rejects a call without its
+    /// result). Default `None`: the item stands alone.
+    ///
+    /// ```
+    /// use budget_runtime::{ContextItem, Item};
+    /// let call = Item::builder("read_file(src/lib.rs)").group(7).build()?;
+    /// assert_eq!(call.group(), Some(7));
+    /// # Ok::<(), budget_runtime::ItemError>(())
+    /// ```
+    fn group(&self) -> Option<u64> {
+        None
+    }
 }
 
 impl<T: ContextItem + ?Sized> ContextItem for &T {
@@ -179,5 +196,8 @@ impl<T: ContextItem + ?Sized> ContextItem for &T {
     }
     fn description(&self) -> Option<&str> {
         (**self).description()
+    }
+    fn group(&self) -> Option<u64> {
+        (**self).group()
     }
 }

@@ -45,6 +45,8 @@ pub struct Item {
     link: Option<String>,
     description: Option<String>,
     original_tokens: Option<u64>,
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    group: Option<u64>,
 }
 
 impl Item {
@@ -76,6 +78,7 @@ impl Item {
                 link: None,
                 description: None,
                 original_tokens: None,
+                group: None,
             },
             tokens: None,
         }
@@ -148,6 +151,9 @@ impl ContextItem for Item {
     }
     fn description(&self) -> Option<&str> {
         self.description.as_deref()
+    }
+    fn group(&self) -> Option<u64> {
+        self.group
     }
 }
 
@@ -277,6 +283,12 @@ impl ItemBuilder {
         self
     }
 
+    /// The atomic group the item belongs to (see [`ContextItem::group`]).
+    pub fn group(mut self, group: u64) -> Self {
+        self.item.group = Some(group);
+        self
+    }
+
     /// The item.
     ///
     /// # Errors
@@ -362,6 +374,8 @@ mod serde_impl {
         description: Option<String>,
         #[serde(default)]
         original_tokens: Option<u64>,
+        #[serde(default)]
+        group: Option<u64>,
     }
 
     impl<'de> serde::Deserialize<'de> for Item {
@@ -384,6 +398,7 @@ mod serde_impl {
             builder.item.link = raw.link;
             builder.item.description = raw.description;
             builder.item.original_tokens = raw.original_tokens;
+            builder.item.group = raw.group;
             builder.build().map_err(serde::de::Error::custom)
         }
     }

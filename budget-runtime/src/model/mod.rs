@@ -7,6 +7,7 @@ mod context_item;
 mod context_kind;
 mod field;
 mod item;
+mod item_view;
 mod metadata;
 mod scored_item;
 mod tags;
@@ -28,6 +29,7 @@ pub use field::{
     TokenCountField,
 };
 pub use item::{Item, ItemBuilder};
+pub(crate) use item_view::ItemView;
 pub use metadata::{AsMetadataValue, MetadataMap, MetadataValue, MetadataValueRef};
 pub use scored_item::ScoredItem;
 pub use tags::{NoTags, TagList};

@@ -3,6 +3,7 @@
 
 use crate::error::PipelineError;
 use crate::model::{ContextBudget, ContextItem};
+use crate::pipeline::groups::pinned_groups;
 use crate::pipeline::report::{ExcludedItem, ExclusionReason};
 
 /// The partition of the input, by input index.
@@ -18,7 +19,8 @@ pub(crate) struct Classified {
 /// Partitions `items`, recording negative-token exclusions in `excluded`.
 ///
 /// Negative counts ([`ContextItem::negative_tokens`]) are excluded here and
-/// nowhere else: every later stage sees only `u64` counts.
+/// nowhere else: every later stage sees only `u64` counts. A member of a
+/// group with a pinned member is pinned too.
 pub(crate) fn classify(
     items: &[&dyn ContextItem],
     budget: &ContextBudget,
@@ -28,6 +30,7 @@ pub(crate) fn classify(
     let mut scoreable = Vec::with_capacity(items.len());
     let mut pinned_tokens: u64 = 0;
     let mut total_tokens_considered: i128 = 0;
+    let pinned_groups = pinned_groups(items);
     for (index, item) in items.iter().enumerate() {
         if let Some(tokens) = item.negative_tokens() {
             total_tokens_considered += i128::from(tokens);
@@ -40,7 +43,7 @@ pub(crate) fn classify(
         }
         let tokens = item.tokens();
         total_tokens_considered += i128::from(tokens);
-        if item.pinned() {
+        if item.pinned() || item.group().is_some_and(|g| pinned_groups.contains(&g)) {
             pinned.push(index);
             pinned_tokens = pinned_tokens.saturating_add(tokens);
         } else {

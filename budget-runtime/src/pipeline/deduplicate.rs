@@ -1,4 +1,6 @@
 //! Stage 3, Deduplicate: keep the best-scored of byte-identical contents.
+//! Items with empty content and members of a group are never merged: their
+//! content does not show everything the model sees (tool calls, ids, role).
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -8,7 +10,8 @@ use crate::pipeline::report::{ExcludedItem, ExclusionReason};
 
 /// Removes byte-identical duplicates from `scored`, keeping for each content
 /// the highest score (the earliest on ties) and the survivors' order.
-/// Losers are recorded in `excluded` in input order.
+/// Losers are recorded in `excluded` in input order. Candidates with empty
+/// content or a [`group`](crate::ContextItem::group) are each their own class.
 pub(crate) fn deduplicate(scored: &mut Vec<ScoredItem<'_>>, excluded: &mut Vec<ExcludedItem>) {
     if scored.len() < 2 {
         return;
@@ -22,7 +25,12 @@ pub(crate) fn deduplicate(scored: &mut Vec<ScoredItem<'_>>, excluded: &mut Vec<E
     let mut group_of: Vec<usize> = Vec::with_capacity(scored.len());
     for (pos, candidate) in scored.iter().enumerate() {
         let next = best_of_group.len();
-        let group = *groups.entry(candidate.item.content()).or_insert(next);
+        let content = candidate.item.content();
+        let group = if content.is_empty() || candidate.item.group().is_some() {
+            next
+        } else {
+            *groups.entry(content).or_insert(next)
+        };
         if group == next {
             best_of_group.push(pos);
         } else if outranks(candidate.score, scored[best_of_group[group]].score) {

@@ -4,11 +4,13 @@
 
 mod classify;
 mod deduplicate;
+mod groups;
 mod place;
 mod report;
 mod selection;
 mod sort;
 
+pub use groups::GroupSelection;
 pub use report::{ExcludedItem, ExclusionReason, IncludedItem, InclusionReason, SelectionReport};
 pub use selection::Selection;
 pub use sort::{descending_key, descending_score};
@@ -16,9 +18,9 @@ pub use sort::{descending_key, descending_score};
 use std::fmt;
 
 use crate::error::PipelineError;
-use crate::model::{ContextBudget, ContextItem, EffectiveBudget, ScoredItem};
+use crate::model::{ContextBudget, ContextItem, EffectiveBudget, ItemView, ScoredItem};
 use crate::placer::{ChronologicalPlacer, Placer};
-use crate::scorer::{RecencyScorer, Scorer};
+use crate::scorer::{RelevanceScorer, Scorer};
 use crate::slicer::{CountShortfall, GreedySlicer, Slicer};
 
 /// Sorts exclusions by score descending, ties in exclusion order. Stable
@@ -75,8 +77,15 @@ pub enum OverflowStrategy {
 
 /// A configured selection pipeline; reusable and shareable across threads.
 ///
-/// Defaults: [`RecencyScorer`], [`GreedySlicer`], [`ChronologicalPlacer`],
-/// deduplication on, [`OverflowStrategy::Throw`].
+/// Defaults: [`RelevanceScorer::default`] (the items' own
+/// [`relevance`](ContextItem::relevance), recency for items without one),
+/// [`GreedySlicer`], [`ChronologicalPlacer`], deduplication on,
+/// [`OverflowStrategy::Throw`]. The Cupel conformance suite names its
+/// scorer in every vector, so this default does not affect it.
+///
+/// Items that share a [`group`](ContextItem::group) are included whole or
+/// not at all, by every slicer and by truncation; the report lists each
+/// group's fate in [`SelectionReport::groups`].
 ///
 /// ```
 /// use budget_runtime::{ContextBudget, Item, OverflowStrategy, Pipeline};
@@ -126,7 +135,7 @@ pub struct PipelineBuilder {
 }
 
 impl PipelineBuilder {
-    /// The scorer (default [`RecencyScorer`]).
+    /// The scorer (default [`RelevanceScorer::default`]).
     pub fn scorer(mut self, scorer: impl Scorer + 'static) -> Self {
         self.pipeline.scorer = Box::new(scorer);
         self
@@ -142,6 +151,9 @@ impl PipelineBuilder {
         self
     }
     /// Whether byte-identical contents are deduplicated (default `true`).
+    /// Items with empty content and members of a group are never
+    /// deduplicated: they differ in what the content does not show (tool
+    /// calls, their ids and arguments, the role).
     pub fn deduplicate(mut self, enabled: bool) -> Self {
         self.pipeline.deduplicate = enabled;
         self
@@ -162,7 +174,7 @@ impl Pipeline {
     pub fn builder() -> PipelineBuilder {
         PipelineBuilder {
             pipeline: Pipeline {
-                scorer: Box::new(RecencyScorer::new()),
+                scorer: Box::new(RelevanceScorer::default()),
                 slicer: Box::new(GreedySlicer::new()),
                 placer: Box::new(ChronologicalPlacer::new()),
                 deduplicate: true,
@@ -232,12 +244,20 @@ impl Pipeline {
             tokens: classified.pinned_tokens,
         });
         let mut shortfalls = Vec::new();
-        let sliced = self.slice(&scored, effective, pinned, &mut excluded, &mut shortfalls)?;
+        let (sliced, mut groups) =
+            self.slice(&scored, effective, pinned, &mut excluded, &mut shortfalls)?;
 
+        // Pinned items, seen as pinned also when only their group is.
+        let pinned_views: Vec<ItemView<'_>> = classified
+            .pinned
+            .iter()
+            .map(|&index| ItemView::pinned(items[index]))
+            .collect();
         let mut merged: Vec<ScoredItem<'_>> = classified
             .pinned
             .iter()
-            .map(|&index| ScoredItem::new(items[index], index, 1.0))
+            .zip(&pinned_views)
+            .map(|(&index, view)| ScoredItem::new(view, index, 1.0))
             .collect();
         merged.extend(sliced);
         let merged = place::handle_overflow(
@@ -281,6 +301,15 @@ impl Pipeline {
             })
             .collect::<Vec<_>>();
         sort_excluded(&mut excluded);
+        // The overflow strategy and the ceiling may still drop a sliced
+        // group (whole): report each group's final fate.
+        let mut in_selection = vec![false; items.len()];
+        for i in &included {
+            in_selection[i.index] = true;
+        }
+        for group in &mut groups {
+            group.included = group.members.first().is_some_and(|&m| in_selection[m]);
+        }
 
         let indices = included.iter().map(|i| i.index).collect();
         let report = SelectionReport {
@@ -291,6 +320,7 @@ impl Pipeline {
             effective_budget: effective,
             overflow_tokens: merged.accepted_overflow,
             shortfalls,
+            groups,
             included,
             excluded,
         };
@@ -310,8 +340,10 @@ impl Pipeline {
             .collect()
     }
 
-    /// Runs the slicer; returns the selected candidates in score order and
-    /// records every other candidate as excluded.
+    /// Runs the slicer over the units of `sorted` (each group one unit);
+    /// returns the selected candidates in the slicer's order, members of a
+    /// group together, records every other candidate as excluded, and
+    /// reports each group's fate.
     fn slice<'a>(
         &self,
         sorted: &[ScoredItem<'a>],
@@ -319,49 +351,56 @@ impl Pipeline {
         pinned: Option<PinnedLoad>,
         excluded: &mut Vec<ExcludedItem>,
         shortfalls: &mut Vec<CountShortfall>,
-    ) -> Result<Vec<ScoredItem<'a>>, PipelineError> {
-        let mut outcome = self.slicer.slice(sorted, effective)?;
+    ) -> Result<(Vec<ScoredItem<'a>>, Vec<GroupSelection>), PipelineError> {
+        let units = groups::Units::of(sorted);
+        let grouped = units.candidates(sorted);
+        let candidates: &[ScoredItem<'_>] = grouped.as_deref().unwrap_or(sorted);
+        let mut outcome = self.slicer.slice(candidates, effective)?;
         shortfalls.append(&mut outcome.shortfalls);
-        let mut chosen = vec![false; sorted.len()];
+        let mut chosen = vec![false; candidates.len()];
         for &pos in &outcome.selected {
             match chosen.get_mut(pos) {
                 Some(slot) => *slot = true,
                 None => {
                     return Err(PipelineError::SlicerIndexOutOfRange {
                         index: pos,
-                        len: sorted.len(),
+                        len: candidates.len(),
                     });
                 }
             }
         }
 
-        let selected_tokens = sorted
+        let selected_tokens = candidates
             .iter()
             .zip(&chosen)
             .filter(|(_, c)| **c)
             .fold(0u64, |sum, (s, _)| sum.saturating_add(s.tokens()));
         let available_tokens = effective.target_tokens.saturating_sub(selected_tokens);
-        for (pos, candidate) in sorted.iter().enumerate() {
-            if !chosen[pos] {
+        for (unit, candidate) in candidates.iter().enumerate() {
+            if !chosen[unit] {
                 // Count-cap exclusions are reported like budget ones: the
                 // specification reserves `QuotaCapExceeded` for custom stages.
+                // A group's members are excluded for the group's tokens.
                 let reason = PinnedLoad::exclusion(pinned, candidate.tokens(), available_tokens);
-                excluded.push(ExcludedItem {
-                    index: candidate.index,
-                    score: candidate.score,
-                    reason,
-                });
+                for &pos in units.members(unit) {
+                    excluded.push(ExcludedItem {
+                        index: sorted[pos].index,
+                        score: sorted[pos].score,
+                        reason: reason.clone(),
+                    });
+                }
             }
         }
+        let groups = units.report(sorted);
         // The merged list takes sliced items in the slicer's own order (as
         // the reference implementation does); it decides ties in placers and
         // truncation. Each position is taken once.
         let mut sliced = Vec::with_capacity(outcome.selected.len());
-        for &pos in &outcome.selected {
-            if std::mem::take(&mut chosen[pos]) {
-                sliced.push(sorted[pos]);
+        for &unit in &outcome.selected {
+            if std::mem::take(&mut chosen[unit]) {
+                sliced.extend(units.members(unit).iter().map(|&pos| sorted[pos]));
             }
         }
-        Ok(sliced)
+        Ok((sliced, groups))
     }
 }

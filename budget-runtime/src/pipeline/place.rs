@@ -1,5 +1,7 @@
 //! Stage 6, Place: merge pinned and sliced items, handle overflow, order.
 
+use std::collections::HashMap;
+
 use crate::error::PipelineError;
 use crate::model::ScoredItem;
 use crate::pipeline::report::{ExcludedItem, ExclusionReason};
@@ -14,7 +16,9 @@ pub(crate) struct Merged<'a> {
 }
 
 /// Applies the overflow strategy to `merged` (pinned first, then sliced by
-/// score). Truncation exclusions are recorded in `excluded`.
+/// score). Truncation exclusions are recorded in `excluded`; it keeps or
+/// drops a group's members together, deciding at its best-scored member
+/// with the group's total tokens.
 pub(crate) fn handle_overflow<'a>(
     merged: Vec<ScoredItem<'a>>,
     target_tokens: u64,
@@ -61,11 +65,29 @@ pub(crate) fn handle_overflow<'a>(
                     .cmp(&a.item.pinned())
                     .then(descending_score(a.score, b.score))
             });
+            let group_tokens = group_tokens(&merged);
+            let mut group_kept: HashMap<u64, bool> = HashMap::new();
             let mut kept = Vec::with_capacity(merged.len());
             let mut current: u64 = 0;
             for candidate in merged {
                 let item_tokens = candidate.tokens();
-                if candidate.item.pinned() || current.saturating_add(item_tokens) <= target_tokens {
+                let is_pinned = candidate.item.pinned();
+                let group = candidate.item.group().filter(|_| !is_pinned);
+                let keep = match group.and_then(|g| group_kept.get(&g)) {
+                    Some(&decided) => decided,
+                    None => {
+                        let unit_tokens = group
+                            .and_then(|g| group_tokens.get(&g).copied())
+                            .unwrap_or(item_tokens);
+                        let keep =
+                            is_pinned || current.saturating_add(unit_tokens) <= target_tokens;
+                        if let Some(g) = group {
+                            group_kept.insert(g, keep);
+                        }
+                        keep
+                    }
+                };
+                if keep {
                     current = current.saturating_add(item_tokens);
                     kept.push(candidate);
                     continue;
@@ -88,7 +110,8 @@ pub(crate) fn handle_overflow<'a>(
 
 /// Drops the lowest-scored unpinned items (the later one first on ties)
 /// until `merged` fits `ceiling_tokens` (`max_tokens - output_reserve`),
-/// recording each as `BudgetExceeded`. Built-in slicers only get here through
+/// recording each as `BudgetExceeded`; dropping a group's member drops the
+/// whole group. Built-in slicers only get here through
 /// count quotas, which commit required items whatever the budget, under an
 /// overflow strategy that kept them; a custom slicer may overshoot too.
 pub(crate) fn hold_ceiling<'a>(
@@ -118,21 +141,48 @@ pub(crate) fn hold_ceiling<'a>(
         if merged.tokens <= ceiling_tokens {
             break;
         }
-        let candidate = &merged.items[pos];
-        merged.tokens = merged.tokens.saturating_sub(candidate.tokens());
-        keep[pos] = false;
-        excluded.push(ExcludedItem {
-            index: candidate.index,
-            score: candidate.score,
-            reason: ExclusionReason::BudgetExceeded {
-                item_tokens: candidate.tokens(),
-                available_tokens: ceiling_tokens.saturating_sub(merged.tokens),
-            },
-        });
+        if !keep[pos] {
+            continue;
+        }
+        let group = merged.items[pos].item.group();
+        let unit: Vec<usize> = match group {
+            Some(g) => (0..merged.items.len())
+                .filter(|&p| keep[p] && merged.items[p].item.group() == Some(g))
+                .collect(),
+            None => vec![pos],
+        };
+        let unit_tokens = unit
+            .iter()
+            .fold(0u64, |sum, &p| sum.saturating_add(merged.items[p].tokens()));
+        merged.tokens = merged.tokens.saturating_sub(unit_tokens);
+        for p in unit {
+            let candidate = &merged.items[p];
+            keep[p] = false;
+            excluded.push(ExcludedItem {
+                index: candidate.index,
+                score: candidate.score,
+                reason: ExclusionReason::BudgetExceeded {
+                    item_tokens: unit_tokens,
+                    available_tokens: ceiling_tokens.saturating_sub(merged.tokens),
+                },
+            });
+        }
     }
     let mut keep = keep.into_iter();
     merged.items.retain(|_| keep.next().unwrap_or(true));
     merged
+}
+
+/// The summed tokens of each group among the unpinned candidates.
+fn group_tokens(candidates: &[ScoredItem<'_>]) -> HashMap<u64, u64> {
+    let mut sums: HashMap<u64, u64> = HashMap::new();
+    for candidate in candidates.iter().filter(|c| !c.item.pinned()) {
+        if let Some(group) = candidate.item.group() {
+            let sum = sums.entry(group).or_insert(0);
+            *sum = sum.saturating_add(candidate.tokens());
+        }
+    }
+    sums
 }
 
 /// Sum of the candidates' tokens. Callers pass sets already held within a

@@ -1,6 +1,7 @@
 //! [`SelectionReport`]: why every candidate was included or excluded.
 
 use crate::model::{ContextKind, EffectiveBudget};
+use crate::pipeline::GroupSelection;
 use crate::slicer::CountShortfall;
 
 /// Why an item made it into the selection.
@@ -127,6 +128,14 @@ pub struct SelectionReport {
     pub overflow_tokens: Option<u64>,
     /// Kinds whose required item count a count-quota slicer could not meet.
     pub shortfalls: Vec<CountShortfall>,
+    /// Every atomic group that reached the slicer, and whether it was
+    /// included whole (members in `included`) or left out whole (members in
+    /// `excluded`); empty when no item has a [`group`](crate::ContextItem::group).
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
+    pub groups: Vec<GroupSelection>,
 }
 
 impl SelectionReport {

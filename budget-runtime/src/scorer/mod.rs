@@ -1,5 +1,13 @@
 //! Scorers: each assigns every candidate a relevance score (one file per scorer).
 //!
+//! Which scorer for which content:
+//!
+//! | content | scorer | why |
+//! |---|---|---|
+//! | retrieved documents with a similarity (`#[context(score)]`) | [`RelevanceScorer`] (the pipeline default) | ranks by the retriever's score; items without one fall back to recency |
+//! | chat history | none: give it to [`PromptBudget`](crate::prompt::PromptBudget), which compacts it; in a pipeline, [`RecencyScorer`] with tool calls grouped ([`ContextItem::group`]) | the newest turns matter most, and calls must keep their results |
+//! | files of a repository | [`PriorityScorer`], [`KindScorer`] or [`TagScorer`], combined with [`CompositeScorer`] | files carry no similarity; the caller's priorities and kinds do |
+//!
 //! Scorers see the whole candidate list at once, so rank-based scorers sort
 //! once (O(n log n)) instead of comparing every pair.
 
@@ -15,6 +23,7 @@ mod proptests;
 mod rank;
 mod recency;
 mod reflexive;
+mod relevance;
 mod scaled;
 mod tag;
 mod time_provider;
@@ -28,6 +37,7 @@ pub use metadata_trust::MetadataTrustScorer;
 pub use priority::PriorityScorer;
 pub use recency::RecencyScorer;
 pub use reflexive::ReflexiveScorer;
+pub use relevance::RelevanceScorer;
 pub use scaled::ScaledScorer;
 pub use tag::TagScorer;
 pub use time_provider::{SystemClock, TimeProvider};

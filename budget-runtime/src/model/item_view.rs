@@ -1,0 +1,76 @@
+//! [`ItemView`]: another item seen with its own token count and pin, every
+//! other accessor forwarded (crate-internal).
+
+use std::borrow::Cow;
+
+use crate::model::{
+    ContentType, ContextItem, ContextKind, MetadataValueRef, TagList, Tier, Timestamp,
+};
+
+/// `inner` with `tokens` and `pinned` replaced: a group seen as one
+/// candidate, a member pinned with its group, an item counted by another
+/// counter.
+pub(crate) struct ItemView<'a> {
+    pub inner: &'a dyn ContextItem,
+    pub tokens: u64,
+    pub pinned: bool,
+}
+
+impl<'a> ItemView<'a> {
+    /// `inner`, pinned, with its own token count.
+    pub(crate) fn pinned(inner: &'a dyn ContextItem) -> Self {
+        Self {
+            inner,
+            tokens: inner.tokens(),
+            pinned: true,
+        }
+    }
+}
+
+impl ContextItem for ItemView<'_> {
+    fn content(&self) -> Cow<'_, str> {
+        self.inner.content()
+    }
+    fn tokens(&self) -> u64 {
+        self.tokens
+    }
+    fn kind(&self) -> &ContextKind {
+        self.inner.kind()
+    }
+    fn content_type(&self) -> ContentType {
+        self.inner.content_type()
+    }
+    fn pinned(&self) -> bool {
+        self.pinned
+    }
+    fn timestamp(&self) -> Option<Timestamp> {
+        self.inner.timestamp()
+    }
+    fn priority(&self) -> Option<i64> {
+        self.inner.priority()
+    }
+    fn tags(&self) -> &dyn TagList {
+        self.inner.tags()
+    }
+    fn relevance_hint(&self) -> Option<f64> {
+        self.inner.relevance_hint()
+    }
+    fn metadata(&self, key: &str) -> Option<MetadataValueRef<'_>> {
+        self.inner.metadata(key)
+    }
+    fn relevance(&self) -> Option<f64> {
+        self.inner.relevance()
+    }
+    fn tier(&self) -> Option<Tier> {
+        self.inner.tier()
+    }
+    fn link(&self) -> Option<&str> {
+        self.inner.link()
+    }
+    fn description(&self) -> Option<&str> {
+        self.inner.description()
+    }
+    fn group(&self) -> Option<u64> {
+        self.inner.group()
+    }
+}

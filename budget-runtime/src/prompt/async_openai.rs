@@ -1,0 +1,509 @@
+//! Conversions between our [`Message`]s and [`ToolDefinition`]s and the
+//! chat request types of the `async-openai` crate (feature `async-openai`),
+//! so an `async-openai` request can be counted, compacted and fitted
+//! directly.
+//!
+//! ```
+//! use async_openai::types::chat::{
+//!     ChatCompletionRequestMessage, ChatCompletionRequestSystemMessage, ChatCompletionRequestUserMessage,
+//!     CreateChatCompletionRequest,
+//! };
+//! use budget_runtime::compact::SummaryRequest;
+//! use budget_runtime::prompt::async_openai::{Conversation, to_request_messages};
+//! use budget_runtime::prompt::{ChatFormat, PromptBudget};
+//! use budget_runtime::{Encoding, SeedEstimator, SummarizerError};
+//!
+//! let mut request = CreateChatCompletionRequest {
+//!     model: "gpt-4o".into(),
+//!     messages: vec![
+//!         ChatCompletionRequestMessage::System(ChatCompletionRequestSystemMessage::from("Be brief.")),
+//!         ChatCompletionRequestMessage::User(ChatCompletionRequestUserMessage::from("What is a borrow?")),
+//!     ],
+//!     ..Default::default()
+//! };
+//! let conversation = Conversation::from_request(&request)?;
+//! // count it
+//! let tokens = ChatFormat::openai(Encoding::O200kBase).request_tokens(&conversation.messages, &conversation.tools, &SeedEstimator);
+//! assert!(tokens > 10);
+//! // fit it and send what fits
+//! let none = |_: SummaryRequest<'_>| -> Result<String, SummarizerError> { Ok(String::new()) };
+//! let fitted = PromptBudget::builder(8_192).build()?.fit(conversation.turn(), &none)?;
+//! request.messages = to_request_messages(&fitted.messages);
+//! assert_eq!(request.messages.len(), 2);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use ::async_openai::types::chat::{
+    ChatCompletionMessageToolCall, ChatCompletionMessageToolCalls,
+    ChatCompletionRequestAssistantMessage, ChatCompletionRequestAssistantMessageContent,
+    ChatCompletionRequestAssistantMessageContentPart, ChatCompletionRequestDeveloperMessageContent,
+    ChatCompletionRequestDeveloperMessageContentPart, ChatCompletionRequestMessage,
+    ChatCompletionRequestSystemMessage, ChatCompletionRequestSystemMessageContent,
+    ChatCompletionRequestSystemMessageContentPart, ChatCompletionRequestToolMessage,
+    ChatCompletionRequestToolMessageContent, ChatCompletionRequestToolMessageContentPart,
+    ChatCompletionRequestUserMessage, ChatCompletionRequestUserMessageContent,
+    ChatCompletionRequestUserMessageContentPart, ChatCompletionTool, ChatCompletionTools,
+    CreateChatCompletionRequest, FunctionCall, FunctionObject,
+};
+use serde_json::{Map, Value, json};
+use thiserror::Error;
+
+use crate::compact::{Message, Role, ToolCall};
+use crate::prompt::tool_definition::{ToolDefinition, ToolParameter};
+use crate::prompt::turn::Turn;
+
+/// A part of an `async-openai` request that has no counterpart here, so
+/// converting it would lose what the model sees.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum AsyncOpenAiError {
+    /// A content part other than text (image, audio, file) in message
+    /// `index`.
+    #[error("message {index} ({role}) has {part} content; only text can be counted")]
+    NonTextContent {
+        /// Position of the message in the request.
+        index: usize,
+        /// Its role.
+        role: &'static str,
+        /// The kind of part.
+        part: &'static str,
+    },
+    /// A field this crate does not model, in message `index`.
+    #[error("message {index} ({role}) sets `{field}`, which cannot be converted")]
+    UnsupportedField {
+        /// Position of the message in the request.
+        index: usize,
+        /// Its role.
+        role: &'static str,
+        /// The field.
+        field: &'static str,
+    },
+    /// A custom (non-function) tool, at position `index` of the tools.
+    #[error("tool {index} is a custom tool; only function tools can be counted")]
+    CustomTool {
+        /// Position of the tool in the request.
+        index: usize,
+    },
+}
+
+/// The messages and tools of an `async-openai` request, converted.
+///
+/// Developer messages become [`Role::System`] messages (the role OpenAI
+/// treats them as); everything else keeps its role, name, tool calls and
+/// call ids. Text content parts are joined with no separator.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Conversation {
+    /// The messages, in order.
+    pub messages: Vec<Message>,
+    /// The function tools.
+    pub tools: Vec<ToolDefinition>,
+}
+
+impl Conversation {
+    /// The messages and tools of `request`.
+    ///
+    /// # Errors
+    /// [`AsyncOpenAiError`] for content or fields that cannot be converted
+    /// without loss (images, audio, files, refusals, function messages,
+    /// custom tools).
+    pub fn from_request(request: &CreateChatCompletionRequest) -> Result<Self, AsyncOpenAiError> {
+        let messages = request
+            .messages
+            .iter()
+            .enumerate()
+            .map(|(index, m)| from_request_message(index, m))
+            .collect::<Result<_, _>>()?;
+        let tools = request
+            .tools
+            .iter()
+            .flatten()
+            .enumerate()
+            .map(|(index, tool)| match tool {
+                ChatCompletionTools::Function(f) => Ok(tool_definition(&f.function)),
+                ChatCompletionTools::Custom(_) => Err(AsyncOpenAiError::CustomTool { index }),
+            })
+            .collect::<Result<_, _>>()?;
+        Ok(Self { messages, tools })
+    }
+
+    /// A [`Turn`] of this conversation: a leading system message (if any)
+    /// as the system prompt, the rest as history, and the tools.
+    pub fn turn(&self) -> Turn<'_> {
+        let (system, history) = match self.messages.split_first() {
+            Some((first, rest)) if first.role == Role::System && first.name.is_none() => {
+                (first.content.as_str(), rest)
+            }
+            _ => ("", self.messages.as_slice()),
+        };
+        Turn::new(system).history(history).tools(&self.tools)
+    }
+}
+
+/// `messages` as `async-openai` request messages (names, tool calls and
+/// call ids included).
+pub fn to_request_messages(messages: &[Message]) -> Vec<ChatCompletionRequestMessage> {
+    messages
+        .iter()
+        .map(ChatCompletionRequestMessage::from)
+        .collect()
+}
+
+/// `tools` as `async-openai` function tools, their parameters as a JSON
+/// schema object.
+pub fn to_request_tools(tools: &[ToolDefinition]) -> Vec<ChatCompletionTools> {
+    tools.iter().map(ChatCompletionTools::from).collect()
+}
+
+impl From<&Message> for ChatCompletionRequestMessage {
+    fn from(m: &Message) -> Self {
+        let text = m.content.clone();
+        match m.role {
+            Role::System => Self::System(ChatCompletionRequestSystemMessage {
+                content: ChatCompletionRequestSystemMessageContent::Text(text),
+                name: m.name.clone(),
+            }),
+            Role::User => Self::User(ChatCompletionRequestUserMessage {
+                content: ChatCompletionRequestUserMessageContent::Text(text),
+                name: m.name.clone(),
+            }),
+            Role::Assistant => {
+                let tool_calls = m
+                    .tool_calls
+                    .iter()
+                    .map(|call| {
+                        ChatCompletionMessageToolCalls::Function(ChatCompletionMessageToolCall {
+                            id: call.id.clone(),
+                            function: FunctionCall {
+                                name: call.name.clone(),
+                                arguments: call.arguments.clone(),
+                            },
+                        })
+                    })
+                    .collect::<Vec<_>>();
+                Self::Assistant(ChatCompletionRequestAssistantMessage {
+                    content: (!text.is_empty())
+                        .then_some(ChatCompletionRequestAssistantMessageContent::Text(text)),
+                    name: m.name.clone(),
+                    tool_calls: (!tool_calls.is_empty()).then_some(tool_calls),
+                    ..Default::default()
+                })
+            }
+            Role::Tool => Self::Tool(ChatCompletionRequestToolMessage {
+                content: ChatCompletionRequestToolMessageContent::Text(text),
+                tool_call_id: m.tool_call_id.clone().unwrap_or_default(),
+            }),
+        }
+    }
+}
+
+impl From<&ToolDefinition> for ChatCompletionTools {
+    fn from(tool: &ToolDefinition) -> Self {
+        let mut properties = Map::new();
+        for p in &tool.parameters {
+            let mut schema = Map::new();
+            schema.insert("type".into(), Value::String(p.kind.clone()));
+            if !p.description.is_empty() {
+                schema.insert("description".into(), Value::String(p.description.clone()));
+            }
+            if !p.enum_values.is_empty() {
+                schema.insert("enum".into(), json!(p.enum_values));
+            }
+            properties.insert(p.name.clone(), Value::Object(schema));
+        }
+        let required: Vec<&str> = tool
+            .parameters
+            .iter()
+            .filter(|p| p.required)
+            .map(|p| p.name.as_str())
+            .collect();
+        Self::Function(ChatCompletionTool {
+            function: FunctionObject {
+                name: tool.name.clone(),
+                description: (!tool.description.is_empty()).then(|| tool.description.clone()),
+                parameters: Some(json!({
+                    "type": "object",
+                    "properties": properties,
+                    "required": required,
+                })),
+                strict: None,
+            },
+        })
+    }
+}
+
+/// A function tool's definition: name, description and the top-level
+/// properties of its parameter schema.
+fn tool_definition(function: &FunctionObject) -> ToolDefinition {
+    let schema = function.parameters.as_ref();
+    let required: Vec<&str> = schema
+        .and_then(|s| s.get("required"))
+        .and_then(Value::as_array)
+        .map(|names| names.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    let mut tool = ToolDefinition::new(
+        function.name.clone(),
+        function.description.clone().unwrap_or_default(),
+    );
+    let properties = schema
+        .and_then(|s| s.get("properties"))
+        .and_then(Value::as_object);
+    for (name, property) in properties.into_iter().flatten() {
+        let text = |key: &str| match property.get(key) {
+            Some(Value::String(s)) => s.clone(),
+            Some(other) => other.to_string(),
+            None => String::new(),
+        };
+        let mut parameter = ToolParameter::new(name.clone(), text("type"), text("description"))
+            .with_enum(
+                property
+                    .get("enum")
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                    .map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_owned)),
+            );
+        if required.contains(&name.as_str()) {
+            parameter = parameter.required();
+        }
+        tool = tool.parameter(parameter);
+    }
+    tool
+}
+
+/// Message `index` of a request, converted.
+fn from_request_message(
+    index: usize,
+    message: &ChatCompletionRequestMessage,
+) -> Result<Message, AsyncOpenAiError> {
+    use ChatCompletionRequestMessage as M;
+    let non_text = |role: &'static str, part: &'static str| AsyncOpenAiError::NonTextContent {
+        index,
+        role,
+        part,
+    };
+    let unsupported = |role: &'static str, field: &'static str| {
+        AsyncOpenAiError::UnsupportedField { index, role, field }
+    };
+    let named = |m: Message, name: &Option<String>| match name {
+        Some(name) => m.with_name(name.clone()),
+        None => m,
+    };
+    Ok(match message {
+        M::Developer(m) => {
+            let text = match &m.content {
+                ChatCompletionRequestDeveloperMessageContent::Text(t) => t.clone(),
+                ChatCompletionRequestDeveloperMessageContent::Array(parts) => parts
+                    .iter()
+                    .map(
+                        |ChatCompletionRequestDeveloperMessageContentPart::Text(p)| p.text.as_str(),
+                    )
+                    .collect(),
+            };
+            named(Message::system(text), &m.name)
+        }
+        M::System(m) => {
+            let text = match &m.content {
+                ChatCompletionRequestSystemMessageContent::Text(t) => t.clone(),
+                ChatCompletionRequestSystemMessageContent::Array(parts) => parts
+                    .iter()
+                    .map(|ChatCompletionRequestSystemMessageContentPart::Text(p)| p.text.as_str())
+                    .collect(),
+            };
+            named(Message::system(text), &m.name)
+        }
+        M::User(m) => {
+            let text = match &m.content {
+                ChatCompletionRequestUserMessageContent::Text(t) => t.clone(),
+                ChatCompletionRequestUserMessageContent::Array(parts) => {
+                    let mut text = String::new();
+                    for part in parts {
+                        match part {
+                            ChatCompletionRequestUserMessageContentPart::Text(p) => {
+                                text.push_str(&p.text);
+                            }
+                            ChatCompletionRequestUserMessageContentPart::ImageUrl(_) => {
+                                return Err(non_text("user", "image"));
+                            }
+                            ChatCompletionRequestUserMessageContentPart::InputAudio(_) => {
+                                return Err(non_text("user", "audio"));
+                            }
+                            ChatCompletionRequestUserMessageContentPart::File(_) => {
+                                return Err(non_text("user", "file"));
+                            }
+                        }
+                    }
+                    text
+                }
+            };
+            named(Message::user(text), &m.name)
+        }
+        M::Assistant(m) => {
+            if m.refusal.is_some() {
+                return Err(unsupported("assistant", "refusal"));
+            }
+            if m.audio.is_some() {
+                return Err(unsupported("assistant", "audio"));
+            }
+            if uses_function_call(m) {
+                return Err(unsupported("assistant", "function_call"));
+            }
+            let text = match &m.content {
+                None => String::new(),
+                Some(ChatCompletionRequestAssistantMessageContent::Text(t)) => t.clone(),
+                Some(ChatCompletionRequestAssistantMessageContent::Array(parts)) => {
+                    let mut text = String::new();
+                    for part in parts {
+                        match part {
+                            ChatCompletionRequestAssistantMessageContentPart::Text(p) => {
+                                text.push_str(&p.text);
+                            }
+                            ChatCompletionRequestAssistantMessageContentPart::Refusal(_) => {
+                                return Err(unsupported("assistant", "refusal"));
+                            }
+                        }
+                    }
+                    text
+                }
+            };
+            let mut calls = Vec::new();
+            for call in m.tool_calls.iter().flatten() {
+                match call {
+                    ChatCompletionMessageToolCalls::Function(f) => calls.push(ToolCall::new(
+                        f.id.clone(),
+                        f.function.name.clone(),
+                        f.function.arguments.clone(),
+                    )),
+                    ChatCompletionMessageToolCalls::Custom(_) => {
+                        return Err(unsupported("assistant", "custom tool call"));
+                    }
+                }
+            }
+            named(Message::assistant_with_tool_calls(text, calls), &m.name)
+        }
+        M::Tool(m) => {
+            let text = match &m.content {
+                ChatCompletionRequestToolMessageContent::Text(t) => t.clone(),
+                ChatCompletionRequestToolMessageContent::Array(parts) => parts
+                    .iter()
+                    .map(|ChatCompletionRequestToolMessageContentPart::Text(p)| p.text.as_str())
+                    .collect(),
+            };
+            Message::tool_result(m.tool_call_id.clone(), text)
+        }
+        M::Function(_) => return Err(unsupported("function", "role function")),
+    })
+}
+
+/// Whether the deprecated `function_call` field is set.
+#[expect(deprecated, reason = "a set legacy field must be refused, not dropped")]
+fn uses_function_call(message: &ChatCompletionRequestAssistantMessage) -> bool {
+    message.function_call.is_some()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn weather() -> ToolDefinition {
+        ToolDefinition::new("get_current_weather", "Get the current weather")
+            .parameter(ToolParameter::new("location", "string", "The city").required())
+            .parameter(
+                ToolParameter::new("unit", "string", "The unit")
+                    .with_enum(["celsius", "fahrenheit"]),
+            )
+    }
+
+    #[test]
+    fn messages_round_trip_with_names_calls_and_ids() {
+        let messages = vec![
+            Message::system("s").with_name("rules"),
+            Message::user("u").with_name("ann"),
+            Message::assistant_with_tool_calls(
+                "",
+                vec![
+                    ToolCall::new("c1", "ls", "{}"),
+                    ToolCall::new("c2", "cat", "{\"p\":1}"),
+                ],
+            ),
+            Message::tool_result("c1", "a b"),
+            Message::tool_result("c2", "x"),
+            Message::assistant("done"),
+        ];
+        let request = CreateChatCompletionRequest {
+            messages: to_request_messages(&messages),
+            tools: Some(to_request_tools(&[weather()])),
+            ..Default::default()
+        };
+        let back = Conversation::from_request(&request).unwrap();
+        assert_eq!(back.messages, messages);
+        assert_eq!(back.tools, [weather()]);
+    }
+
+    #[test]
+    fn the_tool_schema_is_a_json_object_schema() {
+        let ChatCompletionTools::Function(tool) = ChatCompletionTools::from(&weather()) else {
+            panic!("a function tool")
+        };
+        assert_eq!(
+            tool.function.parameters.unwrap(),
+            json!({
+                "type": "object",
+                "properties": {
+                    "location": {"type": "string", "description": "The city"},
+                    "unit": {"type": "string", "description": "The unit", "enum": ["celsius", "fahrenheit"]},
+                },
+                "required": ["location"],
+            })
+        );
+    }
+
+    #[test]
+    fn images_and_refusals_are_errors_not_silent_losses() {
+        let image: ChatCompletionRequestMessage = serde_json::from_value(json!({
+            "role": "user",
+            "content": [{"type": "text", "text": "look"}, {"type": "image_url", "image_url": {"url": "https://x/y.png"}}],
+        }))
+        .unwrap();
+        let refusal: ChatCompletionRequestMessage = serde_json::from_value(json!({
+            "role": "assistant", "refusal": "no",
+        }))
+        .unwrap();
+        let request = CreateChatCompletionRequest {
+            messages: vec![
+                ChatCompletionRequestMessage::from(&Message::user("hi")),
+                image,
+            ],
+            ..Default::default()
+        };
+        assert_eq!(
+            Conversation::from_request(&request)
+                .unwrap_err()
+                .to_string(),
+            "message 1 (user) has image content; only text can be counted"
+        );
+        let request = CreateChatCompletionRequest {
+            messages: vec![refusal],
+            ..Default::default()
+        };
+        assert_eq!(
+            Conversation::from_request(&request),
+            Err(AsyncOpenAiError::UnsupportedField {
+                index: 0,
+                role: "assistant",
+                field: "refusal"
+            })
+        );
+    }
+
+    #[test]
+    fn the_leading_system_message_is_the_turns_system_prompt() {
+        let conversation = Conversation {
+            messages: vec![Message::system("be brief"), Message::user("hi")],
+            tools: vec![weather()],
+        };
+        let turn = conversation.turn();
+        assert_eq!(turn.system, "be brief");
+        assert_eq!(turn.history, [Message::user("hi")]);
+        assert_eq!(turn.tools.len(), 1);
+    }
+}

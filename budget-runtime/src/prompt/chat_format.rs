@@ -1,0 +1,276 @@
+//! [`ChatFormat`]: what a chat request costs beyond the text of its
+//! messages: per-message framing, names, reply priming, tool calls and tool
+//! definitions.
+
+use crate::compact::Message;
+use crate::estimate::{Encoding, Estimator};
+use crate::model::ContentType;
+use crate::prompt::tool_definition::ToolDefinition;
+
+/// Tokens a chat format adds for tool (function) definitions, per the OpenAI
+/// cookbook ("How to count tokens with tiktoken", section 7).
+///
+/// For each tool: `function_start` + tokens of `"{name}:{description}"`
+/// (one trailing period dropped); if it has parameters, `properties_start`,
+/// then per parameter `property` + tokens of `"{name}:{type}:{description}"`
+/// and, for an enum, `enum_item` + the value's tokens per value minus
+/// `enum_discount` once. After the last tool, `tools_end`. No tools cost 0.
+///
+/// ```
+/// use budget_runtime::Encoding;
+/// use budget_runtime::prompt::ToolsFormat;
+/// let gpt4o = ToolsFormat::openai(Encoding::O200kBase);
+/// assert_eq!((gpt4o.function_start, gpt4o.tools_end), (7, 12));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct ToolsFormat {
+    /// Per tool, before its name and description.
+    pub function_start: u64,
+    /// Per tool with at least one parameter.
+    pub properties_start: u64,
+    /// Per parameter.
+    pub property: u64,
+    /// Subtracted once per parameter with an enum.
+    pub enum_discount: u64,
+    /// Per enum value.
+    pub enum_item: u64,
+    /// Once, after the last tool.
+    pub tools_end: u64,
+}
+
+impl ToolsFormat {
+    /// The cookbook's constants: `gpt-4o`/`gpt-4o-mini` (`o200k_base`)
+    /// start each function at 7 tokens, `gpt-4`/`gpt-3.5-turbo`
+    /// (`cl100k_base`) at 10; both use 3 per parameter block, 3 per
+    /// parameter, −3 per enum, 3 per enum value and 12 at the end.
+    pub const fn openai(encoding: Encoding) -> Self {
+        let function_start = match encoding {
+            Encoding::O200kBase => 7,
+            Encoding::Cl100kBase => 10,
+        };
+        Self {
+            function_start,
+            properties_start: 3,
+            property: 3,
+            enum_discount: 3,
+            enum_item: 3,
+            tools_end: 12,
+        }
+    }
+}
+
+/// How a provider frames a chat request, in tokens: the counted total of a
+/// request is the sum of its messages' text under a counter plus this
+/// framing.
+///
+/// Per message: `per_message` + tokens of the role + tokens of the content
+/// + (`per_name` + tokens of the name, if named) + per tool call
+///   (`per_tool_call` + tokens of the tool name + tokens of the arguments)
+/// + (`per_name` + tokens of the call id, for a tool result: counted like a
+///   name, as `tiktoken-rs` does). Once per request: `reply_priming`, plus the
+///   [`ToolsFormat`] cost of the tool definitions.
+///
+/// * [`ChatFormat::openai`]: the OpenAI cookbook's published rules (3 per
+///   message, 1 per name, 3 for priming `<|start|>assistant<|message|>`) and
+///   its tool-definition constants; 1 per tool call as `tiktoken-rs`
+///   counts. With the exact counter of the same encoding, a request without
+///   tools counts exactly what `tiktoken-rs`'s `num_tokens_from_messages`
+///   returns.
+/// * [`ChatFormat::approximate`]: for formats without a public tokenizer
+///   (Anthropic, Gemini, local chat templates): the OpenAI framing with one
+///   more token per message and per tool call, and each tool definition
+///   counted as its full text (name, description, each parameter's name,
+///   type, description and values) plus 12 tokens. An approximation meant
+///   to err high: pair it with an estimator that does not undercount
+///   (`CalibratedEstimator::upper_bound`) and keep a margin.
+///
+/// ```
+/// use budget_runtime::{ContentType, Encoding, Estimator};
+/// use budget_runtime::compact::Message;
+/// use budget_runtime::prompt::ChatFormat;
+///
+/// /// One token per whitespace-separated word.
+/// struct Words;
+/// impl Estimator for Words {
+///     fn estimate(&self, text: &str, _: ContentType) -> u64 { text.split_whitespace().count() as u64 }
+/// }
+/// let format = ChatFormat::openai(Encoding::O200kBase);
+/// let messages = [Message::system("be brief"), Message::user("hi there").with_name("ann")];
+/// // (3 + 1 + 2) + (3 + 1 + 2 + 1 + 1) + 3 priming
+/// assert_eq!(format.request_tokens(&messages, &[], &Words), 17);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct ChatFormat {
+    /// Framing tokens of every message.
+    pub per_message: u64,
+    /// Extra tokens when a message has a name (or a tool result a call id).
+    pub per_name: u64,
+    /// Extra tokens per tool call of an assistant message.
+    pub per_tool_call: u64,
+    /// Tokens priming the reply, once per request.
+    pub reply_priming: u64,
+    /// The cost of tool definitions, or `None` to count each definition's
+    /// full text plus 12 tokens (the approximation).
+    pub tools: Option<ToolsFormat>,
+}
+
+/// Tokens added per tool definition list by [`ChatFormat::approximate`].
+const APPROXIMATE_TOOLS_END: u64 = 12;
+
+impl ChatFormat {
+    /// The OpenAI chat format for models of `encoding` (see the type docs).
+    ///
+    /// ```
+    /// use budget_runtime::Encoding;
+    /// use budget_runtime::prompt::ChatFormat;
+    /// let f = ChatFormat::openai(Encoding::Cl100kBase);
+    /// assert_eq!((f.per_message, f.per_name, f.reply_priming), (3, 1, 3));
+    /// ```
+    pub const fn openai(encoding: Encoding) -> Self {
+        Self {
+            per_message: 3,
+            per_name: 1,
+            per_tool_call: 1,
+            reply_priming: 3,
+            tools: Some(ToolsFormat::openai(encoding)),
+        }
+    }
+
+    /// The documented approximation for formats without a public tokenizer
+    /// (see the type docs).
+    ///
+    /// ```
+    /// use budget_runtime::prompt::ChatFormat;
+    /// assert_eq!(ChatFormat::approximate().per_message, 4);
+    /// ```
+    pub const fn approximate() -> Self {
+        Self {
+            per_message: 4,
+            per_name: 1,
+            per_tool_call: 2,
+            reply_priming: 3,
+            tools: None,
+        }
+    }
+
+    /// The tokens of one message under `counter`, framing included (reply
+    /// priming excluded). Content is read as prose, names, ids and arguments
+    /// as code.
+    ///
+    /// ```
+    /// use budget_runtime::SeedEstimator;
+    /// use budget_runtime::compact::Message;
+    /// use budget_runtime::prompt::ChatFormat;
+    /// let format = ChatFormat::approximate();
+    /// // 4 framing + "user" (4 chars / 3.5 as code → 2) + "hello" (5 / 4.0 as prose → 2)
+    /// assert_eq!(format.message_tokens(&Message::user("hello"), &SeedEstimator), 8);
+    /// ```
+    pub fn message_tokens(&self, message: &Message, counter: &dyn Estimator) -> u64 {
+        let code = |text: &str| counter.estimate(text, ContentType::Code);
+        let mut total = self
+            .per_message
+            .saturating_add(code(message.role.as_str()))
+            .saturating_add(counter.estimate(&message.content, ContentType::Prose));
+        for label in message.name.iter().chain(&message.tool_call_id) {
+            total = total
+                .saturating_add(self.per_name)
+                .saturating_add(code(label));
+        }
+        for call in &message.tool_calls {
+            total = total
+                .saturating_add(self.per_tool_call)
+                .saturating_add(code(&call.name))
+                .saturating_add(code(&call.arguments));
+        }
+        total
+    }
+
+    /// The tokens of the tool definitions `tools` under `counter` (0 for
+    /// none).
+    ///
+    /// ```
+    /// use budget_runtime::{ContentType, Encoding, Estimator};
+    /// use budget_runtime::prompt::{ChatFormat, ToolDefinition};
+    /// struct Words;
+    /// impl Estimator for Words {
+    ///     fn estimate(&self, text: &str, _: ContentType) -> u64 { text.split_whitespace().count() as u64 }
+    /// }
+    /// let ls = ToolDefinition::new("ls", "List files.");
+    /// // 7 + "ls:List files" (2 words) + 12
+    /// assert_eq!(ChatFormat::openai(Encoding::O200kBase).tools_tokens(&[ls], &Words), 21);
+    /// ```
+    pub fn tools_tokens(&self, tools: &[ToolDefinition], counter: &dyn Estimator) -> u64 {
+        if tools.is_empty() {
+            return 0;
+        }
+        let count = |text: &str| counter.estimate(text, ContentType::Code);
+        let Some(format) = self.tools else {
+            return tools.iter().fold(APPROXIMATE_TOOLS_END, |sum, tool| {
+                let parameters = tool.parameters.iter().fold(0u64, |sum, p| {
+                    let values = p.enum_values.iter().map(|v| count(v)).sum::<u64>();
+                    sum.saturating_add(count(&p.name))
+                        .saturating_add(count(&p.kind))
+                        .saturating_add(count(&p.description))
+                        .saturating_add(values)
+                });
+                sum.saturating_add(count(&tool.name))
+                    .saturating_add(count(&tool.description))
+                    .saturating_add(parameters)
+            });
+        };
+        let mut total = format.tools_end;
+        for tool in tools {
+            let description = strip_period(&tool.description);
+            total = total
+                .saturating_add(format.function_start)
+                .saturating_add(count(&format!("{}:{description}", tool.name)));
+            if tool.parameters.is_empty() {
+                continue;
+            }
+            total = total.saturating_add(format.properties_start);
+            for p in &tool.parameters {
+                total = total.saturating_add(format.property);
+                if !p.enum_values.is_empty() {
+                    for value in &p.enum_values {
+                        total = total
+                            .saturating_add(format.enum_item)
+                            .saturating_add(count(value));
+                    }
+                    total = total.saturating_sub(format.enum_discount);
+                }
+                let line = format!("{}:{}:{}", p.name, p.kind, strip_period(&p.description));
+                total = total.saturating_add(count(&line));
+            }
+        }
+        total
+    }
+
+    /// The counted total of a request: every message, the reply priming and
+    /// the tool definitions.
+    ///
+    /// ```
+    /// use budget_runtime::SeedEstimator;
+    /// use budget_runtime::prompt::ChatFormat;
+    /// assert_eq!(ChatFormat::approximate().request_tokens(&[], &[], &SeedEstimator), 3);
+    /// ```
+    pub fn request_tokens(
+        &self,
+        messages: &[Message],
+        tools: &[ToolDefinition],
+        counter: &dyn Estimator,
+    ) -> u64 {
+        messages
+            .iter()
+            .fold(self.reply_priming, |sum, m| {
+                sum.saturating_add(self.message_tokens(m, counter))
+            })
+            .saturating_add(self.tools_tokens(tools, counter))
+    }
+}
+
+/// `text` without one trailing period, as the cookbook counts descriptions.
+fn strip_period(text: &str) -> &str {
+    text.strip_suffix('.').unwrap_or(text)
+}

@@ -1,0 +1,84 @@
+//! [`FittedPrompt`] and [`PromptReport`]: a turn fitted into its window,
+//! and what it cost.
+
+use crate::compact::{CompactionReport, Message};
+use crate::pipeline::SelectionReport;
+
+/// The outcome of [`PromptBudget::fit`](crate::prompt::PromptBudget::fit):
+/// the messages to send, in order, the retrieved items that made it, and
+/// the report.
+///
+/// Messages: the system prompt, then one context message (pinned items,
+/// then the selected retrieved items in placed order, after the budget's
+/// documents header) when there is any, then the history (compacted or
+/// trimmed if it was over its share).
+#[derive(Debug)]
+pub struct FittedPrompt<'a, T> {
+    /// The request's messages, in order.
+    pub messages: Vec<Message>,
+    /// The retrieved items included, in the order they appear.
+    pub documents: Vec<&'a T>,
+    /// What went in, what was compacted or left out, with the numbers.
+    pub report: PromptReport,
+    /// Where the history starts in `messages`.
+    pub(crate) history_start: usize,
+}
+
+impl<T> FittedPrompt<'_, T> {
+    /// The history as sent (compacted or trimmed): the conversation to
+    /// continue from on the next turn.
+    ///
+    /// ```
+    /// use budget_runtime::compact::{Message, SummaryRequest};
+    /// use budget_runtime::prompt::{PromptBudget, Turn};
+    /// use budget_runtime::SummarizerError;
+    ///
+    /// let history = [Message::user("hi"), Message::assistant("hello")];
+    /// let none = |_: SummaryRequest<'_>| -> Result<String, SummarizerError> { Ok(String::new()) };
+    /// let fitted = PromptBudget::builder(4_096).build()?.fit(Turn::new("Be brief.").history(&history), &none)?;
+    /// assert_eq!(fitted.history(), history);
+    /// assert_eq!(fitted.messages.len(), 3); // system + history
+    /// # Ok::<(), budget_runtime::prompt::PromptError>(())
+    /// ```
+    pub fn history(&self) -> &[Message] {
+        &self.messages[self.history_start..]
+    }
+}
+
+/// What a fitted prompt costs, in tokens under the budget's counter and chat
+/// format, and what was compacted or left out.
+///
+/// `total_tokens = system_tokens + tools_tokens + context_tokens +
+/// history_tokens`, and `total_tokens + output_reserve <= window` always.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct PromptReport {
+    /// The window.
+    pub window: u64,
+    /// Tokens kept free for the reply.
+    pub output_reserve: u64,
+    /// The counted request: messages, reply priming and tool definitions.
+    pub total_tokens: u64,
+    /// The system message and the reply priming.
+    pub system_tokens: u64,
+    /// The tool definitions.
+    pub tools_tokens: u64,
+    /// The context message (pinned and retrieved items), 0 when absent.
+    pub context_tokens: u64,
+    /// The history as sent.
+    pub history_tokens: u64,
+    /// The history's share of the window (after the fixed parts).
+    pub history_budget_tokens: u64,
+    /// The compaction, when the history was over its share.
+    pub compaction: Option<CompactionReport>,
+    /// Oldest history messages dropped after compaction to fit the share
+    /// (never separating a tool call from its results).
+    pub history_messages_trimmed: usize,
+    /// Indices (into the turn's documents) of the retrieved items included.
+    pub documents_included: Vec<usize>,
+    /// Indices of the retrieved items left out: not selected, or dropped
+    /// when the request was counted as a whole.
+    pub documents_left_out: Vec<usize>,
+    /// The pipeline's report on the retrieved items, when there were any.
+    pub selection: Option<SelectionReport>,
+}

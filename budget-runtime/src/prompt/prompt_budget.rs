@@ -1,0 +1,549 @@
+//! [`PromptBudget`]: one token budget for a whole agent request.
+
+use std::borrow::Cow;
+use std::fmt;
+use std::sync::Arc;
+
+use crate::compact::{
+    CompactionConfig, CompactionReport, Compactor, Message, PromptTokens, Summarizer, trim_messages,
+};
+use crate::estimate::{CalibratedEstimator, Encoding, Estimator};
+use crate::model::{ContentType, ContextBudget, ContextItem, ItemView};
+use crate::pipeline::{OverflowStrategy, Pipeline, SelectionReport};
+use crate::prompt::chat_format::ChatFormat;
+use crate::prompt::error::PromptError;
+use crate::prompt::fitted_prompt::{FittedPrompt, PromptReport};
+use crate::prompt::turn::Turn;
+
+/// Output reserve when none is set: this many tokens, at most a quarter of
+/// the window.
+///
+/// ```
+/// assert_eq!(budget_runtime::prompt::DEFAULT_OUTPUT_RESERVE, 4_096);
+/// ```
+pub const DEFAULT_OUTPUT_RESERVE: u64 = 4_096;
+
+/// The history's share, when none is set, of what the fixed parts leave.
+///
+/// ```
+/// assert_eq!(budget_runtime::prompt::DEFAULT_HISTORY_SHARE, 0.5);
+/// ```
+pub const DEFAULT_HISTORY_SHARE: f64 = 0.5;
+
+/// First line of the context message that carries pinned and retrieved
+/// items, when none is set.
+pub const DEFAULT_DOCUMENTS_HEADER: &str = "Context for this request (reference material):";
+
+/// Joins the items of the context message.
+const SEPARATOR: &str = "\n\n";
+
+/// One budget for a whole agent request: the window, the output reserve,
+/// the chat format and counter every part is counted with, the history's
+/// share, how history is compacted and how retrieved items are selected.
+/// [`fit`](Self::fit) turns a [`Turn`] into the messages to send.
+///
+/// For each turn:
+/// 1. The fixed parts are counted: system prompt and reply priming, tool
+///    definitions ([`ChatFormat::tools_tokens`]), pinned items. If they
+///    exceed `window - output_reserve`: [`PromptError::DoesNotFit`].
+/// 2. The history gets `history_share` of the rest. Over it, the
+///    [`Compactor`] (window = that share, measuring with the counter)
+///    compacts it, and if it is still over, the oldest messages are
+///    trimmed ([`trim_messages`]): a tool call never loses its results.
+/// 3. The retrieved items get what is left, selected by the [`Pipeline`]
+///    (default: [`RelevanceScorer`](crate::scorer::RelevanceScorer), greedy,
+///    truncate on overflow), each counted with the counter.
+/// 4. The request is assembled and counted as a whole
+///    ([`ChatFormat::request_tokens`]); while it exceeds the window minus
+///    the reserve, the lowest-scored retrieved item is dropped, then the
+///    oldest history. So `total + output_reserve <= window` holds for the
+///    counter and chat format chosen, or the turn fails with the numbers.
+///
+/// Defaults: [`ChatFormat::openai`] and
+/// [`CalibratedEstimator::upper_bound`] for `o200k_base` (it does not
+/// undercount CJK or other non-Latin text against `o200k_base`; use an exact
+/// counter such as `TiktokenCounter` where available), output reserve
+/// [`DEFAULT_OUTPUT_RESERVE`] (at most a quarter of the window), history
+/// share [`DEFAULT_HISTORY_SHARE`], [`CompactionConfig::default`].
+///
+/// ```
+/// use budget_runtime::compact::{Message, SummaryRequest, ToolCall};
+/// use budget_runtime::prompt::{PromptBudget, ToolDefinition, Turn};
+/// use budget_runtime::{ContextItem, Item, SummarizerError};
+///
+/// let budget = PromptBudget::builder(16_384).output_reserve(2_048).build()?;
+/// let tools = [ToolDefinition::new("search", "Search the documentation")];
+/// let history = [
+///     Message::user("Why does my borrow fail?"),
+///     Message::assistant_with_tool_calls("", vec![ToolCall::new("c1", "search", r#"{"q":"borrow"}"#)]),
+///     Message::tool_result("c1", "E0502: cannot borrow as mutable because it is also borrowed as immutable"),
+/// ];
+/// let docs: Vec<Item> = (0..40)
+///     .map(|i| Item::builder(format!("Doc {i}: {}", "borrowing rules ".repeat(150))).relevance(f64::from(i) / 40.0).build())
+///     .collect::<Result<_, _>>()?;
+/// let summarize = |_: SummaryRequest<'_>| -> Result<String, SummarizerError> { Ok("earlier talk".into()) };
+///
+/// let turn = Turn::new("You are a Rust tutor.").tools(&tools).history(&history).documents(&docs);
+/// let fitted = budget.fit(turn, &summarize)?;
+/// let report = &fitted.report;
+/// assert!(report.total_tokens + 2_048 <= 16_384);
+/// assert!(!report.documents_left_out.is_empty()); // 40 × ~450 tokens do not fit
+/// // the best were kept: every item left out scores below every item kept
+/// let worst_kept = fitted.documents.iter().filter_map(|d| d.relevance()).fold(1.0, f64::min);
+/// assert!(report.documents_left_out.iter().all(|&i| docs[i].relevance() < Some(worst_kept)));
+/// assert_eq!(fitted.messages.last(), history.last());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct PromptBudget {
+    window: u64,
+    output_reserve: u64,
+    format: ChatFormat,
+    counter: Arc<dyn Estimator>,
+    history_share: f64,
+    compaction: CompactionConfig,
+    pipeline: Pipeline,
+    documents_header: String,
+}
+
+impl fmt::Debug for PromptBudget {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PromptBudget")
+            .field("window", &self.window)
+            .field("output_reserve", &self.output_reserve)
+            .field("format", &self.format)
+            .field("history_share", &self.history_share)
+            .field("compaction", &self.compaction)
+            .field("pipeline", &self.pipeline)
+            .field("documents_header", &self.documents_header)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Builds a [`PromptBudget`]; see [`PromptBudget::builder`].
+#[must_use = "call .build() to get the budget"]
+pub struct PromptBudgetBuilder {
+    window: u64,
+    output_reserve: Option<u64>,
+    format: ChatFormat,
+    counter: Arc<dyn Estimator>,
+    history_share: f64,
+    compaction: CompactionConfig,
+    pipeline: Option<Pipeline>,
+    documents_header: String,
+}
+
+impl fmt::Debug for PromptBudgetBuilder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PromptBudgetBuilder")
+            .field("window", &self.window)
+            .finish_non_exhaustive()
+    }
+}
+
+impl PromptBudgetBuilder {
+    /// Tokens kept free for the reply (default [`DEFAULT_OUTPUT_RESERVE`],
+    /// at most a quarter of the window).
+    pub fn output_reserve(mut self, tokens: u64) -> Self {
+        self.output_reserve = Some(tokens);
+        self
+    }
+    /// How requests are framed (default [`ChatFormat::openai`] for
+    /// `o200k_base`).
+    pub fn chat_format(mut self, format: ChatFormat) -> Self {
+        self.format = format;
+        self
+    }
+    /// What every text is counted with: an exact counter (every
+    /// [`TokenCounter`](crate::TokenCounter) is an [`Estimator`]) or an
+    /// estimator that does not undercount (default
+    /// [`CalibratedEstimator::upper_bound`] for `o200k_base`).
+    pub fn counter(mut self, counter: impl Estimator + 'static) -> Self {
+        self.counter = Arc::new(counter);
+        self
+    }
+    /// The history's share (`0.0..=1.0`) of what the fixed parts leave
+    /// (default [`DEFAULT_HISTORY_SHARE`]); retrieved items get the rest and
+    /// whatever the history does not use.
+    pub fn history_share(mut self, share: f64) -> Self {
+        self.history_share = share;
+        self
+    }
+    /// How the history is compacted when over its share (default
+    /// [`CompactionConfig::default`]; its window is set to the share).
+    pub fn compaction(mut self, config: CompactionConfig) -> Self {
+        self.compaction = config;
+        self
+    }
+    /// The pipeline selecting retrieved items (default: relevance scorer,
+    /// greedy slicer, chronological placer, truncation on overflow).
+    pub fn pipeline(mut self, pipeline: Pipeline) -> Self {
+        self.pipeline = Some(pipeline);
+        self
+    }
+    /// The first line of the context message (default
+    /// [`DEFAULT_DOCUMENTS_HEADER`]).
+    pub fn documents_header(mut self, header: impl Into<String>) -> Self {
+        self.documents_header = header.into();
+        self
+    }
+
+    /// The budget.
+    ///
+    /// # Errors
+    /// [`PromptError::ReserveExceedsWindow`] when the reserve is not below
+    /// the window; [`PromptError::ShareOutOfRange`] for a history share that
+    /// is NaN or outside `0.0..=1.0`.
+    pub fn build(self) -> Result<PromptBudget, PromptError> {
+        let output_reserve = self
+            .output_reserve
+            .unwrap_or(DEFAULT_OUTPUT_RESERVE.min(self.window / 4));
+        if output_reserve >= self.window {
+            return Err(PromptError::ReserveExceedsWindow {
+                output_reserve,
+                window: self.window,
+            });
+        }
+        if !(0.0..=1.0).contains(&self.history_share) {
+            return Err(PromptError::ShareOutOfRange {
+                share: self.history_share,
+            });
+        }
+        let pipeline = self.pipeline.unwrap_or_else(|| {
+            Pipeline::builder()
+                .overflow_strategy(OverflowStrategy::Truncate)
+                .build()
+        });
+        Ok(PromptBudget {
+            window: self.window,
+            output_reserve,
+            format: self.format,
+            counter: self.counter,
+            history_share: self.history_share,
+            compaction: self.compaction,
+            pipeline,
+            documents_header: self.documents_header,
+        })
+    }
+}
+
+/// The history as fitted: messages, compaction report, messages trimmed.
+struct FittedHistory<'h> {
+    messages: Cow<'h, [Message]>,
+    compaction: Option<CompactionReport>,
+    trimmed: usize,
+}
+
+impl PromptBudget {
+    /// A builder for a `window`-token model.
+    pub fn builder(window: u64) -> PromptBudgetBuilder {
+        PromptBudgetBuilder {
+            window,
+            output_reserve: None,
+            format: ChatFormat::openai(Encoding::O200kBase),
+            counter: Arc::new(CalibratedEstimator::upper_bound(Encoding::O200kBase)),
+            history_share: DEFAULT_HISTORY_SHARE,
+            compaction: CompactionConfig::default(),
+            pipeline: None,
+            documents_header: DEFAULT_DOCUMENTS_HEADER.to_owned(),
+        }
+    }
+
+    /// The window, in tokens.
+    pub fn window(&self) -> u64 {
+        self.window
+    }
+
+    /// Tokens kept free for the reply.
+    pub fn output_reserve(&self) -> u64 {
+        self.output_reserve
+    }
+
+    /// The chat format requests are counted with.
+    pub fn chat_format(&self) -> &ChatFormat {
+        &self.format
+    }
+
+    /// The counter every text is counted with.
+    pub fn counter(&self) -> &dyn Estimator {
+        self.counter.as_ref()
+    }
+
+    /// Fits `turn` into the window (see the type docs for the steps);
+    /// `summarizer` writes the summary when the history must be compacted.
+    ///
+    /// # Errors
+    /// [`PromptError::DoesNotFit`] when what cannot be left out exceeds
+    /// the window minus the reserve; [`PromptError::Compaction`] when the
+    /// summarizer fails under [`FailurePolicy::Abort`](crate::compact::FailurePolicy::Abort);
+    /// [`PromptError::Selection`] when a custom pipeline fails.
+    pub fn fit<'a, T, S>(
+        &self,
+        turn: Turn<'a, T>,
+        summarizer: &S,
+    ) -> Result<FittedPrompt<'a, T>, PromptError>
+    where
+        T: ContextItem,
+        S: Summarizer + ?Sized,
+    {
+        let counter = self.counter.as_ref();
+        let format = &self.format;
+        let available = self.window - self.output_reserve; // build() checked reserve < window
+        let system = (!turn.system.is_empty()).then(|| Message::system(turn.system));
+        let system_tokens = system
+            .as_ref()
+            .map_or(0, |m| format.message_tokens(m, counter));
+        let system_tokens = system_tokens.saturating_add(format.reply_priming);
+        let tools_tokens = format.tools_tokens(turn.tools, counter);
+        let framing =
+            format.message_tokens(&Message::system(self.documents_header.as_str()), counter);
+        let pinned_tokens = if turn.pinned.is_empty() {
+            0
+        } else {
+            turn.pinned.iter().fold(framing, |sum, &item| {
+                sum.saturating_add(self.item_tokens(item))
+            })
+        };
+        let fixed = system_tokens
+            .saturating_add(tools_tokens)
+            .saturating_add(pinned_tokens);
+        let does_not_fit = |history_tokens: u64| PromptError::DoesNotFit {
+            required_tokens: fixed.saturating_add(history_tokens),
+            system_tokens,
+            tools_tokens,
+            pinned_tokens,
+            history_tokens,
+            available_tokens: available,
+            window: self.window,
+            output_reserve: self.output_reserve,
+        };
+        let Some(rest) = available.checked_sub(fixed) else {
+            return Err(does_not_fit(0));
+        };
+        let history_budget = share_of(rest, self.history_share);
+        let history = self.fit_history(turn.history, history_budget, summarizer)?;
+        let mut history_messages = history.messages;
+        let mut history_tokens = self.messages_tokens(&history_messages);
+
+        // Retrieved items: what the history left, minus the context
+        // message's framing if the pinned items did not already pay it.
+        let context_framing = if turn.pinned.is_empty() { framing } else { 0 };
+        let room = rest
+            .saturating_sub(history_tokens)
+            .saturating_sub(context_framing);
+        let selection = self.select(turn.documents, room)?;
+        // (input index, score) of the selected items, in placed order.
+        let mut chosen: Vec<(usize, f64)> = selection
+            .iter()
+            .flat_map(|s| &s.included)
+            .map(|i| (i.index, i.score))
+            .collect();
+
+        let mut trimmed = history.trimmed;
+        loop {
+            let messages = self.assemble(
+                system.as_ref(),
+                turn.pinned,
+                turn.documents,
+                &chosen,
+                &history_messages,
+            );
+            let total = format.request_tokens(&messages, turn.tools, counter);
+            if total <= available {
+                let context_tokens = total
+                    .saturating_sub(system_tokens)
+                    .saturating_sub(tools_tokens)
+                    .saturating_sub(history_tokens);
+                let mut left_out: Vec<usize> = selection
+                    .as_ref()
+                    .map(|s| s.excluded.iter().map(|e| e.index).collect())
+                    .unwrap_or_default();
+                left_out.extend(
+                    selection
+                        .iter()
+                        .flat_map(|s| &s.included)
+                        .filter(|i| !chosen.iter().any(|(c, _)| *c == i.index))
+                        .map(|i| i.index),
+                );
+                let report = PromptReport {
+                    window: self.window,
+                    output_reserve: self.output_reserve,
+                    total_tokens: total,
+                    system_tokens,
+                    tools_tokens,
+                    context_tokens,
+                    history_tokens,
+                    history_budget_tokens: history_budget,
+                    compaction: history.compaction,
+                    history_messages_trimmed: trimmed,
+                    documents_included: chosen.iter().map(|&(index, _)| index).collect(),
+                    documents_left_out: left_out,
+                    selection,
+                };
+                let history_start = messages.len() - history_messages.len();
+                return Ok(FittedPrompt {
+                    history_start,
+                    messages,
+                    documents: chosen
+                        .iter()
+                        .map(|&(index, _)| &turn.documents[index])
+                        .collect(),
+                    report,
+                });
+            }
+            // Over: the lowest-scored retrieved item goes first, then the
+            // oldest history (tool calls with their results).
+            if let Some(lowest) = lowest_scored(&chosen) {
+                chosen.remove(lowest);
+                continue;
+            }
+            let excess = total - available;
+            let kept = trim_messages(
+                &history_messages,
+                history_tokens.saturating_sub(excess),
+                |m| format.message_tokens(m, counter),
+            );
+            if kept.len() == history_messages.len() {
+                return Err(does_not_fit(history_tokens));
+            }
+            trimmed += history_messages.len() - kept.len();
+            history_messages = Cow::Owned(kept.to_vec());
+            history_tokens = self.messages_tokens(&history_messages);
+        }
+    }
+
+    /// An item's tokens in the context message: its content under the
+    /// counter plus one separator.
+    fn item_tokens(&self, item: &dyn ContextItem) -> u64 {
+        let counter = self.counter.as_ref();
+        counter
+            .estimate(&item.content(), item.content_type())
+            .saturating_add(counter.estimate(SEPARATOR, ContentType::Prose))
+    }
+
+    /// The messages' tokens under the chat format (no reply priming).
+    fn messages_tokens(&self, messages: &[Message]) -> u64 {
+        messages.iter().fold(0u64, |sum, m| {
+            sum.saturating_add(self.format.message_tokens(m, self.counter.as_ref()))
+        })
+    }
+
+    /// `history` within `budget`: unchanged if it fits, else compacted and,
+    /// if still over, trimmed.
+    fn fit_history<'h, S: Summarizer + ?Sized>(
+        &self,
+        history: &'h [Message],
+        budget: u64,
+        summarizer: &S,
+    ) -> Result<FittedHistory<'h>, PromptError> {
+        if self.messages_tokens(history) <= budget {
+            return Ok(FittedHistory {
+                messages: Cow::Borrowed(history),
+                compaction: None,
+                trimmed: 0,
+            });
+        }
+        let mut config = self.compaction.clone();
+        config.context.max_tokens = Some(budget);
+        let (messages, compaction) = match Compactor::new(&config, None) {
+            Ok(compactor) => {
+                let compacted = compactor
+                    .with_shared_estimator(Arc::clone(&self.counter))
+                    .compact(history, PromptTokens::Estimate, summarizer)
+                    .map_err(PromptError::Compaction)?;
+                (compacted.messages, Some(compacted.report))
+            }
+            Err(error) => {
+                tracing::warn!(%error, budget, "history share too small to compact; trimming the oldest messages instead");
+                (Cow::Borrowed(history), None)
+            }
+        };
+        let kept = trim_messages(&messages, budget, |m| {
+            self.format.message_tokens(m, self.counter.as_ref())
+        });
+        let trimmed = messages.len() - kept.len();
+        let messages = match messages {
+            Cow::Borrowed(all) => Cow::Borrowed(&all[trimmed..]),
+            Cow::Owned(mut all) => Cow::Owned(all.split_off(trimmed)),
+        };
+        Ok(FittedHistory {
+            messages,
+            compaction,
+            trimmed,
+        })
+    }
+
+    /// The pipeline's selection of the retrieved items that fit `room`
+    /// tokens (`None` without items).
+    fn select<T: ContextItem>(
+        &self,
+        documents: &[T],
+        room: u64,
+    ) -> Result<Option<SelectionReport>, PromptError> {
+        if documents.is_empty() {
+            return Ok(None);
+        }
+        // Each item counted with the budget's counter, never pinned: pinned
+        // items have their own place in the turn.
+        let views: Vec<ItemView<'_>> = documents
+            .iter()
+            .map(|item| ItemView {
+                inner: item,
+                tokens: self.item_tokens(item),
+                pinned: false,
+            })
+            .collect();
+        let budget = ContextBudget::new(room, room).map_err(PromptError::Budget)?;
+        let selection = self
+            .pipeline
+            .run(&views, &budget)
+            .map_err(PromptError::Selection)?;
+        Ok(Some(selection.report().clone()))
+    }
+
+    /// System message, context message, history.
+    fn assemble<T: ContextItem>(
+        &self,
+        system: Option<&Message>,
+        pinned: &[&dyn ContextItem],
+        documents: &[T],
+        chosen: &[(usize, f64)],
+        history: &[Message],
+    ) -> Vec<Message> {
+        let mut messages = Vec::with_capacity(history.len() + 2);
+        messages.extend(system.cloned());
+        if !pinned.is_empty() || !chosen.is_empty() {
+            let mut text = self.documents_header.clone();
+            let contents = pinned
+                .iter()
+                .map(|item| item.content())
+                .chain(chosen.iter().map(|&(index, _)| documents[index].content()));
+            for content in contents {
+                text.push_str(SEPARATOR);
+                text.push_str(&content);
+            }
+            messages.push(Message::system(text));
+        }
+        messages.extend_from_slice(history);
+        messages
+    }
+}
+
+/// `floor(tokens × share)`, for a share within `0.0..=1.0`.
+fn share_of(tokens: u64, share: f64) -> u64 {
+    // Exact for every count below 2^53; larger windows do not exist.
+    let scaled = (tokens as f64 * share).floor();
+    if scaled >= tokens as f64 {
+        tokens
+    } else {
+        scaled as u64
+    }
+}
+
+/// Position in `chosen` of the lowest score (the latest on ties).
+fn lowest_scored(chosen: &[(usize, f64)]) -> Option<usize> {
+    chosen
+        .iter()
+        .enumerate()
+        .min_by(|(a, (_, x)), (b, (_, y))| x.total_cmp(y).then(b.cmp(a)))
+        .map(|(pos, _)| pos)
+}
