@@ -21,9 +21,9 @@ mod core {}
 
 // Named like the locals of the expansion (`budget`, `rule`, `terms`, `total`).
 #[allow(non_upper_case_globals)]
-const budget: i64 = 8_192;
+const budget: u64 = 8_192;
 #[allow(non_upper_case_globals)]
-const rule: i64 = 4_096;
+const rule: u64 = 4_096;
 #[allow(non_upper_case_globals)]
 const terms: u64 = 16_384;
 #[allow(non_upper_case_globals)]
