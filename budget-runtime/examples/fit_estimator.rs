@@ -5,7 +5,7 @@
 //! cargo run -p budget-runtime --example fit_estimator            # print
 //! cargo run -p budget-runtime --example fit_estimator -- --write # update fitted.rs
 //! cargo run -p budget-runtime --example fit_estimator -- --check # fail if stale
-//! cargo run -p budget-runtime --example fit_estimator --features tiktoken -- --recount
+//! cargo run -p budget-runtime --example fit_estimator --features exact -- --recount
 //!     # recount the exact tokens of tests/data/multilingual.toml first
 //! ```
 //!
@@ -245,13 +245,13 @@ fn render(fitted: &[(Encoding, Calibration, usize, usize)]) -> String {
     out
 }
 
-#[cfg(feature = "tiktoken")]
+#[cfg(feature = "exact")]
 fn recount() -> Result<(), String> {
-    use budget_runtime::{TiktokenCounter, TokenCounter};
+    use budget_runtime::{ExactCounter, TokenCounter};
     let path = corpus::multilingual_path();
     let samples = corpus::load_multilingual()?;
-    let o200k = TiktokenCounter::new(Encoding::O200kBase).map_err(|e| e.to_string())?;
-    let cl100k = TiktokenCounter::new(Encoding::Cl100kBase).map_err(|e| e.to_string())?;
+    let o200k = ExactCounter::new(Encoding::O200kBase).map_err(|e| e.to_string())?;
+    let cl100k = ExactCounter::new(Encoding::Cl100kBase).map_err(|e| e.to_string())?;
     let source = std::fs::read_to_string(&path).map_err(|e| e.to_string())?;
     let mut index = None::<usize>;
     let mut out = String::new();
@@ -278,9 +278,9 @@ fn recount() -> Result<(), String> {
     Ok(())
 }
 
-#[cfg(not(feature = "tiktoken"))]
+#[cfg(not(feature = "exact"))]
 fn recount() -> Result<(), String> {
-    Err("--recount needs the exact counter: add --features tiktoken".to_owned())
+    Err("--recount needs the exact counter: add --features exact".to_owned())
 }
 
 fn run() -> Result<bool, String> {
@@ -294,8 +294,7 @@ fn run() -> Result<bool, String> {
     let multilingual = corpus::load_multilingual()?;
     if multilingual.iter().any(|s| s.o200k_base == 0) {
         return Err(
-            "multilingual.toml has zero counts: run with --features tiktoken -- --recount"
-                .to_owned(),
+            "multilingual.toml has zero counts: run with --features exact -- --recount".to_owned(),
         );
     }
     let ml: Vec<&Sample> = multilingual.iter().collect();

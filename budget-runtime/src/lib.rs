@@ -36,11 +36,9 @@ pub mod scorer;
 pub mod slicer;
 
 pub use error::*;
-#[cfg(feature = "tiktoken")]
-pub use estimate::TiktokenCounter;
 pub use estimate::{
-    CalibratedEstimator, Encoding, EstimateMode, EstimationRatio, Estimator, SeedEstimator,
-    TokenCounter, count_chars, seed_estimate,
+    CalibratedEstimator, Encoding, EstimateMode, EstimationRatio, Estimator, ExactCounter,
+    SeedEstimator, TiktokenCounter, TokenCounter, count_chars, seed_estimate,
 };
 pub use model::*;
 pub use pipeline::{

@@ -20,21 +20,25 @@
 mod calibrated;
 mod calibration;
 mod encoding;
+mod exact;
 mod features;
 mod fitted;
 mod ratio;
+mod refinement;
 mod seed;
-#[cfg(feature = "tiktoken")]
-mod tiktoken;
+mod upper_bound;
 
 pub use calibrated::{CalibratedEstimator, EstimateMode};
 pub use calibration::{Calibration, Coefficients};
 pub use encoding::Encoding;
+pub use exact::ExactCounter;
 pub use features::{FEATURE_COUNT, Feature, TextFeatures};
 pub use ratio::EstimationRatio;
+pub use refinement::{Candidate, ExactRefinement, Fill, Inclusion};
 pub use seed::{SeedEstimator, count_chars, seed_estimate};
-#[cfg(feature = "tiktoken")]
-pub use tiktoken::TiktokenCounter;
+pub use upper_bound::guaranteed_upper_bound;
+/// The former name of [`ExactCounter`] (it used to wrap `tiktoken-rs`).
+pub type TiktokenCounter = ExactCounter;
 
 use crate::model::ContentType;
 
@@ -72,6 +76,25 @@ pub trait Estimator: Send + Sync {
 pub trait TokenCounter: Send + Sync {
     /// The exact token count of `text`.
     fn count_tokens(&self, text: &str) -> u64;
+
+    /// The exact token count of `text` if it is at most `limit` tokens, else
+    /// `None`: the "does it fit" question. Counters that can stop early
+    /// (such as [`ExactCounter`]) override it to cost about as much as the
+    /// part of the text that fits; the default counts everything.
+    ///
+    /// ```
+    /// use budget_runtime::TokenCounter;
+    ///
+    /// struct Words;
+    /// impl TokenCounter for Words {
+    ///     fn count_tokens(&self, text: &str) -> u64 { text.split_whitespace().count() as u64 }
+    /// }
+    /// assert_eq!(Words.count_tokens_up_to("a b c", 3), Some(3));
+    /// assert_eq!(Words.count_tokens_up_to("a b c", 2), None);
+    /// ```
+    fn count_tokens_up_to(&self, text: &str, limit: u64) -> Option<u64> {
+        Some(self.count_tokens(text)).filter(|&n| n <= limit)
+    }
 }
 
 impl<C: TokenCounter + ?Sized> Estimator for C {
