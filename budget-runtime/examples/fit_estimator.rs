@@ -5,6 +5,9 @@
 //! cargo run -p budget-runtime --example fit_estimator            # print
 //! cargo run -p budget-runtime --example fit_estimator -- --write # update fitted.rs
 //! cargo run -p budget-runtime --example fit_estimator -- --check # fail if stale
+//! cargo run --release -p budget-runtime --example fit_estimator -- --holdout
+//!     # two-fold cross-validation: fit on half the files of each content
+//!     # type, measure the best guess on the other half, and swap
 //! cargo run -p budget-runtime --example fit_estimator --features exact -- --recount
 //!     # recount the exact tokens of tests/data/multilingual.toml first
 //! ```
@@ -28,6 +31,8 @@
 //!    upper-bound mode is the largest ratio exact / best guess over those
 //!    same files and samples, plus `SAFETY_HEADROOM`, rounded up to 0.01.
 
+#[path = "support/accuracy.rs"]
+mod accuracy;
 #[path = "support/corpus.rs"]
 mod corpus;
 
@@ -298,6 +303,10 @@ fn run() -> Result<bool, String> {
         );
     }
     let ml: Vec<&Sample> = multilingual.iter().collect();
+    if args.iter().any(|a| a == "--holdout") {
+        print_holdout(&corpus, &ml);
+        return Ok(true);
+    }
     let mut fitted = Vec::new();
     for encoding in Encoding::ALL {
         let mut per_type = Vec::new();
@@ -335,6 +344,51 @@ fn run() -> Result<bool, String> {
         print!("{source}");
     }
     Ok(true)
+}
+
+/// Two-fold cross-validation per encoding and content type: the files are
+/// split by position (even, odd) within their content type; each half is
+/// estimated with coefficients fitted on the other half (and the
+/// multilingual samples). Prints a Markdown table of the errors.
+fn print_holdout(corpus: &[Sample], multilingual: &[&Sample]) {
+    println!(
+        "| encoding | content type | files | mean | mean abs | p95 abs | worst under | under >10% |"
+    );
+    println!("|---|---|--:|--:|--:|--:|--:|--:|");
+    for encoding in Encoding::ALL {
+        for ct in ContentType::ALL {
+            let files: Vec<&Sample> = corpus.iter().filter(|s| s.content_type == ct).collect();
+            let half = |parity: usize| -> Vec<&Sample> {
+                files
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| i % 2 == parity)
+                    .map(|(_, s)| *s)
+                    .collect()
+            };
+            let mut pairs = Vec::new();
+            for parity in 0..2 {
+                let coefficients = fit(&half(parity), multilingual, encoding, ct);
+                let estimator = single(coefficients, EstimateMode::BestGuess);
+                pairs.extend(
+                    half(1 - parity)
+                        .iter()
+                        .map(|s| (estimator.estimate(&s.text, ct), s.exact(encoding))),
+                );
+            }
+            let mut abs: Vec<f64> = pairs
+                .iter()
+                .map(|&(e, x)| accuracy::error_percent(e, x).abs())
+                .collect();
+            abs.sort_by(f64::total_cmp);
+            let p95 = abs[(abs.len() * 95).div_ceil(100) - 1];
+            let stats = accuracy::ErrorStats::of(pairs).expect("files with tokens");
+            println!(
+                "| {encoding} | {ct} | {} | {:+.1}% | {:.1}% | {p95:.1}% | {:+.1}% | {:.0}% |",
+                stats.count, stats.mean, stats.mean_abs, stats.min, stats.under_10
+            );
+        }
+    }
 }
 
 fn main() -> ExitCode {

@@ -37,8 +37,8 @@ pub mod slicer;
 
 pub use error::*;
 pub use estimate::{
-    CalibratedEstimator, Encoding, EstimateMode, EstimationRatio, Estimator, ExactCounter,
-    SeedEstimator, TiktokenCounter, TokenCounter, count_chars, seed_estimate,
+    CalibratedEstimator, DEFAULT_ESTIMATOR, Encoding, EstimateMode, EstimationRatio, Estimator,
+    ExactCounter, SeedEstimator, TiktokenCounter, TokenCounter, count_chars, seed_estimate,
 };
 pub use model::*;
 pub use pipeline::{

@@ -2,8 +2,13 @@
 //! content type, with a safety-margin mode and a guaranteed upper-bound mode.
 
 use crate::error::CalibrationError;
-use crate::estimate::{Calibration, Encoding, Estimator, TextFeatures};
+use crate::estimate::{Calibration, Encoding, Estimator, Feature, TextFeatures};
 use crate::model::ContentType;
+
+/// Tokens charged per non-ASCII character in [`EstimateMode::NonLatinSafe`]
+/// beyond its UTF-8 length: the share of a space or ASCII mark beside it
+/// that did not merge into a token with it (spaces are not features).
+const NON_LATIN_SEPARATOR_SHARE: f64 = 0.25;
 
 /// What a [`CalibratedEstimator`] returns.
 ///
@@ -25,6 +30,16 @@ pub enum EstimateMode {
     /// (rare CJK, Hangul jamo, punctuation runs) exceeds it by 2–12×
     /// (`tests/upper_bound.rs`).
     Margin,
+    /// The best guess for ASCII text, with every non-ASCII character
+    /// charged its UTF-8 length (a token covers at least one byte, so no
+    /// character costs more) plus a quarter token for the separators beside
+    /// it, never more than the text's bytes. Never underestimates CJK or other non-Latin
+    /// text by more than 10% against `o200k_base` or `cl100k_base`, even
+    /// random strings of rare characters (`tests/non_latin.rs`), at the
+    /// price of overestimating ordinary non-Latin prose 2–7× (CJK about
+    /// 3×, Cyrillic up to 7×); identical to [`EstimateMode::BestGuess`] on
+    /// ASCII text. The recommended default: [`DEFAULT_ESTIMATOR`](crate::estimate::DEFAULT_ESTIMATOR).
+    NonLatinSafe,
     /// [`guaranteed_upper_bound`](crate::estimate::guaranteed_upper_bound):
     /// the text's UTF-8 length, never below the exact `o200k_base` or
     /// `cl100k_base` count of any text (a proof, not a measurement), at the
@@ -81,6 +96,19 @@ impl CalibratedEstimator {
             calibration: *Calibration::for_encoding(encoding),
             mode: EstimateMode::BestGuess,
         }
+    }
+
+    /// The built-in calibration of `encoding`, in [`EstimateMode::NonLatinSafe`].
+    ///
+    /// ```
+    /// use budget_runtime::{CalibratedEstimator, ContentType, Encoding, Estimator};
+    /// let safe = CalibratedEstimator::non_latin_safe(Encoding::O200kBase);
+    /// let best = CalibratedEstimator::new(Encoding::O200kBase);
+    /// assert_eq!(safe.estimate("日本語", ContentType::Prose), 9); // 3 × 3.25 tokens, capped at 9 bytes
+    /// assert_eq!(safe.estimate("plain ASCII", ContentType::Prose), best.estimate("plain ASCII", ContentType::Prose));
+    /// ```
+    pub const fn non_latin_safe(encoding: Encoding) -> Self {
+        Self::new(encoding).with_mode(EstimateMode::NonLatinSafe)
     }
 
     /// The built-in calibration of `encoding`, in [`EstimateMode::UpperBound`].
@@ -173,6 +201,17 @@ impl CalibratedEstimator {
         let scaled = match self.mode {
             EstimateMode::BestGuess => raw,
             EstimateMode::Margin => raw * coefficients.safety_factor,
+            EstimateMode::NonLatinSafe => Feature::ALL
+                .iter()
+                .map(|&f| {
+                    let weight = match f.max_tokens_per_occurrence() {
+                        Some(bytes) if bytes > 1.0 => bytes + NON_LATIN_SEPARATOR_SHARE,
+                        _ => coefficients.weights[f.index()],
+                    };
+                    // u64 → f64 is exact below 2^53 occurrences.
+                    weight * features.get(f) as f64
+                })
+                .sum(),
             EstimateMode::UpperBound => return u64::try_from(len_bytes).unwrap_or(u64::MAX),
         };
         // Weights are validated finite and non-negative, so `scaled` is a

@@ -137,15 +137,18 @@ impl Fill {
 /// impl TokenCounter for Words {
 ///     fn count_tokens(&self, t: &str) -> u64 { t.split_whitespace().count() as u64 }
 /// }
-/// let texts = ["one two three", "four five six seven eight", "nine", "ten"];
+/// let long = "four five six seven eight nine ten eleven twelve thirteen";
+/// let texts = ["one two three", long, "nine", "ten"];
 /// let items: Vec<Candidate> = texts
 ///     .iter()
 ///     .map(|&text| Candidate { text, upper_bound: guaranteed_upper_bound(text) })
 ///     .collect();
-/// let fill = ExactRefinement::new(&Words).fill(&items, 5);
+/// let fill = ExactRefinement::new(&Words).fill(&items, 10);
 /// let included: Vec<usize> = fill.included().iter().map(|i| i.index).collect();
-/// assert_eq!(included, [0, 2, 3]); // 3 + 1 + 1 words; the 5-word item does not fit
-/// assert_eq!(fill.exact_counts(), 3); // "ten" fit by its bound (3 bytes) uncounted
+/// assert_eq!(included, [0, 2, 3]); // 3 words; the 10-word item does not fit in 7
+/// // Counted: the first, and the long one up to 7 words; then "nine" and
+/// // "ten" fit by their bounds (4 + 3 bytes) in the 7 left, uncounted.
+/// assert_eq!(fill.exact_counts(), 2);
 /// ```
 #[derive(Clone, Copy)]
 pub struct ExactRefinement<'c> {
