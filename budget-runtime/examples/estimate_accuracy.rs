@@ -31,7 +31,7 @@ use budget_runtime::{
 use corpus::Sample;
 
 /// The estimators compared, with their table labels.
-fn estimators(encoding: Encoding) -> [(&'static str, Box<dyn Estimator>); 4] {
+fn estimators(encoding: Encoding) -> [(&'static str, Box<dyn Estimator>); 5] {
     let calibrated = CalibratedEstimator::new(encoding);
     [
         ("seed ratios", Box::new(SeedEstimator)),
@@ -39,6 +39,10 @@ fn estimators(encoding: Encoding) -> [(&'static str, Box<dyn Estimator>); 4] {
         (
             "calibrated + margin",
             Box::new(calibrated.with_mode(EstimateMode::Margin)),
+        ),
+        (
+            "non-Latin safe (default)",
+            Box::new(calibrated.with_mode(EstimateMode::NonLatinSafe)),
         ),
         (
             "guaranteed upper bound",

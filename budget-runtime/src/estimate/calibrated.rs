@@ -36,8 +36,8 @@ pub enum EstimateMode {
     /// it, never more than the text's bytes. Never underestimates CJK or other non-Latin
     /// text by more than 10% against `o200k_base` or `cl100k_base`, even
     /// random strings of rare characters (`tests/non_latin.rs`), at the
-    /// price of overestimating ordinary non-Latin prose 2–7× (CJK about
-    /// 3×, Cyrillic up to 7×); identical to [`EstimateMode::BestGuess`] on
+    /// price of overestimating ordinary non-Latin prose (3× on average, up
+    /// to 6.4× on the multilingual samples); identical to [`EstimateMode::BestGuess`] on
     /// ASCII text. The recommended default: [`DEFAULT_ESTIMATOR`](crate::estimate::DEFAULT_ESTIMATOR).
     NonLatinSafe,
     /// [`guaranteed_upper_bound`](crate::estimate::guaranteed_upper_bound):

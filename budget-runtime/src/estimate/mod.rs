@@ -1,17 +1,22 @@
 //! Token estimation: the [`Estimator`] and [`TokenCounter`] traits, the
 //! [`SeedEstimator`] with its fixed characters-per-token ratios, the
-//! [`CalibratedEstimator`] fitted per [`Encoding`], and (feature `tiktoken`)
-//! the exact `TiktokenCounter`.
+//! [`CalibratedEstimator`] fitted per [`Encoding`] (with the recommended
+//! [`DEFAULT_ESTIMATOR`] and a guaranteed upper bound), the
+//! [`ExactCounter`] (features `o200k`, `cl100k`), and [`ExactRefinement`],
+//! which fills a budget with exact results while counting exactly only what
+//! can change them.
 //!
 //! Measured on the project's corpus (160 files of code, prose, YAML and
-//! Markdown) against `o200k_base`; throughput on one core:
+//! Markdown; the calibrated rows by two-fold cross-validation) against
+//! `o200k_base`; figures and commands in the README:
 //!
-//! | estimator | mean absolute error per file | files under by >10% | throughput |
-//! |---|---|---|---|
-//! | [`SeedEstimator`] | 9–20% | up to 5% (71% of non-English samples) | > 5 GB/s |
-//! | [`CalibratedEstimator::new`] | 1.4–2.1% | none | ~ 400 MB/s |
-//! | [`CalibratedEstimator::upper_bound`] | over by 13–15% | none under at all | ~ 400 MB/s |
-//! | `TiktokenCounter` (feature `tiktoken`) | exact | — | ~ 10 MB/s |
+//! | estimator | mean absolute error per file | files under by >10% |
+//! |---|---|---|
+//! | [`SeedEstimator`] | 9–20% | up to 5% (71% of non-English samples) |
+//! | [`CalibratedEstimator::new`] | 2.0–3.2% | none |
+//! | [`DEFAULT_ESTIMATOR`] (non-Latin safe) | as the best guess on ASCII | none, nor on random non-Latin text |
+//! | [`CalibratedEstimator::upper_bound`] | over by 3–5× | never under, on any input |
+//! | [`ExactCounter`] (features `o200k`, `cl100k`) | exact | — |
 //!
 //! Every [`TokenCounter`] is an [`Estimator`] through a blanket
 //! implementation, so an exact counter goes wherever a `&dyn Estimator` is
@@ -48,7 +53,7 @@ use crate::model::ContentType;
 /// on ASCII text (about 2% mean error per file) and never underestimates
 /// CJK or other non-Latin text by more than 10% against `o200k_base`, even
 /// random strings of rare characters, at the price of overestimating
-/// ordinary non-Latin prose 2–7×. For exact counts use [`ExactCounter`]; for
+/// ordinary non-Latin prose (3× on average, up to 6.4×). For exact counts use [`ExactCounter`]; for
 /// a bound that holds on every input, [`EstimateMode::UpperBound`]. The
 /// derive's default stays the seed ratios ([`SeedEstimator`]).
 ///
