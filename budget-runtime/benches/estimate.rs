@@ -1,10 +1,10 @@
 //! Throughput of the estimators on the token corpus, in bytes per second:
-//! the seed ratios, the calibrated estimator and (feature `tiktoken`) the
-//! exact counter.
+//! the seed ratios, the calibrated estimator and (feature `exact`) the
+//! exact counter side by side with `tiktoken-rs`.
 //!
 //! ```text
 //! cargo bench -p budget-runtime --bench estimate
-//! cargo bench -p budget-runtime --bench estimate --features tiktoken
+//! cargo bench -p budget-runtime --bench estimate --features exact
 //! ```
 //!
 //! Every iteration estimates every corpus file once, each with its own
@@ -17,7 +17,7 @@ mod corpus;
 use std::hint::black_box;
 use std::time::Duration;
 
-use budget_runtime::{CalibratedEstimator, Encoding, Estimator, SeedEstimator};
+use budget_runtime::{CalibratedEstimator, Encoding, EstimateMode, Estimator, SeedEstimator};
 use corpus::Sample;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
@@ -41,9 +41,9 @@ fn throughput(c: &mut Criterion) {
             b.iter(|| estimate_all(&calibrated, &files))
         });
     }
-    let upper = CalibratedEstimator::upper_bound(Encoding::O200kBase);
-    fast.bench_function("upper_bound/o200k_base", |b| {
-        b.iter(|| estimate_all(&upper, &files))
+    let margin = CalibratedEstimator::new(Encoding::O200kBase).with_mode(EstimateMode::Margin);
+    fast.bench_function("margin/o200k_base", |b| {
+        b.iter(|| estimate_all(&margin, &files))
     });
     fast.finish();
 
@@ -71,22 +71,108 @@ fn throughput(c: &mut Criterion) {
     });
     small.finish();
 
-    #[cfg(feature = "tiktoken")]
+    #[cfg(feature = "exact")]
     {
-        use budget_runtime::TiktokenCounter;
+        use budget_runtime::{ExactCounter, TokenCounter};
         let mut exact = c.benchmark_group("count_corpus_exact");
         exact
             .throughput(Throughput::Bytes(bytes))
             .sample_size(10)
             .measurement_time(Duration::from_secs(10));
         for encoding in Encoding::ALL {
-            let counter = TiktokenCounter::new(encoding).expect("vocabulary loads");
-            exact.bench_function(format!("tiktoken/{encoding}"), |b| {
-                b.iter(|| estimate_all(&counter, &files))
+            let ours = ExactCounter::new(encoding).expect("vocabulary compiled in");
+            exact.bench_function(format!("ours/{encoding}"), |b| {
+                b.iter(|| estimate_all(&ours, &files))
+            });
+            let reference = match encoding {
+                Encoding::O200kBase => tiktoken_rs::o200k_base(),
+                _ => tiktoken_rs::cl100k_base(),
+            }
+            .expect("vocabulary loads");
+            exact.bench_function(format!("tiktoken-rs/{encoding}"), |b| {
+                b.iter(|| {
+                    files
+                        .iter()
+                        .map(|f| reference.encode_ordinary(black_box(&f.text)).len())
+                        .sum::<usize>()
+                })
+            });
+            // "Does it fit in 1,000 tokens?" for every file.
+            exact.bench_function(format!("ours_up_to_1000/{encoding}"), |b| {
+                b.iter(|| {
+                    files
+                        .iter()
+                        .filter(|f| ours.count_tokens_up_to(black_box(&f.text), 1_000).is_some())
+                        .count()
+                })
             });
         }
         exact.finish();
+        fill_budget(c, &files);
     }
+}
+
+/// Filling a budget of 32,000 `o200k_base` tokens from every corpus file
+/// twice over (320 items, in a fixed shuffled order): counting everything
+/// exactly, the exact refinement, and the calibrated estimate alone.
+#[cfg(feature = "exact")]
+fn fill_budget(c: &mut Criterion, files: &[Sample]) {
+    use budget_runtime::estimate::{Candidate, ExactRefinement, guaranteed_upper_bound};
+    use budget_runtime::{ExactCounter, TokenCounter};
+
+    const BUDGET: u64 = 32_000;
+    let mut items: Vec<&Sample> = files.iter().chain(files).collect();
+    let mut state = 0x9e37_79b9_u64;
+    for i in (1..items.len()).rev() {
+        state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1);
+        items.swap(i, (state >> 33) as usize % (i + 1));
+    }
+    let bytes: u64 = items.iter().map(|f| f.text.len() as u64).sum();
+    let counter = ExactCounter::new(Encoding::O200kBase).expect("vocabulary compiled in");
+    let greedy = |cost: &dyn Fn(&Sample) -> u64| {
+        let mut left = BUDGET;
+        items
+            .iter()
+            .filter(|f| {
+                let tokens = cost(f);
+                let fits = tokens <= left;
+                if fits {
+                    left -= tokens;
+                }
+                fits
+            })
+            .count()
+    };
+    let mut group = c.benchmark_group("fill_budget_32k");
+    group
+        .throughput(Throughput::Bytes(bytes))
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(10));
+    group.bench_function("count_everything_exactly", |b| {
+        b.iter(|| greedy(&|f| counter.count_tokens(black_box(&f.text))))
+    });
+    group.bench_function("exact_refinement", |b| {
+        b.iter(|| {
+            let candidates: Vec<Candidate> = items
+                .iter()
+                .map(|f| Candidate {
+                    text: black_box(&f.text),
+                    upper_bound: guaranteed_upper_bound(&f.text),
+                })
+                .collect();
+            ExactRefinement::new(&counter)
+                .fill(&candidates, BUDGET)
+                .included()
+                .len()
+        })
+    });
+    let calibrated = CalibratedEstimator::new(Encoding::O200kBase);
+    group.bench_function("calibrated_estimate_only", |b| {
+        b.iter(|| greedy(&|f| calibrated.estimate(black_box(&f.text), f.content_type)))
+    });
+    group.finish();
 }
 
 criterion_group! {

@@ -5,7 +5,7 @@
 //!
 //! ```text
 //! cargo run --release -p budget-runtime --example estimate_accuracy
-//! cargo run --release -p budget-runtime --example estimate_accuracy --features tiktoken
+//! cargo run --release -p budget-runtime --example estimate_accuracy --features exact
 //!     # adds a table for ~1 KB chunks of the corpus files, counted exactly
 //! ```
 //!
@@ -25,16 +25,27 @@ mod corpus;
 use std::process::ExitCode;
 
 use accuracy::ErrorStats;
-use budget_runtime::{CalibratedEstimator, ContentType, Encoding, Estimator, SeedEstimator};
+use budget_runtime::{
+    CalibratedEstimator, ContentType, Encoding, EstimateMode, Estimator, SeedEstimator,
+};
 use corpus::Sample;
 
 /// The estimators compared, with their table labels.
-fn estimators(encoding: Encoding) -> [(&'static str, Box<dyn Estimator>); 3] {
+fn estimators(encoding: Encoding) -> [(&'static str, Box<dyn Estimator>); 5] {
+    let calibrated = CalibratedEstimator::new(encoding);
     [
         ("seed ratios", Box::new(SeedEstimator)),
-        ("calibrated", Box::new(CalibratedEstimator::new(encoding))),
+        ("calibrated", Box::new(calibrated)),
         (
-            "upper bound",
+            "calibrated + margin",
+            Box::new(calibrated.with_mode(EstimateMode::Margin)),
+        ),
+        (
+            "non-Latin safe (default)",
+            Box::new(calibrated.with_mode(EstimateMode::NonLatinSafe)),
+        ),
+        (
+            "guaranteed upper bound",
             Box::new(CalibratedEstimator::upper_bound(encoding)),
         ),
     ]
@@ -81,11 +92,11 @@ fn by_content_type<'a>(samples: &'a [Sample]) -> Vec<Group<'a>> {
 
 /// Splits each corpus file at line ends into chunks of at least
 /// `min_bytes`, counting each chunk exactly.
-#[cfg(feature = "tiktoken")]
+#[cfg(feature = "exact")]
 fn chunks(corpus: &[Sample], min_bytes: usize) -> Result<Vec<Sample>, String> {
-    use budget_runtime::{TiktokenCounter, TokenCounter};
-    let o200k = TiktokenCounter::new(Encoding::O200kBase).map_err(|e| e.to_string())?;
-    let cl100k = TiktokenCounter::new(Encoding::Cl100kBase).map_err(|e| e.to_string())?;
+    use budget_runtime::{ExactCounter, TokenCounter};
+    let o200k = ExactCounter::new(Encoding::O200kBase).map_err(|e| e.to_string())?;
+    let cl100k = ExactCounter::new(Encoding::Cl100kBase).map_err(|e| e.to_string())?;
     let mut samples = Vec::new();
     for file in corpus {
         let text = file.text.as_str();
@@ -114,13 +125,13 @@ fn chunks(corpus: &[Sample], min_bytes: usize) -> Result<Vec<Sample>, String> {
     Ok(samples)
 }
 
-/// Lists the `n` texts with the lowest upper-bound error, per encoding.
+/// Lists the `n` texts with the lowest error of the margin mode, per encoding.
 fn print_worst(title: &str, samples: &[Sample], n: usize) {
-    println!("### Lowest upper-bound margins: {title}\n");
-    println!("| encoding | text | exact | upper bound | error | starts with |");
+    println!("### Lowest margins: {title}\n");
+    println!("| encoding | text | exact | with margin | error | starts with |");
     println!("|---|---|--:|--:|--:|---|");
     for encoding in Encoding::ALL {
-        let safe = CalibratedEstimator::upper_bound(encoding);
+        let safe = CalibratedEstimator::new(encoding).with_mode(EstimateMode::Margin);
         let mut rows: Vec<(f64, &Sample, u64)> = samples
             .iter()
             .map(|s| {
@@ -149,7 +160,7 @@ fn print_worst(title: &str, samples: &[Sample], n: usize) {
 /// Fills budgets of `limits` tokens with the chunks in a fixed shuffled
 /// order, by estimate, and checks each filled budget against the exact sum:
 /// how often it overruns and how full it really is.
-#[cfg(feature = "tiktoken")]
+#[cfg(feature = "exact")]
 fn print_budget_fill(chunks: &[Sample], limits: &[u64]) {
     println!("### Budgets filled with ~1 KB chunks by estimate, checked exactly\n");
     println!("| encoding | estimator | budget (tokens) | budgets | overrun | mean fill |");
@@ -216,7 +227,7 @@ fn run() -> Result<(), String> {
         print_worst("corpus files and multilingual samples", &all, worst);
     }
 
-    #[cfg(feature = "tiktoken")]
+    #[cfg(feature = "exact")]
     {
         let chunked = chunks(&corpus, 1024)?;
         print_table(

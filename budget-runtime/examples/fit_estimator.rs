@@ -5,7 +5,10 @@
 //! cargo run -p budget-runtime --example fit_estimator            # print
 //! cargo run -p budget-runtime --example fit_estimator -- --write # update fitted.rs
 //! cargo run -p budget-runtime --example fit_estimator -- --check # fail if stale
-//! cargo run -p budget-runtime --example fit_estimator --features tiktoken -- --recount
+//! cargo run --release -p budget-runtime --example fit_estimator -- --holdout
+//!     # two-fold cross-validation: fit on half the files of each content
+//!     # type, measure the best guess on the other half, and swap
+//! cargo run -p budget-runtime --example fit_estimator --features exact -- --recount
 //!     # recount the exact tokens of tests/data/multilingual.toml first
 //! ```
 //!
@@ -28,6 +31,8 @@
 //!    upper-bound mode is the largest ratio exact / best guess over those
 //!    same files and samples, plus `SAFETY_HEADROOM`, rounded up to 0.01.
 
+#[path = "support/accuracy.rs"]
+mod accuracy;
 #[path = "support/corpus.rs"]
 mod corpus;
 
@@ -245,13 +250,13 @@ fn render(fitted: &[(Encoding, Calibration, usize, usize)]) -> String {
     out
 }
 
-#[cfg(feature = "tiktoken")]
+#[cfg(feature = "exact")]
 fn recount() -> Result<(), String> {
-    use budget_runtime::{TiktokenCounter, TokenCounter};
+    use budget_runtime::{ExactCounter, TokenCounter};
     let path = corpus::multilingual_path();
     let samples = corpus::load_multilingual()?;
-    let o200k = TiktokenCounter::new(Encoding::O200kBase).map_err(|e| e.to_string())?;
-    let cl100k = TiktokenCounter::new(Encoding::Cl100kBase).map_err(|e| e.to_string())?;
+    let o200k = ExactCounter::new(Encoding::O200kBase).map_err(|e| e.to_string())?;
+    let cl100k = ExactCounter::new(Encoding::Cl100kBase).map_err(|e| e.to_string())?;
     let source = std::fs::read_to_string(&path).map_err(|e| e.to_string())?;
     let mut index = None::<usize>;
     let mut out = String::new();
@@ -278,9 +283,9 @@ fn recount() -> Result<(), String> {
     Ok(())
 }
 
-#[cfg(not(feature = "tiktoken"))]
+#[cfg(not(feature = "exact"))]
 fn recount() -> Result<(), String> {
-    Err("--recount needs the exact counter: add --features tiktoken".to_owned())
+    Err("--recount needs the exact counter: add --features exact".to_owned())
 }
 
 fn run() -> Result<bool, String> {
@@ -292,11 +297,14 @@ fn run() -> Result<bool, String> {
     let multilingual = corpus::load_multilingual()?;
     if multilingual.iter().any(|s| s.o200k_base == 0) {
         return Err(
-            "multilingual.toml has zero counts: run with --features tiktoken -- --recount"
-                .to_owned(),
+            "multilingual.toml has zero counts: run with --features exact -- --recount".to_owned(),
         );
     }
     let ml: Vec<&Sample> = multilingual.iter().collect();
+    if args.iter().any(|a| a == "--holdout") {
+        print_holdout(&corpus, &ml);
+        return Ok(true);
+    }
     let mut fitted = Vec::new();
     for encoding in Encoding::ALL {
         let mut per_type = Vec::new();
@@ -334,6 +342,51 @@ fn run() -> Result<bool, String> {
         print!("{source}");
     }
     Ok(true)
+}
+
+/// Two-fold cross-validation per encoding and content type: the files are
+/// split by position (even, odd) within their content type; each half is
+/// estimated with coefficients fitted on the other half (and the
+/// multilingual samples). Prints a Markdown table of the errors.
+fn print_holdout(corpus: &[Sample], multilingual: &[&Sample]) {
+    println!(
+        "| encoding | content type | files | mean | mean abs | p95 abs | worst under | under >10% |"
+    );
+    println!("|---|---|--:|--:|--:|--:|--:|--:|");
+    for encoding in Encoding::ALL {
+        for ct in ContentType::ALL {
+            let files: Vec<&Sample> = corpus.iter().filter(|s| s.content_type == ct).collect();
+            let half = |parity: usize| -> Vec<&Sample> {
+                files
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| i % 2 == parity)
+                    .map(|(_, s)| *s)
+                    .collect()
+            };
+            let mut pairs = Vec::new();
+            for parity in 0..2 {
+                let coefficients = fit(&half(parity), multilingual, encoding, ct);
+                let estimator = single(coefficients, EstimateMode::BestGuess);
+                pairs.extend(
+                    half(1 - parity)
+                        .iter()
+                        .map(|s| (estimator.estimate(&s.text, ct), s.exact(encoding))),
+                );
+            }
+            let mut abs: Vec<f64> = pairs
+                .iter()
+                .map(|&(e, x)| accuracy::error_percent(e, x).abs())
+                .collect();
+            abs.sort_by(f64::total_cmp);
+            let p95 = abs[(abs.len() * 95).div_ceil(100) - 1];
+            let stats = accuracy::ErrorStats::of(pairs).expect("files with tokens");
+            println!(
+                "| {encoding} | {ct} | {} | {:+.1}% | {:.1}% | {p95:.1}% | {:+.1}% | {:.0}% |",
+                stats.count, stats.mean, stats.mean_abs, stats.min, stats.under_10
+            );
+        }
+    }
 }
 
 fn main() -> ExitCode {

@@ -589,12 +589,12 @@ pub enum CalibrationError {
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 #[non_exhaustive]
 pub enum TokenizerError {
-    /// The vocabulary shipped for `encoding` failed to parse.
-    #[error("failed to load the {encoding} vocabulary: {reason}")]
-    Load {
-        /// The encoding that failed.
+    /// The vocabulary of `encoding` is not compiled in.
+    #[error("the {encoding} vocabulary is not compiled in: enable the cargo feature `{feature}`")]
+    NotCompiled {
+        /// The encoding asked for.
         encoding: crate::estimate::Encoding,
-        /// The tokenizer library's message.
-        reason: String,
+        /// The cargo feature of `budget-runtime` that compiles it in.
+        feature: &'static str,
     },
 }

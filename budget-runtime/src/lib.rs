@@ -38,11 +38,9 @@ pub mod slicer;
 pub mod suggest;
 
 pub use error::*;
-#[cfg(feature = "tiktoken")]
-pub use estimate::TiktokenCounter;
 pub use estimate::{
-    CalibratedEstimator, Encoding, EstimateMode, EstimationRatio, Estimator, SeedEstimator,
-    TokenCounter, count_chars, seed_estimate,
+    CalibratedEstimator, DEFAULT_ESTIMATOR, Encoding, EstimateMode, EstimationRatio, Estimator,
+    ExactCounter, SeedEstimator, TiktokenCounter, TokenCounter, count_chars, seed_estimate,
 };
 pub use model::*;
 pub use pipeline::{

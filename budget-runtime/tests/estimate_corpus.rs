@@ -127,16 +127,16 @@ fn seed_ratios_undercount_non_english_text() {
     assert!(calibrated >= 107, "calibrated estimate {calibrated}");
 }
 
-#[cfg(feature = "tiktoken")]
+#[cfg(feature = "exact")]
 mod exact {
     use super::*;
-    use budget_runtime::{TiktokenCounter, TokenCounter};
+    use budget_runtime::{ExactCounter, TokenCounter};
 
     #[test]
-    fn tiktoken_reproduces_tokens_tsv() {
+    fn exact_counter_reproduces_tokens_tsv() {
         let corpus = corpus::load_corpus().unwrap();
         for encoding in Encoding::ALL {
-            let counter = TiktokenCounter::new(encoding).unwrap();
+            let counter = ExactCounter::new(encoding).unwrap();
             for file in &corpus {
                 assert_eq!(
                     counter.count_tokens(&file.text),
@@ -151,7 +151,7 @@ mod exact {
     #[test]
     fn multilingual_counts_are_exact() {
         for encoding in Encoding::ALL {
-            let counter = TiktokenCounter::new(encoding).unwrap();
+            let counter = ExactCounter::new(encoding).unwrap();
             for s in corpus::load_multilingual().unwrap() {
                 assert_eq!(
                     counter.count_tokens(&s.text),

@@ -479,6 +479,303 @@ fn decode(bytes: &[u8], i: usize, lead: u8) -> (u32, usize) {
     }
 }
 
+/// Bytes per block of the bit-parallel ASCII path: one bit per byte in a `u64`.
+const BLOCK: usize = 64;
+
+/// Whether every byte of `block` is ASCII.
+#[inline]
+fn is_ascii(block: &[u8; BLOCK]) -> bool {
+    block
+        .chunks_exact(8)
+        .fold(0u64, |any, word| any | word_of(word))
+        & HIGH_BITS
+        == 0
+}
+
+/// Eight bytes as a little-endian word (byte `k` in bits `8k..8k + 8`).
+#[inline]
+fn word_of(bytes: &[u8]) -> u64 {
+    let mut word = [0u8; 8];
+    word.copy_from_slice(bytes);
+    u64::from_le_bytes(word)
+}
+
+const LOW_BITS: u64 = 0x0101_0101_0101_0101;
+const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
+
+/// Per byte of an ASCII `word`: the high bit set where the byte is `>= c`.
+#[inline]
+fn at_least(word: u64, c: u8) -> u64 {
+    // Bytes are < 0x80 and 0x80 - c <= 0x80: no carry crosses a byte.
+    word.wrapping_add(LOW_BITS * (0x80 - u64::from(c))) & HIGH_BITS
+}
+
+/// Per byte of an ASCII `word`: the high bit set where the byte is `c`.
+#[inline]
+fn equal(word: u64, c: u8) -> u64 {
+    // x < 0x80 per byte; x + 0x7F has its high bit clear only for x == 0.
+    let x = word ^ (LOW_BITS * u64::from(c));
+    !x.wrapping_add(LOW_BITS * 0x7F) & HIGH_BITS
+}
+
+/// The high bits of the eight bytes of `lanes`, as eight contiguous bits.
+#[inline]
+const fn gather(lanes: u64) -> u64 {
+    // Bit 8k moves to bit 56 + k; the partial products never collide.
+    (lanes >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56
+}
+
+/// The byte classes of an ASCII block, one bit per byte (bit `i` = byte `i`).
+#[derive(Default)]
+struct Classes {
+    lower: u64,
+    upper: u64,
+    digit: u64,
+    space: u64,
+    line_break: u64,
+}
+
+impl Classes {
+    #[inline]
+    fn of(block: &[u8; BLOCK]) -> Self {
+        let mut classes = Self::default();
+        for (k, bytes) in block.chunks_exact(8).enumerate() {
+            let word = word_of(bytes);
+            let folded = word | (LOW_BITS * 0x20);
+            let letter = at_least(folded, b'a') & !at_least(folded, b'{');
+            // Bit 5 (0x20) set: lowercase; moved to the high bit by << 2.
+            let case = word << 2;
+            let digit = at_least(word, b'0') & !at_least(word, b':');
+            let space = equal(word, b' ') | equal(word, b'\t');
+            let line_break = equal(word, b'\n') | equal(word, b'\r');
+            let shift = 8 * k;
+            classes.lower |= gather(letter & case) << shift;
+            classes.upper |= gather(letter & !case) << shift;
+            classes.digit |= gather(digit) << shift;
+            classes.space |= gather(space) << shift;
+            classes.line_break |= gather(line_break) << shift;
+        }
+        classes
+    }
+}
+
+/// `mask` shifted towards higher positions by `k` (1..=6) bytes, the
+/// vacated low bits filled from `history` (the classes of the bytes before
+/// the block, the byte just before in bit 63).
+#[inline]
+const fn before(mask: u64, history: u64, k: u32) -> u64 {
+    (mask << k) | (history >> (64 - k))
+}
+
+/// The run of set bits ending at bit 63, in bits (0..=64).
+#[inline]
+fn trailing_run(mask: u64) -> usize {
+    // leading_zeros is at most 64: the conversion cannot fail.
+    usize::try_from((!mask).leading_zeros()).unwrap_or(BLOCK)
+}
+
+/// `n` (0..=6) set bits at the top of a word: the last `n` bytes before a block.
+#[inline]
+fn last_bytes(n: usize) -> u64 {
+    if n == 0 { 0 } else { !0u64 << (64 - n) }
+}
+
+/// The scan of one text: the automaton (its state, the counts of its
+/// transitions) for non-ASCII blocks and the tail, a bit-parallel pass for
+/// 64-byte blocks of ASCII. Both count the same features; the automaton's
+/// state is carried across.
+struct Scan {
+    counts: [u64; FEATURE_COUNT],
+    transitions: [u64; STATES * INPUTS],
+    state: usize,
+}
+
+impl Scan {
+    fn new() -> Self {
+        Self {
+            counts: [0; FEATURE_COUNT],
+            transitions: [0; STATES * INPUTS],
+            state: START,
+        }
+    }
+
+    /// Runs the automaton over the characters that start in `from..to`
+    /// (`from` on a character boundary); returns where the next character
+    /// starts (`to`, or past it when a character straddles `to`).
+    fn scalar(&mut self, bytes: &[u8], from: usize, to: usize) -> usize {
+        let mut i = from;
+        while i < to {
+            let Some(&b) = bytes.get(i) else { break };
+            let input = if b < 0x80 {
+                i += 1;
+                usize::from(ASCII_INPUT[usize::from(b)])
+            } else {
+                let (cp, width) = decode(bytes, i, b);
+                i += width;
+                let (feature, letter) = non_ascii_feature(cp);
+                self.counts[feature.index()] += 1;
+                if letter {
+                    NON_ASCII_LETTER
+                } else {
+                    NON_ASCII_OTHER
+                }
+            };
+            let transition = self.state * INPUTS + input;
+            self.transitions[transition] += 1;
+            self.state = usize::from(NEXT[transition]);
+        }
+        i
+    }
+
+    /// Counts the features of an ASCII block with bit operations on its
+    /// byte classes, exactly as the automaton would, and moves the
+    /// automaton to the state it would end in.
+    fn ascii_block(&mut self, block: &[u8; BLOCK]) {
+        let Classes {
+            lower,
+            upper,
+            digit,
+            space,
+            line_break,
+        } = Classes::of(block);
+        let letter = lower | upper;
+        let punct = !(letter | digit | space | line_break);
+
+        // What the state says about the bytes before the block.
+        let state = self.state;
+        let (letters_before, lower_before, non_ascii_word) = match letter_of(state) {
+            Some((kind, len)) => (
+                last_bytes(len),
+                last_bytes(usize::from(kind == KIND_LOWER || kind == KIND_LOWER_NA)),
+                kind >= KIND_LOWER_NA,
+            ),
+            None => (0, 0, false),
+        };
+        let digit_before = continues_digit_group(state) || state == FIRST_DIGIT + 2;
+        let spaces_before = match state {
+            ONE_SPACE => last_bytes(1),
+            SPACES => last_bytes(2),
+            _ => 0,
+        };
+        let breaks_before = last_bytes(usize::from(state == IN_LINE_BREAKS));
+        let punct_before = match state {
+            IN_PUNCT => last_bytes(1),
+            IN_PUNCT_2 => last_bytes(2),
+            IN_PUNCT_LONG => last_bytes(3),
+            _ => 0,
+        };
+
+        let mut long_word = letter;
+        for k in 1..=6 {
+            long_word &= before(letter, letters_before, k);
+        }
+        let digit_groups = digit_group_starts(digit, digit_before.then(|| state - FIRST_DIGIT));
+
+        let mut add = |feature: Feature, mask: u64| {
+            self.counts[feature.index()] += u64::from(mask.count_ones());
+        };
+        add(Feature::AsciiLetters, letter);
+        add(Feature::Words, letter & !before(letter, letters_before, 1));
+        add(Feature::CaseChanges, upper & before(lower, lower_before, 1));
+        add(Feature::LongWordExcess, long_word);
+        add(Feature::DigitGroups, digit_groups);
+        add(Feature::AsciiPunctuation, punct);
+        add(
+            Feature::PunctuationRuns,
+            punct & !before(punct, punct_before, 1),
+        );
+        add(
+            Feature::PunctuationRunExcess,
+            punct & before(punct, punct_before, 1) & before(punct, punct_before, 2),
+        );
+        add(
+            Feature::LineBreakRuns,
+            line_break & !before(line_break, breaks_before, 1),
+        );
+        add(
+            Feature::SpaceRuns,
+            space & before(space, spaces_before, 1) & !before(space, spaces_before, 2),
+        );
+
+        // The state after the last byte, from the run it ends.
+        const LAST: u64 = 1 << 63;
+        self.state = if letter & LAST != 0 {
+            let run = trailing_run(letter);
+            let whole = run == 64 && letters_before != 0;
+            let len = if whole {
+                LETTER_LEN_CAP
+            } else {
+                run.min(LETTER_LEN_CAP)
+            };
+            let kind = match (lower & LAST != 0, whole && non_ascii_word) {
+                (true, false) => KIND_LOWER,
+                (true, true) => KIND_LOWER_NA,
+                (false, false) => KIND_UPPER,
+                (false, true) => KIND_UPPER_NA,
+            };
+            letter_state(kind, len)
+        } else if digit & LAST != 0 {
+            let run = trailing_run(digit);
+            let position = match (run == 64, digit_before) {
+                (true, true) => state - FIRST_DIGIT + run,
+                _ => run - 1,
+            };
+            FIRST_DIGIT + position % 3
+        } else if space & LAST != 0 {
+            if trailing_run(space) >= 2 {
+                SPACES
+            } else {
+                ONE_SPACE
+            }
+        } else if line_break & LAST != 0 {
+            IN_LINE_BREAKS
+        } else {
+            match trailing_run(punct) {
+                1 => IN_PUNCT,
+                2 => IN_PUNCT_2,
+                _ => IN_PUNCT_LONG,
+            }
+        };
+    }
+
+    /// The counts, with every transition's features added.
+    fn finish(mut self) -> TextFeatures {
+        for &(transition, feature) in &EMIT_LIST {
+            self.counts[usize::from(feature)] += self.transitions[usize::from(transition)];
+        }
+        TextFeatures {
+            counts: self.counts,
+        }
+    }
+}
+
+/// The digits of `digit` that start a group of three (`DigitGroups`): the
+/// first of each run, then every third. `continued` is the position in its
+/// group (0, 1, 2) of the digit just before the block, if there is one.
+#[inline]
+fn digit_group_starts(digit: u64, continued: Option<usize>) -> u64 {
+    let digit_before = u64::from(continued.is_some());
+    let mut starts = digit & !((digit << 1) | digit_before);
+    if let Some(position) = continued {
+        // The run goes on: its next group starts at byte 2 - position.
+        let first = 2 - position;
+        let prefix = (2u64 << first) - 1;
+        if digit & prefix == prefix {
+            starts |= 1 << first;
+        }
+    }
+    // A group starts three digits after another if the run lasts that long.
+    let three = digit & (digit << 1) & (digit << 2);
+    let mut next = starts;
+    loop {
+        next = (next << 3) & three;
+        if next == 0 {
+            return starts;
+        }
+        starts |= next;
+    }
+}
+
 impl TextFeatures {
     /// Counts the features of `text` in one pass over its bytes: O(n) time,
     /// no allocation.
@@ -494,33 +791,19 @@ impl TextFeatures {
     /// ```
     pub fn of(text: &str) -> Self {
         let bytes = text.as_bytes();
-        let mut counts = [0u64; FEATURE_COUNT];
-        let mut transitions = [0u64; STATES * INPUTS];
-        let mut state = START;
+        let mut scan = Scan::new();
         let mut i = 0;
-        while let Some(&b) = bytes.get(i) {
-            let input = if b < 0x80 {
-                i += 1;
-                usize::from(ASCII_INPUT[usize::from(b)])
-            } else {
-                let (cp, width) = decode(bytes, i, b);
-                i += width;
-                let (feature, letter) = non_ascii_feature(cp);
-                counts[feature.index()] += 1;
-                if letter {
-                    NON_ASCII_LETTER
-                } else {
-                    NON_ASCII_OTHER
+        while let Some(block) = bytes.get(i..i + BLOCK) {
+            match <&[u8; BLOCK]>::try_from(block) {
+                Ok(block) if is_ascii(block) => {
+                    scan.ascii_block(block);
+                    i += BLOCK;
                 }
-            };
-            let transition = state * INPUTS + input;
-            transitions[transition] += 1;
-            state = usize::from(NEXT[transition]);
+                _ => i = scan.scalar(bytes, i, i + BLOCK),
+            }
         }
-        for &(transition, feature) in &EMIT_LIST {
-            counts[usize::from(feature)] += transitions[usize::from(transition)];
-        }
-        Self { counts }
+        scan.scalar(bytes, i, bytes.len());
+        scan.finish()
     }
 
     /// The count of one feature.
@@ -662,6 +945,84 @@ mod tests {
         assert_eq!(per_char, text.chars().count() as u64 - 1);
     }
 
+    /// The scan before the bit-parallel path: the automaton over every
+    /// character (the implementation the fast path must agree with).
+    fn of_automaton(text: &str) -> TextFeatures {
+        let mut scan = Scan::new();
+        scan.scalar(text.as_bytes(), 0, text.len());
+        scan.finish()
+    }
+
+    /// Text made of runs that cross 64-byte block boundaries at every
+    /// phase: words in both cases, digit runs, punctuation, spaces, line
+    /// breaks, and now and then a non-ASCII letter or symbol.
+    fn blocky_text() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        let run = prop_oneof![
+            "[a-z]{1,70}",
+            "[A-Z]{1,9}[a-z]{0,9}",
+            "[a-zA-Z]{1,12}",
+            "[0-9]{1,70}",
+            "[!-/:-@\\[-`{-~]{1,9}",
+            "[\u{0}-\u{8}\u{b}\u{c}\u{e}-\u{1f}\u{7f}]{1,3}",
+            "[ \t]{1,70}",
+            "[\r\n]{1,3}",
+            "[éßŁжΩ]{1,3}",
+            "[日é€😀ก—│×]",
+        ];
+        proptest::collection::vec(run, 0..40).prop_map(|runs| runs.concat())
+    }
+
+    #[test]
+    fn bit_parallel_path_matches_the_automaton_on_the_corpus() {
+        // $BUDGET_CORPUS_DIR, the vendored corpus, or the shared one beside
+        // the workspace.
+        let manifest = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let dir = std::env::var_os("BUDGET_CORPUS_DIR")
+            .map(std::path::PathBuf::from)
+            .into_iter()
+            .chain([
+                manifest.join("tests/data/corpus"),
+                manifest.join("../../shared/corpus"),
+            ])
+            .find(|dir| dir.join("tokens.tsv").is_file())
+            .expect("the token corpus");
+        let tsv = std::fs::read_to_string(dir.join("tokens.tsv")).unwrap();
+        let mut files = 0;
+        for line in tsv.lines().skip(1) {
+            let file = line.split('\t').next().unwrap();
+            let text = std::fs::read_to_string(dir.join(file)).unwrap();
+            assert_eq!(TextFeatures::of(&text), of_automaton(&text), "{file}");
+            files += 1;
+        }
+        assert_eq!(files, 160);
+        let samples =
+            std::fs::read_to_string(manifest.join("tests/data/multilingual.toml")).unwrap();
+        assert_eq!(TextFeatures::of(&samples), of_automaton(&samples));
+    }
+
+    #[test]
+    fn bit_parallel_path_matches_the_automaton_on_crafted_blocks() {
+        // Each run ends exactly at, before and after a block boundary,
+        // entered in every state the automaton has.
+        let prefixes = [
+            "", "a", "ab", "abcdef", "abcdefg", "xY", "é", "éa", "Éa", "1", "12", "123", "1234",
+            " ", "  ", "\n", ".", "..", "...", "日", "a1", "1a",
+        ];
+        let bodies: Vec<String> = ["a", "A", "aB", "1", ";", " ", "\t", "\n", "é", "日", "aé"]
+            .iter()
+            .flat_map(|unit| (60..=70).map(move |n| unit.repeat(n)))
+            .collect();
+        for prefix in prefixes {
+            for body in &bodies {
+                for suffix in ["", "a", "B", "7", " ", "!", "\r", "ж"] {
+                    let text = format!("{prefix}{body}{suffix}{body}");
+                    assert_eq!(TextFeatures::of(&text), of_automaton(&text), "{text:?}");
+                }
+            }
+        }
+    }
+
     proptest::proptest! {
         #[test]
         fn each_non_ascii_scalar_lands_in_exactly_one_feature(text in proptest::prelude::any::<String>()) {
@@ -673,6 +1034,17 @@ mod tests {
                 .sum();
             let non_ascii = text.chars().filter(|c| !c.is_ascii()).count() as u64;
             proptest::prop_assert_eq!(per_char, non_ascii);
+        }
+
+        #[test]
+        fn bit_parallel_path_matches_the_automaton(text in blocky_text()) {
+            proptest::prop_assert_eq!(TextFeatures::of(&text), of_automaton(&text));
+        }
+
+        #[test]
+        fn bit_parallel_path_matches_the_automaton_on_any_text(text in proptest::prelude::any::<String>()) {
+            let text = text.repeat(8);
+            proptest::prop_assert_eq!(TextFeatures::of(&text), of_automaton(&text));
         }
 
         #[test]

@@ -83,7 +83,8 @@ impl ToolsFormat {
 ///   counted as its full text (name, description, each parameter's name,
 ///   type, description and values) plus 12 tokens. An approximation meant
 ///   to err high: pair it with an estimator that does not undercount
-///   (`CalibratedEstimator::upper_bound`) and keep a margin.
+///   (`DEFAULT_ESTIMATOR`, or `CalibratedEstimator::upper_bound` for a
+///   guaranteed bound) and keep a margin.
 ///
 /// ```
 /// use budget_runtime::{ContentType, Encoding, Estimator};

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use crate::compact::{
     CompactionConfig, CompactionReport, Compactor, Message, PromptTokens, Summarizer, trim_messages,
 };
-use crate::estimate::{CalibratedEstimator, Encoding, Estimator};
+use crate::estimate::{DEFAULT_ESTIMATOR, Encoding, Estimator};
 use crate::model::{ContentType, ContextBudget, ContextItem, ItemView};
 use crate::pipeline::{OverflowStrategy, Pipeline, SelectionReport};
 use crate::prompt::chat_format::ChatFormat;
@@ -60,9 +60,9 @@ const SEPARATOR: &str = "\n\n";
 ///    counter and chat format chosen, or the turn fails with the numbers.
 ///
 /// Defaults: [`ChatFormat::openai`] and
-/// [`CalibratedEstimator::upper_bound`] for `o200k_base` (it does not
-/// undercount CJK or other non-Latin text against `o200k_base`; use an exact
-/// counter such as `TiktokenCounter` where available), output reserve
+/// [`DEFAULT_ESTIMATOR`](crate::estimate::DEFAULT_ESTIMATOR) (calibrated for
+/// `o200k_base`, never more than 10% under on CJK or other non-Latin text;
+/// use an exact counter such as `ExactCounter` where available), output reserve
 /// [`DEFAULT_OUTPUT_RESERVE`] (at most a quarter of the window), history
 /// share [`DEFAULT_HISTORY_SHARE`], [`CompactionConfig::default`].
 ///
@@ -156,7 +156,7 @@ impl PromptBudgetBuilder {
     /// What every text is counted with: an exact counter (every
     /// [`TokenCounter`](crate::TokenCounter) is an [`Estimator`]) or an
     /// estimator that does not undercount (default
-    /// [`CalibratedEstimator::upper_bound`] for `o200k_base`).
+    /// [`DEFAULT_ESTIMATOR`](crate::estimate::DEFAULT_ESTIMATOR)).
     pub fn counter(mut self, counter: impl Estimator + 'static) -> Self {
         self.counter = Arc::new(counter);
         self
@@ -240,7 +240,7 @@ impl PromptBudget {
             window,
             output_reserve: None,
             format: ChatFormat::openai(Encoding::O200kBase),
-            counter: Arc::new(CalibratedEstimator::upper_bound(Encoding::O200kBase)),
+            counter: Arc::new(DEFAULT_ESTIMATOR),
             history_share: DEFAULT_HISTORY_SHARE,
             compaction: CompactionConfig::default(),
             pipeline: None,
