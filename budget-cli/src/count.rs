@@ -16,9 +16,9 @@ use crate::walk::walk;
 
 /// Runs `budget count`.
 pub fn run(args: &CountArgs) -> Result<(), CliError> {
-    let counter = Counter::new(args.input.counter)?;
     let progress = Progress::on_stderr();
     let entries = walk(&args.input.walk_options(), &progress)?;
+    let counter = Counter::new(args.input.counter)?;
     let scan = scan(entries, &counter, false, &progress);
     let tree = args
         .tree

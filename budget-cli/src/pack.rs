@@ -87,9 +87,9 @@ struct Packed<'a> {
 
 /// Runs `budget pack`.
 pub fn run(args: &PackArgs) -> Result<(), CliError> {
-    let counter = Counter::new(args.input.counter)?;
     let progress = Progress::on_stderr();
     let entries = walk(&args.input.walk_options(), &progress)?;
+    let counter = Counter::new(args.input.counter)?;
     let mut scan = scan(entries, &counter, true, &progress);
     let demand = scan.total_tokens();
     let (items, file_of_item) = items(&mut scan);
