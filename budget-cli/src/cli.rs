@@ -6,6 +6,7 @@ use std::str::FromStr;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::counter::CounterChoice;
+use crate::scan::MAX_FILE_BYTES;
 use crate::walk::WalkOptions;
 
 /// Exit codes, shown at the end of `--help`.
@@ -64,6 +65,9 @@ pub struct InputArgs {
     /// How tokens are counted.
     #[arg(long, value_enum, value_name = "COUNTER", default_value_t = CounterChoice::DEFAULT)]
     pub counter: CounterChoice,
+    /// Skip files larger than BYTES as too large.
+    #[arg(long, value_name = "BYTES", default_value_t = MAX_FILE_BYTES)]
+    pub max_file_bytes: u64,
 }
 
 impl InputArgs {

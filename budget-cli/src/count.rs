@@ -10,7 +10,7 @@ use crate::cli::{CountArgs, CountFormat};
 use crate::counter::Counter;
 use crate::output;
 use crate::progress::Progress;
-use crate::scan::{Scan, scan};
+use crate::scan::{Scan, ScanOptions, scan};
 use crate::tree::Folder;
 use crate::walk::walk;
 
@@ -19,7 +19,15 @@ pub fn run(args: &CountArgs) -> Result<(), CliError> {
     let progress = Progress::on_stderr();
     let entries = walk(&args.input.walk_options(), &progress)?;
     let counter = Counter::new(args.input.counter)?;
-    let scan = scan(entries, &counter, false, &progress);
+    let scan = scan(
+        entries,
+        &ScanOptions {
+            counter: &counter,
+            keep_text: false,
+            max_file_bytes: args.input.max_file_bytes,
+        },
+        &progress,
+    );
     let tree = args
         .tree
         .then(|| Folder::of(scan.texts().map(|(label, f)| (label, f.tokens))));

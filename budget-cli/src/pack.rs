@@ -15,7 +15,7 @@ use crate::cli::{BudgetArg, Order, PackArgs, PackFormat};
 use crate::counter::Counter;
 use crate::output;
 use crate::progress::Progress;
-use crate::scan::{Scan, scan};
+use crate::scan::{Scan, ScanOptions, scan};
 use crate::skip::{FileTally, Skip};
 use crate::walk::walk;
 use crate::{CliError, xml};
@@ -90,7 +90,15 @@ pub fn run(args: &PackArgs) -> Result<(), CliError> {
     let progress = Progress::on_stderr();
     let entries = walk(&args.input.walk_options(), &progress)?;
     let counter = Counter::new(args.input.counter)?;
-    let mut scan = scan(entries, &counter, true, &progress);
+    let mut scan = scan(
+        entries,
+        &ScanOptions {
+            counter: &counter,
+            keep_text: true,
+            max_file_bytes: args.input.max_file_bytes,
+        },
+        &progress,
+    );
     let demand = scan.total_tokens();
     let (items, file_of_item) = items(&mut scan);
 
@@ -122,12 +130,7 @@ pub fn run(args: &PackArgs) -> Result<(), CliError> {
             Order::Arrival => PlacementOrder::Arrival,
         },
     };
-    let packed = packer.fit_or_minimum(budget)?;
-    let (records, tally) = file_records(&scan, &file_of_item, &selection, &packed.payload);
-    let text = match args.format {
-        PackFormat::Json => report(records, &tally, &packed, demand, budget, &counter),
-        PackFormat::Markdown | PackFormat::Xml => packed.text.clone(),
-    };
+    let mut packed = packer.fit_or_minimum(budget)?;
     if let Some(limit) = args.fail_over.filter(|&limit| packed.tokens > limit) {
         return Err(PackError::OverFailLimit {
             tokens: packed.tokens,
@@ -137,6 +140,11 @@ pub fn run(args: &PackArgs) -> Result<(), CliError> {
         }
         .into());
     }
+    let (records, tally) = file_records(&scan, &file_of_item, &selection, &packed.payload);
+    let text = match args.format {
+        PackFormat::Json => report(records, &tally, &packed, demand, budget, &counter),
+        PackFormat::Markdown | PackFormat::Xml => std::mem::take(&mut packed.text),
+    };
     output::write(&text, args.output.as_deref())?;
     summary(&tally, &packed.payload, packed.tokens, budget, &counter);
     Ok(())

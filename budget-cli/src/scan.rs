@@ -13,7 +13,8 @@ use crate::progress::Progress;
 use crate::skip::{FileTally, Skip};
 use crate::walk::Entry;
 
-/// Files larger than this are skipped as too large (bytes): 4 MiB.
+/// Files larger than this are skipped as too large unless
+/// `--max-file-bytes` says otherwise (bytes): 4 MiB.
 pub const MAX_FILE_BYTES: u64 = 4 * 1024 * 1024;
 /// How much of a file is searched for a NUL byte (bytes).
 const BINARY_SNIFF_BYTES: usize = 8 * 1024;
@@ -63,18 +64,28 @@ impl Scan {
     }
 }
 
-/// Reads and counts every entry on all available cores. `keep_text`
-/// decides whether texts are kept for the payload or dropped once counted.
-pub fn scan(entries: Vec<Entry>, counter: &Counter, keep_text: bool, progress: &Progress) -> Scan {
+/// How files are read and counted.
+#[derive(Debug)]
+pub struct ScanOptions<'c> {
+    /// The counter.
+    pub counter: &'c Counter,
+    /// Whether texts are kept (for the payload) or dropped once counted.
+    pub keep_text: bool,
+    /// Larger files are skipped as too large (bytes).
+    pub max_file_bytes: u64,
+}
+
+/// Reads and counts every entry on all available cores.
+pub fn scan(entries: Vec<Entry>, options: &ScanOptions<'_>, progress: &Progress) -> Scan {
     progress.start_counting(entries.len());
     let outcomes = parallel_map(&entries, |entry| {
         let outcome = match &entry.skipped {
             Some(skipped) => Err(skipped.clone()),
-            None => read_text(&entry.path).map(|text| {
+            None => read_text(&entry.path, options.max_file_bytes).map(|text| {
                 let content_type = content_type(&entry.label);
-                let tokens = counter.count(&text, content_type);
+                let tokens = options.counter.count(&text, content_type);
                 TextFile {
-                    text: keep_text.then_some(text),
+                    text: options.keep_text.then_some(text),
                     content_type,
                     tokens,
                 }
@@ -103,13 +114,13 @@ pub fn scan(entries: Vec<Entry>, counter: &Counter, keep_text: bool, progress: &
 }
 
 /// The file's text, or why it has none worth counting.
-fn read_text(path: &Path) -> Result<String, (Skip, String)> {
+fn read_text(path: &Path, max_bytes: u64) -> Result<String, (Skip, String)> {
     let unreadable = |e: std::io::Error| (Skip::Unreadable, e.to_string());
     let bytes = std::fs::metadata(path).map_err(unreadable)?.len();
-    if bytes > MAX_FILE_BYTES {
+    if bytes > max_bytes {
         return Err((
             Skip::TooLarge,
-            format!("{bytes} bytes, over the {MAX_FILE_BYTES}-byte limit"),
+            format!("{bytes} bytes, over the {max_bytes}-byte limit"),
         ));
     }
     // The size is only a hint (files in /proc report 0): read everything.

@@ -156,3 +156,26 @@ fn count_uses_the_same_accounting() {
     assert_eq!(report["counts"]["counted"], 3);
     assert_eq!(report["counts"]["binary"], 2);
 }
+
+#[test]
+fn max_file_bytes_moves_the_too_large_limit() {
+    let dir = tree(&[("small.txt", b"0123456789\n"), ("large.txt", &[b'x'; 100])]);
+    let report = budget_in(
+        dir.path(),
+        &[
+            "count",
+            "--max-file-bytes",
+            "50",
+            "--counter",
+            "seed",
+            "--format",
+            "json",
+        ],
+    )
+    .json();
+    let statuses = statuses(&report);
+    assert_eq!(statuses["small.txt"], "counted");
+    assert_eq!(statuses["large.txt"], "too_large");
+    let large = &report["files"][0];
+    assert_eq!(large["reason"], "100 bytes, over the 50-byte limit");
+}
