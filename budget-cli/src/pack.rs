@@ -225,15 +225,7 @@ impl<'a> Packer<'_, 'a> {
             });
         }
         // minimum fits, budget does not: bisect for a total in between that fits.
-        let (mut fits, mut fails) = (minimum, budget);
-        while fails - fits > 1 {
-            let middle = fits + (fails - fits) / 2;
-            if self.fit(middle, budget).is_some() {
-                fits = middle;
-            } else {
-                fails = middle;
-            }
-        }
+        let (fits, _) = bisect(minimum, budget, |total| self.fit(total, budget).is_some());
         self.fit(fits, budget)
             .ok_or(PackError::NothingFits { ceiling: budget })
     }
@@ -251,14 +243,7 @@ impl<'a> Packer<'_, 'a> {
             fails = fits;
             fits = fits.saturating_mul(2);
         }
-        while fits - fails > 1 {
-            let middle = fails + (fits - fails) / 2;
-            if self.fit(middle, middle).is_some() {
-                fits = middle;
-            } else {
-                fails = middle;
-            }
-        }
+        let (_, fits) = bisect(fails, fits, |total| self.fit(total, total).is_none());
         Ok(fits)
     }
 
@@ -369,6 +354,20 @@ fn file_records(
     (records, tally)
 }
 
+/// Narrows `low < high`, where `below(low)` holds and `below(high)` does
+/// not, to two adjacent values with the same property.
+fn bisect(mut low: u64, mut high: u64, below: impl Fn(u64) -> bool) -> (u64, u64) {
+    while high - low > 1 {
+        let middle = low + (high - low) / 2;
+        if below(middle) {
+            low = middle;
+        } else {
+            high = middle;
+        }
+    }
+    (low, high)
+}
+
 /// The `--format json` document.
 fn report(
     records: Vec<serde_json::Value>,
@@ -421,4 +420,25 @@ fn summary(
         "payload: {tokens} tokens ({kind}, --counter {}) of a {budget}-token budget",
         counter.choice(),
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bisect_finds_the_boundary() {
+        assert_eq!(bisect(0, 100, |x| x < 37), (36, 37));
+        assert_eq!(bisect(5, 6, |_| unreachable!()), (5, 6));
+    }
+
+    #[test]
+    fn description_is_the_first_line_without_comment_markers() {
+        assert_eq!(
+            description("\n//! Tide prediction.\nfn x()").as_deref(),
+            Some("Tide prediction.")
+        );
+        assert_eq!(description("# \n"), None);
+        assert_eq!(description(&"x".repeat(100)).map(|d| d.len()), Some(80));
+    }
 }

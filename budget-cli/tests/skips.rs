@@ -9,7 +9,7 @@ mod common;
 use std::collections::BTreeMap;
 use std::process::Command;
 
-use common::{budget_in, tree};
+use common::{Run, budget_in, tree};
 use serde_json::Value;
 use tempfile::TempDir;
 
@@ -42,6 +42,28 @@ fn every_kind() -> TempDir {
     dir
 }
 
+/// `budget COMMAND` on [`every_kind`] plus `/proc/self/mem`, excluding
+/// `*.log`, as JSON, with the seed counter.
+fn run_on_every_kind(command: &str) -> (TempDir, Run) {
+    let dir = every_kind();
+    let run = budget_in(
+        dir.path(),
+        &[
+            command,
+            ".",
+            "/proc/self/mem",
+            "--exclude",
+            "*.log",
+            "--format",
+            "json",
+            "--counter",
+            "seed",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    (dir, run)
+}
+
 fn statuses(report: &Value) -> BTreeMap<String, String> {
     report["files"]
         .as_array()
@@ -58,22 +80,7 @@ fn statuses(report: &Value) -> BTreeMap<String, String> {
 
 #[test]
 fn pack_counts_each_file_under_one_reason() {
-    let dir = every_kind();
-    let run = budget_in(
-        dir.path(),
-        &[
-            "pack",
-            ".",
-            "/proc/self/mem",
-            "--exclude",
-            "*.log",
-            "--format",
-            "json",
-            "--counter",
-            "seed",
-        ],
-    );
-    assert_eq!(run.code, 0, "{}", run.stderr);
+    let (_dir, run) = run_on_every_kind("pack");
     let report = run.json();
     let expected: BTreeMap<String, String> = [
         ("a.rs", "packed"),
@@ -130,22 +137,7 @@ fn pack_counts_each_file_under_one_reason() {
 
 #[test]
 fn count_uses_the_same_accounting() {
-    let dir = every_kind();
-    let run = budget_in(
-        dir.path(),
-        &[
-            "count",
-            ".",
-            "/proc/self/mem",
-            "--exclude",
-            "*.log",
-            "--format",
-            "json",
-            "--counter",
-            "seed",
-        ],
-    );
-    assert_eq!(run.code, 0, "{}", run.stderr);
+    let (_dir, run) = run_on_every_kind("count");
     let report = run.json();
     let statuses = statuses(&report);
     assert_eq!(statuses["a.rs"], "counted");
