@@ -46,6 +46,14 @@ pub enum Command {
     /// skip accounting as `pack`; --tree shows where the tokens are.
     #[command(after_help = EXIT_CODES)]
     Count(CountArgs),
+    /// Check the budget contract of prompt pipelines (LocalAI-RAG format).
+    ///
+    /// Every `call_model` step must satisfy: fixed prompt, history, context,
+    /// output and safety margin add up to at most the model's context
+    /// window. PIPELINES are YAML files or folders (every *.yaml / *.yml
+    /// below them). Exits 1 when a pipeline fails.
+    #[command(after_help = EXIT_CODES)]
+    Check(CheckArgs),
 }
 
 /// Paths and globs, shared by `pack` and `count`.
@@ -128,6 +136,46 @@ pub struct CountArgs {
     pub depth: usize,
 }
 
+/// `budget check`.
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// Pipeline files or folders [default: the current directory].
+    #[arg(value_name = "PIPELINES")]
+    pub pipelines: Vec<PathBuf>,
+    /// The model config (JSON with `model_context_window`, optional
+    /// `model_max_tokens`).
+    #[arg(long, value_name = "FILE")]
+    pub model_config: PathBuf,
+    /// The folder prompt keys are looked up in.
+    #[arg(long, value_name = "DIR")]
+    pub prompts: PathBuf,
+    /// What a violation does [default: PIPELINE_LIMITS_POLICY, else each
+    /// pipeline's `limits_policy`, else fail_fast].
+    #[arg(long, value_enum)]
+    pub policy: Option<PolicyArg>,
+    /// How prompt tokens are counted.
+    #[arg(long, value_enum, value_name = "COUNTER", default_value_t = CounterChoice::DEFAULT)]
+    pub counter: CounterChoice,
+    /// Tokens added to each step's fixed prompt for roles and separators
+    /// [default: the library's 64].
+    #[arg(long, value_name = "N")]
+    pub format_overhead: Option<u64>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = CountFormat::Table)]
+    pub format: CountFormat,
+}
+
+/// `check --policy`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum PolicyArg {
+    /// The first violating step fails the pipeline.
+    #[value(name = "fail_fast")]
+    FailFast,
+    /// Lower max_context_tokens (then a step's output limit) until it fits.
+    #[value(name = "auto_clamp")]
+    AutoClamp,
+}
+
 /// A `--budget` value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BudgetArg {
@@ -172,7 +220,7 @@ pub enum Order {
     Arrival,
 }
 
-/// `count --format`.
+/// `count --format` and `check --format`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum CountFormat {
     /// Aligned columns.

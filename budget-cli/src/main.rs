@@ -3,13 +3,16 @@
 //! * `budget pack [PATH]...` packs files into one payload that fits a token
 //!   budget (Markdown, XML or a JSON report);
 //! * `budget count [PATH]...` counts tokens per file, per content type and
-//!   per folder.
+//!   per folder;
+//! * `budget check [PIPELINES]...` checks the budget contract of prompt
+//!   pipelines against a model config.
 //!
 //! Exit codes: 0 success, 1 budget or contract violation, 2 usage or input
 //! error. Errors are printed as one line on stderr.
 
 #![forbid(unsafe_code)]
 
+mod check;
 mod cli;
 mod count;
 mod counter;
@@ -39,6 +42,8 @@ enum CliError {
     #[error(transparent)]
     Pack(#[from] pack::PackError),
     #[error(transparent)]
+    Check(#[from] check::CheckError),
+    #[error(transparent)]
     Output(#[from] output::OutputError),
 }
 
@@ -46,7 +51,8 @@ impl CliError {
     /// 1 for a budget or contract violation, 2 for usage and input errors.
     fn exit_code(&self) -> u8 {
         match self {
-            Self::Pack(pack::PackError::OverFailLimit { .. }) => 1,
+            Self::Pack(pack::PackError::OverFailLimit { .. })
+            | Self::Check(check::CheckError::Violations { .. }) => 1,
             _ => 2,
         }
     }
@@ -60,6 +66,7 @@ fn main() -> ExitCode {
     let result = match &cli.command {
         Command::Pack(args) => pack::run(args),
         Command::Count(args) => count::run(args),
+        Command::Check(args) => check::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -109,7 +109,7 @@ pub fn run(args: &PackArgs) -> Result<(), CliError> {
         })
         .placer(PathOrder)
         .build();
-    let everything = tokens_i64(demand).max(1);
+    let everything = demand.max(1);
     let selection = pipeline
         .run(
             &items,
@@ -165,7 +165,7 @@ fn items(scan: &mut Scan) -> (Vec<Item>, Vec<usize>) {
         let lines = text.lines().count();
         let description = description(&text);
         let mut builder = Item::builder(text)
-            .tokens(tokens_i64(text_file.tokens))
+            .tokens(text_file.tokens)
             .content_type(text_file.content_type)
             .link(file.label.clone())
             .metadata("line_start", 1_i64)
@@ -180,12 +180,6 @@ fn items(scan: &mut Scan) -> (Vec<Item>, Vec<usize>) {
         }
     }
     (items, file_of_item)
-}
-
-/// A token count as the library's signed count (files are at most 4 MiB,
-/// so only a sum could saturate).
-fn tokens_i64(tokens: u64) -> i64 {
-    i64::try_from(tokens).unwrap_or(i64::MAX)
 }
 
 /// The first non-empty line without comment markers, at most 80 characters.

@@ -51,7 +51,7 @@ pub fn render(payload: &HybridPayload<'_, Item>, budget_tokens: u64) -> String {
         ItemState::Linked,
         |out, p| {
             open_file(out, p.item);
-            let _ = write!(out, " tokens=\"{}\">", p.item.tokens().max(0));
+            let _ = write!(out, " tokens=\"{}\">", p.item.tokens());
             text(out, p.item.description().unwrap_or(""));
             out.push_str("</file>\n");
         },
