@@ -42,7 +42,10 @@ fi
 files=$(find "$TREE" -type f | wc -l)
 bytes=$(du -sb "$TREE" | cut -f1)
 echo "tree: $TREE ($files files, $bytes bytes); $(nproc) cores; load $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "versions: $("$BUDGET" --version), code2prompt $("$CODE2PROMPT" --version | awk '{print $NF}'), repomix $($REPOMIX --version)"
+TOOLS=(budget:budget.md)
+if command -v "$CODE2PROMPT" >/dev/null; then TOOLS+=(code2prompt:code2prompt.md); else echo "code2prompt not found: skipped"; fi
+if command -v "${REPOMIX%% *}" >/dev/null; then TOOLS+=(repomix:repomix.xml); else echo "repomix not found: skipped"; fi
+echo "versions: $("$BUDGET" --version)"
 
 # run NAME OUTPUT COMMAND...: one timed run; appends "wall_s max_rss_kb" to $OUT/NAME.times
 run() {
@@ -57,8 +60,12 @@ run() {
 rm -f "$OUT"/*.times
 for ((i = 1; i <= RUNS; i++)); do
     run budget "$OUT/budget.md" "$BUDGET" pack "$TREE" --budget 100000 --counter o200k -o "$OUT/budget.md"
-    run code2prompt "$OUT/code2prompt.md" "$CODE2PROMPT" "$TREE" --output-file "$OUT/code2prompt.md" --no-clipboard --encoding o200k
-    run repomix "$OUT/repomix.xml" $REPOMIX "$TREE" -o "$OUT/repomix.xml" --token-count-encoding o200k_base
+    if [[ " ${TOOLS[*]} " == *" code2prompt:"* ]]; then
+        run code2prompt "$OUT/code2prompt.md" "$CODE2PROMPT" "$TREE" --output-file "$OUT/code2prompt.md" --no-clipboard
+    fi
+    if [[ " ${TOOLS[*]} " == *" repomix:"* ]]; then
+        run repomix "$OUT/repomix.xml" $REPOMIX "$TREE" -o "$OUT/repomix.xml" --token-count-encoding o200k_base
+    fi
 done
 
 # median of column $2 in file $1
@@ -66,7 +73,7 @@ median() { sort -n -k"$2" "$1" | awk -v c="$2" '{v[NR]=$c} END {print v[int((NR+
 range() { sort -n -k"$2" "$1" | awk -v c="$2" 'NR==1{lo=$c} {hi=$c} END {print lo "-" hi}'; }
 
 printf '\n| tool | wall s (median, range of %s) | peak RSS MB (median) | output bytes | output o200k tokens | within 100,000 |\n|---|--:|--:|--:|--:|:-:|\n' "$RUNS"
-for pair in budget:budget.md code2prompt:code2prompt.md repomix:repomix.xml; do
+for pair in "${TOOLS[@]}"; do
     name=${pair%%:*}
     output=$OUT/${pair#*:}
     tokens=$("$BUDGET" count "$output" --counter o200k --max-file-bytes 100000000000 --format json |
