@@ -193,7 +193,7 @@ impl_token_count_field!(u8, u16, u32, u64, u128, usize);
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a group id, so it cannot be a `#[context(group)]` field",
     label = "not `u64` or `Option<u64>`",
-    note = "a group id is `u64`, `u32`, `u16`, `u8` or an `Option` of one; implement `GroupField` for other types"
+    note = "a group id is `u64`, `u32`, `u16`, `u8` or an `Option` of one; store a `usize` or signed id as `u64`, or implement `GroupField` for your own id type"
 )]
 pub trait GroupField {
     /// The group id, if the field holds one.
