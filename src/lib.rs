@@ -90,17 +90,18 @@ macro_rules! budget {
 /// |---|---|---|
 /// | `content` | any `AsRef<str>`: `String`, `&str`, `Cow<str>`, … ([`TextField`]) | `content()`, `tokens()` |
 /// | `content, content_type = "code"` | as above, estimated at its own ratio | |
-/// | `tokens` | an integer or `Option` of one ([`IntegerField`]): an exact count that replaces the estimate when present | `tokens()` |
+/// | `tokens` | an unsigned integer or `Option` of one ([`TokenCountField`]): an exact count that replaces the estimate when present | `tokens()` |
 /// | `score` | `f64`, `f32` or `Option` of them ([`FloatField`]); NaN counts as no score | `relevance()`, `tier()` |
 /// | `score, scale = 10` | a score on a 0–10 scale, divided by 10 | |
 /// | `pinned` | `bool` ([`FlagField`]) | `pinned()` |
 /// | `timestamp` | `SystemTime`, [`Timestamp`], `chrono::DateTime<Utc>` (feature `chrono`), optional ([`TimestampField`]) | `timestamp()` |
-/// | `priority` | an integer or `Option` of one | `priority()` |
+/// | `priority` | an integer or `Option` of one ([`IntegerField`]) | `priority()` |
 /// | `tags` | a `Vec`, array, slice or set of strings ([`TagList`]) | `tags()` |
 /// | `hint` | `f64` or `Option<f64>` | `relevance_hint()` |
 /// | `metadata` | a `HashMap` or `BTreeMap` of string to value ([`MetadataMap`]) | `metadata(key)` |
 /// | `link` | a path or URL, optional ([`OptionalTextField`]) | `link()` |
 /// | `description` | a one-line description, optional | `description()` |
+/// | `group` | `u64` or `Option<u64>` (also `u32`, `u16`, `u8`; [`GroupField`]): the atomic group id, see [Atomic groups](#atomic-groups) | `group()` |
 /// | `skip` | anything: the field is ignored | |
 ///
 /// # Token estimate
@@ -170,10 +171,52 @@ macro_rules! budget {
 /// assert!(Bounded { text: text.into() }.tokens() >= calibrated);
 /// ```
 ///
+/// # Atomic groups
+///
+/// Items whose `group()` returns the same id are selected whole or not at
+/// all, by every slicer, and never deduplicated against each other (see
+/// [`ContextItem::group`](trait@ContextItem)). Give an assistant message that
+/// calls a tool and the result of that call the same id: a chat API rejects
+/// a call without its result. An `Option<u64>` field leaves items that are
+/// not part of a tool exchange alone (`None`).
+///
+/// ```
+/// use budget::{ContextBudget, ContextItem, Pipeline};
+///
+/// #[derive(ContextItem)]
+/// struct Message {
+///     #[context(content)]
+///     text: &'static str,
+///     #[context(tokens)]
+///     tokens: u64,
+///     #[context(group)]
+///     tool_call: Option<u64>,
+/// }
+///
+/// let history = [
+///     Message { text: "What does src/lib.rs export?", tokens: 8, tool_call: None },
+///     Message { text: r#"read_file({"path":"src/lib.rs"})"#, tokens: 12, tool_call: Some(1) },
+///     Message { text: "pub mod model;\npub mod pipeline;", tokens: 40, tool_call: Some(1) },
+/// ];
+/// assert_eq!(history[1].group(), Some(1));
+///
+/// // The call and its result are one unit of 12 + 40 = 52 tokens: with a
+/// // 30-token target neither is kept, although the call alone would fit.
+/// let selection = Pipeline::default().run(&history, &ContextBudget::new(100, 30)?)?;
+/// let texts: Vec<&str> = selection.items().iter().map(|m| m.text).collect();
+/// assert_eq!(texts, ["What does src/lib.rs export?"]);
+/// assert_eq!(selection.report().groups[0].tokens, 52);
+///
+/// // With 8 + 52 = 60 tokens, everything fits.
+/// let selection = Pipeline::default().run(&history, &ContextBudget::new(100, 60)?)?;
+/// assert_eq!(selection.items().len(), 3);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
 /// # Enums
 ///
-/// A newtype variant without attributes forwards every accessor to the
-/// value it wraps; a variant with `#[context]` fields is read like a struct.
+/// A newtype variant without attributes forwards every accessor (`group()`
+/// too) to the value it wraps; a variant with `#[context]` fields is read like a struct.
 ///
 /// ```
 /// use budget::{ContextItem, ContextKind};

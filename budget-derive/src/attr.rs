@@ -11,7 +11,7 @@
 //!          | crate = "path"
 //! field:     content [, content_type = "…"] | tokens | score [, scale = 10]
 //!          | pinned | timestamp | priority | tags | hint | metadata
-//!          | link | description | skip
+//!          | link | description | group | skip
 //! ```
 
 use budget_runtime::{ContentType, ContextKind, Tier, TierThresholds};
@@ -50,6 +50,7 @@ const FIELD_KEYS: &[&str] = &[
     "metadata",
     "link",
     "description",
+    "group",
     "skip",
 ];
 const TIERS_KEYS: &[&str] = &["raw", "linked"];
@@ -224,11 +225,12 @@ pub(crate) enum Role {
     Metadata,
     Link,
     Description,
+    Group,
     Skip,
 }
 
 impl Role {
-    pub(crate) const ALL: [Self; 12] = [
+    pub(crate) const ALL: [Self; 13] = [
         Self::Content,
         Self::Tokens,
         Self::Score,
@@ -240,6 +242,7 @@ impl Role {
         Self::Metadata,
         Self::Link,
         Self::Description,
+        Self::Group,
         Self::Skip,
     ];
 
@@ -257,6 +260,7 @@ impl Role {
             Self::Metadata => "metadata",
             Self::Link => "link",
             Self::Description => "description",
+            Self::Group => "group",
             Self::Skip => "skip",
         }
     }

@@ -132,6 +132,7 @@ fn adapter(role: Role) -> Option<Runtime> {
         Role::Tags => Runtime::TagList,
         Role::Metadata => Runtime::MetadataMap,
         Role::Link | Role::Description => Runtime::OptionalTextField,
+        Role::Group => Runtime::GroupField,
         Role::Skip => return None,
     })
 }
@@ -153,10 +154,11 @@ enum Method {
     Tier,
     Link,
     Description,
+    Group,
 }
 
 impl Method {
-    const ALL: [Self; 14] = [
+    const ALL: [Self; 15] = [
         Self::Content,
         Self::Tokens,
         Self::Kind,
@@ -171,6 +173,7 @@ impl Method {
         Self::Tier,
         Self::Link,
         Self::Description,
+        Self::Group,
     ];
 
     fn signature(self, paths: &Paths) -> TokenStream {
@@ -205,6 +208,7 @@ impl Method {
             Self::Description => {
                 quote!(fn description(&self) -> #option<&#std::primitive::str>)
             }
+            Self::Group => quote!(fn group(&self) -> #option<#std::primitive::u64>),
         }
     }
 
@@ -226,7 +230,8 @@ impl Method {
             | Self::Relevance
             | Self::Tier
             | Self::Link
-            | Self::Description => paths.none(),
+            | Self::Description
+            | Self::Group => paths.none(),
         }
     }
 
@@ -248,6 +253,7 @@ impl Method {
             Self::Tier => "tier",
             Self::Link => "link",
             Self::Description => "description",
+            Self::Group => "group",
         };
         let name = Ident::new(name, Span::call_site());
         quote!(#context_item::#name(#inner))
@@ -287,6 +293,7 @@ fn body_expr<'b>(
     let tier = paths.runtime(Runtime::Tier);
     let tier_thresholds = paths.runtime(Runtime::TierThresholds);
     let optional_text_field = paths.runtime(Runtime::OptionalTextField);
+    let group_field = paths.runtime(Runtime::GroupField);
     let (some, none) = (paths.some(), paths.none());
     let single = |role: Role, adapter: TokenStream| {
         body.field(role)
@@ -395,6 +402,7 @@ fn body_expr<'b>(
             Role::Description,
             quote!(#optional_text_field::as_optional_text),
         ),
+        Method::Group => single(Role::Group, quote!(#group_field::as_group)),
     }
 }
 

@@ -12,6 +12,7 @@
 //! | `score`, `hint`      | [`FloatField`]         | `f64`, `f32` and `Option` of them |
 //! | `pinned`             | [`FlagField`]          | `bool`, `Option<bool>` (`None` is `false`) |
 //! | `timestamp`          | [`TimestampField`]     | [`Timestamp`], `SystemTime`, `chrono::DateTime<Utc>` (feature `chrono`), and `Option` of them |
+//! | `group`              | [`GroupField`]         | `u64`, `u32`, `u16`, `u8` and `Option` of them |
 //!
 //! Implement a trait for your own type to use it in a field with that
 //! attribute.
@@ -173,6 +174,45 @@ macro_rules! impl_token_count_field {
 
 impl_token_count_field!(u8, u16, u32, u64, u128, usize);
 
+/// A field that may hold an atomic group id (`#[context(group)]`): the
+/// value [`ContextItem::group`](crate::ContextItem::group) returns, shared by
+/// items the pipeline includes whole or not at all.
+///
+/// Implemented for the unsigned integers that convert to `u64` without loss
+/// (`u64`, `u32`, `u16`, `u8`) and `Option` of them. Not for `usize` or
+/// `u128`, whose conversion could fail and merge distinct groups, nor for
+/// signed integers: convert such ids to `u64` in your own type.
+///
+/// ```
+/// use budget_runtime::GroupField;
+///
+/// assert_eq!(GroupField::as_group(&7u64), Some(7));
+/// assert_eq!(GroupField::as_group(&Some(3u32)), Some(3));
+/// assert_eq!(GroupField::as_group(&None::<u64>), None);
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a group id, so it cannot be a `#[context(group)]` field",
+    label = "not `u64` or `Option<u64>`",
+    note = "a group id is `u64`, `u32`, `u16`, `u8` or an `Option` of one; store a `usize` or signed id as `u64`, or implement `GroupField` for your own id type"
+)]
+pub trait GroupField {
+    /// The group id, if the field holds one.
+    fn as_group(&self) -> Option<u64>;
+}
+
+macro_rules! impl_group_field {
+    ($($ty:ty),* $(,)?) => {$(
+        impl GroupField for $ty {
+            #[inline]
+            fn as_group(&self) -> Option<u64> {
+                Some(u64::from(*self))
+            }
+        }
+    )*};
+}
+
+impl_group_field!(u8, u16, u32, u64);
+
 /// A field that may hold a floating-point number: a relevance score
 /// (`#[context(score)]`) or a future-relevance hint (`#[context(hint)]`).
 ///
@@ -299,6 +339,7 @@ macro_rules! impl_option_and_ref {
 
 impl_option_and_ref!(IntegerField, as_integer -> Option<i64>, absent = None);
 impl_option_and_ref!(TokenCountField, as_token_count -> Option<u64>, absent = None);
+impl_option_and_ref!(GroupField, as_group -> Option<u64>, absent = None);
 impl_option_and_ref!(FloatField, as_float -> Option<f64>, absent = None);
 impl_option_and_ref!(FlagField, as_flag -> bool, absent = false);
 impl_option_and_ref!(TimestampField, as_timestamp -> Option<Timestamp>, absent = None);
@@ -322,6 +363,15 @@ mod tests {
         assert_eq!(Some(7usize).as_token_count(), Some(7));
         assert_eq!(TokenCountField::as_token_count(&&Some(3u8)), Some(3));
         assert_eq!(None::<u32>.as_token_count(), None);
+    }
+
+    #[test]
+    fn group_ids_widen_without_loss() {
+        assert_eq!(u64::MAX.as_group(), Some(u64::MAX));
+        assert_eq!(255u8.as_group(), Some(255));
+        assert_eq!(Some(u32::MAX).as_group(), Some(4_294_967_295));
+        assert_eq!(GroupField::as_group(&&Some(9u16)), Some(9));
+        assert_eq!(None::<u64>.as_group(), None);
     }
 
     #[test]

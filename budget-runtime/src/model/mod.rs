@@ -25,7 +25,7 @@ pub use context_budget::{
 pub use context_item::ContextItem;
 pub use context_kind::ContextKind;
 pub use field::{
-    FlagField, FloatField, IntegerField, OptionalTextField, TextField, TimestampField,
+    FlagField, FloatField, GroupField, IntegerField, OptionalTextField, TextField, TimestampField,
     TokenCountField,
 };
 pub use item::{Item, ItemBuilder};

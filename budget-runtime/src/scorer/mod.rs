@@ -13,6 +13,7 @@
 
 mod composite;
 mod decay;
+mod file_relevance;
 mod frequency;
 mod kind;
 mod metadata_key;
@@ -30,6 +31,7 @@ mod time_provider;
 
 pub use composite::{CompositeScorer, CompositeScorerBuilder};
 pub use decay::{DecayCurve, DecayScorer};
+pub use file_relevance::FileRelevanceScorer;
 pub use frequency::FrequencyScorer;
 pub use kind::KindScorer;
 pub use metadata_key::MetadataKeyScorer;

@@ -60,6 +60,9 @@ pub struct Everything<'a> {
     /// Description.
     #[context(description)]
     pub description: ::core::option::Option<String>,
+    /// Atomic group.
+    #[context(group)]
+    pub group: ::core::option::Option<u64>,
     /// Ignored.
     #[context(skip)]
     pub internal: u64,
@@ -69,7 +72,7 @@ pub struct Everything<'a> {
 
 /// A generic newtype-delegating enum.
 #[derive(ContextItem)]
-pub enum Either<'a, T> {
+pub enum Either<'a, T, G> {
     /// Delegates.
     Left(Everything<'a>),
     /// Reads its own fields.
@@ -78,6 +81,9 @@ pub enum Either<'a, T> {
         /// Text.
         #[context(content)]
         text: T,
+        /// Group.
+        #[context(group)]
+        group: G,
     },
 }
 
@@ -95,10 +101,17 @@ fn main() {
         metadata: BTreeMap::new(),
         link: "l",
         description: None,
+        group: Some(3),
         internal: 0,
         other: (),
     };
-    let either: Either<'_, String> = Either::Right { text: "r".to_owned() };
+    let either: Either<'_, String, u32> = Either::Right {
+        text: "r".to_owned(),
+        group: 4,
+    };
     let total = item.tokens() + either.tokens();
     assert_eq!(total, 4);
+    assert_eq!(either.group(), Some(4));
+    let left: Either<'_, String, u32> = Either::Left(item);
+    assert_eq!(left.group(), Some(3));
 }

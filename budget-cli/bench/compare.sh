@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# Side-by-side, whole-process comparison of `budget pack` against code2prompt
+# and repomix on one large real tree: wall time, peak memory (max RSS) and
+# each output's exact o200k_base token count (counted by `budget count
+# --counter o200k`, the same exact counter for every output).
+#
+#   budget-cli/bench/compare.sh [RUNS]        # default 3 runs per tool, interleaved
+#
+# Environment (defaults in brackets):
+#   TREE        the tree to pack [a copy of the Python standard library without
+#               site-packages and __pycache__, made under /tmp/budget-bench]
+#   BUDGET      budget binary [target/release/budget, built here]
+#   CODE2PROMPT code2prompt binary [code2prompt on PATH; `cargo install code2prompt`]
+#   REPOMIX     repomix command [repomix on PATH; `npm install -g repomix`]
+#   OUT         where outputs and timings go [/tmp/budget-bench/out]
+#
+# Nothing third-party is committed: the tools and their outputs stay outside
+# the repository.
+set -euo pipefail
+
+RUNS=${1:-3}
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+OUT=${OUT:-/tmp/budget-bench/out}
+BUDGET=${BUDGET:-}
+CODE2PROMPT=${CODE2PROMPT:-code2prompt}
+REPOMIX=${REPOMIX:-repomix}
+mkdir -p "$OUT"
+
+if [[ -z ${TREE:-} ]]; then
+    TREE=/tmp/budget-bench/python-stdlib
+    if [[ ! -d $TREE ]]; then
+        stdlib=$(python3 -c 'import sysconfig; print(sysconfig.get_paths()["stdlib"])')
+        mkdir -p "$TREE"
+        (cd "$stdlib" && tar --exclude=./site-packages --exclude=__pycache__ -cf - .) | tar -xf - -C "$TREE"
+    fi
+fi
+if [[ -z $BUDGET ]]; then
+    (cd "$ROOT" && cargo build --release -p budget-cli --quiet)
+    BUDGET=$ROOT/target/release/budget
+fi
+
+files=$(find "$TREE" -type f | wc -l)
+bytes=$(du -sb "$TREE" | cut -f1)
+echo "tree: $TREE ($files files, $bytes bytes); $(nproc) cores; load $(cut -d' ' -f1-3 /proc/loadavg)"
+TOOLS=(budget:budget.md)
+if command -v "$CODE2PROMPT" >/dev/null; then TOOLS+=(code2prompt:code2prompt.md); else echo "code2prompt not found: skipped"; fi
+if command -v "${REPOMIX%% *}" >/dev/null; then TOOLS+=(repomix:repomix.xml); else echo "repomix not found: skipped"; fi
+echo "versions: $("$BUDGET" --version)"
+
+# run NAME OUTPUT COMMAND...: one timed run; appends "wall_s max_rss_kb" to $OUT/NAME.times
+run() {
+    local name=$1 output=$2
+    shift 2
+    rm -f "$output"
+    /usr/bin/time -f '%e %M' -o "$OUT/$name.time" "$@" >"$OUT/$name.stdout" 2>"$OUT/$name.stderr" </dev/null ||
+        { echo "$name failed:"; tail -5 "$OUT/$name.stderr"; exit 1; }
+    cat "$OUT/$name.time" >>"$OUT/$name.times"
+}
+
+rm -f "$OUT"/*.times
+for ((i = 1; i <= RUNS; i++)); do
+    run budget "$OUT/budget.md" "$BUDGET" pack "$TREE" --budget 100000 --counter o200k -o "$OUT/budget.md"
+    if [[ " ${TOOLS[*]} " == *" code2prompt:"* ]]; then
+        run code2prompt "$OUT/code2prompt.md" "$CODE2PROMPT" "$TREE" --output-file "$OUT/code2prompt.md" --no-clipboard
+    fi
+    if [[ " ${TOOLS[*]} " == *" repomix:"* ]]; then
+        run repomix "$OUT/repomix.xml" $REPOMIX "$TREE" -o "$OUT/repomix.xml" --token-count-encoding o200k_base
+    fi
+done
+
+# median of column $2 in file $1
+median() { sort -n -k"$2" "$1" | awk -v c="$2" '{v[NR]=$c} END {print v[int((NR+1)/2)]}'; }
+range() { sort -n -k"$2" "$1" | awk -v c="$2" 'NR==1{lo=$c} {hi=$c} END {print lo "-" hi}'; }
+
+printf '\n| tool | wall s (median, range of %s) | peak RSS MB (median) | output bytes | output o200k tokens | within 100,000 |\n|---|--:|--:|--:|--:|:-:|\n' "$RUNS"
+for pair in "${TOOLS[@]}"; do
+    name=${pair%%:*}
+    output=$OUT/${pair#*:}
+    tokens=$("$BUDGET" count "$output" --counter o200k --max-file-bytes 100000000000 --format json |
+        python3 -c 'import json, sys; print(json.load(sys.stdin)["total_tokens"])')
+    within=$([[ $tokens -le 100000 ]] && echo yes || echo no)
+    printf '| %s | %s (%s) | %s | %s | %s | %s |\n' "$name" "$(median "$OUT/$name.times" 1)" "$(range "$OUT/$name.times" 1)" \
+        "$(($(median "$OUT/$name.times" 2) / 1024))" "$(stat -c %s "$output")" "$tokens" "$within"
+done

@@ -1,0 +1,250 @@
+//! The command line: subcommands, flags and their values (clap derive).
+
+use std::path::PathBuf;
+use std::str::FromStr;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use crate::counter::CounterChoice;
+use crate::scan::MAX_FILE_BYTES;
+use crate::walk::WalkOptions;
+
+/// Exit codes, shown at the end of `--help`.
+const EXIT_CODES: &str = "\
+Exit codes:
+  0  success
+  1  budget or contract violation: the payload exceeds --fail-over, or a pipeline fails its contract
+  2  usage or input error: bad flag or value, missing path, bad glob, --budget below the minimum, unreadable config";
+
+/// Token budgets for LLM prompts: pack files into a prompt that fits, count
+/// tokens, check pipeline budget contracts.
+#[derive(Debug, Parser)]
+#[command(name = "budget", version, after_help = EXIT_CODES, propagate_version = true)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Pack files into one prompt payload that fits a token budget.
+    ///
+    /// Walks the paths (honouring .gitignore, skipping hidden files), scores
+    /// each file by --query or by the kind of file, and spreads them over
+    /// RAW (full text), LINKED (path and fetch cost) and SUMMARY (a mention)
+    /// so the rendered payload, counted with --counter, stays within
+    /// --budget. Every input file is either packed or counted under one skip
+    /// reason (duplicate, binary, too large, unreadable, empty, symlink,
+    /// special file, excluded by a glob).
+    #[command(after_help = EXIT_CODES)]
+    Pack(PackArgs),
+    /// Count the tokens of files, like `wc` for tokens.
+    ///
+    /// Prints tokens per file and totals per content type, with the same
+    /// skip accounting as `pack`; --tree shows where the tokens are.
+    #[command(after_help = EXIT_CODES)]
+    Count(CountArgs),
+    /// Check the budget contract of prompt pipelines (LocalAI-RAG format).
+    ///
+    /// Every `call_model` step must satisfy: fixed prompt, history, context,
+    /// output and safety margin add up to at most the model's context
+    /// window. PIPELINES are YAML files or folders (every *.yaml / *.yml
+    /// below them). Exits 1 when a pipeline fails.
+    #[command(after_help = EXIT_CODES)]
+    Check(CheckArgs),
+}
+
+/// Paths and globs, shared by `pack` and `count`.
+#[derive(Debug, Args)]
+pub struct InputArgs {
+    /// Files or directories to read [default: the current directory].
+    #[arg(value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+    /// Only read files matching GLOB (gitignore syntax, relative to each
+    /// PATH); repeatable.
+    #[arg(long, value_name = "GLOB")]
+    pub include: Vec<String>,
+    /// Leave out files matching GLOB (gitignore syntax, relative to each
+    /// PATH); repeatable; wins over --include.
+    #[arg(long, value_name = "GLOB")]
+    pub exclude: Vec<String>,
+    /// How tokens are counted.
+    #[arg(long, value_enum, value_name = "COUNTER", default_value_t = CounterChoice::DEFAULT)]
+    pub counter: CounterChoice,
+    /// Skip files larger than BYTES as too large.
+    #[arg(long, value_name = "BYTES", default_value_t = MAX_FILE_BYTES)]
+    pub max_file_bytes: u64,
+}
+
+impl InputArgs {
+    /// The walk these arguments ask for.
+    pub fn walk_options(&self) -> WalkOptions {
+        WalkOptions {
+            paths: self.paths.clone(),
+            include: self.include.clone(),
+            exclude: self.exclude.clone(),
+        }
+    }
+}
+
+/// `budget pack`.
+#[derive(Debug, Args)]
+pub struct PackArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Tokens the whole rendered payload may use, or `auto` to size it from
+    /// the material (25,000, 70,000 or 100,000).
+    #[arg(long, value_name = "N|auto", default_value = "25000")]
+    pub budget: BudgetArg,
+    /// Rank files by these words (a hit in the path counts double a hit in
+    /// the text) instead of by the kind of file.
+    #[arg(long, value_name = "TEXT")]
+    pub query: Option<String>,
+    /// Output format. `json` describes every input file (tier, tokens, score,
+    /// reason) and carries the Markdown payload in `payload`.
+    #[arg(long, value_enum, default_value_t = PackFormat::Markdown)]
+    pub format: PackFormat,
+    /// The order files are offered to the tiers: `rank` (best first) or
+    /// `arrival` (path order; a full tier demotes its lowest-ranked file
+    /// for a better newcomer).
+    #[arg(long, value_enum, default_value_t = Order::Rank)]
+    pub order: Order,
+    /// Write the payload to FILE instead of stdout.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Exit 1, writing nothing, if the payload exceeds N tokens as counted.
+    #[arg(long, value_name = "N")]
+    pub fail_over: Option<u64>,
+}
+
+/// `budget count`.
+#[derive(Debug, Args)]
+pub struct CountArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = CountFormat::Table)]
+    pub format: CountFormat,
+    /// Show the directory tree with each folder's tokens and share instead
+    /// of one line per file.
+    #[arg(long)]
+    pub tree: bool,
+    /// Deepest folder level --tree shows (the top is level 0).
+    #[arg(long, value_name = "N", default_value_t = 3, requires = "tree")]
+    pub depth: usize,
+}
+
+/// `budget check`.
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// Pipeline files or folders [default: the current directory].
+    #[arg(value_name = "PIPELINES")]
+    pub pipelines: Vec<PathBuf>,
+    /// The model config (JSON with `model_context_window`, optional
+    /// `model_max_tokens`).
+    #[arg(long, value_name = "FILE")]
+    pub model_config: PathBuf,
+    /// The folder prompt keys are looked up in.
+    #[arg(long, value_name = "DIR")]
+    pub prompts: PathBuf,
+    /// What a violation does [default: PIPELINE_LIMITS_POLICY, else each
+    /// pipeline's `limits_policy`, else fail_fast].
+    #[arg(long, value_enum)]
+    pub policy: Option<PolicyArg>,
+    /// How prompt tokens are counted.
+    #[arg(long, value_enum, value_name = "COUNTER", default_value_t = CounterChoice::DEFAULT)]
+    pub counter: CounterChoice,
+    /// Tokens added to each step's fixed prompt for roles and separators
+    /// [default: the library's 64].
+    #[arg(long, value_name = "N")]
+    pub format_overhead: Option<u64>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = CountFormat::Table)]
+    pub format: CountFormat,
+}
+
+/// `check --policy`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum PolicyArg {
+    /// The first violating step fails the pipeline.
+    #[value(name = "fail_fast")]
+    FailFast,
+    /// Lower max_context_tokens (then a step's output limit) until it fits.
+    #[value(name = "auto_clamp")]
+    AutoClamp,
+}
+
+/// A `--budget` value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BudgetArg {
+    /// This many tokens.
+    Tokens(u64),
+    /// Sized from the material's total tokens.
+    Auto,
+}
+
+impl FromStr for BudgetArg {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        if s == "auto" {
+            return Ok(Self::Auto);
+        }
+        let digits: String = s.chars().filter(|&c| c != '_' && c != ',').collect();
+        digits
+            .parse()
+            .map(Self::Tokens)
+            .map_err(|_| format!("expected a token count or `auto`, got {s:?}"))
+    }
+}
+
+/// `pack --format`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum PackFormat {
+    /// Markdown sections META, SUMMARY, RAW, LINKED and a fingerprint.
+    Markdown,
+    /// One `payload` element with `summary`, `raw` and `linked` sections.
+    Xml,
+    /// A report of every file plus the Markdown payload.
+    Json,
+}
+
+/// `pack --order`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Order {
+    /// Best score first.
+    Rank,
+    /// Path order.
+    Arrival,
+}
+
+/// `count --format` and `check --format`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum CountFormat {
+    /// Aligned columns.
+    Table,
+    /// One JSON document.
+    Json,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn command_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn budget_values() {
+        assert_eq!("auto".parse(), Ok(BudgetArg::Auto));
+        assert_eq!("25_000".parse(), Ok(BudgetArg::Tokens(25_000)));
+        assert_eq!("100,000".parse(), Ok(BudgetArg::Tokens(100_000)));
+        assert!("-5".parse::<BudgetArg>().is_err());
+        assert!("lots".parse::<BudgetArg>().is_err());
+    }
+}

@@ -1,0 +1,140 @@
+//! `budget count`: tokens per file, per content type and per folder.
+
+use std::fmt::Write;
+
+use budget::ContentType;
+use serde_json::json;
+
+use crate::CliError;
+use crate::cli::{CountArgs, CountFormat};
+use crate::counter::Counter;
+use crate::output;
+use crate::progress::Progress;
+use crate::scan::{Scan, ScanOptions, scan};
+use crate::tree::Folder;
+use crate::walk::walk;
+
+/// Runs `budget count`.
+pub fn run(args: &CountArgs) -> Result<(), CliError> {
+    let progress = Progress::on_stderr();
+    let entries = walk(&args.input.walk_options(), &progress)?;
+    let counter = Counter::new(args.input.counter)?;
+    let scan = scan(
+        entries,
+        &ScanOptions {
+            counter: &counter,
+            keep_text: false,
+            max_file_bytes: args.input.max_file_bytes,
+        },
+        &progress,
+    );
+    let tree = args
+        .tree
+        .then(|| Folder::of(scan.texts().map(|(label, f)| (label, f.tokens))));
+    let text = match args.format {
+        CountFormat::Table => table(&scan, &counter, tree.as_ref(), args.depth),
+        CountFormat::Json => document(&scan, &counter, tree.as_ref(), args.depth),
+    };
+    output::write(&text, None)?;
+    Ok(())
+}
+
+/// Tokens and files of one content type.
+fn by_type(scan: &Scan, content_type: ContentType) -> (u64, usize) {
+    scan.texts()
+        .filter(|(_, f)| f.content_type == content_type)
+        .fold((0, 0), |(tokens, files), (_, f)| {
+            (tokens.saturating_add(f.tokens), files + 1)
+        })
+}
+
+fn table(scan: &Scan, counter: &Counter, tree: Option<&Folder>, depth: usize) -> String {
+    let mut out = String::new();
+    match tree {
+        Some(tree) => {
+            let _ = writeln!(
+                out,
+                "{:>10} {:>7} {:>7}  folder",
+                "tokens", "share", "files"
+            );
+            tree.write_table(&mut out, depth, scan.total_tokens());
+        }
+        None => {
+            let _ = writeln!(out, "{:>10}  {:<8}  path", "tokens", "type");
+            for (label, file) in scan.texts() {
+                let _ = writeln!(
+                    out,
+                    "{:>10}  {:<8}  {label}",
+                    file.tokens,
+                    file.content_type.name()
+                );
+            }
+        }
+    }
+    out.push('\n');
+    for content_type in ContentType::ALL {
+        let (tokens, files) = by_type(scan, content_type);
+        if files > 0 {
+            let _ = writeln!(
+                out,
+                "{tokens:>10}  {:<8}  {files} files",
+                content_type.name()
+            );
+        }
+    }
+    let _ = writeln!(
+        out,
+        "{:>10}  {:<8}  {} files counted with --counter {}; skipped: {}",
+        scan.total_tokens(),
+        "total",
+        scan.tally.counted,
+        counter.choice(),
+        scan.tally,
+    );
+    out
+}
+
+fn document(scan: &Scan, counter: &Counter, tree: Option<&Folder>, depth: usize) -> String {
+    let files: Vec<_> = scan
+        .files
+        .iter()
+        .map(|file| match &file.outcome {
+            Ok(text) => json!({
+                "path": file.label,
+                "status": "counted",
+                "content_type": text.content_type.name(),
+                "tokens": text.tokens,
+                "reason": null,
+            }),
+            Err((skip, detail)) => json!({
+                "path": file.label,
+                "status": skip.key(),
+                "content_type": null,
+                "tokens": null,
+                "reason": detail,
+            }),
+        })
+        .collect();
+    let mut by_content_type = serde_json::Map::new();
+    for content_type in ContentType::ALL {
+        let (tokens, files) = by_type(scan, content_type);
+        by_content_type.insert(
+            content_type.name().to_owned(),
+            json!({ "tokens": tokens, "files": files }),
+        );
+    }
+    let mut document = json!({
+        "counter": counter.choice().to_string(),
+        "exact": counter.is_exact(),
+        "total_tokens": scan.total_tokens(),
+        "by_content_type": by_content_type,
+        "counts": scan.tally.json("counted"),
+        "files": files,
+    });
+    if let Some(tree) = tree {
+        document["tree"] = tree.to_json(depth, scan.total_tokens());
+    }
+    let mut text = serde_json::to_string_pretty(&document).unwrap_or_default();
+    text.push('\n');
+    text
+}

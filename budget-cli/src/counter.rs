@@ -1,0 +1,168 @@
+//! The token counter a command counts with: the one place a `--counter`
+//! choice becomes an [`Estimator`].
+
+use std::fmt;
+
+use budget::{CalibratedEstimator, ContentType, Encoding, Estimator, SeedEstimator};
+use clap::ValueEnum;
+
+/// A `--counter` value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum CounterChoice {
+    /// Seed characters-per-token ratio of each file's content type (fast, rough).
+    Seed,
+    /// The calibrated estimator for o200k_base (fast, about 2% off per file).
+    Calibrated,
+    /// Exact o200k_base counts (GPT-4o and later).
+    O200k,
+    /// Exact cl100k_base counts (GPT-4, GPT-3.5).
+    Cl100k,
+    /// The seed ratio for code, applied to all text.
+    #[value(name = "seed:code")]
+    SeedCode,
+    /// The seed ratio for prose, applied to all text.
+    #[value(name = "seed:prose")]
+    SeedProse,
+    /// The seed ratio for YAML, applied to all text.
+    #[value(name = "seed:yaml")]
+    SeedYaml,
+    /// The seed ratio for Markdown, applied to all text.
+    #[value(name = "seed:markdown")]
+    SeedMarkdown,
+}
+
+impl CounterChoice {
+    /// The default `--counter`: exact o200k_base when this build has the
+    /// exact counter (feature `exact`, on by default), else `calibrated`.
+    pub const DEFAULT: Self = if cfg!(feature = "exact") {
+        Self::O200k
+    } else {
+        Self::Calibrated
+    };
+}
+
+impl fmt::Display for CounterChoice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let value = self.to_possible_value().ok_or(fmt::Error)?;
+        f.write_str(value.get_name())
+    }
+}
+
+/// The `--counter` named an exact counter this build does not have.
+#[derive(Debug, thiserror::Error)]
+pub enum CounterError {
+    /// Built without the `exact` feature.
+    #[cfg(not(feature = "exact"))]
+    #[error(
+        "--counter {choice} needs the exact counter, which this build leaves out (rebuild budget-cli with its default feature `exact`)"
+    )]
+    NotBuilt {
+        /// The requested counter.
+        choice: CounterChoice,
+    },
+    /// The tokenizer failed to load its vocabulary.
+    #[cfg(feature = "exact")]
+    #[error("--counter {choice} could not load its tokenizer")]
+    Load {
+        /// The requested counter.
+        choice: CounterChoice,
+        /// Why.
+        #[source]
+        source: budget::TokenizerError,
+    },
+}
+
+/// A ready counter: what it is called in reports, whether it is exact, and
+/// the estimator doing the work.
+pub struct Counter {
+    choice: CounterChoice,
+    estimator: Box<dyn Estimator>,
+}
+
+impl fmt::Debug for Counter {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Counter")
+            .field("choice", &self.choice)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Every text as one content type, at the seed ratio.
+struct SeedAs(ContentType);
+
+impl Estimator for SeedAs {
+    fn estimate(&self, text: &str, _content_type: ContentType) -> u64 {
+        SeedEstimator.estimate(text, self.0)
+    }
+}
+
+impl Counter {
+    /// Builds the counter for `choice`. This is the only place the CLI
+    /// constructs counters.
+    pub fn new(choice: CounterChoice) -> Result<Self, CounterError> {
+        let estimator: Box<dyn Estimator> = match choice {
+            CounterChoice::Seed => Box::new(SeedEstimator),
+            CounterChoice::Calibrated => Box::new(CalibratedEstimator::new(Encoding::O200kBase)),
+            CounterChoice::O200k => exact(choice, Encoding::O200kBase)?,
+            CounterChoice::Cl100k => exact(choice, Encoding::Cl100kBase)?,
+            CounterChoice::SeedCode => Box::new(SeedAs(ContentType::Code)),
+            CounterChoice::SeedProse => Box::new(SeedAs(ContentType::Prose)),
+            CounterChoice::SeedYaml => Box::new(SeedAs(ContentType::Yaml)),
+            CounterChoice::SeedMarkdown => Box::new(SeedAs(ContentType::Markdown)),
+        };
+        Ok(Self { choice, estimator })
+    }
+
+    /// The `--counter` value this counter was built from.
+    pub fn choice(&self) -> CounterChoice {
+        self.choice
+    }
+
+    /// Whether counts are exact tokenizer counts rather than estimates.
+    pub fn is_exact(&self) -> bool {
+        matches!(self.choice, CounterChoice::O200k | CounterChoice::Cl100k)
+    }
+
+    /// The counter as an estimator, for the library.
+    pub fn estimator(&self) -> &dyn Estimator {
+        self.estimator.as_ref()
+    }
+
+    /// Tokens of `text`, read as `content_type` (exact counters ignore it).
+    pub fn count(&self, text: &str, content_type: ContentType) -> u64 {
+        self.estimator.estimate(text, content_type)
+    }
+}
+
+#[cfg(feature = "exact")]
+fn exact(choice: CounterChoice, encoding: Encoding) -> Result<Box<dyn Estimator>, CounterError> {
+    budget::TiktokenCounter::new(encoding)
+        .map(|counter| Box::new(counter) as Box<dyn Estimator>)
+        .map_err(|source| CounterError::Load { choice, source })
+}
+
+#[cfg(not(feature = "exact"))]
+fn exact(choice: CounterChoice, _encoding: Encoding) -> Result<Box<dyn Estimator>, CounterError> {
+    Err(CounterError::NotBuilt { choice })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seed_variants_ignore_the_content_type() {
+        // 12 characters: code at 3.5 chars/token → 3.4, rounded up to 4; prose at 4.0 → 3.
+        let text = "abcdefghijkl";
+        let code = Counter::new(CounterChoice::SeedCode).unwrap();
+        assert_eq!(code.count(text, ContentType::Prose), 4);
+        let prose = Counter::new(CounterChoice::SeedProse).unwrap();
+        assert_eq!(prose.count(text, ContentType::Code), 3);
+    }
+
+    #[test]
+    fn names_are_the_flag_values() {
+        assert_eq!(CounterChoice::SeedMarkdown.to_string(), "seed:markdown");
+        assert_eq!(CounterChoice::O200k.to_string(), "o200k");
+    }
+}

@@ -1,0 +1,115 @@
+//! `budget`: token budgets for LLM prompts on the command line.
+//!
+//! * `budget pack [PATH]...` packs files into one payload that fits a token
+//!   budget (Markdown, XML or a JSON report);
+//! * `budget count [PATH]...` counts tokens per file, per content type and
+//!   per folder;
+//! * `budget check [PIPELINES]...` checks the budget contract of prompt
+//!   pipelines against a model config.
+//!
+//! Exit codes: 0 success, 1 budget or contract violation, 2 usage or input
+//! error. Errors are printed as one line on stderr.
+
+#![forbid(unsafe_code)]
+
+mod check;
+mod cli;
+mod count;
+mod counter;
+mod output;
+mod pack;
+mod progress;
+mod scan;
+mod skip;
+mod tree;
+mod walk;
+mod xml;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+use clap::error::ErrorKind;
+
+use crate::cli::{Cli, Command};
+
+/// Everything that ends a command early, with its exit code.
+#[derive(Debug, thiserror::Error)]
+enum CliError {
+    #[error(transparent)]
+    Counter(#[from] counter::CounterError),
+    #[error(transparent)]
+    Walk(#[from] walk::WalkError),
+    #[error(transparent)]
+    Pack(#[from] pack::PackError),
+    #[error(transparent)]
+    Check(#[from] check::CheckError),
+    #[error(transparent)]
+    Output(#[from] output::OutputError),
+}
+
+impl CliError {
+    /// 1 for a budget or contract violation, 2 for usage and input errors.
+    fn exit_code(&self) -> u8 {
+        match self {
+            Self::Pack(pack::PackError::OverFailLimit { .. })
+            | Self::Check(check::CheckError::Violations { .. }) => 1,
+            _ => 2,
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => return usage_error(&error),
+    };
+    let result = match &cli.command {
+        Command::Pack(args) => pack::run(args),
+        Command::Count(args) => count::run(args),
+        Command::Check(args) => check::run(args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("error: {}", one_line(&error));
+            ExitCode::from(error.exit_code())
+        }
+    }
+}
+
+/// Help and version go to stdout with exit 0; a usage error is one line on
+/// stderr with exit 2.
+fn usage_error(error: &clap::Error) -> ExitCode {
+    match error.kind() {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+            let _ = error.print();
+            ExitCode::SUCCESS
+        }
+        ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            let _ = error.print();
+            ExitCode::from(2)
+        }
+        _ => {
+            let rendered = error.render().to_string();
+            let first = rendered.lines().next().unwrap_or("invalid arguments");
+            let message = first.strip_prefix("error: ").unwrap_or(first);
+            eprintln!("error: {message} (see budget --help)");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// The error and its sources on one line, joined by `: `.
+fn one_line(error: &dyn std::error::Error) -> String {
+    let mut line = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        let text = cause.to_string();
+        if !line.ends_with(&text) {
+            line.push_str(": ");
+            line.push_str(&text);
+        }
+        source = cause.source();
+    }
+    line.replace('\n', " ")
+}

@@ -1,0 +1,438 @@
+//! `budget pack`: walk, count, score, select, assemble within the budget,
+//! render.
+
+use std::collections::HashMap;
+
+use budget::payload::Complexity;
+use budget::payload::{HybridPayload, PayloadAssembler, PlacementOrder, TierBudget};
+use budget::scorer::FileRelevanceScorer;
+use budget::{
+    ContentType, ContextBudget, ExclusionReason, Item, Pipeline, Placer, ScoredItem, Selection,
+};
+use serde_json::json;
+
+use crate::cli::{BudgetArg, Order, PackArgs, PackFormat};
+use crate::counter::Counter;
+use crate::output;
+use crate::progress::Progress;
+use crate::scan::{Scan, ScanOptions, scan};
+use crate::skip::{FileTally, Skip};
+use crate::walk::walk;
+use crate::{CliError, xml};
+
+/// After this many attempts to fit a rendered format, shrink faster.
+const PATIENT_ATTEMPTS: u32 = 4;
+
+/// Why `pack` could not produce a payload.
+#[derive(Debug, thiserror::Error)]
+pub enum PackError {
+    /// `--budget` is below what the payload's structure needs.
+    #[error(
+        "--budget {budget} is below the minimum of {minimum} tokens this payload needs (its structure alone, counted with --counter {counter})"
+    )]
+    BudgetBelowMinimum {
+        /// The budget asked for.
+        budget: u64,
+        /// The smallest budget that fits.
+        minimum: u64,
+        /// The counter's name.
+        counter: String,
+    },
+    /// No budget fits at all (cannot happen with a sane counter).
+    #[error("no budget up to {ceiling} tokens fits this payload's structure")]
+    NothingFits {
+        /// The largest budget tried.
+        ceiling: u64,
+    },
+    /// `--fail-over` was exceeded.
+    #[error(
+        "payload is {tokens} tokens (--counter {counter}), over --fail-over {limit} by {excess}"
+    )]
+    OverFailLimit {
+        /// The payload's tokens.
+        tokens: u64,
+        /// The limit.
+        limit: u64,
+        /// `tokens − limit`.
+        excess: u64,
+        /// The counter's name.
+        counter: String,
+    },
+    /// The selection pipeline failed.
+    #[error("selection failed")]
+    Pipeline(#[from] budget::PipelineError),
+    /// The selection budget could not be built.
+    #[error("selection budget rejected")]
+    SelectionBudget(#[from] budget::ContextBudgetError),
+}
+
+/// Presents files in path order.
+#[derive(Debug)]
+struct PathOrder;
+
+impl Placer for PathOrder {
+    fn place(&self, merged: &[ScoredItem<'_>]) -> Vec<usize> {
+        let mut order: Vec<usize> = (0..merged.len()).collect();
+        order.sort_by(|&a, &b| merged[a].item.link().cmp(&merged[b].item.link()));
+        order
+    }
+}
+
+/// One rendered payload that fits.
+struct Packed<'a> {
+    payload: HybridPayload<'a, Item>,
+    text: String,
+    tokens: u64,
+}
+
+/// Runs `budget pack`.
+pub fn run(args: &PackArgs) -> Result<(), CliError> {
+    let progress = Progress::on_stderr();
+    let entries = walk(&args.input.walk_options(), &progress)?;
+    let counter = Counter::new(args.input.counter)?;
+    let mut scan = scan(
+        entries,
+        &ScanOptions {
+            counter: &counter,
+            keep_text: true,
+            max_file_bytes: args.input.max_file_bytes,
+        },
+        &progress,
+    );
+    let demand = scan.total_tokens();
+    let (items, file_of_item) = items(&mut scan);
+
+    let pipeline = Pipeline::builder()
+        .scorer(match &args.query {
+            Some(query) => FileRelevanceScorer::with_query(query),
+            None => FileRelevanceScorer::new(),
+        })
+        .placer(PathOrder)
+        .build();
+    let everything = demand.max(1);
+    let selection = pipeline
+        .run(
+            &items,
+            &ContextBudget::new(everything, everything).map_err(PackError::from)?,
+        )
+        .map_err(PackError::from)?;
+
+    let budget = match args.budget {
+        BudgetArg::Tokens(n) => n,
+        BudgetArg::Auto => Complexity::for_demand(demand).budget().total(),
+    };
+    let packer = Packer {
+        selection: &selection,
+        counter: &counter,
+        format: args.format,
+        order: match args.order {
+            Order::Rank => PlacementOrder::Rank,
+            Order::Arrival => PlacementOrder::Arrival,
+        },
+    };
+    let mut packed = packer.fit_or_minimum(budget)?;
+    if let Some(limit) = args.fail_over.filter(|&limit| packed.tokens > limit) {
+        return Err(PackError::OverFailLimit {
+            tokens: packed.tokens,
+            limit,
+            excess: packed.tokens - limit,
+            counter: counter.choice().to_string(),
+        }
+        .into());
+    }
+    let (records, tally) = file_records(&scan, &file_of_item, &selection, &packed.payload);
+    let text = match args.format {
+        PackFormat::Json => report(records, &tally, &packed, demand, budget, &counter),
+        PackFormat::Markdown | PackFormat::Xml => std::mem::take(&mut packed.text),
+    };
+    output::write(&text, args.output.as_deref())?;
+    summary(&tally, &packed.payload, packed.tokens, budget, &counter);
+    Ok(())
+}
+
+/// Items for every counted file (their text moves into the item), and the
+/// index in `scan.files` of each item.
+fn items(scan: &mut Scan) -> (Vec<Item>, Vec<usize>) {
+    let mut items = Vec::new();
+    let mut file_of_item = Vec::new();
+    for (index, file) in scan.files.iter_mut().enumerate() {
+        let Ok(text_file) = &mut file.outcome else {
+            continue;
+        };
+        let Some(text) = text_file.text.take() else {
+            continue;
+        };
+        let lines = text.lines().count();
+        let description = description(&text);
+        let mut builder = Item::builder(text)
+            .tokens(text_file.tokens)
+            .content_type(text_file.content_type)
+            .link(file.label.clone())
+            .metadata("line_start", 1_i64)
+            .metadata("line_end", i64::try_from(lines).unwrap_or(i64::MAX));
+        if let Some(description) = description {
+            builder = builder.description(description);
+        }
+        // Only empty content fails to build, and empty files were skipped.
+        if let Ok(item) = builder.build() {
+            items.push(item);
+            file_of_item.push(index);
+        }
+    }
+    (items, file_of_item)
+}
+
+/// The first non-empty line without comment markers, at most 80 characters.
+fn description(text: &str) -> Option<String> {
+    let line = text.lines().map(str::trim).find(|l| !l.is_empty())?;
+    let line = line
+        .trim_start_matches(['/', '!', '#', '-', '*', ';', '"'])
+        .trim();
+    (!line.is_empty()).then(|| line.chars().take(80).collect())
+}
+
+struct Packer<'s, 'a> {
+    selection: &'s Selection<'a, Item>,
+    counter: &'s Counter,
+    format: PackFormat,
+    order: PlacementOrder,
+}
+
+impl<'a> Packer<'_, 'a> {
+    /// The payload within `budget`, or the minimum budget it needs.
+    ///
+    /// The structure's size (META and SUMMARY print the budget's numbers)
+    /// is not quite monotone in the total, so the minimum is searched from
+    /// a fixed start: the same minimum is reported for every budget below
+    /// it, and a budget at or above it always packs (assembled, if need be,
+    /// for a smaller total that fits).
+    fn fit_or_minimum(&self, budget: u64) -> Result<Packed<'a>, PackError> {
+        if let Some(packed) = self.fit(budget, budget) {
+            return Ok(packed);
+        }
+        let minimum = self.minimum()?;
+        if budget < minimum {
+            return Err(PackError::BudgetBelowMinimum {
+                budget,
+                minimum,
+                counter: self.counter.choice().to_string(),
+            });
+        }
+        // minimum fits, budget does not: bisect for a total in between that fits.
+        let (fits, _) = bisect(minimum, budget, |total| self.fit(total, budget).is_some());
+        self.fit(fits, budget)
+            .ok_or(PackError::NothingFits { ceiling: budget })
+    }
+
+    /// The smallest total that fits, searched upwards from below the
+    /// smallest valid tier budget (doubling, then bisecting).
+    fn minimum(&self) -> Result<u64, PackError> {
+        let ceiling = u64::MAX / 2;
+        let mut fails = TierBudget::DEFAULT_META_TOKENS - 1; // meta alone exceeds it
+        let mut fits = 2 * TierBudget::DEFAULT_META_TOKENS;
+        while self.fit(fits, fits).is_none() {
+            if fits >= ceiling {
+                return Err(PackError::NothingFits { ceiling });
+            }
+            fails = fits;
+            fits = fits.saturating_mul(2);
+        }
+        let (_, fits) = bisect(fails, fits, |total| self.fit(total, total).is_none());
+        Ok(fits)
+    }
+
+    /// A payload assembled for `total` tokens (or less) whose rendered
+    /// text, counted, is within `budget`; `None` when the structure alone
+    /// does not fit. The assembler guarantees its Markdown fits the total
+    /// it is given; other formats are re-assembled with the total lowered
+    /// by their excess until they fit.
+    fn fit(&self, total: u64, budget: u64) -> Option<Packed<'a>> {
+        let mut total = total;
+        let mut attempts = 0;
+        loop {
+            let tiers = TierBudget::with_total(total).ok()?;
+            let payload = PayloadAssembler::new(tiers)
+                .estimator(self.counter.estimator())
+                .order(self.order)
+                .assemble_selection(self.selection)
+                .ok()?;
+            let text = match self.format {
+                PackFormat::Xml => xml::render(&payload, budget),
+                PackFormat::Markdown | PackFormat::Json => payload.markdown().to_owned(),
+            };
+            let tokens = self.counter.count(&text, ContentType::Markdown);
+            if tokens <= budget {
+                return Some(Packed {
+                    payload,
+                    text,
+                    tokens,
+                });
+            }
+            attempts += 1;
+            let mut shrink = tokens - budget;
+            if attempts > PATIENT_ATTEMPTS {
+                shrink = shrink.max(total / 16);
+            }
+            total = total.checked_sub(shrink).filter(|&t| t > 0)?;
+        }
+    }
+}
+
+/// One JSON record per input file, and the tally of outcomes: packed
+/// files carry their tier, cost, score and placement reason; duplicates
+/// name the file they repeat; skipped files their reason.
+fn file_records(
+    scan: &Scan,
+    file_of_item: &[usize],
+    selection: &Selection<'_, Item>,
+    payload: &HybridPayload<'_, Item>,
+) -> (Vec<serde_json::Value>, FileTally) {
+    // The report lists included items in placed order, which is the
+    // payload's candidate order.
+    let report = selection.report();
+    let mut placement_of_file = HashMap::new();
+    for (placement, included) in payload.placements().iter().zip(&report.included) {
+        placement_of_file.insert(file_of_item[included.index], placement);
+    }
+    let mut exclusion_of_file = HashMap::new();
+    for excluded in &report.excluded {
+        exclusion_of_file.insert(file_of_item[excluded.index], &excluded.reason);
+    }
+    let mut tally = FileTally::default();
+    let records = scan
+        .files
+        .iter()
+        .enumerate()
+        .map(|(index, file)| {
+            let (status, tokens, reason) = match &file.outcome {
+                Err((skip, detail)) => (*skip, None, detail.clone()),
+                Ok(text) => {
+                    if let Some(placement) = placement_of_file.get(&index) {
+                        tally.counted += 1;
+                        return json!({
+                            "path": file.label,
+                            "status": "packed",
+                            "tier": placement.state.to_string(),
+                            "tokens": text.tokens,
+                            "cost": placement.tokens,
+                            "score": placement.score,
+                            "reason": placement.reason.to_string(),
+                        });
+                    }
+                    // The selection budget holds every file, so deduplication
+                    // is the only exclusion; anything else is reported as is.
+                    let reason = match exclusion_of_file.get(&index) {
+                        Some(ExclusionReason::Deduplicated {
+                            deduplicated_against,
+                        }) => format!(
+                            "identical to {}",
+                            scan.files[file_of_item[*deduplicated_against]].label
+                        ),
+                        other => format!("excluded by selection: {other:?}"),
+                    };
+                    (Skip::Duplicate, Some(text.tokens), reason)
+                }
+            };
+            tally.skip(status);
+            json!({
+                "path": file.label,
+                "status": status.key(),
+                "tier": null,
+                "tokens": tokens,
+                "cost": 0,
+                "score": null,
+                "reason": reason,
+            })
+        })
+        .collect();
+    (records, tally)
+}
+
+/// Narrows `low < high`, where `below(low)` holds and `below(high)` does
+/// not, to two adjacent values with the same property.
+fn bisect(mut low: u64, mut high: u64, below: impl Fn(u64) -> bool) -> (u64, u64) {
+    while high - low > 1 {
+        let middle = low + (high - low) / 2;
+        if below(middle) {
+            low = middle;
+        } else {
+            high = middle;
+        }
+    }
+    (low, high)
+}
+
+/// The `--format json` document.
+fn report(
+    records: Vec<serde_json::Value>,
+    tally: &FileTally,
+    packed: &Packed<'_>,
+    material_tokens: u64,
+    budget: u64,
+    counter: &Counter,
+) -> String {
+    let document = json!({
+        "budget": budget,
+        "counter": counter.choice().to_string(),
+        "exact": counter.is_exact(),
+        "payload_tokens": packed.tokens,
+        "material_tokens": material_tokens,
+        "files": records,
+        "counts": tally.json("packed"),
+        "payload": packed.text,
+    });
+    let mut text = serde_json::to_string_pretty(&document).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+/// The summary on stderr.
+fn summary(
+    tally: &FileTally,
+    payload: &HybridPayload<'_, Item>,
+    tokens: u64,
+    budget: u64,
+    counter: &Counter,
+) {
+    use budget::payload::ItemState::{Linked, Omitted, Raw, Summary};
+    let state = |s| payload.in_state(s).count();
+    let kind = if counter.is_exact() {
+        "exact"
+    } else {
+        "estimated"
+    };
+    eprintln!(
+        "packed {} of {} files: RAW {}, LINKED {}, SUMMARY {}, omitted {}; skipped: {tally}",
+        tally.counted,
+        tally.inputs(),
+        state(Raw),
+        state(Linked),
+        state(Summary),
+        state(Omitted),
+    );
+    eprintln!(
+        "payload: {tokens} tokens ({kind}, --counter {}) of a {budget}-token budget",
+        counter.choice(),
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bisect_finds_the_boundary() {
+        assert_eq!(bisect(0, 100, |x| x < 37), (36, 37));
+        assert_eq!(bisect(5, 6, |_| unreachable!()), (5, 6));
+    }
+
+    #[test]
+    fn description_is_the_first_line_without_comment_markers() {
+        assert_eq!(
+            description("\n//! Tide prediction.\nfn x()").as_deref(),
+            Some("Tide prediction.")
+        );
+        assert_eq!(description("# \n"), None);
+        assert_eq!(description(&"x".repeat(100)).map(|d| d.len()), Some(80));
+    }
+}

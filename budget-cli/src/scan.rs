@@ -1,0 +1,218 @@
+//! Reading, classifying and counting the input files, in parallel: each
+//! file is read once, checked for binary content, size and emptiness, and
+//! counted with the chosen counter on every core.
+
+use std::num::NonZeroUsize;
+use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use budget::ContentType;
+
+use crate::counter::Counter;
+use crate::progress::Progress;
+use crate::skip::{FileTally, Skip};
+use crate::walk::Entry;
+
+/// Files larger than this are skipped as too large unless
+/// `--max-file-bytes` says otherwise (bytes): 4 MiB.
+pub const MAX_FILE_BYTES: u64 = 4 * 1024 * 1024;
+/// How much of a file is searched for a NUL byte (bytes).
+const BINARY_SNIFF_BYTES: usize = 8 * 1024;
+
+/// A text file, read and counted.
+#[derive(Debug)]
+pub struct TextFile {
+    /// Its text; `None` when the caller asked not to keep it.
+    pub text: Option<String>,
+    /// The content type its extension names.
+    pub content_type: ContentType,
+    /// Its tokens, as counted.
+    pub tokens: u64,
+}
+
+/// One input file after scanning.
+#[derive(Debug)]
+pub struct Scanned {
+    /// The file's label (see [`Entry::label`]).
+    pub label: String,
+    /// The counted text, or why there is none.
+    pub outcome: Result<TextFile, (Skip, String)>,
+}
+
+/// The scanned files, in walk order, and their tally.
+#[derive(Debug)]
+pub struct Scan {
+    /// One record per input file.
+    pub files: Vec<Scanned>,
+    /// Counted and skipped files.
+    pub tally: FileTally,
+}
+
+impl Scan {
+    /// Tokens of every counted file (saturating).
+    pub fn total_tokens(&self) -> u64 {
+        self.texts()
+            .map(|(_, f)| f.tokens)
+            .fold(0, u64::saturating_add)
+    }
+
+    /// `(label, file)` of every counted file, in walk order.
+    pub fn texts(&self) -> impl Iterator<Item = (&str, &TextFile)> {
+        self.files
+            .iter()
+            .filter_map(|s| s.outcome.as_ref().ok().map(|f| (s.label.as_str(), f)))
+    }
+}
+
+/// How files are read and counted.
+#[derive(Debug)]
+pub struct ScanOptions<'c> {
+    /// The counter.
+    pub counter: &'c Counter,
+    /// Whether texts are kept (for the payload) or dropped once counted.
+    pub keep_text: bool,
+    /// Larger files are skipped as too large (bytes).
+    pub max_file_bytes: u64,
+}
+
+/// Reads and counts every entry on all available cores.
+pub fn scan(entries: Vec<Entry>, options: &ScanOptions<'_>, progress: &Progress) -> Scan {
+    progress.start_counting(entries.len());
+    let outcomes = parallel_map(&entries, |entry| {
+        let outcome = match &entry.skipped {
+            Some(skipped) => Err(skipped.clone()),
+            None => read_text(&entry.path, options.max_file_bytes).map(|text| {
+                let content_type = content_type(&entry.label);
+                let tokens = options.counter.count(&text, content_type);
+                TextFile {
+                    text: options.keep_text.then_some(text),
+                    content_type,
+                    tokens,
+                }
+            }),
+        };
+        progress.counted_one();
+        outcome
+    });
+    progress.finish();
+    let mut tally = FileTally::default();
+    let files = entries
+        .into_iter()
+        .zip(outcomes)
+        .map(|(entry, outcome)| {
+            match &outcome {
+                Ok(_) => tally.counted += 1,
+                Err((skip, _)) => tally.skip(*skip),
+            }
+            Scanned {
+                label: entry.label,
+                outcome,
+            }
+        })
+        .collect();
+    Scan { files, tally }
+}
+
+/// The file's text, or why it has none worth counting.
+fn read_text(path: &Path, max_bytes: u64) -> Result<String, (Skip, String)> {
+    let unreadable = |e: std::io::Error| (Skip::Unreadable, e.to_string());
+    let bytes = std::fs::metadata(path).map_err(unreadable)?.len();
+    if bytes > max_bytes {
+        return Err((
+            Skip::TooLarge,
+            format!("{bytes} bytes, over the {max_bytes}-byte limit"),
+        ));
+    }
+    // The size is only a hint (files in /proc report 0): read everything.
+    let bytes = std::fs::read(path).map_err(unreadable)?;
+    if bytes.iter().take(BINARY_SNIFF_BYTES).any(|&b| b == 0) {
+        return Err((Skip::Binary, "NUL byte in the first 8 KiB".to_owned()));
+    }
+    let text = String::from_utf8(bytes).map_err(|e| {
+        (
+            Skip::Binary,
+            format!(
+                "not UTF-8 (invalid byte at offset {})",
+                e.utf8_error().valid_up_to()
+            ),
+        )
+    })?;
+    if text.trim().is_empty() {
+        return Err((Skip::Empty, "empty or only whitespace".to_owned()));
+    }
+    Ok(text)
+}
+
+/// The content type a file's extension names (prose when unknown).
+pub fn content_type(label: &str) -> ContentType {
+    let name = label.rsplit('/').next().unwrap_or(label);
+    let extension = name.rsplit_once('.').map_or("", |(_, ext)| ext);
+    match extension.to_ascii_lowercase().as_str() {
+        "md" | "markdown" => ContentType::Markdown,
+        "yaml" | "yml" => ContentType::Yaml,
+        "rs" | "py" | "js" | "ts" | "c" | "h" | "cc" | "cpp" | "hpp" | "go" | "java" | "kt"
+        | "rb" | "sh" | "json" | "toml" | "html" | "css" | "sql" => ContentType::Code,
+        _ => ContentType::Prose,
+    }
+}
+
+/// `f` over `inputs` on every available core, results in input order.
+/// Work is handed out one item at a time, so a few large files do not
+/// leave a core idle.
+fn parallel_map<I: Sync, O: Send>(inputs: &[I], f: impl Fn(&I) -> O + Sync) -> Vec<O> {
+    let threads = std::thread::available_parallelism()
+        .map_or(1, NonZeroUsize::get)
+        .min(inputs.len())
+        .max(1);
+    let next = AtomicUsize::new(0);
+    let work = || {
+        let mut done = Vec::new();
+        loop {
+            let index = next.fetch_add(1, Ordering::Relaxed);
+            let Some(input) = inputs.get(index) else {
+                return done;
+            };
+            done.push((index, f(input)));
+        }
+    };
+    let mut indexed: Vec<(usize, O)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads).map(|_| scope.spawn(work)).collect();
+        workers
+            .into_iter()
+            .flat_map(|worker| {
+                worker
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            })
+            .collect()
+    });
+    indexed.sort_unstable_by_key(|&(index, _)| index);
+    indexed.into_iter().map(|(_, output)| output).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parallel_map_keeps_input_order() {
+        let inputs: Vec<u64> = (0..1_000).collect();
+        let squares = parallel_map(&inputs, |&n| n * n);
+        assert_eq!(squares.len(), 1_000);
+        assert!(
+            squares
+                .iter()
+                .enumerate()
+                .all(|(i, &s)| s == (i as u64) * (i as u64))
+        );
+        assert!(parallel_map(&[] as &[u64], |&n| n).is_empty());
+    }
+
+    #[test]
+    fn content_types_by_extension() {
+        assert_eq!(content_type("src/lib.RS"), ContentType::Code);
+        assert_eq!(content_type("docs/a.md"), ContentType::Markdown);
+        assert_eq!(content_type("config/x.yml"), ContentType::Yaml);
+        assert_eq!(content_type("NOTES"), ContentType::Prose);
+    }
+}

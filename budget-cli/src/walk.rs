@@ -1,0 +1,247 @@
+//! Finding the input files: every path given, walked with `.gitignore`
+//! honoured and hidden files left out (ripgrep's rules), with the
+//! `--include` / `--exclude` globs applied on top so that each file they
+//! leave out is still counted.
+
+use std::path::{Path, PathBuf};
+
+use ignore::Match;
+use ignore::overrides::{Override, OverrideBuilder};
+
+use crate::progress::Progress;
+use crate::skip::Skip;
+
+/// The paths and globs to walk.
+#[derive(Clone, Debug, Default)]
+pub struct WalkOptions {
+    /// Files or directories; the current directory when empty.
+    pub paths: Vec<PathBuf>,
+    /// Only files matching one of these (gitignore syntax) are inputs.
+    pub include: Vec<String>,
+    /// Files matching one of these (gitignore syntax) are left out.
+    pub exclude: Vec<String>,
+}
+
+/// A path or glob the user gave is unusable.
+#[derive(Debug, thiserror::Error)]
+pub enum WalkError {
+    /// A path does not exist.
+    #[error("{} does not exist", path.display())]
+    Missing {
+        /// The path as given.
+        path: PathBuf,
+    },
+    /// A path exists but cannot be examined.
+    #[error("cannot access {}", path.display())]
+    Inaccessible {
+        /// The path as given.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A glob does not parse.
+    #[error("invalid glob {glob:?}")]
+    Glob {
+        /// The glob as given.
+        glob: String,
+        /// The parser's complaint.
+        #[source]
+        source: ignore::Error,
+    },
+}
+
+/// One input found by the walk.
+#[derive(Debug)]
+pub struct Entry {
+    /// The path shown to users and models: `/`-separated, relative to the
+    /// directory when a single directory is walked, else as given.
+    pub label: String,
+    /// Where to read it.
+    pub path: PathBuf,
+    /// `None` for a regular file to read; the reason (and detail) otherwise.
+    pub skipped: Option<(Skip, String)>,
+}
+
+/// Walks every path of `options` in order, each directory sorted by path.
+///
+/// # Errors
+/// [`WalkError`] for a missing path or a bad glob, before anything is walked.
+pub fn walk(options: &WalkOptions, progress: &Progress) -> Result<Vec<Entry>, WalkError> {
+    let current = [PathBuf::from(".")];
+    let roots = if options.paths.is_empty() {
+        &current[..]
+    } else {
+        &options.paths[..]
+    };
+    for root in roots {
+        if let Err(source) = std::fs::symlink_metadata(root) {
+            return Err(if source.kind() == std::io::ErrorKind::NotFound {
+                WalkError::Missing { path: root.clone() }
+            } else {
+                WalkError::Inaccessible {
+                    path: root.clone(),
+                    source,
+                }
+            });
+        }
+    }
+    let globs = globs(options)?;
+    let relative_labels = roots.len() == 1 && roots[0].is_dir();
+    let mut entries = Vec::new();
+    for root in roots {
+        walk_root(root, relative_labels, &globs, &mut entries, progress);
+    }
+    Ok(entries)
+}
+
+/// The override matcher: includes first, then excludes, so an exclude wins.
+fn globs(options: &WalkOptions) -> Result<Override, WalkError> {
+    let mut builder = OverrideBuilder::new("");
+    let lines = options
+        .include
+        .iter()
+        .map(|g| (g, g.clone()))
+        .chain(options.exclude.iter().map(|g| (g, format!("!{g}"))));
+    for (glob, line) in lines {
+        builder.add(&line).map_err(|source| WalkError::Glob {
+            glob: glob.clone(),
+            source,
+        })?;
+    }
+    builder.build().map_err(|source| WalkError::Glob {
+        glob: options
+            .include
+            .iter()
+            .chain(&options.exclude)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join(" "),
+        source,
+    })
+}
+
+fn walk_root(
+    root: &Path,
+    relative_labels: bool,
+    globs: &Override,
+    entries: &mut Vec<Entry>,
+    progress: &Progress,
+) {
+    let walker = ignore::WalkBuilder::new(root)
+        .require_git(false)
+        .sort_by_file_path(Ord::cmp)
+        .build();
+    // Directories excluded by a glob, innermost last: files below them are
+    // counted as excluded too.
+    let mut excluded_dirs: Vec<PathBuf> = Vec::new();
+    for result in walker {
+        let entry = match result {
+            Ok(entry) => entry,
+            Err(error) => {
+                let path = error_path(&error).unwrap_or_else(|| root.to_path_buf());
+                entries.push(Entry {
+                    label: label(root, &path, relative_labels),
+                    skipped: Some((Skip::Unreadable, error.to_string())),
+                    path,
+                });
+                continue;
+            }
+        };
+        let path = entry.path();
+        let relative = glob_path(root, path);
+        let file_type = entry.file_type();
+        let is_dir = file_type.is_some_and(|t| t.is_dir());
+        while excluded_dirs.last().is_some_and(|d| !path.starts_with(d)) {
+            excluded_dirs.pop();
+        }
+        let excluded = !excluded_dirs.is_empty()
+            || matches!(globs.matched(&relative, is_dir), Match::Ignore(_));
+        if is_dir {
+            if excluded && entry.depth() > 0 {
+                excluded_dirs.push(path.to_path_buf());
+            }
+            continue;
+        }
+        let skipped = if excluded {
+            Some((
+                Skip::ExcludedByGlob,
+                "left out by --include/--exclude".to_owned(),
+            ))
+        } else {
+            match file_type {
+                Some(t) if t.is_file() => None,
+                Some(t) if t.is_symlink() => {
+                    Some((Skip::Symlink, "symbolic links are not followed".to_owned()))
+                }
+                _ => Some((
+                    Skip::SpecialFile,
+                    "FIFO, socket or device: not opened".to_owned(),
+                )),
+            }
+        };
+        entries.push(Entry {
+            label: label(root, path, relative_labels),
+            path: path.to_path_buf(),
+            skipped,
+        });
+        progress.found(entries.len());
+    }
+}
+
+/// The path a walk error is about, if it names one.
+fn error_path(error: &ignore::Error) -> Option<PathBuf> {
+    match error {
+        ignore::Error::WithPath { path, .. } => Some(path.clone()),
+        ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => {
+            error_path(err)
+        }
+        ignore::Error::Loop { child, .. } => Some(child.clone()),
+        _ => None,
+    }
+}
+
+/// `path` relative to `root` for glob matching; a root that is itself the
+/// file matches by its name.
+fn glob_path(root: &Path, path: &Path) -> PathBuf {
+    match path.strip_prefix(root) {
+        Ok(relative) if !relative.as_os_str().is_empty() => relative.to_path_buf(),
+        _ => path
+            .file_name()
+            .map_or_else(|| path.to_path_buf(), PathBuf::from),
+    }
+}
+
+/// The label of `path` found under `root`.
+fn label(root: &Path, path: &Path, relative_labels: bool) -> String {
+    let shown = if relative_labels {
+        path.strip_prefix(root).unwrap_or(path)
+    } else {
+        path
+    };
+    let text = shown.to_string_lossy().replace('\\', "/");
+    match text.strip_prefix("./") {
+        Some(rest) => rest.to_owned(),
+        None => text,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels_are_relative_for_one_directory_else_as_given() {
+        let root = Path::new("./examples/data");
+        let file = Path::new("./examples/data/src/lib.rs");
+        assert_eq!(label(root, file, true), "src/lib.rs");
+        assert_eq!(label(root, file, false), "examples/data/src/lib.rs");
+    }
+
+    #[test]
+    fn glob_path_of_a_file_root_is_its_name() {
+        let file = Path::new("src/lib.rs");
+        assert_eq!(glob_path(file, file), PathBuf::from("lib.rs"));
+        assert_eq!(glob_path(Path::new("src"), file), PathBuf::from("lib.rs"));
+    }
+}

@@ -1,0 +1,70 @@
+//! Running the built `budget` binary on temporary trees.
+
+#![allow(dead_code)] // each test file uses its own subset
+
+use std::path::Path;
+use std::process::{Command, Output};
+use std::sync::LazyLock;
+
+use tempfile::TempDir;
+
+/// What one run of the binary produced.
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Run {
+    /// stdout parsed as JSON.
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_str(&self.stdout)
+            .unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {}", self.stdout))
+    }
+}
+
+/// Runs `budget ARGS` in `dir`.
+pub fn budget_in(dir: &Path, args: &[&str]) -> Run {
+    let output: Output = Command::new(env!("CARGO_BIN_EXE_budget"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("the budget binary runs");
+    Run {
+        code: output.status.code().expect("exited normally"),
+        stdout: String::from_utf8(output.stdout).expect("UTF-8 stdout"),
+        stderr: String::from_utf8(output.stderr).expect("UTF-8 stderr"),
+    }
+}
+
+/// A temporary directory holding `files` (`path`, contents); folders are
+/// created as needed.
+pub fn tree(files: &[(&str, &[u8])]) -> TempDir {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for (path, contents) in files {
+        let path = dir.path().join(path);
+        std::fs::create_dir_all(path.parent().expect("has a parent")).expect("mkdir");
+        std::fs::write(&path, contents).expect("write");
+    }
+    dir
+}
+
+/// Exact o200k_base tokens of `text`, counted by tiktoken-rs directly (not
+/// through the code under test).
+pub fn o200k(text: &str) -> u64 {
+    static BPE: LazyLock<tiktoken_rs::CoreBPE> =
+        LazyLock::new(|| tiktoken_rs::o200k_base().expect("o200k_base loads"));
+    BPE.encode_ordinary(text).len() as u64
+}
+
+/// A small project: code, docs, config and a README.
+pub fn project() -> TempDir {
+    tree(&[
+        ("README.md", b"# Tides\n\nPredicts tide heights for coastal stations.\n"),
+        ("src/lib.rs", b"//! Tide prediction.\npub fn height(hours: f64) -> f64 {\n    (hours * 0.5).sin()\n}\n"),
+        ("src/station.rs", b"/// A station.\npub struct Station { pub name: String }\n"),
+        ("docs/design.md", b"# Design\n\nHarmonic constituents are summed per station.\n"),
+        ("config/stations.yaml", b"stations:\n  - brest\n  - cherbourg\n"),
+        ("tests/predict.rs", b"#[test]\nfn zero() { assert_eq!(tides::height(0.0), 0.0); }\n"),
+    ])
+}

@@ -1,0 +1,261 @@
+//! `budget pack`: paths, globs, formats, output and the budget guarantee.
+
+mod common;
+
+use common::{budget_in, o200k, project, tree};
+use serde_json::Value;
+
+fn packed_paths(report: &Value) -> Vec<String> {
+    report["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["status"] == "packed")
+        .map(|f| f["path"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[test]
+fn every_path_given_is_packed() {
+    let one = tree(&[("x.rs", b"fn x() {}\n")]);
+    let two = tree(&[("y.py", b"def y(): pass\n")]);
+    let x = one.path().to_str().unwrap();
+    let y = two.path().to_str().unwrap();
+    let report = budget_in(
+        one.path(),
+        &["pack", x, y, "--format", "json", "--counter", "seed"],
+    )
+    .json();
+    assert_eq!(
+        packed_paths(&report),
+        [format!("{x}/x.rs"), format!("{y}/y.py")]
+    );
+    let run = budget_in(one.path(), &["pack", x, y, "--counter", "seed"]);
+    assert!(run.stdout.contains("fn x() {}") && run.stdout.contains("def y(): pass"));
+}
+
+#[test]
+fn no_path_packs_the_current_directory() {
+    let dir = project();
+    let run = budget_in(
+        &dir.path().join("src"),
+        &["pack", "--format", "json", "--counter", "seed"],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(packed_paths(&run.json()), ["lib.rs", "station.rs"]);
+}
+
+#[test]
+fn include_and_exclude_globs() {
+    let dir = project();
+    let report = budget_in(
+        dir.path(),
+        &[
+            "pack",
+            "--include",
+            "*.rs",
+            "--format",
+            "json",
+            "--counter",
+            "seed",
+        ],
+    )
+    .json();
+    assert_eq!(
+        packed_paths(&report),
+        ["src/lib.rs", "src/station.rs", "tests/predict.rs"]
+    );
+    assert_eq!(report["counts"]["excluded_by_glob"], 3);
+
+    // Excluding a folder counts each file below it; exclude wins over include.
+    let report = budget_in(
+        dir.path(),
+        &[
+            "pack",
+            "--include",
+            "*.rs",
+            "--exclude",
+            "tests/",
+            "--exclude",
+            "station.rs",
+            "--format",
+            "json",
+            "--counter",
+            "seed",
+        ],
+    )
+    .json();
+    assert_eq!(packed_paths(&report), ["src/lib.rs"]);
+    assert_eq!(report["counts"]["excluded_by_glob"], 5);
+}
+
+#[test]
+fn json_lists_every_file_with_tier_tokens_score_and_reason() {
+    let dir = project();
+    let run = budget_in(
+        dir.path(),
+        &["pack", "--format", "json", "--budget", "2000"],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let report = run.json();
+    assert_eq!(report["budget"], 2000);
+    assert_eq!(report["counter"], "o200k");
+    assert_eq!(report["exact"], true);
+    let files = report["files"].as_array().unwrap();
+    assert_eq!(files.len(), 6);
+    for file in files {
+        let path = file["path"].as_str().unwrap();
+        let text = std::fs::read_to_string(dir.path().join(path)).unwrap();
+        assert_eq!(file["tokens"].as_u64(), Some(o200k(&text)), "{path}");
+        assert!(["RAW", "LINKED", "SUMMARY", "OMITTED"].contains(&file["tier"].as_str().unwrap()));
+        assert!(!file["reason"].as_str().unwrap().is_empty());
+    }
+    // Without a query, the README ranks first and tests last (path prior).
+    let score = |p: &str| {
+        files.iter().find(|f| f["path"] == p).unwrap()["score"]
+            .as_f64()
+            .unwrap()
+    };
+    assert_eq!(score("README.md"), 1.0);
+    assert_eq!(score("docs/design.md"), 0.8);
+    assert_eq!(score("src/lib.rs"), 0.7);
+    assert_eq!(score("config/stations.yaml"), 0.5);
+    assert_eq!(score("tests/predict.rs"), 0.4);
+    // The payload is the Markdown text, and its count is exact.
+    let payload = report["payload"].as_str().unwrap();
+    assert!(payload.starts_with("## META\n"));
+    assert_eq!(report["payload_tokens"].as_u64(), Some(o200k(payload)));
+}
+
+#[test]
+fn query_ranks_path_hits_over_text_hits() {
+    let dir = project();
+    let report = budget_in(
+        dir.path(),
+        &[
+            "pack",
+            "--query",
+            "station",
+            "--format",
+            "json",
+            "--counter",
+            "seed",
+        ],
+    )
+    .json();
+    let files = report["files"].as_array().unwrap();
+    let score = |p: &str| {
+        files.iter().find(|f| f["path"] == p).unwrap()["score"]
+            .as_f64()
+            .unwrap()
+    };
+    // "station" in the path (2) and text (1) of 3 points; in the text only: 1 of 3.
+    assert_eq!(score("src/station.rs"), 1.0);
+    assert_eq!(score("README.md"), 1.0 / 3.0);
+    assert_eq!(score("src/lib.rs"), 0.0);
+    assert_eq!(score("config/stations.yaml"), 1.0);
+}
+
+#[test]
+fn rendered_payload_counted_exactly_stays_within_the_budget() {
+    // Enough material that small budgets force demotion.
+    let mut files: Vec<(String, Vec<u8>)> = (0..40)
+        .map(|i| {
+            let body = format!("/// Module {i}.\npub fn f{i}() -> u64 {{ {i} }}\n").repeat(20 + i);
+            (format!("src/m{i:02}.rs"), body.into_bytes())
+        })
+        .collect();
+    files.push(("README.md".into(), b"# Many modules\n".to_vec()));
+    let borrowed: Vec<(&str, &[u8])> = files
+        .iter()
+        .map(|(p, b)| (p.as_str(), b.as_slice()))
+        .collect();
+    let dir = tree(&borrowed);
+    for budget in [700_u64, 2_500, 25_000] {
+        for format in ["markdown", "xml"] {
+            let b = budget.to_string();
+            let run = budget_in(dir.path(), &["pack", "--budget", &b, "--format", format]);
+            assert_eq!(run.code, 0, "{budget} {format}: {}", run.stderr);
+            let tokens = o200k(&run.stdout);
+            assert!(
+                tokens <= budget,
+                "{format} payload of {tokens} tokens over --budget {budget}"
+            );
+            assert!(
+                run.stderr
+                    .contains(&format!("payload: {tokens} tokens (exact")),
+                "reported count matches the independent one: {}",
+                run.stderr
+            );
+        }
+    }
+}
+
+#[test]
+fn xml_is_well_formed_and_carries_the_raw_files() {
+    let dir = project();
+    let run = budget_in(dir.path(), &["pack", "--format", "xml"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let xml = run.stdout;
+    assert!(
+        xml.starts_with("<payload budget_tokens=\"25000\" files=\"6\" raw=\"6\""),
+        "{xml}"
+    );
+    assert!(
+        xml.contains("<file path=\"src/lib.rs\" lines=\"1-4\"><![CDATA[\n//! Tide prediction.\n")
+    );
+    assert!(xml.ends_with("</linked>\n</payload>\n"));
+}
+
+#[test]
+fn output_file_instead_of_stdout() {
+    let dir = project();
+    let out = dir.path().join("payload.md");
+    let run = budget_in(
+        dir.path(),
+        &[
+            "pack",
+            "src",
+            "-o",
+            out.to_str().unwrap(),
+            "--counter",
+            "seed",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.is_empty());
+    let written = std::fs::read_to_string(&out).unwrap();
+    assert!(written.contains("pub struct Station"));
+}
+
+#[test]
+fn no_progress_bar_when_stderr_is_not_a_terminal() {
+    let dir = project();
+    let run = budget_in(dir.path(), &["pack", "--counter", "seed"]);
+    assert!(
+        !run.stderr.contains('\r') && !run.stderr.contains('\u{1b}'),
+        "{:?}",
+        run.stderr
+    );
+    assert_eq!(run.stderr.lines().count(), 2, "{}", run.stderr);
+}
+
+#[test]
+fn auto_budget_sizes_from_the_material() {
+    let dir = project();
+    let report = budget_in(
+        dir.path(),
+        &[
+            "pack",
+            "--budget",
+            "auto",
+            "--format",
+            "json",
+            "--counter",
+            "seed",
+        ],
+    )
+    .json();
+    // A few hundred tokens of material is a simple task: 25,000.
+    assert_eq!(report["budget"], 25_000);
+}

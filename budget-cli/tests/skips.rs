@@ -1,0 +1,173 @@
+//! Every input file ends in exactly one counter, with its reason.
+//!
+//! Unreadable: the tests run as root, for whom `chmod 000` does not stop a
+//! read, so the unreadable input is `/proc/self/mem`, which any process can
+//! open but whose first page is unmapped: reading it fails with EIO.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::process::Command;
+
+use common::{Run, budget_in, tree};
+use serde_json::Value;
+use tempfile::TempDir;
+
+/// One file per skip reason, plus two packable files, one duplicate, a
+/// hidden file and a .gitignored file (neither of which is an input).
+fn every_kind() -> TempDir {
+    let dir = tree(&[
+        ("a.rs", b"fn a() {}\n"),
+        ("copy/a.rs", b"fn a() {}\n"), // duplicate of a.rs
+        ("b.md", b"# B\n\nText.\n"),
+        ("blob.bin", b"GIF89a\x00\x01\x02"),
+        ("latin1.txt", b"caf\xe9\n"), // not UTF-8: binary
+        ("empty.txt", b""),
+        ("blank.txt", b"  \n\t\n"),
+        ("notes.log", b"excluded by --exclude\n"),
+        (".hidden", b"hidden files are not inputs\n"),
+        (".gitignore", b"ignored.txt\n"),
+        ("ignored.txt", b"gitignored files are not inputs\n"),
+    ]);
+    let root = dir.path();
+    std::os::unix::fs::symlink("a.rs", root.join("link.rs")).unwrap();
+    let fifo = Command::new("mkfifo")
+        .arg(root.join("pipe"))
+        .status()
+        .unwrap();
+    assert!(fifo.success());
+    // Sparse: 5 MiB without writing them.
+    let big = std::fs::File::create(root.join("big.txt")).unwrap();
+    big.set_len(5 * 1024 * 1024).unwrap();
+    dir
+}
+
+/// `budget COMMAND` on [`every_kind`] plus `/proc/self/mem`, excluding
+/// `*.log`, as JSON, with the seed counter.
+fn run_on_every_kind(command: &str) -> (TempDir, Run) {
+    let dir = every_kind();
+    let run = budget_in(
+        dir.path(),
+        &[
+            command,
+            ".",
+            "/proc/self/mem",
+            "--exclude",
+            "*.log",
+            "--format",
+            "json",
+            "--counter",
+            "seed",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    (dir, run)
+}
+
+fn statuses(report: &Value) -> BTreeMap<String, String> {
+    report["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["path"].as_str().unwrap().to_owned(),
+                f["status"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn pack_counts_each_file_under_one_reason() {
+    let (_dir, run) = run_on_every_kind("pack");
+    let report = run.json();
+    let expected: BTreeMap<String, String> = [
+        ("a.rs", "packed"),
+        ("copy/a.rs", "duplicate"),
+        ("b.md", "packed"),
+        ("blob.bin", "binary"),
+        ("latin1.txt", "binary"),
+        ("empty.txt", "empty"),
+        ("blank.txt", "empty"),
+        ("notes.log", "excluded_by_glob"),
+        ("link.rs", "symlink"),
+        ("pipe", "special_file"),
+        ("big.txt", "too_large"),
+        ("/proc/self/mem", "unreadable"),
+    ]
+    .into_iter()
+    .map(|(p, s)| (p.to_owned(), s.to_owned()))
+    .collect();
+    assert_eq!(statuses(&report), expected);
+    assert_eq!(
+        report["files"].as_array().unwrap().len(),
+        expected.len(),
+        "each file once"
+    );
+    let counts = &report["counts"];
+    for (key, n) in [
+        ("packed", 2),
+        ("duplicate", 1),
+        ("binary", 2),
+        ("empty", 2),
+        ("excluded_by_glob", 1),
+        ("symlink", 1),
+        ("special_file", 1),
+        ("too_large", 1),
+        ("unreadable", 1),
+    ] {
+        assert_eq!(counts[key], n, "{key}");
+    }
+    assert!(
+        run.stderr.contains(
+            "packed 2 of 12 files: RAW 2, LINKED 0, SUMMARY 0, omitted 0; skipped: 1 duplicate, 2 binary, 1 too large, 1 unreadable, 2 empty, 1 symlink, 1 special file, 1 excluded by a glob"
+        ),
+        "{}",
+        run.stderr
+    );
+    let duplicate = report["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["path"] == "copy/a.rs")
+        .unwrap();
+    assert_eq!(duplicate["reason"], "identical to a.rs");
+}
+
+#[test]
+fn count_uses_the_same_accounting() {
+    let (_dir, run) = run_on_every_kind("count");
+    let report = run.json();
+    let statuses = statuses(&report);
+    assert_eq!(statuses["a.rs"], "counted");
+    assert_eq!(statuses["copy/a.rs"], "counted"); // count does not deduplicate
+    assert_eq!(statuses["pipe"], "special_file");
+    assert_eq!(statuses["/proc/self/mem"], "unreadable");
+    assert_eq!(statuses.len(), 12);
+    assert_eq!(report["counts"]["counted"], 3);
+    assert_eq!(report["counts"]["binary"], 2);
+}
+
+#[test]
+fn max_file_bytes_moves_the_too_large_limit() {
+    let dir = tree(&[("small.txt", b"0123456789\n"), ("large.txt", &[b'x'; 100])]);
+    let report = budget_in(
+        dir.path(),
+        &[
+            "count",
+            "--max-file-bytes",
+            "50",
+            "--counter",
+            "seed",
+            "--format",
+            "json",
+        ],
+    )
+    .json();
+    let statuses = statuses(&report);
+    assert_eq!(statuses["small.txt"], "counted");
+    assert_eq!(statuses["large.txt"], "too_large");
+    let large = &report["files"][0];
+    assert_eq!(large["reason"], "100 bytes, over the 50-byte limit");
+}
