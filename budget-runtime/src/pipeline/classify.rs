@@ -4,6 +4,7 @@
 use crate::error::PipelineError;
 use crate::model::{ContextBudget, ContextItem};
 use crate::pipeline::report::{ExcludedItem, ExclusionReason};
+use crate::pipeline::token_counts::TokenCounts;
 
 /// The partition of the input, by input index.
 pub(crate) struct Classified {
@@ -12,9 +13,11 @@ pub(crate) struct Classified {
     pub pinned_tokens: i64,
 }
 
-/// Partitions `items`, recording negative-token exclusions in `excluded`.
+/// Partitions `items` by their `tokens` and by asking each once whether it
+/// is pinned, recording negative-token exclusions in `excluded`.
 pub(crate) fn classify(
     items: &[&dyn ContextItem],
+    tokens: &TokenCounts,
     budget: &ContextBudget,
     excluded: &mut Vec<ExcludedItem>,
 ) -> Result<Classified, PipelineError> {
@@ -24,7 +27,7 @@ pub(crate) fn classify(
     // pinned items can hide behind saturation.
     let mut pinned_tokens: i128 = 0;
     for (index, item) in items.iter().enumerate() {
-        let tokens = item.tokens();
+        let tokens = tokens.get(index);
         if tokens < 0 {
             excluded.push(ExcludedItem {
                 index,

@@ -8,6 +8,7 @@ mod place;
 mod report;
 mod selection;
 mod sort;
+mod token_counts;
 
 pub use report::{ExcludedItem, ExclusionReason, IncludedItem, InclusionReason, SelectionReport};
 pub use selection::Selection;
@@ -20,6 +21,7 @@ use crate::model::{ContextBudget, ContextItem, EffectiveBudget, ScoredItem};
 use crate::placer::{ChronologicalPlacer, Placer};
 use crate::scorer::{RecencyScorer, Scorer};
 use crate::slicer::{CountShortfall, GreedySlicer, Slicer};
+use token_counts::TokenCounts;
 
 /// Sorts exclusions by score descending, ties in exclusion order. Stable
 /// and run-adaptive: the Slice stage already records its exclusions in
@@ -176,6 +178,10 @@ impl Pipeline {
     /// The result borrows from `items`; nothing is cloned. Every item ends up
     /// in the report as included or excluded, with the reason.
     ///
+    /// Each item's [`tokens`](ContextItem::tokens) and
+    /// [`pinned`](ContextItem::pinned) are read once per run; every stage and
+    /// the report use those figures (see [`IncludedItem::tokens`]).
+    ///
     /// # Errors
     /// * [`PipelineError::PinnedExceedsBudget`] when pinned items alone
     ///   exceed `max_tokens - output_reserve`.
@@ -212,13 +218,13 @@ impl Pipeline {
     ) -> Result<(Vec<usize>, SelectionReport), PipelineError> {
         let mut excluded = Vec::new();
 
-        let classified = classify::classify(items, budget, &mut excluded)?;
+        let tokens = TokenCounts::read(items);
+        let classified = classify::classify(items, &tokens, budget, &mut excluded)?;
         let effective = budget.effective(classified.pinned_tokens);
 
-        let scored = self.score(items, &classified.scoreable);
-        let mut scored = scored;
+        let mut scored = self.score(items, &tokens, &classified.scoreable);
         if self.deduplicate {
-            deduplicate::deduplicate(&mut scored, &mut excluded);
+            deduplicate::deduplicate(&mut scored, items, &classified.pinned, &mut excluded);
         }
         sort::sort_by_score(&mut scored);
 
@@ -226,7 +232,7 @@ impl Pipeline {
             .pinned
             .iter()
             .copied()
-            .max_by(|&a, &b| items[a].tokens().cmp(&items[b].tokens()).then(b.cmp(&a)));
+            .max_by(|&a, &b| tokens.get(a).cmp(&tokens.get(b)).then(b.cmp(&a)));
         let pinned = largest_pinned.map(|index| PinnedLoad {
             largest: index,
             tokens: classified.pinned_tokens,
@@ -234,14 +240,21 @@ impl Pipeline {
         let mut shortfalls = Vec::new();
         let sliced = self.slice(&scored, effective, pinned, &mut excluded, &mut shortfalls)?;
 
+        let pinned_count = classified.pinned.len();
         let mut merged: Vec<ScoredItem<'_>> = classified
             .pinned
             .iter()
-            .map(|&index| ScoredItem::new(items[index], index, 1.0))
+            .map(|&index| ScoredItem {
+                item: items[index],
+                index,
+                score: 1.0,
+                tokens: tokens.get(index),
+            })
             .collect();
         merged.extend(sliced);
         let merged = place::handle_overflow(
             merged,
+            pinned_count,
             budget.target_tokens(),
             self.overflow_strategy,
             pinned,
@@ -266,7 +279,8 @@ impl Pipeline {
             .iter()
             .map(|&pos| {
                 let c = &merged.items[pos];
-                let reason = if c.item.pinned() {
+                // Pinned items lead the merged list and survive truncation.
+                let reason = if pos < pinned_count {
                     InclusionReason::Pinned
                 } else if c.tokens() == 0 {
                     InclusionReason::ZeroToken
@@ -276,17 +290,17 @@ impl Pipeline {
                 IncludedItem {
                     index: c.index,
                     score: c.score,
+                    tokens: c.tokens(),
                     reason,
                 }
             })
             .collect::<Vec<_>>();
         sort_excluded(&mut excluded);
 
-        let total_tokens_considered = items.iter().map(|item| i128::from(item.tokens())).sum();
         let indices = included.iter().map(|i| i.index).collect();
         let report = SelectionReport {
             total_candidates: items.len(),
-            total_tokens_considered,
+            total_tokens_considered: tokens.total(),
             pinned_tokens: classified.pinned_tokens,
             selected_tokens: merged.tokens,
             effective_budget: effective,
@@ -298,7 +312,12 @@ impl Pipeline {
         Ok((indices, report))
     }
 
-    fn score<'a>(&self, items: &[&'a dyn ContextItem], scoreable: &[usize]) -> Vec<ScoredItem<'a>> {
+    fn score<'a>(
+        &self,
+        items: &[&'a dyn ContextItem],
+        tokens: &TokenCounts,
+        scoreable: &[usize],
+    ) -> Vec<ScoredItem<'a>> {
         let views: Vec<&dyn ContextItem> = scoreable.iter().map(|&i| items[i]).collect();
         let mut scores = vec![0.0; views.len()];
         if !views.is_empty() {
@@ -307,7 +326,12 @@ impl Pipeline {
         scoreable
             .iter()
             .zip(scores)
-            .map(|(&index, score)| ScoredItem::new(items[index], index, score))
+            .map(|(&index, score)| ScoredItem {
+                item: items[index],
+                index,
+                score,
+                tokens: tokens.get(index),
+            })
             .collect()
     }
 

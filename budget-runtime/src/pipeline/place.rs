@@ -13,10 +13,13 @@ pub(crate) struct Merged<'a> {
     pub accepted_overflow: Option<i64>,
 }
 
-/// Applies the overflow strategy to `merged` (pinned first, then sliced by
-/// score). Truncation exclusions are recorded in `excluded`.
+/// Applies the overflow strategy to `merged` (its first `pinned_count`
+/// items pinned, then the sliced ones by score). Truncation keeps every
+/// pinned item and the pinned items stay first; its exclusions are recorded
+/// in `excluded`.
 pub(crate) fn handle_overflow<'a>(
     merged: Vec<ScoredItem<'a>>,
+    pinned_count: usize,
     target_tokens: i64,
     strategy: OverflowStrategy,
     pinned: Option<PinnedLoad>,
@@ -63,9 +66,9 @@ pub(crate) fn handle_overflow<'a>(
             });
             let mut kept = Vec::with_capacity(merged.len());
             let mut current: i64 = 0;
-            for candidate in merged {
+            for (pos, candidate) in merged.into_iter().enumerate() {
                 let item_tokens = candidate.tokens();
-                if candidate.item.pinned() || current.saturating_add(item_tokens) <= target_tokens {
+                if pos < pinned_count || current.saturating_add(item_tokens) <= target_tokens {
                     current = current.saturating_add(item_tokens);
                     kept.push(candidate);
                     continue;
