@@ -43,6 +43,12 @@ pub trait ContextItem {
 
     /// Token count, exact or estimated. Negative counts are a defined input:
     /// classification excludes such items.
+    ///
+    /// Read **once** per [`Pipeline::run`](crate::Pipeline::run) and per
+    /// [`Candidate::new`](crate::payload::Candidate::new): every stage, the
+    /// report and a payload assembled from the selection use that one
+    /// figure. A count that changes between calls therefore cannot make the
+    /// stages disagree, but a run sees only the first answer.
     fn tokens(&self) -> i64;
 
     /// The item's kind (default [`ContextKind::MESSAGE`]).
@@ -56,6 +62,7 @@ pub trait ContextItem {
     }
 
     /// Pinned items bypass scoring and slicing and are always included.
+    /// Read once per pipeline run, like [`tokens`](ContextItem::tokens).
     fn pinned(&self) -> bool {
         false
     }
