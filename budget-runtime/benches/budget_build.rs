@@ -18,12 +18,16 @@ fn reserved_slots(c: &mut Criterion) {
     let slots: Vec<ReservedSlot> = (0..kinds)
         .map(|i| ReservedSlot::new(ContextKind::new(format!("kind{i}")).unwrap(), 1))
         .collect();
-    let builder = slots.iter().fold(ContextBudget::builder(1_000, 1_000), |b, slot| {
-        b.reserved_slot(slot.kind.clone(), slot.min_items)
-    });
+    let builder = slots
+        .iter()
+        .fold(ContextBudget::builder(1_000, 1_000), |b, slot| {
+            b.reserved_slot(slot.kind.clone(), slot.min_items)
+        });
 
     let mut group = c.benchmark_group("reserved_slots_20000");
-    group.sample_size(10).measurement_time(Duration::from_secs(5));
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(5));
     group.bench_function("builder_build_hash_set", |b| {
         b.iter_batched(
             || builder.clone(),

@@ -265,7 +265,7 @@ impl Pipeline {
         // slicer may overshoot: after the overflow strategy had its say, the
         // hard ceiling holds regardless.
         let ceiling_tokens = budget.max_tokens().saturating_sub(budget.output_reserve());
-        let merged = place::hold_ceiling(merged, ceiling_tokens, &mut excluded);
+        let merged = place::hold_ceiling(merged, pinned_count, ceiling_tokens, &mut excluded);
 
         let order = self.placer.place(&merged.items);
         if !place::is_permutation(&order, merged.items.len()) {

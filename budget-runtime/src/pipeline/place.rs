@@ -57,18 +57,23 @@ pub(crate) fn handle_overflow<'a>(
             // intends: pinned items, then by score (stable, so ties keep the
             // slicer's order). Count quotas return their committed items by
             // kind, not by score, so the merged order alone would not do.
-            let mut merged = merged;
-            merged.sort_by(|a, b| {
-                b.item
-                    .pinned()
-                    .cmp(&a.item.pinned())
+            // Whether an item is pinned comes from its position, as read
+            // once by Classify, never from asking the item again.
+            let mut ranked: Vec<(bool, ScoredItem<'a>)> = merged
+                .into_iter()
+                .enumerate()
+                .map(|(pos, candidate)| (pos < pinned_count, candidate))
+                .collect();
+            ranked.sort_by(|(a_pinned, a), (b_pinned, b)| {
+                b_pinned
+                    .cmp(a_pinned)
                     .then(descending_score(a.score, b.score))
             });
-            let mut kept = Vec::with_capacity(merged.len());
+            let mut kept = Vec::with_capacity(ranked.len());
             let mut current: i64 = 0;
-            for (pos, candidate) in merged.into_iter().enumerate() {
+            for (is_pinned, candidate) in ranked {
                 let item_tokens = candidate.tokens();
-                if pos < pinned_count || current.saturating_add(item_tokens) <= target_tokens {
+                if is_pinned || current.saturating_add(item_tokens) <= target_tokens {
                     current = current.saturating_add(item_tokens);
                     kept.push(candidate);
                     continue;
@@ -89,13 +94,16 @@ pub(crate) fn handle_overflow<'a>(
     }
 }
 
-/// Drops the lowest-scored unpinned items (the later one first on ties)
-/// until `merged` fits `ceiling_tokens` (`max_tokens - output_reserve`),
+/// Drops the lowest-scored unpinned items (the later one first on ties;
+/// the first `pinned_count` items are the pinned ones, as every overflow
+/// strategy leaves them) until `merged` fits `ceiling_tokens`
+/// (`max_tokens - output_reserve`),
 /// recording each as `BudgetExceeded`. Built-in slicers only get here through
 /// count quotas, which commit required items whatever the budget, under an
 /// overflow strategy that kept them; a custom slicer may overshoot too.
 pub(crate) fn hold_ceiling<'a>(
     mut merged: Merged<'a>,
+    pinned_count: usize,
     ceiling_tokens: i64,
     excluded: &mut Vec<ExcludedItem>,
 ) -> Merged<'a> {
@@ -107,9 +115,7 @@ pub(crate) fn hold_ceiling<'a>(
         ceiling_tokens,
         "selection exceeds max_tokens - output_reserve; dropping its lowest-scored items"
     );
-    let mut by_rank: Vec<usize> = (0..merged.items.len())
-        .filter(|&pos| !merged.items[pos].item.pinned())
-        .collect();
+    let mut by_rank: Vec<usize> = (pinned_count..merged.items.len()).collect();
     by_rank.sort_by(|&a, &b| {
         merged.items[a]
             .score
