@@ -107,7 +107,11 @@ pub(crate) fn hold_ceiling<'a>(
     ceiling_tokens: i64,
     excluded: &mut Vec<ExcludedItem>,
 ) -> Merged<'a> {
-    if merged.tokens <= ceiling_tokens {
+    // Exact sums: `merged.tokens` saturates, and subtracting from a
+    // saturated sum would undercount (even below zero).
+    let mut total: i128 = merged.items.iter().map(|c| i128::from(c.tokens())).sum();
+    let ceiling = i128::from(ceiling_tokens);
+    if total <= ceiling {
         return merged;
     }
     tracing::warn!(
@@ -124,21 +128,23 @@ pub(crate) fn hold_ceiling<'a>(
     });
     let mut keep = vec![true; merged.items.len()];
     for pos in by_rank {
-        if merged.tokens <= ceiling_tokens {
+        if total <= ceiling {
             break;
         }
         let candidate = &merged.items[pos];
-        merged.tokens = merged.tokens.saturating_sub(candidate.tokens());
+        total -= i128::from(candidate.tokens());
         keep[pos] = false;
+        let available = (ceiling - total).clamp(0, i128::from(i64::MAX));
         excluded.push(ExcludedItem {
             index: candidate.index,
             score: candidate.score,
             reason: ExclusionReason::BudgetExceeded {
                 item_tokens: candidate.tokens(),
-                available_tokens: ceiling_tokens.saturating_sub(merged.tokens).max(0),
+                available_tokens: i64::try_from(available).unwrap_or(i64::MAX),
             },
         });
     }
+    merged.tokens = i64::try_from(total).unwrap_or(i64::MAX);
     let mut keep = keep.into_iter();
     merged.items.retain(|_| keep.next().unwrap_or(true));
     merged
@@ -164,4 +170,45 @@ pub(crate) fn is_permutation(order: &[usize], len: usize) -> bool {
         }
     }
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Item;
+
+    /// Found by the adversarial suite: a rogue slicer picked `i64::MAX` and
+    /// 1 tokens, whose saturated sum (`i64::MAX`) minus both gave a
+    /// selection of -1 tokens. The exact sum drops only what it must.
+    #[test]
+    fn hold_ceiling_counts_exactly_past_saturation() {
+        let (huge, one) = (
+            Item::new("huge", i64::MAX).unwrap(),
+            Item::new("one", 1).unwrap(),
+        );
+        let items = vec![
+            ScoredItem::new(&huge, 0, 0.9),
+            ScoredItem::new(&one, 1, 0.1),
+        ];
+        let merged = Merged {
+            tokens: sum_tokens(&items),
+            items,
+            accepted_overflow: None,
+        };
+        assert_eq!(merged.tokens, i64::MAX);
+        let mut excluded = Vec::new();
+        let held = hold_ceiling(merged, 0, i64::MAX, &mut excluded);
+        // i64::MAX + 1 is one over: dropping the lowest-scored item is enough.
+        assert_eq!(held.tokens, i64::MAX);
+        assert_eq!(held.items.len(), 1);
+        assert_eq!(held.items[0].index, 0);
+        assert_eq!(excluded.len(), 1);
+        assert_eq!(
+            excluded[0].reason,
+            ExclusionReason::BudgetExceeded {
+                item_tokens: 1,
+                available_tokens: 0
+            }
+        );
+    }
 }
