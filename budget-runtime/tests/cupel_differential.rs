@@ -646,6 +646,14 @@ enum Deviation {
     /// `max_tokens - output_reserve`. This crate passes such an item over
     /// (a shortfall). Compared: this crate stays within the ceiling.
     HardCeiling,
+    /// Deduplicate: cupel compares scored items only, so a scored item with
+    /// the same text as a pinned one is sent twice. This crate keeps the
+    /// pinned copy and reports the other as its duplicate (issue 14); the
+    /// freed room may take other items. Compared: this crate sends a pinned
+    /// text only as its pinned copies and stays within the ceiling (or,
+    /// under count quotas that throw, may lack the dropped copy as a
+    /// required candidate).
+    DuplicateOfPinned,
 }
 
 /// Tokens cupel selected or, failing on overflow, tried to select.
@@ -663,6 +671,18 @@ fn known_deviation(case: &Case, theirs: &Outcome) -> Option<Deviation> {
     let ceiling = count(case.max_tokens - case.output_reserve);
     if cupel_tokens(theirs).is_some_and(|tokens| tokens > ceiling) {
         return Some(Deviation::HardCeiling);
+    }
+    // Checked before the count quotas: dropping the copy changes which
+    // candidates a required kind has.
+    let copies_a_pinned_text = |item: &ItemSpec| {
+        !item.pinned
+            && case
+                .items
+                .iter()
+                .any(|other| other.pinned && other.content == item.content)
+    };
+    if case.dedup && case.items.iter().any(copies_a_pinned_text) {
+        return Some(Deviation::DuplicateOfPinned);
     }
     if let SlicerSpec::CountQuota {
         entries,
@@ -728,6 +748,24 @@ fn agree(case: &Case, ours: &Outcome, theirs: &Outcome, deviation: Option<Deviat
             a.tokens <= count(case.max_tokens - case.output_reserve)
         }
         (Err(_), _, Some(Deviation::HardCeiling)) => true,
+        (Ok(a), _, Some(Deviation::DuplicateOfPinned)) => {
+            // Pinned items are all kept, copies of one another included.
+            let pinned_only = case.items.iter().filter(|i| i.pinned).all(|pinned| {
+                let sent = a.contents.iter().filter(|c| **c == pinned.content).count();
+                let pinned_copies = case
+                    .items
+                    .iter()
+                    .filter(|i| i.pinned && i.content == pinned.content)
+                    .count();
+                sent == pinned_copies
+            });
+            pinned_only && a.tokens <= count(case.max_tokens - case.output_reserve)
+        }
+        (Err(_), Ok(_), Some(Deviation::DuplicateOfPinned)) => matches!(
+            case.slicer,
+            SlicerSpec::CountQuota { throw: true, .. }
+                | SlicerSpec::CountKnapsack { throw: true, .. }
+        ),
         _ => false,
     }
 }

@@ -69,3 +69,19 @@ fn missing_tokens_are_estimated() {
         serde_json::from_str(r#"{"content": "abcdefgh", "content_type": "prose"}"#).unwrap();
     assert_eq!(item.tokens(), 2);
 }
+
+/// Audit row: a timestamp far in the future, read from JSON, made `{:?}` of
+/// the item overflow.
+#[test]
+fn far_future_timestamp_from_json_formats() {
+    let item: Item = serde_json::from_str(
+        r#"{"content": "x", "tokens": 1, "timestamp": 796899343984252629811200000000000}"#,
+    )
+    .unwrap();
+    let shown = format!("{item:?}");
+    // 2⁶³ days after the epoch (worked out with Python's `datetime`).
+    assert!(
+        shown.contains("25252734927768524-07-28T00:00:00Z"),
+        "{shown}"
+    );
+}

@@ -234,6 +234,11 @@ impl Compactor {
     /// otherwise returns them borrowed with outcome
     /// [`NotNeeded`](CompactionOutcome::NotNeeded).
     ///
+    /// The result is never larger than the input: when the compacted
+    /// conversation would not be smaller, `messages` are returned borrowed
+    /// and unchanged, with outcome
+    /// [`NotSmaller`](CompactionOutcome::NotSmaller) and its size.
+    ///
     /// # Errors
     /// [`CompactionError::Summarizer`] when the summarizer fails and the
     /// policy is [`FailurePolicy::Abort`]; `messages` is untouched.
@@ -421,6 +426,22 @@ impl Compactor {
             PromptTokens::Reported(counted) => counted,
             PromptTokens::Estimate => plan.scale.to_tokens(self.budget.estimate_tokens(&out)),
         };
+        if tokens_after >= plan.tokens_before() {
+            tracing::warn!(
+                tokens_after,
+                tokens_before = plan.tokens_before(),
+                "compaction would not shrink the conversation; returning it unchanged"
+            );
+            let mut report = unchanged_report(&plan);
+            report.outcome = CompactionOutcome::NotSmaller {
+                compacted_tokens: tokens_after,
+            };
+            report.summarizer_calls = stats.calls;
+            return Compacted {
+                messages: Cow::Borrowed(messages),
+                report,
+            };
+        }
         let outcome = if tokens_after <= plan.target_tokens {
             CompactionOutcome::ReachedTarget
         } else if tokens_after <= plan.threshold_tokens {
@@ -861,6 +882,42 @@ mod tests {
             if let Poll::Ready(out) = future.as_mut().poll(&mut cx) {
                 return out;
             }
+        }
+    }
+
+    /// Audit row: window 128K, a system prompt, three short Q/A pairs and
+    /// one 300,000-character user message; the summarizer writes as much as
+    /// it may. The conversation grew from 75,063 to 81,455 tokens and the
+    /// larger one was returned. Now the input comes back unchanged.
+    #[test]
+    fn never_returns_a_larger_conversation() {
+        let mut messages = vec![Message::system("You are a helpful assistant.")];
+        for i in 0..3 {
+            messages.push(Message::user(format!("Short question {i}?")));
+            messages.push(Message::assistant(format!("Short answer {i}.")));
+        }
+        messages.push(Message::user("x".repeat(300_000)));
+        let verbose = |req: SummaryRequest<'_>| -> Result<String, SummarizerError> {
+            let chars = usize::try_from(req.max_summary_tokens.saturating_mul(4)).unwrap();
+            Ok("s".repeat(chars))
+        };
+        let compactor = Compactor::new(&CompactionConfig::default(), Some(128_000)).unwrap();
+        let out = compactor
+            .compact(&messages, PromptTokens::Estimate, &verbose)
+            .unwrap();
+        let report = &out.report;
+        assert!(matches!(out.messages, Cow::Borrowed(_)));
+        assert_eq!(report.tokens_after, report.tokens_before);
+        assert_eq!(report.messages_after, messages.len());
+        assert_eq!(report.summarizer_calls, 1);
+        match report.outcome {
+            CompactionOutcome::NotSmaller { compacted_tokens } => {
+                assert!(
+                    compacted_tokens > report.tokens_before,
+                    "{compacted_tokens}"
+                );
+            }
+            other => panic!("outcome {other:?}"),
         }
     }
 }

@@ -22,12 +22,30 @@ pub enum CompactionOutcome {
     /// again. Usually the protected parts alone exceed it; shrink
     /// `protect_first_n`, `min_tail_messages` or `tail_tokens`.
     Ineffective,
+    /// The best compaction would not have been smaller than the input (for
+    /// example a summary longer than the short middle it replaces, beside
+    /// one huge protected message), so the input is returned unchanged.
+    /// The report's counts describe the returned, unchanged conversation,
+    /// except `summarizer_calls`: the calls that were made.
+    NotSmaller {
+        /// Size of the rejected compacted conversation, in tokens (at least
+        /// `tokens_before`).
+        compacted_tokens: u64,
+    },
 }
 
 impl CompactionOutcome {
-    /// True for [`CompactionOutcome::Ineffective`].
+    /// True for [`CompactionOutcome::Ineffective`] and
+    /// [`CompactionOutcome::NotSmaller`]: the conversation is still above
+    /// the threshold.
+    ///
+    /// ```
+    /// use budget_runtime::compact::CompactionOutcome;
+    /// assert!(CompactionOutcome::NotSmaller { compacted_tokens: 9 }.is_ineffective());
+    /// assert!(!CompactionOutcome::ReachedTarget.is_ineffective());
+    /// ```
     pub const fn is_ineffective(self) -> bool {
-        matches!(self, Self::Ineffective)
+        matches!(self, Self::Ineffective | Self::NotSmaller { .. })
     }
 }
 

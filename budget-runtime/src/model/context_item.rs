@@ -42,6 +42,12 @@ pub trait ContextItem {
     fn content(&self) -> Cow<'_, str>;
 
     /// Token count, exact or estimated (tokens).
+    ///
+    /// Read **once** per [`Pipeline::run`](crate::Pipeline::run) and per
+    /// [`Candidate::new`](crate::payload::Candidate::new): every stage, the
+    /// report and a payload assembled from the selection use that one
+    /// figure. A count that changes between calls therefore cannot make the
+    /// stages disagree, but a run sees only the first answer.
     fn tokens(&self) -> u64;
 
     /// A negative token count declared by the item's source, if any.
@@ -80,6 +86,7 @@ pub trait ContextItem {
     }
 
     /// Pinned items bypass scoring and slicing and are always included.
+    /// Read once per pipeline run, like [`tokens`](ContextItem::tokens).
     fn pinned(&self) -> bool {
         false
     }

@@ -49,7 +49,7 @@ impl ContextKind {
     ///
     /// # Panics
     /// Panics (at compile time when used in a `const`) if `label` is empty or
-    /// only ASCII whitespace.
+    /// only whitespace (Unicode `White_Space`).
     pub const fn from_static(label: &'static str) -> Self {
         assert!(!is_blank(label), "ContextKind label must not be blank");
         Self(Cow::Borrowed(label))
@@ -58,7 +58,8 @@ impl ContextKind {
     /// A kind from any label.
     ///
     /// # Errors
-    /// [`ContextKindError::Blank`] if the label is empty or whitespace only.
+    /// [`ContextKindError::Blank`] if the label is empty or whitespace only
+    /// (Unicode `White_Space`, so `"\u{3000}"` is blank too).
     pub fn new(label: impl Into<Cow<'static, str>>) -> Result<Self, ContextKindError> {
         let label = label.into();
         if is_blank(&label) {
@@ -76,16 +77,43 @@ impl ContextKind {
     }
 }
 
+/// Whether `label` is empty or only Unicode whitespace (`char::is_whitespace`:
+/// ASCII blanks, NEL, no-break and ideographic spaces, line and paragraph
+/// separators, …).
 const fn is_blank(label: &str) -> bool {
     let bytes = label.as_bytes();
     let mut i = 0;
     while i < bytes.len() {
-        if !bytes[i].is_ascii_whitespace() {
+        let (c, len) = decode_utf8(bytes, i);
+        if !c.is_whitespace() {
             return false;
         }
-        i += 1;
+        i += len;
     }
     true
+}
+
+/// The character starting at byte `i` of the valid UTF-8 in `bytes`, and
+/// its length in bytes (`str::chars` is not `const`). The `u8 as u32`
+/// casts are lossless; `u32::from` cannot be called in a `const fn`.
+const fn decode_utf8(bytes: &[u8], i: usize) -> (char, usize) {
+    let lead = bytes[i];
+    let (len, initial) = match lead {
+        0x00..=0x7f => (1, lead as u32),
+        0xc0..=0xdf => (2, (lead & 0x1f) as u32),
+        0xe0..=0xef => (3, (lead & 0x0f) as u32),
+        _ => (4, (lead & 0x07) as u32),
+    };
+    let mut code = initial;
+    let mut k = 1;
+    while k < len {
+        code = code << 6 | (bytes[i + k] & 0x3f) as u32;
+        k += 1;
+    }
+    match char::from_u32(code) {
+        Some(c) => (c, len),
+        None => (char::REPLACEMENT_CHARACTER, len),
+    }
 }
 
 impl Default for ContextKind {
@@ -216,5 +244,20 @@ mod tests {
             a.cmp(&ContextKind::new("ALPHA").unwrap()),
             std::cmp::Ordering::Equal
         );
+    }
+
+    /// Audit row: `"\u{3000}"` was accepted, the blank check was ASCII-only.
+    #[test]
+    fn unicode_blank_labels_are_rejected() {
+        for blank in ["\u{3000}", "\u{2003}\u{85}", " \u{a0}\t", "\u{2028}"] {
+            assert_eq!(
+                ContextKind::new(blank),
+                Err(ContextKindError::Blank),
+                "{blank:?}"
+            );
+        }
+        assert!(ContextKind::new("\u{3000}x").is_ok());
+        // Zero-width space is not whitespace in Unicode: a (strange) label.
+        assert!(ContextKind::new("\u{200b}").is_ok());
     }
 }

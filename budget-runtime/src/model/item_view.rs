@@ -17,11 +17,11 @@ pub(crate) struct ItemView<'a> {
 }
 
 impl<'a> ItemView<'a> {
-    /// `inner`, pinned, with its own token count.
-    pub(crate) fn pinned(inner: &'a dyn ContextItem) -> Self {
+    /// `inner`, pinned, with the token count a run read for it (`tokens`).
+    pub(crate) fn pinned(inner: &'a dyn ContextItem, tokens: u64) -> Self {
         Self {
             inner,
-            tokens: inner.tokens(),
+            tokens,
             pinned: true,
         }
     }

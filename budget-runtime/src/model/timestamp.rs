@@ -134,14 +134,17 @@ const fn days_from_civil(year: i64, month: u32, day: u32) -> i64 {
     era * 146_097 + doe - 719_468
 }
 
-/// The civil date of a day count from 1970-01-01 (inverse of `days_from_civil`).
-const fn civil_from_days(days: i64) -> (i64, u32, u32) {
+/// The civil date of a day count from 1970-01-01 (inverse of
+/// `days_from_civil`). Works in `i128`, where no day count of a
+/// [`Timestamp`] (at most about 2 × 10^24) can overflow it.
+const fn civil_from_days(days: i128) -> (i128, u32, u32) {
     let z = days + 719_468;
     let era = z.div_euclid(146_097);
     let doe = z - era * 146_097;
     let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
     let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
     let mp = (5 * doy + 2) / 153;
+    // `doy - (153 * mp + 2) / 5 + 1` is in 1..=31 and `mp` in 0..=11.
     let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
     let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
     let year = yoe + era * 400 + if month <= 2 { 1 } else { 0 };
@@ -186,14 +189,13 @@ impl fmt::Debug for Timestamp {
 
 impl fmt::Display for Timestamp {
     /// RFC 3339 in UTC, with a fractional part only when it is non-zero.
+    /// Years beyond 9999 (or before 0) are written in full, with a sign
+    /// when negative, so every instant has its proleptic Gregorian date.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let secs = self.unix_nanos.div_euclid(NANOS_PER_SECOND);
         let nanos = self.unix_nanos.rem_euclid(NANOS_PER_SECOND);
         let days = secs.div_euclid(86_400);
         let day_secs = secs.rem_euclid(86_400);
-        let Ok(days) = i64::try_from(days) else {
-            return write!(f, "@{}ns", self.unix_nanos);
-        };
         let (year, month, day) = civil_from_days(days);
         write!(
             f,
@@ -258,5 +260,29 @@ mod tests {
         assert!(max.seconds_since(min).is_finite());
         assert!(!max.to_string().is_empty());
         assert!(SystemTime::try_from(max).is_err());
+    }
+
+    /// Audit row: `{}` / `{:?}` of a day count near `i64::MAX` overflowed
+    /// (`days + 719_468`). Dates worked out with Python: `divmod(days,
+    /// 146_097)` 400-year cycles plus `date(1970, 1, 1) + timedelta(days =
+    /// remainder)`.
+    #[test]
+    fn display_covers_the_whole_i128_range() {
+        let days_i64_max = Timestamp::from_unix_nanos(i128::from(i64::MAX) * 86_400_000_000_000);
+        assert_eq!(
+            days_i64_max.to_string(),
+            "25252734927768524-07-27T00:00:00Z"
+        );
+        assert_eq!(
+            format!("{days_i64_max:?}"),
+            "25252734927768524-07-27T00:00:00Z"
+        );
+        let max = Timestamp::from_unix_nanos(i128::MAX);
+        assert_eq!(
+            max.to_string(),
+            "5391559471918239498981-03-22T13:41:55.884105727Z"
+        );
+        let min_days = Timestamp::from_unix_nanos(i128::from(i64::MIN) * 86_400_000_000_000);
+        assert_eq!(min_days.to_string(), "-25252734927764585-06-07T00:00:00Z");
     }
 }

@@ -41,8 +41,9 @@ pub enum PlacementOrder {
 /// Assembles hybrid payloads under a [`TierBudget`].
 ///
 /// Costs, in tokens, of an item in each tier:
-/// * RAW: its [`tokens`](ContextItem::tokens) plus the estimate of its RAW
-///   frame (heading, description, fence lines);
+/// * RAW: the larger of its [`tokens`](Candidate::tokens) and the estimate
+///   of its content (what the rendered text will weigh), plus the estimate
+///   of its RAW frame (heading, description, fence lines);
 /// * LINKED: the estimate of its rendered link line;
 /// * SUMMARY: the estimate of its rendered mention line.
 ///
@@ -51,9 +52,14 @@ pub enum PlacementOrder {
 ///
 /// The rendered size ([`HybridPayload::rendered_tokens`]) is the
 /// estimate of the whole Markdown text, raised by every RAW item's
-/// `tokens()` in excess of the estimate of its content: an item that
+/// `tokens` in excess of the estimate of its content: an item that
 /// declares an exact count larger than the estimate is counted at its own
-/// figure. It never exceeds the total.
+/// figure. It never exceeds the total. Since RAW costs count the larger of
+/// the two as well, an item that understates its count costs what it
+/// renders to, and the render pass only pays for the document's structure.
+///
+/// Each item's count is the candidate's [`tokens`](Candidate::tokens),
+/// read once; the assembler never calls [`ContextItem::tokens`].
 ///
 /// Each item starts in RAW, or in the tier its
 /// [`tier`](ContextItem::tier) asks for, or lower when
@@ -303,7 +309,7 @@ impl<'e> PayloadAssembler<'e> {
             .zip(candidates)
             .filter(|(slot, _)| slot.state == ItemState::Raw)
             .map(|(_, c)| {
-                let declared = c.item.tokens();
+                let declared = c.tokens;
                 let seen = self
                     .estimator
                     .estimate(&c.item.content(), ContentType::Markdown);
@@ -355,10 +361,11 @@ impl<T: ContextItem + ?Sized> TierCost for FragmentCosts<'_, '_, '_, T> {
             Tier::Raw => {
                 let content = item.content();
                 render::push_raw_block(&mut self.buffer, item, position, &content, false);
-                item.tokens()
+                let declared = candidate.tokens;
+                declared.max(self.estimator.estimate(&content, ContentType::Markdown))
             }
             Tier::Linked => {
-                render::push_link_line(&mut self.buffer, item, position);
+                render::push_link_line(&mut self.buffer, &candidate, position);
                 0
             }
             Tier::Summary => {
@@ -498,7 +505,8 @@ mod tests {
         let payload = PayloadAssembler::new(budget)
             .assemble_items(&mention)
             .unwrap();
-        assert!(payload.markdown().contains("- `nan.md` (score n/a)\n"));
+        // No description: the first line of the content stands in.
+        assert!(payload.markdown().contains("- `nan.md`: n (score n/a)\n"));
     }
 
     /// Arrival order: the seed's RAW-full rule demotes the lowest RAW item

@@ -5,7 +5,8 @@ use std::cmp::Ordering;
 use crate::model::ContextItem;
 use crate::pipeline::Selection;
 
-/// An item offered to a hybrid payload, with the score that ranks it.
+/// An item offered to a hybrid payload, with the score that ranks it and
+/// its token count.
 ///
 /// The score is whatever ranks the items for this payload, higher is more
 /// relevant: a pipeline score ([`Candidate::from_selection`]), the item's own
@@ -14,6 +15,10 @@ use crate::pipeline::Selection;
 /// equal scores rank by position (earlier first); a NaN score ranks below
 /// every number. Positions are the order of the candidate list, which is
 /// also the order items are presented in within each rendered section.
+///
+/// `tokens` is the item's count as read once, by [`Candidate::new`] or by
+/// the pipeline run a selection came from: the assembler never asks the
+/// item again.
 ///
 /// ```
 /// use budget_runtime::{ContextItem, Item};
@@ -34,6 +39,8 @@ pub struct Candidate<'a, T: ?Sized> {
     pub item: &'a T,
     /// Its ranking score; higher is more relevant.
     pub score: f64,
+    /// Its token count ([`ContextItem::tokens`], read once).
+    pub tokens: u64,
 }
 
 impl<T: ?Sized> Clone for Candidate<'_, T> {
@@ -44,17 +51,46 @@ impl<T: ?Sized> Clone for Candidate<'_, T> {
 
 impl<T: ?Sized> Copy for Candidate<'_, T> {}
 
-impl<'a, T: ?Sized> Candidate<'a, T> {
-    /// A candidate with an explicit score.
+impl<'a, T: ContextItem + ?Sized> Candidate<'a, T> {
+    /// A candidate with an explicit score; reads the item's token count.
+    ///
+    /// ```
+    /// use budget_runtime::{Item, payload::Candidate};
+    ///
+    /// let item = Item::new("alpha", 7)?;
+    /// let candidate = Candidate::new(&item, 0.5);
+    /// assert_eq!((candidate.score, candidate.tokens), (0.5, 7));
+    /// # Ok::<(), budget_runtime::ItemError>(())
+    /// ```
     pub fn new(item: &'a T, score: f64) -> Self {
-        Self { item, score }
+        Self::with_tokens(item, score, item.tokens())
+    }
+}
+
+impl<'a, T: ?Sized> Candidate<'a, T> {
+    /// A candidate with an explicit score and token count (for example an
+    /// exact count the caller already has).
+    ///
+    /// ```
+    /// use budget_runtime::{Item, payload::Candidate};
+    ///
+    /// let item = Item::new("alpha", 7)?;
+    /// assert_eq!(Candidate::with_tokens(&item, 0.5, 9).tokens, 9);
+    /// # Ok::<(), budget_runtime::ItemError>(())
+    /// ```
+    pub fn with_tokens(item: &'a T, score: f64, tokens: u64) -> Self {
+        Self {
+            item,
+            score,
+            tokens,
+        }
     }
 }
 
 impl<'a, T: ContextItem> Candidate<'a, T> {
     /// The selected items of a pipeline run, in placed order, each scored
     /// with the score the pipeline's report recorded for it (pinned items
-    /// score 1.0).
+    /// score 1.0) and counted with the tokens the run read.
     ///
     /// ```
     /// use budget_runtime::{ContextBudget, ContextItem, Item, Pipeline, scorer::PriorityScorer};
@@ -78,7 +114,7 @@ impl<'a, T: ContextItem> Candidate<'a, T> {
             .items()
             .iter()
             .zip(&selection.report().included)
-            .map(|(&item, included)| Self::new(item, included.score))
+            .map(|(&item, included)| Self::with_tokens(item, included.score, included.tokens))
             .collect()
     }
 

@@ -148,8 +148,13 @@ pub(crate) fn push_raw_block<T: ContextItem + ?Sized>(
 }
 
 /// The LINKED line of an item: source, line range when known (metadata
-/// `line_start` / `line_end`), description and fetch cost (its `tokens()`).
-pub(crate) fn push_link_line<T: ContextItem + ?Sized>(out: &mut String, item: &T, position: usize) {
+/// `line_start` / `line_end`), description and fetch cost (its tokens).
+pub(crate) fn push_link_line<T: ContextItem + ?Sized>(
+    out: &mut String,
+    candidate: &Candidate<'_, T>,
+    position: usize,
+) {
+    let item = candidate.item;
     out.push_str("- ");
     code_span(out, &source_label(item, position));
     let line = |key| {
@@ -170,10 +175,16 @@ pub(crate) fn push_link_line<T: ContextItem + ?Sized>(out: &mut String, item: &T
     if let Some(description) = item.description().map(one_line).filter(|d| !d.is_empty()) {
         let _ = write!(out, ": {description}");
     }
-    let _ = writeln!(out, ". Fetch: {} tokens.", item.tokens());
+    let _ = writeln!(out, ". Fetch: {} tokens.", candidate.tokens);
 }
 
-/// The SUMMARY mention of an item: source, description, score.
+/// Characters of content a SUMMARY mention shows when the item has no
+/// description.
+const MENTION_FIRST_LINE_CHARS: usize = 120;
+
+/// The SUMMARY mention of an item: source, description (or, without one,
+/// the first non-blank line of its content, cut to 120 characters with
+/// `…`), score.
 pub(crate) fn push_mention_line<T: ContextItem + ?Sized>(
     out: &mut String,
     item: &T,
@@ -182,10 +193,32 @@ pub(crate) fn push_mention_line<T: ContextItem + ?Sized>(
 ) {
     out.push_str("- ");
     code_span(out, &source_label(item, position));
-    if let Some(description) = item.description().map(one_line).filter(|d| !d.is_empty()) {
-        let _ = write!(out, ": {description}");
+    match item.description().map(one_line).filter(|d| !d.is_empty()) {
+        Some(description) => {
+            let _ = write!(out, ": {description}");
+        }
+        None => {
+            let content = item.content();
+            if let Some(line) = first_line(&content) {
+                let _ = write!(out, ": {line}");
+            }
+        }
     }
     let _ = writeln!(out, " (score {})", score_text(score));
+}
+
+/// The first line of `content` with something on it, on one line and cut
+/// to [`MENTION_FIRST_LINE_CHARS`] characters (`…` marks a cut).
+fn first_line(content: &str) -> Option<String> {
+    let line = content
+        .lines()
+        .map(one_line)
+        .find(|line| !line.is_empty())?;
+    let mut chars = line.char_indices();
+    match chars.nth(MENTION_FIRST_LINE_CHARS) {
+        None => Some(line.into_owned()),
+        Some((cut, _)) => Some(format!("{}…", line[..cut].trim_end())),
+    }
 }
 
 /// Renders the whole payload and its fingerprint.
@@ -331,7 +364,7 @@ fn linked_section<T: ContextItem + ?Sized>(input: &RenderInput<'_, '_, T>) -> St
         &mut out,
         input.in_state(ItemState::Linked),
         "",
-        |out, position, c| push_link_line(out, c.item, position),
+        |out, position, c| push_link_line(out, c, position),
     );
     out
 }

@@ -35,15 +35,14 @@ pub struct GroupSelection {
     pub included: bool,
 }
 
-/// Groups with at least one pinned member: every member is pinned.
-pub(crate) fn pinned_groups(items: &[&dyn ContextItem]) -> HashSet<u64> {
-    if items.iter().all(|item| item.group().is_none()) {
-        return HashSet::new();
-    }
+/// Groups with at least one pinned member (`pinned[i]` tells whether
+/// `items[i]` is, as read once per run): every member is pinned.
+pub(crate) fn pinned_groups(items: &[&dyn ContextItem], pinned: &[bool]) -> HashSet<u64> {
     items
         .iter()
-        .filter(|item| item.pinned())
-        .filter_map(|item| item.group())
+        .zip(pinned)
+        .filter(|&(_, &is_pinned)| is_pinned)
+        .filter_map(|(item, _)| item.group())
         .collect()
 }
 

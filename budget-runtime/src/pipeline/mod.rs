@@ -9,6 +9,7 @@ mod place;
 mod report;
 mod selection;
 mod sort;
+mod token_counts;
 
 pub use groups::GroupSelection;
 pub use report::{ExcludedItem, ExclusionReason, IncludedItem, InclusionReason, SelectionReport};
@@ -22,6 +23,7 @@ use crate::model::{ContextBudget, ContextItem, EffectiveBudget, ItemView, Scored
 use crate::placer::{ChronologicalPlacer, Placer};
 use crate::scorer::{RelevanceScorer, Scorer};
 use crate::slicer::{CountShortfall, GreedySlicer, Slicer};
+use token_counts::TokenCounts;
 
 /// Sorts exclusions by score descending, ties in exclusion order. Stable
 /// and run-adaptive: the Slice stage already records its exclusions in
@@ -188,6 +190,10 @@ impl Pipeline {
     /// The result borrows from `items`; nothing is cloned. Every item ends up
     /// in the report as included or excluded, with the reason.
     ///
+    /// Each item's [`tokens`](ContextItem::tokens) and
+    /// [`pinned`](ContextItem::pinned) are read once per run; every stage and
+    /// the report use those figures (see [`IncludedItem::tokens`]).
+    ///
     /// # Errors
     /// * [`PipelineError::PinnedExceedsBudget`] when pinned items alone
     ///   exceed `max_tokens - output_reserve`.
@@ -224,13 +230,13 @@ impl Pipeline {
     ) -> Result<(Vec<usize>, SelectionReport), PipelineError> {
         let mut excluded = Vec::new();
 
-        let classified = classify::classify(items, budget, &mut excluded)?;
+        let tokens = TokenCounts::read(items);
+        let classified = classify::classify(items, &tokens, budget, &mut excluded)?;
         let effective = budget.effective(classified.pinned_tokens);
 
-        let scored = self.score(items, &classified.scoreable);
-        let mut scored = scored;
+        let mut scored = self.score(items, &tokens, &classified.scoreable);
         if self.deduplicate {
-            deduplicate::deduplicate(&mut scored, &mut excluded);
+            deduplicate::deduplicate(&mut scored, items, &classified.pinned, &mut excluded);
         }
         sort::sort_by_score(&mut scored);
 
@@ -238,7 +244,7 @@ impl Pipeline {
             .pinned
             .iter()
             .copied()
-            .max_by(|&a, &b| items[a].tokens().cmp(&items[b].tokens()).then(b.cmp(&a)));
+            .max_by(|&a, &b| tokens.get(a).cmp(&tokens.get(b)).then(b.cmp(&a)));
         let pinned = largest_pinned.map(|index| PinnedLoad {
             largest: index,
             tokens: classified.pinned_tokens,
@@ -247,12 +253,14 @@ impl Pipeline {
         let (sliced, mut groups) =
             self.slice(&scored, effective, pinned, &mut excluded, &mut shortfalls)?;
 
-        // Pinned items, seen as pinned also when only their group is.
+        // Pinned items, seen as pinned also when only their group is, each
+        // with the count this run read.
         let pinned_views: Vec<ItemView<'_>> = classified
             .pinned
             .iter()
-            .map(|&index| ItemView::pinned(items[index]))
+            .map(|&index| ItemView::pinned(items[index], tokens.get(index)))
             .collect();
+        let pinned_count = pinned_views.len();
         let mut merged: Vec<ScoredItem<'_>> = classified
             .pinned
             .iter()
@@ -262,6 +270,7 @@ impl Pipeline {
         merged.extend(sliced);
         let merged = place::handle_overflow(
             merged,
+            pinned_count,
             budget.target_tokens(),
             self.overflow_strategy,
             pinned,
@@ -272,7 +281,7 @@ impl Pipeline {
         // slicer may overshoot: after the overflow strategy had its say, the
         // hard ceiling holds regardless.
         let ceiling_tokens = budget.max_tokens().saturating_sub(budget.output_reserve());
-        let merged = place::hold_ceiling(merged, ceiling_tokens, &mut excluded);
+        let merged = place::hold_ceiling(merged, pinned_count, ceiling_tokens, &mut excluded);
 
         let order = self.placer.place(&merged.items);
         if !place::is_permutation(&order, merged.items.len()) {
@@ -286,7 +295,8 @@ impl Pipeline {
             .iter()
             .map(|&pos| {
                 let c = &merged.items[pos];
-                let reason = if c.item.pinned() {
+                // Pinned items lead the merged list and survive truncation.
+                let reason = if pos < pinned_count {
                     InclusionReason::Pinned
                 } else if c.tokens() == 0 {
                     InclusionReason::ZeroToken
@@ -296,6 +306,7 @@ impl Pipeline {
                 IncludedItem {
                     index: c.index,
                     score: c.score,
+                    tokens: c.tokens(),
                     reason,
                 }
             })
@@ -327,7 +338,12 @@ impl Pipeline {
         Ok((indices, report))
     }
 
-    fn score<'a>(&self, items: &[&'a dyn ContextItem], scoreable: &[usize]) -> Vec<ScoredItem<'a>> {
+    fn score<'a>(
+        &self,
+        items: &[&'a dyn ContextItem],
+        tokens: &TokenCounts,
+        scoreable: &[usize],
+    ) -> Vec<ScoredItem<'a>> {
         let views: Vec<&dyn ContextItem> = scoreable.iter().map(|&i| items[i]).collect();
         let mut scores = vec![0.0; views.len()];
         if !views.is_empty() {
@@ -336,7 +352,12 @@ impl Pipeline {
         scoreable
             .iter()
             .zip(scores)
-            .map(|(&index, score)| ScoredItem::new(items[index], index, score))
+            .map(|(&index, score)| ScoredItem {
+                item: items[index],
+                index,
+                score,
+                tokens: tokens.get(index),
+            })
             .collect()
     }
 

@@ -84,6 +84,10 @@ pub struct IncludedItem {
     pub index: usize,
     /// Score at inclusion (1.0 for pinned items).
     pub score: f64,
+    /// Its token count as the run read it, once, from
+    /// [`ContextItem::tokens`](crate::ContextItem::tokens): the figure every
+    /// stage used and the one a payload assembled from the selection uses.
+    pub tokens: u64,
     /// Why it was included.
     pub reason: InclusionReason,
 }

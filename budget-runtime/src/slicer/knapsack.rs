@@ -24,18 +24,21 @@ const WORD_BITS: usize = u64::BITS as usize;
 ///
 /// Cost: O(n × capacity) time, inherent to the dynamic programme, and a
 /// keep table of n × capacity **bits** (one `u64` word per 64 capacity
-/// buckets per candidate) plus one rolling row of capacity + 1 values. Here
+/// buckets per candidate) plus one rolling row of capacity + 1 values
+/// (counted at 64 bits each). Here
 /// n counts only candidates that could change the answer: those that fit,
 /// are worth more than 0, and are not outnumbered by at least as valuable
 /// candidates of the same bucketed weight (beyond `capacity / weight` of
 /// them, one more can never improve a solution). Leaving the others out
 /// changes nothing in the result, but with typical token spreads removes
 /// most rows.
-/// The table is bounded by [`KnapsackSlicer::with_max_table_bits`] (default
-/// 2²⁸ bits = 32 MiB). When a budget would need more, the slicer coarsens
-/// the bucket size just enough to fit and logs a `tracing` warning; only when
-/// even one word per candidate is too much does it return
-/// [`SliceError::KnapsackTableTooLarge`].
+/// Both are bounded together by [`KnapsackSlicer::with_max_table_bits`]
+/// (default 2²⁸ bits = 32 MiB): no allocation of the programme exceeds it.
+/// When a budget would need more, the slicer coarsens the bucket size just
+/// enough to fit and logs a `tracing` warning; when even 64 columns are too
+/// many, or the allocator refuses the memory (a limit set beyond what the
+/// machine has), it returns [`SliceError::KnapsackTableTooLarge`] instead
+/// of aborting the process.
 ///
 /// Output order: zero-token items in input order, then the solution in
 /// reverse candidate order (the reconstruction order of the specification).
@@ -107,7 +110,8 @@ impl KnapsackSlicer {
         })
     }
 
-    /// This slicer with another limit on the keep table, in bits.
+    /// This slicer with another limit on the memory of the dynamic
+    /// programme (keep table plus rolling row), in bits.
     ///
     /// ```
     /// use budget_runtime::slicer::KnapsackSlicer;
@@ -130,7 +134,7 @@ impl KnapsackSlicer {
         self.bucket_size
     }
 
-    /// The keep-table limit, in bits.
+    /// The memory limit of the dynamic programme, in bits.
     ///
     /// ```
     /// use budget_runtime::slicer::KnapsackSlicer;
@@ -142,26 +146,30 @@ impl KnapsackSlicer {
     }
 
     /// The bucket size to use for `candidates` rows under `target_tokens`:
-    /// the configured one, or the smallest coarser one whose table fits.
+    /// the configured one, or the smallest coarser one (to within a word of
+    /// columns) whose keep table and rolling row fit the limit together.
     fn effective_bucket(&self, candidates: usize, target_tokens: u64) -> Result<u64, SliceError> {
-        let rows = candidates as u128;
+        let rows = u128::try_from(candidates).unwrap_or(u128::MAX);
         let limit = u128::from(self.max_table_bits);
-        let table_bits =
-            |capacity: u64| rows * words_per_row(u128::from(capacity)) * WORD_BITS as u128;
-        if table_bits(target_tokens / self.bucket_size) <= limit {
+        let capacity = u128::from(target_tokens / self.bucket_size);
+        if programme_bits(rows, capacity) <= limit {
             return Ok(self.bucket_size);
         }
-        let max_words = limit / WORD_BITS as u128 / rows;
+        // `w` words of columns cost `64 w` bits per row plus `64 w` values
+        // of 64 bits in the rolling row.
+        let bits_per_word = WORD_BITS_U128.saturating_mul(rows.saturating_add(WORD_BITS_U128));
+        let max_words = limit / bits_per_word;
         if max_words == 0 {
             return Err(SliceError::KnapsackTableTooLarge {
                 candidates,
-                needed_bits: rows * WORD_BITS as u128,
+                needed_bits: bits_per_word,
                 limit_bits: self.max_table_bits,
             });
         }
         // floor(target / b) <= columns - 1  ⟺  b > target / columns.
-        let columns = max_words * WORD_BITS as u128;
-        let coarse = u64::try_from(u128::from(target_tokens) / columns + 1).unwrap_or(u64::MAX);
+        let columns = max_words.saturating_mul(WORD_BITS_U128);
+        let target = u128::from(target_tokens);
+        let coarse = u64::try_from(target / columns + 1).unwrap_or(u64::MAX);
         let bucket = coarse.max(self.bucket_size);
         tracing::warn!(
             candidates,
@@ -169,15 +177,24 @@ impl KnapsackSlicer {
             bucket_size = self.bucket_size,
             coarsened_bucket_size = bucket,
             max_table_bits = self.max_table_bits,
-            "knapsack keep table would exceed its limit; coarsening the bucket size"
+            "knapsack tables would exceed their limit; coarsening the bucket size"
         );
         Ok(bucket)
     }
 }
 
-/// 64-bit words needed for `capacity + 1` columns.
-fn words_per_row(capacity: u128) -> u128 {
-    (capacity + 1).div_ceil(WORD_BITS as u128)
+/// [`WORD_BITS`] for arithmetic on table sizes.
+const WORD_BITS_U128: u128 = u64::BITS as u128;
+
+/// Bits the dynamic programme allocates for `rows` candidates at
+/// `capacity` buckets: the keep table (whole 64-bit words per row) plus
+/// the rolling row of `capacity + 1` values, counted at 64 bits each.
+fn programme_bits(rows: u128, capacity: u128) -> u128 {
+    let columns = capacity.saturating_add(1);
+    let table = rows
+        .saturating_mul(columns.div_ceil(WORD_BITS_U128))
+        .saturating_mul(WORD_BITS_U128);
+    table.saturating_add(columns.saturating_mul(WORD_BITS_U128))
 }
 
 /// Integer value of a score: `max(0, floor(score × 10 000))`, NaN → 0.
@@ -209,13 +226,17 @@ impl Slicer for KnapsackSlicer {
             return Ok(SliceOutcome::selected(selected));
         }
         let bucket = self.effective_bucket(fitting, target)?;
+        let too_large = |capacity: u64| SliceError::KnapsackTableTooLarge {
+            candidates: fitting,
+            needed_bits: programme_bits(
+                u128::try_from(fitting).unwrap_or(u128::MAX),
+                u128::from(capacity),
+            ),
+            limit_bits: self.max_table_bits,
+        };
         let capacity = target / bucket;
         let Ok(capacity) = usize::try_from(capacity) else {
-            return Err(SliceError::KnapsackTableTooLarge {
-                candidates: fitting,
-                needed_bits: fitting as u128 * words_per_row(u128::from(capacity)) * 64,
-                limit_bits: self.max_table_bits,
-            });
+            return Err(too_large(capacity));
         };
 
         let rows = Rows::collect(sorted, bucket, capacity);
@@ -224,7 +245,9 @@ impl Slicer for KnapsackSlicer {
         }
         let (positions, weights) = (&rows.positions, &rows.weights);
 
-        let table = KeepTable::solve(weights, &rows.values, capacity);
+        let Some(table) = KeepTable::solve(weights, &rows.values, capacity) else {
+            return Err(too_large(target / bucket));
+        };
         let mut remaining = capacity;
         for i in (0..positions.len()).rev() {
             if table.keeps(i, remaining) {
@@ -309,7 +332,9 @@ impl KeepTable {
     /// scores in `0..=1` give at most 10 000 per item, so up to 214 748
     /// candidates), else in `i64` with each value capped at `i64::MAX / n`
     /// so no sum can overflow. Signed lanes compare fastest on baseline x86.
-    fn solve(weights: &[usize], values: &[u64], capacity: usize) -> Self {
+    ///
+    /// `None` when the allocator refuses the table or the row.
+    fn solve(weights: &[usize], values: &[u64], capacity: usize) -> Option<Self> {
         let n = values.len() as u64;
         let max_value = values.iter().copied().max().unwrap_or(0);
         if max_value
@@ -325,10 +350,11 @@ impl KeepTable {
         }
     }
 
-    fn fill<V: DpValue>(weights: &[usize], values: &[V], capacity: usize) -> Self {
-        let words_per_row = (capacity + 1).div_ceil(WORD_BITS);
-        let mut bits = vec![0u64; weights.len() * words_per_row];
-        let mut best = vec![V::default(); capacity + 1];
+    fn fill<V: DpValue>(weights: &[usize], values: &[V], capacity: usize) -> Option<Self> {
+        let columns = capacity.checked_add(1)?;
+        let words_per_row = columns.div_ceil(WORD_BITS);
+        let mut bits = zeroed(weights.len().checked_mul(words_per_row)?)?;
+        let mut best: Vec<V> = zeroed(columns)?;
         for ((&weight, &value), row) in weights
             .iter()
             .zip(values)
@@ -361,16 +387,25 @@ impl KeepTable {
                 high = low - 1;
             }
         }
-        Self {
+        Some(Self {
             bits,
             words_per_row,
-        }
+        })
     }
 
     fn keeps(&self, row: usize, capacity: usize) -> bool {
         let word = self.bits[row * self.words_per_row + capacity / WORD_BITS];
         word >> (capacity % WORD_BITS) & 1 == 1
     }
+}
+
+/// `len` default values, or `None` when the allocator refuses them (so
+/// that an oversized table is an error, not a process abort).
+fn zeroed<V: Copy + Default>(len: usize) -> Option<Vec<V>> {
+    let mut values = Vec::new();
+    values.try_reserve_exact(len).ok()?;
+    values.resize(len, V::default());
+    Some(values)
 }
 
 /// Raises each `slots[j]` to `window[j] + value` where that is larger;
@@ -582,18 +617,40 @@ mod tests {
             ("a", 10, 0.9, "Message"),
             ("b", u64::MAX / 2, 0.5, "Message"),
         ]);
-        let slicer = KnapsackSlicer::new(1).unwrap().with_max_table_bits(1 << 12);
-        // 2 rows at bucket 1 would need ~2⁶⁴ bits; coarsening keeps 4096.
+        let slicer = KnapsackSlicer::new(1).unwrap().with_max_table_bits(1 << 14);
+        // 2 rows at bucket 1 would need more than 2⁶⁴ bits; coarsening keeps
+        // 16,384: 3 words of columns at 64 × (2 + 64) bits each.
         assert_eq!(slice(slicer, &fixture, u64::MAX), set_of(&["a", "b"]));
     }
 
     #[test]
     fn coarsened_bucket_is_the_smallest_that_fits() {
-        let slicer = KnapsackSlicer::new(1).unwrap().with_max_table_bits(2 * 128);
-        // 2 rows × 2 words fit 128 columns: capacity 127, so bucket 1000/128+1 = 8.
+        // 2 words of columns for 2 rows: 2 × 64 × (2 + 64) = 8,448 bits.
+        let slicer = KnapsackSlicer::new(1).unwrap().with_max_table_bits(8_448);
+        // 128 columns: capacity 127, so bucket 1000/128+1 = 8.
         assert_eq!(slicer.effective_bucket(2, 1_000), Ok(8));
+        // Capacity 127: 2 × 2 × 64 + 128 × 64 = 8,448 bits, exactly the limit.
         assert_eq!(slicer.effective_bucket(2, 127), Ok(1));
         assert_eq!(slicer.effective_bucket(2, 128), Ok(2));
+    }
+
+    /// Audit row: one item, target 2²⁸ − 1, bucket 1, default limit. The
+    /// keep table alone (2²⁸ bits) fit the limit, so the 2²⁸-value rolling
+    /// row (1 GiB) was allocated beside it.
+    #[test]
+    fn the_limit_bounds_the_rolling_row_too() {
+        let slicer = KnapsackSlicer::new(1).unwrap();
+        let target = (1u64 << 28) - 1;
+        // 2²⁸ / (64 × 65) = 64,527 words = 4,129,728 columns, so the bucket
+        // is floor(268,435,455 / 4,129,728) + 1 = 66 and the capacity
+        // floor(268,435,455 / 66) = 4,067,203: 63,551 table words
+        // (4,067,264 bits) plus 4,067,204 × 64 row bits = 264,368,320 bits.
+        assert_eq!(slicer.effective_bucket(1, target), Ok(66));
+        assert_eq!(programme_bits(1, 4_067_203), 264_368_320);
+        let limit = u128::from(KnapsackSlicer::DEFAULT_MAX_TABLE_BITS);
+        assert!(programme_bits(1, 4_067_203) <= limit);
+        // At bucket 1: 2²⁸ table bits plus 2²⁸ × 64 row bits.
+        assert_eq!(programme_bits(1, (1 << 28) - 1), (1 << 28) + (1 << 34));
     }
 
     #[test]
@@ -604,7 +661,8 @@ mod tests {
             slicer.slice(&fixture.candidates(), budget(100)),
             Err(SliceError::KnapsackTableTooLarge {
                 candidates: 2,
-                needed_bits: 128,
+                // One word of columns: 2 × 64 table bits + 64 × 64 row bits.
+                needed_bits: 4_224,
                 limit_bits: 100,
             })
         );

@@ -1,0 +1,281 @@
+//! `Compactor::new` and `Compactor::compact`: hostile configurations,
+//! conversations (broken tool pairs, huge messages, Unicode) and
+//! summarizers that fail, panic, return nothing or far too much.
+
+use std::borrow::Cow;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use budget_runtime::SummarizerError;
+use budget_runtime::compact::{
+    CompactionConfig, CompactionOutcome, Compactor, FailurePolicy, Message, PromptTokens,
+    SummaryRequest, SummarySource, ToolCall,
+};
+use proptest::prelude::*;
+
+use crate::checks::{ensure, numbers_carried};
+use crate::hostile;
+use crate::ledger::{Broken, Ledger, Verdict, panic_message};
+
+const USER_PANIC: &str = "user summarizer panicked on purpose";
+
+#[derive(Clone, Copy, Debug)]
+enum SummarizerSpec {
+    Short,
+    /// Exactly as long as the request allows.
+    AtBound,
+    /// Ten times longer than allowed.
+    TooLong,
+    Empty,
+    Failing,
+    Panicking,
+}
+
+fn summarize(spec: SummarizerSpec, request: SummaryRequest<'_>) -> Result<String, SummarizerError> {
+    let bound = usize::try_from(request.max_summary_tokens.saturating_mul(4)).unwrap_or(usize::MAX);
+    match spec {
+        SummarizerSpec::Short => Ok(format!("{} messages", request.messages.len())),
+        SummarizerSpec::AtBound => Ok("s".repeat(bound.min(1 << 22))),
+        SummarizerSpec::TooLong => Ok("L".repeat(bound.saturating_mul(10).min(1 << 23))),
+        SummarizerSpec::Empty => Ok("   ".into()),
+        SummarizerSpec::Failing => Err(SummarizerError::failed("the model timed out after 30 s")),
+        SummarizerSpec::Panicking => panic!("{USER_PANIC}"),
+    }
+}
+
+#[derive(Clone, Debug)]
+enum MessageSpec {
+    System(String),
+    User(String),
+    Assistant(String),
+    Call(String, String),
+    Result(String, String),
+}
+
+fn message() -> impl Strategy<Value = MessageSpec> {
+    let id = prop::sample::select(&["call_1", "call_2", "", "call_1 "][..]).prop_map(str::to_owned);
+    prop_oneof![
+        1 => hostile::text().prop_map(MessageSpec::System),
+        4 => hostile::text().prop_map(MessageSpec::User),
+        4 => hostile::text().prop_map(MessageSpec::Assistant),
+        2 => (id.clone(), hostile::text()).prop_map(|(id, args)| MessageSpec::Call(id, args)),
+        2 => (id, hostile::text()).prop_map(|(id, out)| MessageSpec::Result(id, out)),
+    ]
+}
+
+fn to_message(spec: &MessageSpec) -> Message {
+    match spec {
+        MessageSpec::System(t) => Message::system(t.clone()),
+        MessageSpec::User(t) => Message::user(t.clone()),
+        MessageSpec::Assistant(t) => Message::assistant(t.clone()),
+        MessageSpec::Call(id, args) => Message::assistant_with_tool_calls(
+            "",
+            vec![ToolCall::new(id.clone(), "read", args.clone())],
+        ),
+        MessageSpec::Result(id, out) => Message::tool_result(id.clone(), out.clone()),
+    }
+}
+
+#[derive(Clone, Debug)]
+struct ConfigSpec {
+    window: Option<u64>,
+    threshold: f64,
+    target_ratio: f64,
+    protect_first_n: usize,
+    min_tail_messages: usize,
+    max_summary_tokens: u64,
+    abort: bool,
+    reported: Option<u64>,
+}
+
+fn config() -> impl Strategy<Value = ConfigSpec> {
+    (
+        prop::option::of(prop_oneof![3 => 1_000u64..200_000, 1 => any::<u64>(), 1 => 0u64..1_000]),
+        prop_oneof![3 => 0.05f64..0.95, 1 => hostile::float()],
+        prop_oneof![3 => 0.05f64..0.95, 1 => hostile::float()],
+        0usize..6,
+        0usize..8,
+        prop_oneof![3 => 100u64..20_000, 1 => any::<u64>()],
+        any::<bool>(),
+        prop::option::of(prop_oneof![0u64..200_000, Just(u64::MAX)]),
+    )
+        .prop_map(
+            |(
+                window,
+                threshold,
+                target_ratio,
+                protect_first_n,
+                min_tail_messages,
+                max_summary_tokens,
+                abort,
+                reported,
+            )| {
+                ConfigSpec {
+                    window,
+                    threshold,
+                    target_ratio,
+                    protect_first_n,
+                    min_tail_messages,
+                    max_summary_tokens,
+                    abort,
+                    reported,
+                }
+            },
+        )
+}
+
+fn case(config: &ConfigSpec, messages: &[Message], summarizer: SummarizerSpec) -> Verdict {
+    let mut settings = CompactionConfig::default();
+    settings.context.max_tokens = config.window;
+    settings.compression.threshold = config.threshold;
+    settings.compression.target_ratio = config.target_ratio;
+    settings.compression.protect_first_n = config.protect_first_n;
+    settings.compression.min_tail_messages = config.min_tail_messages;
+    settings.compression.max_summary_tokens = config.max_summary_tokens;
+    settings.compression.on_summarizer_error = if config.abort {
+        FailurePolicy::Abort
+    } else {
+        FailurePolicy::Fallback
+    };
+    let compactor = match Compactor::new(&settings, None) {
+        Ok(c) => c,
+        Err(e) => return numbers_carried(&e),
+    };
+    let tokens = match config.reported {
+        Some(n) => PromptTokens::Reported(n),
+        None => PromptTokens::Estimate,
+    };
+    let summarizer = |request: SummaryRequest<'_>| summarize(summarizer, request);
+    let result = match catch_unwind(AssertUnwindSafe(|| {
+        compactor.compact(messages, tokens, &summarizer)
+    })) {
+        Ok(result) => result,
+        Err(payload) => {
+            if panic_message(&*payload) == USER_PANIC {
+                return Ok(());
+            }
+            std::panic::resume_unwind(payload);
+        }
+    };
+    let out = match result {
+        Ok(out) => out,
+        Err(e) => {
+            ensure(config.abort, || {
+                Broken::BadError(format!("error under the fallback policy: {e}"))
+            })?;
+            return numbers_carried(&e);
+        }
+    };
+    let report = &out.report;
+    ensure(report.tokens_after <= report.tokens_before, || {
+        Broken::Overrun(format!(
+            "grew from {} to {} tokens",
+            report.tokens_before, report.tokens_after
+        ))
+    })?;
+    ensure(
+        report.messages_before == messages.len() && report.messages_after == out.messages.len(),
+        || {
+            Broken::Loss(format!(
+                "report says {} → {}, actual {} → {}",
+                report.messages_before,
+                report.messages_after,
+                messages.len(),
+                out.messages.len()
+            ))
+        },
+    )?;
+    if matches!(
+        report.outcome,
+        CompactionOutcome::NotNeeded | CompactionOutcome::NotSmaller { .. }
+    ) {
+        ensure(matches!(out.messages, Cow::Borrowed(_)), || {
+            Broken::Loss("unchanged outcome but the messages changed".into())
+        })?;
+    }
+    // Every input message is kept (perhaps stubbed), summarized, or removed
+    // by a repair the report names; the summary and placeholders are added.
+    let summary = usize::from(report.summary != SummarySource::None);
+    let expected = (messages.len() + summary + report.repairs.placeholder_results.len())
+        .checked_sub(report.summarized_messages + report.repairs.removed_orphan_results.len());
+    let changed = matches!(out.messages, Cow::Owned(_));
+    ensure(!changed || expected == Some(out.messages.len()), || {
+        Broken::Loss(format!(
+            "{} messages in, {} out, {} summarized, summary {summary}, repairs {:?}",
+            messages.len(),
+            out.messages.len(),
+            report.summarized_messages,
+            report.repairs
+        ))
+    })
+}
+
+pub fn run(ledger: &Ledger) {
+    // Hand-made: the audit's conversation (window 128K, three short pairs,
+    // one 300,000-character message, a summarizer at its bound).
+    let mut audit = vec![Message::system("You are a helpful assistant.")];
+    for i in 0..3 {
+        audit.push(Message::user(format!("Short question {i}?")));
+        audit.push(Message::assistant(format!("Short answer {i}.")));
+    }
+    audit.push(Message::user("x".repeat(300_000)));
+    let window = ConfigSpec {
+        window: Some(128_000),
+        threshold: 0.5,
+        target_ratio: 0.2,
+        protect_first_n: 3,
+        min_tail_messages: 4,
+        max_summary_tokens: 12_000,
+        abort: false,
+        reported: None,
+    };
+    for summarizer in [
+        SummarizerSpec::AtBound,
+        SummarizerSpec::TooLong,
+        SummarizerSpec::Empty,
+        SummarizerSpec::Failing,
+        SummarizerSpec::Panicking,
+    ] {
+        for abort in [false, true] {
+            let config = ConfigSpec {
+                abort,
+                ..window.clone()
+            };
+            ledger.hand_made(
+                "Compactor::compact",
+                (config, summarizer),
+                |(config, summarizer)| case(config, &audit, *summarizer),
+            );
+        }
+    }
+    let long: Vec<Message> = (0..400)
+        .map(|i| Message::user(format!("{i} {}", "word ".repeat(60))))
+        .collect();
+    ledger.hand_made("Compactor::compact", window.clone(), |config| {
+        case(config, &long, SummarizerSpec::Short)
+    });
+    ledger.hand_made("Compactor::compact", "empty conversation", |_| {
+        case(&window, &[], SummarizerSpec::Short)
+    });
+
+    ledger.random(
+        "Compactor::compact",
+        (
+            config(),
+            prop::collection::vec(message(), 0..60),
+            prop::sample::select(
+                &[
+                    SummarizerSpec::Short,
+                    SummarizerSpec::AtBound,
+                    SummarizerSpec::TooLong,
+                    SummarizerSpec::Empty,
+                    SummarizerSpec::Failing,
+                    SummarizerSpec::Panicking,
+                ][..],
+            ),
+        ),
+        |(config, specs, summarizer)| {
+            let messages: Vec<Message> = specs.iter().map(to_message).collect();
+            case(config, &messages, *summarizer)
+        },
+    );
+}
