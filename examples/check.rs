@@ -1,5 +1,5 @@
 //! `check`: the budget contract of pipelines in the LocalAI-RAG format, one
-//! table per pipeline (or, with `--json`, the JSON reports `budget check
+//! line per pipeline (or, with `--json`, the JSON reports `budget check
 //! --format json` prints).
 //!
 //! ```text
@@ -21,34 +21,18 @@ use budget::contract::{
     Checker, ModelConfig, PipelineReport, PromptStore, check_paths, policy_from_env,
 };
 
-fn print_table(report: &PipelineReport) {
-    let verdict = if report.ok { "ok" } else { "FAILED" };
-    println!("{} ({verdict})", report.name);
-    println!(
-        "  {:<28} {:>7} {:>8} {:>8} {:>7} {:>7} {:>8} {:>8} {:>9}",
-        "step", "prompt", "history", "context", "output", "safety", "total", "window", "headroom"
-    );
-    for s in &report.steps {
-        println!(
-            "  {:<28} {:>7} {:>8} {:>8} {:>7} {:>7} {:>8} {:>8} {:>9}",
-            s.id,
-            s.fixed_prompt_tokens,
-            s.history_tokens,
-            s.context_tokens,
-            s.output_tokens,
-            s.safety_margin_tokens,
-            s.total,
-            s.window,
-            s.headroom
-        );
+/// One line per pipeline; `budget check` prints the per-step table.
+fn print_summary(report: &PipelineReport) {
+    match (&report.error, report.max_context_tokens_after) {
+        (Some(error), _) => println!("{}: FAILED: {error}", report.name),
+        (None, Some(context)) => println!(
+            "{}: ok, max_context_tokens {context}, {} clamp(s), {} step(s)",
+            report.name,
+            report.clamps.len(),
+            report.steps.len()
+        ),
+        (None, None) => println!("{}: ok", report.name),
     }
-    for c in &report.clamps {
-        println!("  clamped {} {} -> {}", c.kind, c.before, c.after);
-    }
-    if let Some(error) = &report.error {
-        println!("  error: {error}");
-    }
-    println!();
 }
 
 fn main() -> Result<ExitCode, Box<dyn std::error::Error>> {
@@ -76,7 +60,7 @@ fn main() -> Result<ExitCode, Box<dyn std::error::Error>> {
     if json {
         println!("{}", serde_json::to_string_pretty(&reports)?);
     } else {
-        reports.iter().for_each(print_table);
+        reports.iter().for_each(print_summary);
         let failed = reports.iter().filter(|r| !r.ok).count();
         println!("{} pipeline(s) checked, {failed} failed", reports.len());
     }
