@@ -1,8 +1,8 @@
 //! Compile-time behaviour of `#[derive(ContextItem)]`: every misuse gives
 //! the error recorded in `tests/ui/derive/*.stderr`, and the valid forms in
 //! `tests/ui/derive/pass/` compile and run. Errors that list the impls of a
-//! trait differ with the `chrono` feature (timestamps) and the `tiktoken`
-//! feature (estimators), so they have one expected output per feature set.
+//! trait differ with the `chrono` feature (timestamps), so they have one
+//! expected output per feature set.
 //!
 //! Regenerate the expected output with
 //! `TRYBUILD=overwrite cargo test --test ui_derive` and again with
@@ -16,9 +16,5 @@ fn derive_context_item_ui() {
     cases.compile_fail("tests/ui/derive/with_chrono/*.rs");
     #[cfg(not(feature = "chrono"))]
     cases.compile_fail("tests/ui/derive/without_chrono/*.rs");
-    #[cfg(feature = "tiktoken")]
-    cases.compile_fail("tests/ui/derive/with_tiktoken/*.rs");
-    #[cfg(not(feature = "tiktoken"))]
-    cases.compile_fail("tests/ui/derive/without_tiktoken/*.rs");
     cases.pass("tests/ui/derive/pass/*.rs");
 }
