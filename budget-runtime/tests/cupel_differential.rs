@@ -129,25 +129,27 @@ fn kind_indices(rng: &mut SplitMix) -> Vec<usize> {
     kinds
 }
 
-fn simple_scorer(rng: &mut SplitMix) -> ScorerSpec {
+/// Every scorer but the composite, which combines two of these.
+const SIMPLE_SCORERS: [ScorerSpec; 12] = {
     use ScorerSpec::*;
-    pick(
-        rng,
-        &[
-            Reflexive,
-            Recency,
-            Priority,
-            Kind,
-            Frequency,
-            Tag,
-            MetadataKey,
-            MetadataTrust,
-            DecayExponential,
-            DecayWindow,
-            DecayStep,
-            ScaledPriority,
-        ],
-    )
+    [
+        Reflexive,
+        Recency,
+        Priority,
+        Kind,
+        Frequency,
+        Tag,
+        MetadataKey,
+        MetadataTrust,
+        DecayExponential,
+        DecayWindow,
+        DecayStep,
+        ScaledPriority,
+    ]
+};
+
+fn simple_scorer(rng: &mut SplitMix) -> ScorerSpec {
+    pick(rng, &SIMPLE_SCORERS)
 }
 
 fn case(seed: u64) -> Case {
@@ -307,21 +309,7 @@ fn our_scorer(spec: ScorerSpec) -> Box<dyn Scorer> {
 
 /// The `index`-th simple scorer (composite children).
 fn simple_from(index: u8) -> ScorerSpec {
-    use ScorerSpec::*;
-    [
-        Reflexive,
-        Recency,
-        Priority,
-        Kind,
-        Frequency,
-        Tag,
-        MetadataKey,
-        MetadataTrust,
-        DecayExponential,
-        DecayWindow,
-        DecayStep,
-        ScaledPriority,
-    ][usize::from(index)]
+    SIMPLE_SCORERS[usize::from(index)]
 }
 
 fn our_count_entries(entries: &[(usize, usize, usize)]) -> Vec<CountQuotaEntry> {
