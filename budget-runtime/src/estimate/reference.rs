@@ -4,9 +4,7 @@
 //! bit for bit, on random text and on every corpus file. Test-only; never
 //! edit it to make a test pass.
 
-use crate::estimate::{
-    CalibratedEstimator, EstimateMode, Estimator, FEATURE_COUNT, Feature, TextFeatures,
-};
+use crate::estimate::{CalibratedEstimator, EstimateMode, FEATURE_COUNT, Feature};
 use crate::model::ContentType;
 
 /// The feature counts of `text`, as the scan counted them before.
@@ -27,15 +25,15 @@ pub(crate) fn features(text: &str) -> [u64; FEATURE_COUNT] {
     scan.finish()
 }
 
-/// `estimator`'s estimate of `text`, by the formula as it was before.
+/// `estimator`'s estimate of a text of `len_bytes` bytes with feature
+/// counts `counts`, by the formula as it was before.
 pub(crate) fn estimate(
     estimator: &CalibratedEstimator,
-    text: &str,
+    counts: &[u64; FEATURE_COUNT],
+    len_bytes: usize,
     content_type: ContentType,
 ) -> u64 {
     const NON_LATIN_SEPARATOR_SHARE: f64 = 0.25;
-    let counts = features(text);
-    let len_bytes = text.len();
     if len_bytes == 0 {
         return 0;
     }
@@ -43,7 +41,7 @@ pub(crate) fn estimate(
     let raw: f64 = coefficients
         .weights
         .iter()
-        .zip(&counts)
+        .zip(counts)
         .map(|(w, &n)| w * n as f64)
         .sum();
     let scaled = match estimator.mode() {
@@ -636,7 +634,7 @@ fn digit_group_starts(digit: u64, continued: Option<usize>) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::estimate::{DEFAULT_ESTIMATOR, Encoding};
+    use crate::estimate::{DEFAULT_ESTIMATOR, Encoding, Estimator, TextFeatures};
     use proptest::prelude::*;
 
     const MODES: [EstimateMode; 4] = [
@@ -646,33 +644,44 @@ mod tests {
         EstimateMode::UpperBound,
     ];
 
-    /// Asserts that the features and every estimate of `text` are the
-    /// reference's; `what` names the text in the failure message.
+    /// Asserts that the features and the estimates of `text` are the
+    /// reference's: every encoding, mode and content type from the counted
+    /// features, and the whole path from the text for every mode and the
+    /// default estimator. `what` names the text in the failure message.
     fn assert_identical(text: &str, what: &str) {
-        assert_eq!(
-            TextFeatures::of(text).counts(),
-            &features(text),
-            "features of {what}"
-        );
+        let expected = features(text);
+        let counted = TextFeatures::of(text);
+        assert_eq!(counted.counts(), &expected, "features of {what}");
         for encoding in Encoding::ALL {
             for mode in MODES {
                 let estimator = CalibratedEstimator::new(encoding).with_mode(mode);
                 for content_type in ContentType::ALL {
                     assert_eq!(
-                        estimator.estimate(text, content_type),
-                        estimate(&estimator, text, content_type),
+                        estimator.estimate_features(&counted, text.len(), content_type),
+                        estimate(&estimator, &expected, text.len(), content_type),
                         "{encoding} {mode:?} {content_type:?} estimate of {what}"
                     );
                 }
             }
         }
-        for content_type in ContentType::ALL {
+        for (mode, content_type) in MODES.into_iter().zip(ContentType::ALL) {
+            let estimator = CalibratedEstimator::new(Encoding::O200kBase).with_mode(mode);
             assert_eq!(
-                DEFAULT_ESTIMATOR.estimate(text, content_type),
-                estimate(&DEFAULT_ESTIMATOR, text, content_type),
-                "default estimate of {what}"
+                estimator.estimate(text, content_type),
+                estimate(&estimator, &expected, text.len(), content_type),
+                "{mode:?} {content_type:?} estimate of {what}"
             );
         }
+        assert_eq!(
+            DEFAULT_ESTIMATOR.estimate(text, ContentType::Prose),
+            estimate(
+                &DEFAULT_ESTIMATOR,
+                &expected,
+                text.len(),
+                ContentType::Prose
+            ),
+            "default estimate of {what}"
+        );
     }
 
     #[test]
@@ -708,8 +717,9 @@ mod tests {
         }
     }
 
-    /// One run of characters of one kind, up to a little over a block long.
-    fn run() -> impl Strategy<Value = String> {
+    /// One run of ASCII characters of one kind, up to a little over a
+    /// block long.
+    fn ascii_run() -> impl Strategy<Value = String> {
         prop_oneof![
             "[a-z]{1,70}",
             "[A-Z]{1,9}[a-z]{0,9}",
@@ -721,6 +731,12 @@ mod tests {
             "[ \t]{1,70}",
             "[\r\n]{1,3}",
             "[ -~\t\n\r]{1,80}",
+        ]
+    }
+
+    /// One run of non-ASCII characters of one script or kind.
+    fn other_run() -> impl Strategy<Value = String> {
+        prop_oneof![
             "[àéîõüçñßÀÉŁłŒœżźžšđ]{1,5}",
             "[а-яА-Я]{1,8}",
             "[α-ωΑ-Ω]{1,8}",
@@ -739,11 +755,19 @@ mod tests {
         ]
     }
 
-    /// Mostly ASCII text with now and then another script, emoji or a
-    /// control character, so that runs cross the 64-byte blocks at every
-    /// phase, in and out of the ASCII fast path.
+    /// Text in which ASCII and other scripts, emoji and control characters
+    /// alternate about equally.
     fn mixed_text() -> impl Strategy<Value = String> {
-        prop::collection::vec(run(), 0..60).prop_map(|runs| runs.concat())
+        prop::collection::vec(prop_oneof![ascii_run(), other_run()], 0..60)
+            .prop_map(|runs| runs.concat())
+    }
+
+    /// Mostly ASCII text with now and then another script or an emoji, so
+    /// that several ASCII blocks follow one another between non-ASCII ones
+    /// and runs cross the 64-byte blocks at every phase.
+    fn mostly_ascii_text() -> impl Strategy<Value = String> {
+        prop::collection::vec(prop_oneof![8 => ascii_run(), 1 => other_run()], 0..120)
+            .prop_map(|runs| runs.concat())
     }
 
     proptest! {
@@ -752,6 +776,11 @@ mod tests {
         #[test]
         fn identical_on_mixed_text(text in mixed_text()) {
             assert_identical(&text, "mixed text");
+        }
+
+        #[test]
+        fn identical_on_mostly_ascii_text(text in mostly_ascii_text()) {
+            assert_identical(&text, "mostly ASCII text");
         }
 
         #[test]
