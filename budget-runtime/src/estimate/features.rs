@@ -568,31 +568,45 @@ impl Classes {
     }
 }
 
+/// How many bytes before a block the bit-parallel pass looks back: the
+/// letter after six others is the first to count as long-word excess.
+const TAIL_BYTES: u32 = 6;
+
+/// The last [`TAIL_BYTES`] bits of a block's class mask, the last byte in
+/// bit 5: what the next block needs to know of the class.
+#[inline]
+const fn tail(mask: u64) -> u64 {
+    mask >> (64 - TAIL_BYTES)
+}
+
 /// `mask` shifted towards higher positions by `k` (1..=6) bytes, the
-/// vacated low bits filled from `history` (the same class in the bytes
-/// before the block, the byte just before in bit 63).
+/// vacated low bits filled from `tail` (the class in the bytes before the
+/// block, see [`tail`]).
+///
+/// Two shifts and an OR: the double-width shift the compiler would make of
+/// `(mask << k) | (previous_mask >> (64 - k))` is slow on some processors.
 #[inline]
-const fn before(mask: u64, history: u64, k: u32) -> u64 {
-    (mask << k) | (history >> (64 - k))
+const fn before(mask: u64, tail: u64, k: u32) -> u64 {
+    (mask << k) | (tail >> (TAIL_BYTES - k))
 }
 
-/// The run of set bits ending at bit 63, in bits (0..=64).
+/// A tail whose last `n` (0..=6) bytes are set.
 #[inline]
-fn trailing_run(mask: u64) -> usize {
-    // leading_zeros is at most 64: the conversion cannot fail.
-    usize::try_from((!mask).leading_zeros()).unwrap_or(BLOCK)
+fn tail_of_run(n: usize) -> u64 {
+    (0x3F << (6 - n)) & 0x3F
 }
 
-/// `n` (0..=6) set bits at the top of a word: the last `n` bytes before a block.
+/// The run of set bits that ends a tail, in bytes (0..=6).
 #[inline]
-fn last_bytes(n: usize) -> u64 {
-    if n == 0 { 0 } else { !0u64 << (64 - n) }
+fn run_at_end(tail: u64) -> usize {
+    // At most 6 leading zeros (bits 0..58 of the complement are set): the
+    // conversion cannot fail.
+    usize::try_from((!(tail << (64 - TAIL_BYTES))).leading_zeros()).unwrap_or(0)
 }
 
 /// What the bit-parallel pass needs to know of the bytes before a block:
-/// masks of their classes with the byte just before the block in bit 63
-/// (only the last six bytes matter), either the masks of the ASCII block
-/// before or what an automaton state stands for.
+/// the tails of their class masks (see [`tail`]), either those of the ASCII
+/// block before or what an automaton state stands for.
 #[derive(Clone, Copy)]
 struct History {
     letter: u64,
@@ -607,13 +621,16 @@ struct History {
     non_ascii_word: bool,
 }
 
+/// The last byte in a tail.
+const LAST: u64 = 1 << (TAIL_BYTES - 1);
+
 impl History {
     /// The bytes that the automaton's `state` remembers.
     fn of_state(state: usize) -> Self {
         let (letter, lower, non_ascii_word) = match letter_of(state) {
             Some((kind, len)) => (
-                last_bytes(len),
-                last_bytes(usize::from(kind == KIND_LOWER || kind == KIND_LOWER_NA)),
+                tail_of_run(len),
+                tail_of_run(usize::from(kind == KIND_LOWER || kind == KIND_LOWER_NA)),
                 kind >= KIND_LOWER_NA,
             ),
             None => (0, 0, false),
@@ -621,18 +638,18 @@ impl History {
         // The last digit is at `position` (0, 1, 2) in its group of three:
         // the group started `position` bytes earlier, digits all along.
         let (digit, digit_group_starts) = match state.checked_sub(FIRST_DIGIT) {
-            Some(position) if position < 3 => (last_bytes(position + 1), 1 << (63 - position)),
+            Some(position) if position < 3 => (tail_of_run(position + 1), LAST >> position),
             _ => (0, 0),
         };
         let space = match state {
-            ONE_SPACE => last_bytes(1),
-            SPACES => last_bytes(2),
+            ONE_SPACE => tail_of_run(1),
+            SPACES => tail_of_run(2),
             _ => 0,
         };
         let punct = match state {
-            IN_PUNCT => last_bytes(1),
-            IN_PUNCT_2 => last_bytes(2),
-            IN_PUNCT_LONG => last_bytes(3),
+            IN_PUNCT => tail_of_run(1),
+            IN_PUNCT_2 => tail_of_run(2),
+            IN_PUNCT_LONG => tail_of_run(3),
             _ => 0,
         };
         Self {
@@ -641,15 +658,14 @@ impl History {
             digit,
             digit_group_starts,
             space,
-            line_break: last_bytes(usize::from(state == IN_LINE_BREAKS)),
+            line_break: tail_of_run(usize::from(state == IN_LINE_BREAKS)),
             punct,
             non_ascii_word,
         }
     }
 
-    /// The automaton's state after the ASCII block whose masks these are.
+    /// The automaton's state after the ASCII block whose tails these are.
     fn state(&self) -> usize {
-        const LAST: u64 = 1 << 63;
         if self.letter & LAST != 0 {
             let kind = match (self.lower & LAST != 0, self.non_ascii_word) {
                 (true, false) => KIND_LOWER,
@@ -657,13 +673,14 @@ impl History {
                 (false, false) => KIND_UPPER,
                 (false, true) => KIND_UPPER_NA,
             };
-            letter_state(kind, trailing_run(self.letter).min(LETTER_LEN_CAP))
+            letter_state(kind, run_at_end(self.letter).min(LETTER_LEN_CAP))
         } else if self.digit & LAST != 0 {
-            // The last group of the run starts in the last three bytes.
-            let position = self.digit_group_starts.leading_zeros();
+            // The last group of the run starts in the last three bytes, the
+            // last digit's position in it (0, 1, 2) bytes before.
+            let position = (self.digit_group_starts << (64 - TAIL_BYTES)).leading_zeros();
             FIRST_DIGIT + usize::try_from(position).unwrap_or(0)
         } else if self.space & LAST != 0 {
-            if trailing_run(self.space) >= 2 {
+            if run_at_end(self.space) >= 2 {
                 SPACES
             } else {
                 ONE_SPACE
@@ -671,7 +688,7 @@ impl History {
         } else if self.line_break & LAST != 0 {
             IN_LINE_BREAKS
         } else {
-            match trailing_run(self.punct) {
+            match run_at_end(self.punct) {
                 1 => IN_PUNCT,
                 2 => IN_PUNCT_2,
                 _ => IN_PUNCT_LONG,
@@ -682,16 +699,14 @@ impl History {
 
 /// The scan of one text: the automaton (its state, the counts of its
 /// transitions) for non-ASCII blocks and the tail, a bit-parallel pass for
-/// 64-byte blocks of ASCII. Both count the same features; between ASCII
-/// blocks the bit-parallel pass carries the previous block's masks, and
-/// the automaton's state is converted to and from them where one hands
-/// over to the other.
+/// runs of 64-byte blocks of ASCII. Both count the same features; from one
+/// ASCII block to the next the bit-parallel pass carries the block's masks,
+/// converted from and to the automaton's state where a run of them starts
+/// and ends.
 struct Scan {
     counts: [u64; FEATURE_COUNT],
     transitions: [u64; STATES * INPUTS],
     state: usize,
-    /// The masks of the last block, if it was ASCII (`state` is then stale).
-    ascii_history: Option<History>,
 }
 
 impl Scan {
@@ -700,7 +715,6 @@ impl Scan {
             counts: [0; FEATURE_COUNT],
             transitions: [0; STATES * INPUTS],
             state: START,
-            ascii_history: None,
         }
     }
 
@@ -708,9 +722,6 @@ impl Scan {
     /// (`from` on a character boundary); returns where the next character
     /// starts (`to`, or past it when a character straddles `to`).
     fn scalar(&mut self, bytes: &[u8], from: usize, to: usize) -> usize {
-        if let Some(history) = self.ascii_history.take() {
-            self.state = history.state();
-        }
         let mut i = from;
         while i < to {
             let Some(&b) = bytes.get(i) else { break };
@@ -735,13 +746,31 @@ impl Scan {
         i
     }
 
+    /// Counts the 64-byte blocks of ASCII from byte `from` on, as long as
+    /// they last, exactly as the automaton would, and moves the automaton to
+    /// the state it would end in; returns where they end.
+    fn ascii_blocks(&mut self, bytes: &[u8], from: usize) -> usize {
+        let mut i = from;
+        let mut history = History::of_state(self.state);
+        while let Some(block) = bytes
+            .get(i..i + BLOCK)
+            .and_then(|block| <&[u8; BLOCK]>::try_from(block).ok())
+            .filter(|block| is_ascii(block))
+        {
+            history = self.ascii_block(block, &history);
+            i += BLOCK;
+        }
+        if i != from {
+            self.state = history.state();
+        }
+        i
+    }
+
     /// Counts the features of an ASCII block with bit operations on its
-    /// byte classes, exactly as the automaton would.
-    fn ascii_block(&mut self, block: &[u8; BLOCK]) {
-        let history = match self.ascii_history {
-            Some(history) => history,
-            None => History::of_state(self.state),
-        };
+    /// byte classes, given the `history` of the bytes before; returns the
+    /// block's.
+    #[inline(always)]
+    fn ascii_block(&mut self, block: &[u8; BLOCK], history: &History) -> History {
         let Classes {
             lower,
             upper,
@@ -756,7 +785,7 @@ impl Scan {
         for k in 1..=6 {
             long_word &= before(letter, history.letter, k);
         }
-        let digit_groups = digit_group_starts(digit, &history);
+        let digit_groups = digit_group_starts(digit, history);
 
         let mut add = |feature: Feature, mask: u64| {
             self.counts[feature.index()] += u64::from(mask.count_ones());
@@ -787,17 +816,17 @@ impl Scan {
             space & before(space, history.space, 1) & !before(space, history.space, 2),
         );
 
-        self.ascii_history = Some(History {
-            letter,
-            lower,
-            digit,
-            digit_group_starts: digit_groups,
-            space,
-            line_break,
-            punct,
+        History {
+            letter: tail(letter),
+            lower: tail(lower),
+            digit: tail(digit),
+            digit_group_starts: tail(digit_groups),
+            space: tail(space),
+            line_break: tail(line_break),
+            punct: tail(punct),
             // The word goes on only if the whole block is letters.
             non_ascii_word: history.non_ascii_word && letter == u64::MAX,
-        });
+        }
     }
 
     /// The counts, with every transition's features added.
@@ -844,15 +873,11 @@ impl TextFeatures {
     pub fn of(text: &str) -> Self {
         let bytes = text.as_bytes();
         let mut scan = Scan::new();
-        let mut i = 0;
-        while let Some(block) = bytes.get(i..i + BLOCK) {
-            match <&[u8; BLOCK]>::try_from(block) {
-                Ok(block) if is_ascii(block) => {
-                    scan.ascii_block(block);
-                    i += BLOCK;
-                }
-                _ => i = scan.scalar(bytes, i, i + BLOCK),
-            }
+        let mut i = scan.ascii_blocks(bytes, 0);
+        while i + BLOCK <= bytes.len() {
+            // A block with a non-ASCII byte, then the ASCII ones after it.
+            i = scan.scalar(bytes, i, i + BLOCK);
+            i = scan.ascii_blocks(bytes, i);
         }
         scan.scalar(bytes, i, bytes.len());
         scan.finish()
