@@ -558,12 +558,21 @@ struct Classes {
 impl Classes {
     #[inline(always)]
     fn of(block: &[u8; BLOCK]) -> Self {
+        // Three masks tell the six classes apart (fewer masks to stack and
+        // transpose than one per class): letters, lowercase letters with
+        // digits and line breaks, and whitespace.
+        let is_line_break = |b: u8| b == b'\n' || b == b'\r';
+        let letter = class_mask(block, |b| (b | 0x20).wrapping_sub(b'a') < 26);
+        let lower_digit_or_break = class_mask(block, |b| {
+            b.wrapping_sub(b'a') < 26 || b.is_ascii_digit() || is_line_break(b)
+        });
+        let white = class_mask(block, |b| b == b' ' || b == b'\t' || is_line_break(b));
         Self {
-            lower: class_mask(block, |b| b.wrapping_sub(b'a') < 26),
-            upper: class_mask(block, |b| b.wrapping_sub(b'A') < 26),
-            digit: class_mask(block, |b| b.is_ascii_digit()),
-            space: class_mask(block, |b| b == b' ' || b == b'\t'),
-            line_break: class_mask(block, |b| b == b'\n' || b == b'\r'),
+            lower: letter & lower_digit_or_break,
+            upper: letter & !lower_digit_or_break,
+            digit: lower_digit_or_break & !(letter | white),
+            space: white & !lower_digit_or_break,
+            line_break: white & lower_digit_or_break,
         }
     }
 }
@@ -781,17 +790,21 @@ impl Scan {
         let letter = lower | upper;
         let punct = !(letter | digit | space | line_break);
 
-        let mut long_word = letter;
-        for k in 1..=6 {
-            long_word &= before(letter, history.letter, k);
-        }
+        // Letters with 1, 3 and 6 letters before them in the word (and
+        // the same in the tails), each from the one before by doubling.
+        let after_letter = before(letter, history.letter, 1);
+        let two = letter & after_letter;
+        let two_tail = history.letter & (history.letter << 1);
+        let four = two & before(two, two_tail, 2);
+        let four_tail = two_tail & (two_tail << 2);
+        let long_word = four & before(four, four_tail, 3);
         let digit_groups = digit_group_starts(digit, history);
 
         let mut add = |feature: Feature, mask: u64| {
             self.counts[feature.index()] += u64::from(mask.count_ones());
         };
         add(Feature::AsciiLetters, letter);
-        add(Feature::Words, letter & !before(letter, history.letter, 1));
+        add(Feature::Words, letter & !after_letter);
         add(
             Feature::CaseChanges,
             upper & before(lower, history.lower, 1),
