@@ -709,9 +709,9 @@ impl History {
 /// The scan of one text: the automaton (its state, the counts of its
 /// transitions) for non-ASCII blocks and the tail, a bit-parallel pass for
 /// runs of 64-byte blocks of ASCII. Both count the same features; from one
-/// ASCII block to the next the bit-parallel pass carries the block's masks,
-/// converted from and to the automaton's state where a run of them starts
-/// and ends.
+/// ASCII block to the next the bit-parallel pass carries the tails of the
+/// block's class masks ([`History`]), converted from and to the automaton's
+/// state where a run of such blocks starts and ends.
 struct Scan {
     counts: [u64; FEATURE_COUNT],
     transitions: [u64; STATES * INPUTS],

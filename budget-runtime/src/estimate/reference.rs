@@ -1,6 +1,6 @@
-//! The estimator as it was before the table-driven scan (frozen copy of the
-//! scan in `features.rs` and of the estimate formula in `calibrated.rs` at
-//! commit d31211d): the oracle that the current implementation must match
+//! The estimator as it was before its scan was made faster (a frozen copy of
+//! the scan in `features.rs` and of the estimate formula in `calibrated.rs`
+//! at commit d31211d): the oracle that the current implementation must match
 //! bit for bit, on random text and on every corpus file. Test-only; never
 //! edit it to make a test pass.
 
