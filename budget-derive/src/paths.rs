@@ -105,7 +105,7 @@ impl Runtime {
         match self {
             Self::BudgetRule => ("model", "BudgetRule"),
             Self::CalibratedEstimator => ("estimate", "CalibratedEstimator"),
-            Self::ContentType => ("model", "ContentType"),
+            Self::ContentType => ("estimate", "ContentType"),
             Self::ContextBudget => ("model", "ContextBudget"),
             Self::ContextItem => ("model", "ContextItem"),
             Self::ContextKind => ("model", "ContextKind"),

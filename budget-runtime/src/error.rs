@@ -569,7 +569,7 @@ pub enum CalibrationError {
     #[error("weight {value} of feature {feature} for {content_type} must be finite and >= 0")]
     InvalidWeight {
         /// The content type whose coefficients hold the weight.
-        content_type: crate::model::ContentType,
+        content_type: crate::estimate::ContentType,
         /// The feature's name.
         feature: &'static str,
         /// The value given.
@@ -579,7 +579,7 @@ pub enum CalibrationError {
     #[error("safety factor {value} for {content_type} must be finite and >= 1")]
     InvalidSafetyFactor {
         /// The content type whose coefficients hold the factor.
-        content_type: crate::model::ContentType,
+        content_type: crate::estimate::ContentType,
         /// The value given.
         value: f64,
     },

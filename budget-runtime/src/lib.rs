@@ -39,8 +39,9 @@ pub mod suggest;
 
 pub use error::*;
 pub use estimate::{
-    CalibratedEstimator, DEFAULT_ESTIMATOR, Encoding, EstimateMode, EstimationRatio, Estimator,
-    ExactCounter, SeedEstimator, TiktokenCounter, TokenCounter, count_chars, seed_estimate,
+    CalibratedEstimator, ContentType, DEFAULT_ESTIMATOR, Encoding, EstimateMode, EstimationRatio,
+    Estimator, ExactCounter, SeedEstimator, TiktokenCounter, TokenCounter, count_chars,
+    seed_estimate,
 };
 pub use model::*;
 pub use pipeline::{

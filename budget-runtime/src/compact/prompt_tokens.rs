@@ -2,8 +2,8 @@
 //! estimate or the provider's own count.
 
 use crate::compact::Message;
+use crate::estimate::ContentType;
 use crate::estimate::Estimator;
-use crate::model::ContentType;
 
 /// The size of a conversation given to the [`Compactor`](crate::compact::Compactor).
 ///

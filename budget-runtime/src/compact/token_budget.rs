@@ -4,8 +4,8 @@
 use crate::compact::config::CompactionConfig;
 use crate::compact::message::Message;
 use crate::error::CompactionConfigError;
+use crate::estimate::ContentType;
 use crate::estimate::seed_estimate;
-use crate::model::ContentType;
 
 /// Characters per token of the compaction estimate: `ceil(chars / 4)`.
 ///

@@ -1,8 +1,8 @@
 //! The fixed prompt of a model call: what every call of the step costs
 //! before any history, context or output.
 
+use crate::estimate::ContentType;
 use crate::estimate::Estimator;
-use crate::model::ContentType;
 
 /// Tokens added to each step's fixed prompt for the chat format (role
 /// markers, `[INST]` wrappers, separators): 64, the reference

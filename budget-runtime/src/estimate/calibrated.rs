@@ -2,8 +2,8 @@
 //! content type, with a safety-margin mode and a guaranteed upper-bound mode.
 
 use crate::error::CalibrationError;
+use crate::estimate::ContentType;
 use crate::estimate::{Calibration, Encoding, Estimator, Feature, TextFeatures};
-use crate::model::ContentType;
 
 /// Tokens charged per non-ASCII character in [`EstimateMode::NonLatinSafe`]
 /// beyond its UTF-8 length: the share of a space or ASCII mark beside it

@@ -2,9 +2,9 @@
 //! calibrated model, per content type.
 
 use crate::error::CalibrationError;
+use crate::estimate::ContentType;
 use crate::estimate::Encoding;
 use crate::estimate::features::{FEATURE_COUNT, Feature, TextFeatures};
-use crate::model::ContentType;
 
 /// The calibrated model for one content type: tokens per occurrence of each
 /// [`Feature`], and the factor that turns a best guess into an upper bound.

@@ -24,6 +24,7 @@
 
 mod calibrated;
 mod calibration;
+mod content_type;
 mod encoding;
 mod exact;
 mod features;
@@ -35,6 +36,7 @@ mod upper_bound;
 
 pub use calibrated::{CalibratedEstimator, EstimateMode};
 pub use calibration::{Calibration, Coefficients};
+pub use content_type::ContentType;
 pub use encoding::Encoding;
 pub use exact::ExactCounter;
 pub use features::{FEATURE_COUNT, Feature, TextFeatures};
@@ -44,8 +46,6 @@ pub use seed::{SeedEstimator, count_chars, seed_estimate};
 pub use upper_bound::guaranteed_upper_bound;
 /// The former name of [`ExactCounter`] (it used to wrap `tiktoken-rs`).
 pub type TiktokenCounter = ExactCounter;
-
-use crate::model::ContentType;
 
 /// The estimator to default to where text of any language is estimated
 /// (`Prompt`, compaction, the command-line tool): the calibrated model for

@@ -1,6 +1,6 @@
 //! [`EstimationRatio`]: a type's fixed estimation ratio, known at compile time.
 
-use crate::model::ContentType;
+use crate::estimate::ContentType;
 
 /// The content type, and so the seed characters-per-token ratio, a type's
 /// token estimate uses. `#[derive(ContextItem)]` implements it for structs;

@@ -1,7 +1,7 @@
 //! The seed estimator: one characters-per-token ratio per content type.
 
+use crate::estimate::ContentType;
 use crate::estimate::Estimator;
-use crate::model::ContentType;
 
 /// The seed ratios as exact fractions `(characters, tokens)`:
 /// code 3.5 = 7/2, prose 4.0 = 4/1, yaml 3.8 = 19/5, markdown 3.75 = 15/4.

@@ -1,8 +1,8 @@
 //! Content made of several parts (for example a title and a body): how the
 //! parts are joined, and how the joined text is estimated without building it.
 
+use crate::estimate::ContentType;
 use crate::estimate::{Estimator, SeedEstimator, seed_estimate};
-use crate::model::ContentType;
 
 /// What separates the parts of a multi-part content: a blank line.
 pub const PART_SEPARATOR: &str = "\n\n";

@@ -2,7 +2,8 @@
 
 use std::borrow::Cow;
 
-use crate::model::{ContentType, ContextKind, MetadataValueRef, NoTags, TagList, Tier, Timestamp};
+use crate::estimate::ContentType;
+use crate::model::{ContextKind, MetadataValueRef, NoTags, TagList, Tier, Timestamp};
 
 static DEFAULT_KIND: ContextKind = ContextKind::MESSAGE;
 

@@ -4,10 +4,9 @@ use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use crate::error::ItemError;
-use crate::estimate::{Estimator, SeedEstimator};
+use crate::estimate::{ContentType, Estimator, SeedEstimator};
 use crate::model::{
-    ContentType, ContextItem, ContextKind, MetadataValue, MetadataValueRef, TagList, Tier,
-    Timestamp,
+    ContextItem, ContextKind, MetadataValue, MetadataValueRef, TagList, Tier, Timestamp,
 };
 
 /// An owned context item: the data-carrying form of [`ContextItem`].

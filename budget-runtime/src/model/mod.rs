@@ -1,7 +1,7 @@
-//! The data model: budgets, kinds, content types, timestamps and items.
+//! The data model: budgets, kinds, timestamps, items and the order of
+//! their scores.
 
 mod content_parts;
-mod content_type;
 mod context_budget;
 mod context_item;
 mod context_kind;
@@ -9,6 +9,7 @@ mod field;
 mod item;
 mod item_view;
 mod metadata;
+mod score_order;
 mod scored_item;
 mod tags;
 mod tier;
@@ -18,7 +19,6 @@ pub(crate) mod tokens;
 pub use content_parts::{
     PART_SEPARATOR, PART_SEPARATOR_TOKENS, estimate_parts, join_parts, seed_estimate_parts,
 };
-pub use content_type::ContentType;
 pub use context_budget::{
     BudgetRule, ContextBudget, ContextBudgetBuilder, EffectiveBudget, ReservedSlot,
 };
@@ -31,6 +31,8 @@ pub use field::{
 pub use item::{Item, ItemBuilder};
 pub(crate) use item_view::ItemView;
 pub use metadata::{AsMetadataValue, MetadataMap, MetadataValue, MetadataValueRef};
+pub(crate) use score_order::descending_key;
+pub use score_order::descending_score;
 pub use scored_item::ScoredItem;
 pub use tags::{NoTags, TagList};
 pub use tier::{Tier, TierThresholds};

@@ -2,8 +2,9 @@
 //! and demotes further until the rendered text fits the total.
 
 use crate::error::PayloadError;
+use crate::estimate::ContentType;
 use crate::estimate::{Estimator, SeedEstimator};
-use crate::model::{ContentType, ContextItem, Tier, TierThresholds};
+use crate::model::{ContextItem, Tier, TierThresholds};
 use crate::payload::candidate::Rank;
 use crate::payload::demotion::{Slot, TierCost, TierPlacer};
 use crate::payload::render::{self, RenderInput};

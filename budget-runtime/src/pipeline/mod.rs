@@ -14,12 +14,13 @@ mod token_counts;
 pub use groups::GroupSelection;
 pub use report::{ExcludedItem, ExclusionReason, IncludedItem, InclusionReason, SelectionReport};
 pub use selection::Selection;
-pub use sort::{descending_key, descending_score};
 
 use std::fmt;
 
 use crate::error::PipelineError;
-use crate::model::{ContextBudget, ContextItem, EffectiveBudget, ItemView, ScoredItem};
+use crate::model::{
+    ContextBudget, ContextItem, EffectiveBudget, ItemView, ScoredItem, descending_key,
+};
 use crate::placer::{ChronologicalPlacer, Placer};
 use crate::scorer::{RelevanceScorer, Scorer};
 use crate::slicer::{CountShortfall, GreedySlicer, Slicer};

@@ -2,7 +2,7 @@
 //! middle.
 
 use crate::model::ScoredItem;
-use crate::pipeline::descending_score;
+use crate::model::descending_score;
 use crate::placer::Placer;
 
 /// Puts the highest-scored items at the start and end of the prompt, where

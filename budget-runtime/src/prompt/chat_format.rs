@@ -3,8 +3,8 @@
 //! definitions.
 
 use crate::compact::Message;
+use crate::estimate::ContentType;
 use crate::estimate::{Encoding, Estimator};
-use crate::model::ContentType;
 use crate::prompt::tool_definition::ToolDefinition;
 
 /// Tokens a chat format adds for tool (function) definitions, per the OpenAI

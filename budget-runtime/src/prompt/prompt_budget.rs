@@ -7,8 +7,9 @@ use std::sync::Arc;
 use crate::compact::{
     CompactionConfig, CompactionReport, Compactor, Message, PromptTokens, Summarizer, trim_messages,
 };
+use crate::estimate::ContentType;
 use crate::estimate::{DEFAULT_ESTIMATOR, Encoding, Estimator};
-use crate::model::{ContentType, ContextBudget, ContextItem, ItemView};
+use crate::model::{ContextBudget, ContextItem, ItemView};
 use crate::pipeline::{OverflowStrategy, Pipeline, SelectionReport};
 use crate::prompt::chat_format::ChatFormat;
 use crate::prompt::error::PromptError;

@@ -5,8 +5,8 @@
 use std::collections::HashMap;
 
 use crate::error::{SliceError, SlicerError};
+use crate::model::descending_score;
 use crate::model::{ContextKind, EffectiveBudget, ScoredItem};
-use crate::pipeline::descending_score;
 use crate::slicer::delegate::slice_subset;
 use crate::slicer::{CountShortfall, SliceOutcome, Slicer};
 

@@ -65,7 +65,7 @@ impl CountQuotaSlicer {
         inner: Box<dyn Slicer>,
         scarcity: ScarcityBehavior,
     ) -> Result<Self, SlicerError> {
-        if inner.is_knapsack() {
+        if inner.optimizes_globally() {
             return Err(SlicerError::KnapsackInsideCountQuota);
         }
         Ok(Self {

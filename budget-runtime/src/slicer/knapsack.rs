@@ -258,7 +258,7 @@ impl Slicer for KnapsackSlicer {
         Ok(SliceOutcome::selected(selected))
     }
 
-    fn is_knapsack(&self) -> bool {
+    fn optimizes_globally(&self) -> bool {
         true
     }
 }

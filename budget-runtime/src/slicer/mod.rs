@@ -103,7 +103,7 @@ pub trait Slicer: Send + Sync + Debug {
     /// Whether this slicer optimises globally over all candidates (a
     /// knapsack), so that its selection order carries no ranking.
     /// [`CountQuotaSlicer`] refuses such inner slicers. Default `false`.
-    fn is_knapsack(&self) -> bool {
+    fn optimizes_globally(&self) -> bool {
         false
     }
 }
@@ -117,7 +117,7 @@ impl<S: Slicer + ?Sized> Slicer for Box<S> {
         (**self).slice(sorted, budget)
     }
 
-    fn is_knapsack(&self) -> bool {
-        (**self).is_knapsack()
+    fn optimizes_globally(&self) -> bool {
+        (**self).optimizes_globally()
     }
 }

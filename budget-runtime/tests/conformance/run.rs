@@ -92,7 +92,7 @@ fn slicing(doc: &Table, test: &Table) -> Outcome<()> {
         sorted.push(ScoredItem::new(item, index, v::float(t, "score")?));
     }
     // Slicers receive candidates sorted by score (stable).
-    sorted.sort_by(|a, b| budget_runtime::pipeline::descending_score(a.score, b.score));
+    sorted.sort_by(|a, b| budget_runtime::model::descending_score(a.score, b.score));
     let outcome = slicer
         .slice(&sorted, effective)
         .map_err(|e| format!("slicer error: {e}"))?;
