@@ -26,7 +26,6 @@
 
 pub mod compact;
 pub mod contract;
-pub mod error;
 pub mod estimate;
 pub mod model;
 pub mod payload;
@@ -37,17 +36,25 @@ pub mod scorer;
 pub mod slicer;
 pub mod suggest;
 
-pub use error::*;
+pub use compact::{CompactionConfigError, CompactionError, SummarizerError};
+#[cfg(feature = "contract")]
+pub use contract::ContractError;
 pub use estimate::{
     CalibratedEstimator, ContentType, DEFAULT_ESTIMATOR, Encoding, EstimateMode, EstimationRatio,
     Estimator, ExactCounter, SeedEstimator, TiktokenCounter, TokenCounter, count_chars,
     seed_estimate,
 };
+pub use estimate::{CalibrationError, TokenizerError, UnknownContentType, UnknownEncoding};
 pub use model::*;
+pub use model::{ContextBudgetError, ContextKindError, ItemError, TimestampOutOfRange};
+pub use payload::{PayloadError, TierBudgetError};
+pub use pipeline::PipelineError;
 pub use pipeline::{
     ExcludedItem, ExclusionReason, IncludedItem, InclusionReason, OverflowStrategy, Pipeline,
     PipelineBuilder, Selection, SelectionReport,
 };
 pub use placer::Placer;
 pub use scorer::Scorer;
+pub use scorer::ScorerError;
 pub use slicer::Slicer;
+pub use slicer::{SliceError, SlicerError};

@@ -5,6 +5,9 @@ use std::borrow::Cow;
 use std::fmt;
 use std::sync::Arc;
 
+use crate::compact::CompactionConfigError;
+use crate::compact::CompactionError;
+use crate::compact::SummarizerError;
 use crate::compact::config::{CompactionConfig, CompressionSettings, FailurePolicy};
 use crate::compact::message::Message;
 use crate::compact::planner::{CompactionPlan, PlanInputs, plan};
@@ -15,7 +18,6 @@ use crate::compact::report::{CompactionOutcome, CompactionReport, RepairReport, 
 use crate::compact::summarizer::Summarizer;
 use crate::compact::summary_job::{JobStats, SummaryJob};
 use crate::compact::token_budget::{CHARS_PER_TOKEN, TokenBudget};
-use crate::error::{CompactionConfigError, CompactionError, SummarizerError};
 use crate::estimate::{Estimator, count_chars};
 
 /// First line of every summary message: marks it as reference material.

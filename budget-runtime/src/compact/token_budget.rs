@@ -1,9 +1,9 @@
 //! [`TokenBudget`]: when a conversation must be compacted and how small it
 //! must become, following the threshold logic of the TokenBudget seed.
 
+use crate::compact::CompactionConfigError;
 use crate::compact::config::CompactionConfig;
 use crate::compact::message::Message;
-use crate::error::CompactionConfigError;
 use crate::estimate::ContentType;
 use crate::estimate::seed_estimate;
 

@@ -1,7 +1,7 @@
 //! [`CalibratedEstimator`]: a character-class model fitted per encoding and
 //! content type, with a safety-margin mode and a guaranteed upper-bound mode.
 
-use crate::error::CalibrationError;
+use crate::estimate::CalibrationError;
 use crate::estimate::ContentType;
 use crate::estimate::{Calibration, Encoding, Estimator, Feature, TextFeatures};
 

@@ -1,7 +1,6 @@
 //! [`Calibration`] and [`Coefficients`]: the fitted weights of the
 //! calibrated model, per content type.
 
-use crate::error::CalibrationError;
 use crate::estimate::ContentType;
 use crate::estimate::Encoding;
 use crate::estimate::features::{FEATURE_COUNT, Feature, TextFeatures};
@@ -151,6 +150,31 @@ impl Calibration {
         }
         Ok(())
     }
+}
+
+/// A [`Calibration`](crate::estimate::Calibration) was rejected: its weights
+/// must be finite and non-negative, its safety factors finite and at least 1.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum CalibrationError {
+    /// A weight was negative, NaN or infinite.
+    #[error("weight {value} of feature {feature} for {content_type} must be finite and >= 0")]
+    InvalidWeight {
+        /// The content type whose coefficients hold the weight.
+        content_type: crate::estimate::ContentType,
+        /// The feature's name.
+        feature: &'static str,
+        /// The value given.
+        value: f64,
+    },
+    /// A safety factor was below 1, NaN or infinite.
+    #[error("safety factor {value} for {content_type} must be finite and >= 1")]
+    InvalidSafetyFactor {
+        /// The content type whose coefficients hold the factor.
+        content_type: crate::estimate::ContentType,
+        /// The value given.
+        value: f64,
+    },
 }
 
 #[cfg(test)]

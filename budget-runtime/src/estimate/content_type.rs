@@ -66,9 +66,14 @@ impl fmt::Display for ContentType {
 }
 
 impl std::str::FromStr for ContentType {
-    type Err = crate::error::UnknownContentType;
+    type Err = crate::estimate::UnknownContentType;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Self::from_name(s).ok_or_else(|| crate::error::UnknownContentType(s.to_owned()))
+        Self::from_name(s).ok_or_else(|| crate::estimate::UnknownContentType(s.to_owned()))
     }
 }
+
+/// A content-type name other than `code`, `prose`, `yaml` or `markdown`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown content type {0:?}: expected \"code\", \"prose\", \"yaml\" or \"markdown\"")]
+pub struct UnknownContentType(pub String);

@@ -65,12 +65,17 @@ impl fmt::Display for Encoding {
 }
 
 impl std::str::FromStr for Encoding {
-    type Err = crate::error::UnknownEncoding;
+    type Err = crate::estimate::UnknownEncoding;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Self::from_name(s).ok_or_else(|| crate::error::UnknownEncoding(s.to_owned()))
+        Self::from_name(s).ok_or_else(|| crate::estimate::UnknownEncoding(s.to_owned()))
     }
 }
+
+/// An encoding name other than `o200k_base` or `cl100k_base`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown encoding {0:?}: expected \"o200k_base\" or \"cl100k_base\"")]
+pub struct UnknownEncoding(pub String);
 
 #[cfg(test)]
 mod tests {

@@ -11,7 +11,6 @@
 
 use std::fmt;
 
-use crate::error::TokenizerError;
 use crate::estimate::{Encoding, TokenCounter};
 
 #[cfg(any(feature = "o200k", feature = "cl100k"))]
@@ -212,4 +211,18 @@ mod tests {
             }
         });
     }
+}
+
+/// An exact tokenizer could not be loaded.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum TokenizerError {
+    /// The vocabulary of `encoding` is not compiled in.
+    #[error("the {encoding} vocabulary is not compiled in: enable the cargo feature `{feature}`")]
+    NotCompiled {
+        /// The encoding asked for.
+        encoding: crate::estimate::Encoding,
+        /// The cargo feature of `budget-runtime` that compiles it in.
+        feature: &'static str,
+    },
 }

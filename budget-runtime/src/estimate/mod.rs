@@ -35,10 +35,10 @@ mod seed;
 mod upper_bound;
 
 pub use calibrated::{CalibratedEstimator, EstimateMode};
-pub use calibration::{Calibration, Coefficients};
-pub use content_type::ContentType;
-pub use encoding::Encoding;
-pub use exact::ExactCounter;
+pub use calibration::{Calibration, CalibrationError, Coefficients};
+pub use content_type::{ContentType, UnknownContentType};
+pub use encoding::{Encoding, UnknownEncoding};
+pub use exact::{ExactCounter, TokenizerError};
 pub use features::{FEATURE_COUNT, Feature, TextFeatures};
 pub use ratio::EstimationRatio;
 pub use refinement::{Candidate, ExactRefinement, Fill, Inclusion};

@@ -3,7 +3,6 @@
 use std::borrow::Cow;
 use std::collections::HashSet;
 
-use crate::error::ContextBudgetError;
 use crate::model::ContextKind;
 
 /// A minimum number of items of one kind that a quota slicer guarantees.
@@ -556,6 +555,48 @@ mod serde_impl {
             .map_err(serde::de::Error::custom)
         }
     }
+}
+
+/// A [`ContextBudget`](crate::ContextBudget) broke a validation rule.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ContextBudgetError {
+    /// Rule 3 (rules 1, 2 and 4, non-negative counts, hold by type: `u64`).
+    #[error("target_tokens {target_tokens} exceeds max_tokens {max_tokens}")]
+    TargetExceedsMax {
+        /// The value given.
+        target_tokens: u64,
+        /// The ceiling it exceeds.
+        max_tokens: u64,
+    },
+    /// Rule 5.
+    #[error("output_reserve {output_reserve} exceeds max_tokens {max_tokens}")]
+    OutputReserveExceedsMax {
+        /// The value given.
+        output_reserve: u64,
+        /// The ceiling it exceeds.
+        max_tokens: u64,
+    },
+    /// Rule 6.
+    #[error("estimation_safety_margin_percent {percent} is outside 0.0..=100.0")]
+    SafetyMarginOutOfRange {
+        /// The value given.
+        percent: f64,
+    },
+    /// Rule 7.
+    #[error("reserved slot for kind {kind} is negative ({min_items})")]
+    NegativeReservedSlot {
+        /// The kind of the slot.
+        kind: ContextKind,
+        /// The value given.
+        min_items: i64,
+    },
+    /// A kind was given more than one reserved slot.
+    #[error("kind {kind} has more than one reserved slot")]
+    DuplicateReservedSlot {
+        /// The repeated kind.
+        kind: ContextKind,
+    },
 }
 
 #[cfg(test)]

@@ -3,7 +3,6 @@
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 
-use crate::error::ItemError;
 use crate::estimate::{ContentType, Estimator, SeedEstimator};
 use crate::model::{
     ContextItem, ContextKind, MetadataValue, MetadataValueRef, TagList, Tier, Timestamp,
@@ -401,6 +400,15 @@ mod serde_impl {
             builder.build().map_err(serde::de::Error::custom)
         }
     }
+}
+
+/// An [`Item`](crate::Item) could not be built.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ItemError {
+    /// The specification requires non-empty content.
+    #[error("item content must not be empty")]
+    EmptyContent,
 }
 
 #[cfg(test)]

@@ -20,15 +20,16 @@ pub use content_parts::{
     PART_SEPARATOR, PART_SEPARATOR_TOKENS, estimate_parts, join_parts, seed_estimate_parts,
 };
 pub use context_budget::{
-    BudgetRule, ContextBudget, ContextBudgetBuilder, EffectiveBudget, ReservedSlot,
+    BudgetRule, ContextBudget, ContextBudgetBuilder, ContextBudgetError, EffectiveBudget,
+    ReservedSlot,
 };
 pub use context_item::ContextItem;
-pub use context_kind::ContextKind;
+pub use context_kind::{ContextKind, ContextKindError};
 pub use field::{
     FlagField, FloatField, GroupField, IntegerField, OptionalTextField, TextField, TimestampField,
     TokenCountField,
 };
-pub use item::{Item, ItemBuilder};
+pub use item::{Item, ItemBuilder, ItemError};
 pub(crate) use item_view::ItemView;
 pub use metadata::{AsMetadataValue, MetadataMap, MetadataValue, MetadataValueRef};
 pub(crate) use score_order::descending_key;
@@ -36,4 +37,4 @@ pub use score_order::descending_score;
 pub use scored_item::ScoredItem;
 pub use tags::{NoTags, TagList};
 pub use tier::{Tier, TierThresholds};
-pub use timestamp::Timestamp;
+pub use timestamp::{Timestamp, TimestampOutOfRange};

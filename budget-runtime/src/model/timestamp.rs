@@ -164,20 +164,20 @@ impl From<SystemTime> for Timestamp {
 }
 
 impl TryFrom<Timestamp> for SystemTime {
-    type Error = crate::error::TimestampOutOfRange;
+    type Error = crate::model::TimestampOutOfRange;
 
     /// Fails when the instant is outside what the platform's `SystemTime` holds.
     fn try_from(ts: Timestamp) -> Result<Self, Self::Error> {
         let magnitude = ts.unix_nanos.unsigned_abs();
         let secs = u64::try_from(magnitude / NANOS_PER_SECOND as u128)
-            .map_err(|_| crate::error::TimestampOutOfRange(ts.unix_nanos))?;
+            .map_err(|_| crate::model::TimestampOutOfRange(ts.unix_nanos))?;
         let duration = Duration::new(secs, (magnitude % NANOS_PER_SECOND as u128) as u32);
         let result = if ts.unix_nanos >= 0 {
             UNIX_EPOCH.checked_add(duration)
         } else {
             UNIX_EPOCH.checked_sub(duration)
         };
-        result.ok_or(crate::error::TimestampOutOfRange(ts.unix_nanos))
+        result.ok_or(crate::model::TimestampOutOfRange(ts.unix_nanos))
     }
 }
 
@@ -219,6 +219,11 @@ impl From<chrono::DateTime<chrono::Utc>> for Timestamp {
         Self { unix_nanos: nanos }
     }
 }
+
+/// A [`Timestamp`](crate::Timestamp) outside what `SystemTime` can hold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("timestamp {0} ns from the Unix epoch is outside the range of SystemTime")]
+pub struct TimestampOutOfRange(pub i128);
 
 #[cfg(test)]
 mod tests {

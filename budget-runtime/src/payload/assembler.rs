@@ -1,7 +1,6 @@
 //! [`PayloadAssembler`]: places candidates into tiers, renders the payload
 //! and demotes further until the rendered text fits the total.
 
-use crate::error::PayloadError;
 use crate::estimate::ContentType;
 use crate::estimate::{Estimator, SeedEstimator};
 use crate::model::{ContextItem, Tier, TierThresholds};
@@ -376,6 +375,22 @@ impl<T: ContextItem + ?Sized> TierCost for FragmentCosts<'_, '_, '_, T> {
         };
         content_tokens.saturating_add(self.estimator.estimate(&self.buffer, ContentType::Markdown))
     }
+}
+
+/// A hybrid payload could not be assembled within its total.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum PayloadError {
+    /// With every item omitted, the rendered structure alone is over the total.
+    #[error(
+        "the payload structure alone is estimated at {rendered_tokens} tokens with every item omitted, over the total of {total_tokens}"
+    )]
+    StructureExceedsTotal {
+        /// Estimated tokens of the rendered structure.
+        rendered_tokens: u64,
+        /// The payload total.
+        total_tokens: u64,
+    },
 }
 
 #[cfg(test)]

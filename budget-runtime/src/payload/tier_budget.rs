@@ -13,7 +13,6 @@
 //! is what the same 1% share gives for an 80,000-token payload; the headroom
 //! arithmetic (720 = 90% of 800) is the same either way.
 
-use crate::error::TierBudgetError;
 use crate::model::Tier;
 
 /// Which validation rule of a [`TierBudget`] a set of values breaks.
@@ -446,6 +445,62 @@ const fn percent_of(tokens: u64, percent: f64) -> u64 {
 
 const fn effective_tokens(total: u64, share_percent: f64, headroom_percent: f64) -> u64 {
     percent_of(percent_of(total, share_percent), 100.0 - headroom_percent)
+}
+
+/// A [`TierBudget`](crate::payload::TierBudget) broke a validation rule.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum TierBudgetError {
+    /// A tier share is not a finite percentage within `0.0..=100.0`.
+    #[error("{tier} share {percent} percent is outside 0.0..=100.0")]
+    ShareOutOfRange {
+        /// The tier.
+        tier: crate::model::Tier,
+        /// The value given.
+        percent: f64,
+    },
+    /// The three shares do not add up to 100 percent.
+    #[error(
+        "tier shares sum to {sum} percent (summary {summary_percent} + linked {linked_percent} + raw {raw_percent}), expected 100"
+    )]
+    SharesDoNotSumTo100 {
+        /// SUMMARY share given.
+        summary_percent: f64,
+        /// LINKED share given.
+        linked_percent: f64,
+        /// RAW share given.
+        raw_percent: f64,
+        /// Their sum.
+        sum: f64,
+    },
+    /// The headroom is not within `0.0..100.0`.
+    #[error("headroom_percent {headroom_percent} is outside 0.0..100.0")]
+    HeadroomOutOfRange {
+        /// The value given.
+        headroom_percent: f64,
+    },
+    /// The META overhead is larger than the whole payload.
+    #[error("meta {meta} tokens exceed the payload total of {total} tokens")]
+    MetaExceedsTotal {
+        /// META tokens given.
+        meta: u64,
+        /// The payload total.
+        total: u64,
+    },
+    /// A tier would get no tokens at all after headroom.
+    #[error(
+        "{tier} effective limit is 0 tokens ({percent} percent of {total} = {nominal} nominal, minus headroom)"
+    )]
+    TierLimitZero {
+        /// The tier.
+        tier: crate::model::Tier,
+        /// The payload total.
+        total: u64,
+        /// The tier's share.
+        percent: f64,
+        /// The tier's nominal budget.
+        nominal: u64,
+    },
 }
 
 #[cfg(test)]

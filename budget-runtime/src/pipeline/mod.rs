@@ -4,6 +4,7 @@
 
 mod classify;
 mod deduplicate;
+mod error;
 mod groups;
 mod place;
 mod report;
@@ -11,13 +12,13 @@ mod selection;
 mod sort;
 mod token_counts;
 
+pub use error::PipelineError;
 pub use groups::GroupSelection;
 pub use report::{ExcludedItem, ExclusionReason, IncludedItem, InclusionReason, SelectionReport};
 pub use selection::Selection;
 
 use std::fmt;
 
-use crate::error::PipelineError;
 use crate::model::{
     ContextBudget, ContextItem, EffectiveBudget, ItemView, ScoredItem, descending_key,
 };

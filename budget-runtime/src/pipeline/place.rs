@@ -2,9 +2,9 @@
 
 use std::collections::HashMap;
 
-use crate::error::PipelineError;
 use crate::model::ScoredItem;
 use crate::model::descending_score;
+use crate::pipeline::PipelineError;
 use crate::pipeline::report::{ExcludedItem, ExclusionReason};
 use crate::pipeline::{OverflowStrategy, PinnedLoad};
 

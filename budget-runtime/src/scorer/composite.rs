@@ -1,8 +1,8 @@
 //! [`CompositeScorer`]: a weighted average of child scorers.
 
-use crate::error::ScorerError;
 use crate::model::ContextItem;
 use crate::scorer::Scorer;
+use crate::scorer::ScorerError;
 
 /// Scores each item by `Σ wᵢ · sᵢ`, where `sᵢ` is child `i`'s score and the
 /// weights `wᵢ` are the configured weights divided by their sum (so they add
@@ -162,8 +162,8 @@ impl CompositeScorerBuilder {
 #[cfg(test)]
 mod tests {
     use super::CompositeScorer;
-    use crate::error::ScorerError;
     use crate::model::{ContextItem, Item, Timestamp};
+    use crate::scorer::ScorerError;
     use crate::scorer::{PriorityScorer, RecencyScorer, ReflexiveScorer, Scorer};
 
     fn views(items: &[Item]) -> Vec<&dyn ContextItem> {

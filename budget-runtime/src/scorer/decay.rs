@@ -3,8 +3,8 @@
 
 use std::time::Duration;
 
-use crate::error::ScorerError;
 use crate::model::{ContextItem, Timestamp};
+use crate::scorer::ScorerError;
 use crate::scorer::{Scorer, TimeProvider};
 
 /// Scores each item by its age, `now − timestamp`, through a [`DecayCurve`].
@@ -254,8 +254,8 @@ mod tests {
     use std::time::Duration;
 
     use super::{DecayCurve, DecayScorer};
-    use crate::error::ScorerError;
     use crate::model::{ContextItem, Item, Timestamp};
+    use crate::scorer::ScorerError;
     use crate::scorer::{Scorer, SystemClock};
 
     const HOUR: Duration = Duration::from_secs(3600);

@@ -2,9 +2,9 @@
 
 use std::collections::HashMap;
 
-use crate::error::ScorerError;
 use crate::model::{ContextItem, ContextKind};
 use crate::scorer::Scorer;
+use crate::scorer::ScorerError;
 
 /// The specification's default kind weights.
 const DEFAULT_WEIGHTS: [(ContextKind, f64); 5] = [
@@ -119,9 +119,9 @@ impl Scorer for KindScorer {
 #[cfg(test)]
 mod tests {
     use super::KindScorer;
-    use crate::error::ScorerError;
     use crate::model::{ContextItem, ContextKind, Item};
     use crate::scorer::Scorer;
+    use crate::scorer::ScorerError;
 
     fn kinds(scorer: &KindScorer, labels: &[&'static str]) -> Vec<f64> {
         let items: Vec<Item> = labels

@@ -2,9 +2,9 @@
 
 use std::borrow::Cow;
 
-use crate::error::ScorerError;
 use crate::model::{ContextItem, MetadataValueRef};
 use crate::scorer::Scorer;
+use crate::scorer::ScorerError;
 
 /// Scores each item by the trust value stored in its metadata under
 /// [`MetadataTrustScorer::DEFAULT_KEY`] (`"cupel:trust"`) or a custom key,
@@ -110,9 +110,9 @@ impl Scorer for MetadataTrustScorer {
 #[cfg(test)]
 mod tests {
     use super::MetadataTrustScorer;
-    use crate::error::ScorerError;
     use crate::model::{ContextItem, Item, MetadataValue};
     use crate::scorer::Scorer;
+    use crate::scorer::ScorerError;
 
     fn trust(scorer: &MetadataTrustScorer, value: Option<MetadataValue>) -> f64 {
         let builder = Item::builder("x").tokens(10);

@@ -13,6 +13,7 @@
 
 mod composite;
 mod decay;
+mod error;
 mod file_relevance;
 mod frequency;
 mod kind;
@@ -31,6 +32,7 @@ mod time_provider;
 
 pub use composite::{CompositeScorer, CompositeScorerBuilder};
 pub use decay::{DecayCurve, DecayScorer};
+pub use error::ScorerError;
 pub use file_relevance::FileRelevanceScorer;
 pub use frequency::FrequencyScorer;
 pub use kind::KindScorer;

@@ -3,9 +3,9 @@
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 
-use crate::error::ScorerError;
 use crate::model::ContextItem;
 use crate::scorer::Scorer;
+use crate::scorer::ScorerError;
 
 /// Scores each item by `min(matched / total, 1.0)`, where `total` is the sum
 /// of all configured tag weights and `matched` the sum of the weights of the
@@ -164,9 +164,9 @@ impl Scorer for TagScorer {
 #[cfg(test)]
 mod tests {
     use super::TagScorer;
-    use crate::error::ScorerError;
     use crate::model::{ContextItem, Item};
     use crate::scorer::Scorer;
+    use crate::scorer::ScorerError;
 
     fn score(scorer: &TagScorer, tag_lists: &[&[&str]]) -> Vec<f64> {
         let items: Vec<Item> = tag_lists

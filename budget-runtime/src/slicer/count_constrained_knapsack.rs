@@ -1,8 +1,9 @@
 //! [`CountConstrainedKnapsackSlicer`]: per-kind item counts (at least / at
 //! most) with a knapsack filling the rest.
 
-use crate::error::{SliceError, SlicerError};
 use crate::model::{EffectiveBudget, ScoredItem};
+use crate::slicer::SliceError;
+use crate::slicer::SlicerError;
 use crate::slicer::count_policy::{CapOrder, CountPolicy};
 use crate::slicer::{CountQuotaEntry, KnapsackSlicer, ScarcityBehavior, SliceOutcome, Slicer};
 

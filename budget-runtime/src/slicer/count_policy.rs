@@ -4,9 +4,10 @@
 
 use std::collections::HashMap;
 
-use crate::error::{SliceError, SlicerError};
 use crate::model::descending_score;
 use crate::model::{ContextKind, EffectiveBudget, ScoredItem};
+use crate::slicer::SliceError;
+use crate::slicer::SlicerError;
 use crate::slicer::delegate::slice_subset;
 use crate::slicer::{CountShortfall, SliceOutcome, Slicer};
 

@@ -1,8 +1,9 @@
 //! [`CountQuotaSlicer`]: per-kind item counts (at least / at most) around an
 //! inner slicer.
 
-use crate::error::{SliceError, SlicerError};
 use crate::model::{EffectiveBudget, ScoredItem};
+use crate::slicer::SliceError;
+use crate::slicer::SlicerError;
 use crate::slicer::count_policy::{CapOrder, CountPolicy};
 use crate::slicer::{CountQuotaEntry, ScarcityBehavior, SliceOutcome, Slicer};
 

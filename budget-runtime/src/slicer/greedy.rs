@@ -1,8 +1,8 @@
 //! [`GreedySlicer`]: fill the budget by value density (score per token).
 
-use crate::error::SliceError;
 use crate::model::descending_key;
 use crate::model::{EffectiveBudget, ScoredItem};
+use crate::slicer::SliceError;
 use crate::slicer::{SliceOutcome, Slicer};
 
 /// Selects by value density `score / tokens`, highest first, taking each

@@ -3,8 +3,9 @@
 
 use std::collections::HashMap;
 
-use crate::error::{SliceError, SlicerError};
 use crate::model::{EffectiveBudget, ScoredItem};
+use crate::slicer::SliceError;
+use crate::slicer::SlicerError;
 use crate::slicer::{SliceOutcome, Slicer};
 
 /// Scores become integer values as `max(0, floor(score × 10 000))`.

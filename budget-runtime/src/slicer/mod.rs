@@ -13,6 +13,7 @@ mod count_constrained_knapsack;
 mod count_policy;
 mod count_quota;
 mod delegate;
+mod error;
 mod greedy;
 mod knapsack;
 mod quota;
@@ -22,13 +23,13 @@ mod test_support;
 pub use count_constrained_knapsack::CountConstrainedKnapsackSlicer;
 pub use count_policy::{CountQuotaEntry, ScarcityBehavior};
 pub use count_quota::CountQuotaSlicer;
+pub use error::{SliceError, SlicerError};
 pub use greedy::GreedySlicer;
 pub use knapsack::KnapsackSlicer;
 pub use quota::{QuotaEntry, QuotaSlicer};
 
 use std::fmt::Debug;
 
-use crate::error::SliceError;
 use crate::model::{ContextKind, EffectiveBudget, ScoredItem};
 
 /// What a slicer selected, by position in the sorted candidate list.

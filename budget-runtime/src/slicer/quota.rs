@@ -3,9 +3,10 @@
 
 use std::collections::HashMap;
 
-use crate::error::{SliceError, SlicerError};
 use crate::model::tokens::tokens_from_f64;
 use crate::model::{ContextKind, EffectiveBudget, ScoredItem};
+use crate::slicer::SliceError;
+use crate::slicer::SlicerError;
 use crate::slicer::delegate::slice_subset;
 use crate::slicer::{SliceOutcome, Slicer};
 
