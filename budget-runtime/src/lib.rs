@@ -22,10 +22,16 @@
 //! ```
 #![forbid(unsafe_code)]
 #![deny(clippy::print_stdout, clippy::print_stderr)]
+#![deny(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    clippy::cast_possible_wrap
+)]
 #![warn(missing_docs)]
 
 pub mod compact;
 pub mod contract;
+mod convert;
 pub mod estimate;
 pub mod model;
 pub mod payload;

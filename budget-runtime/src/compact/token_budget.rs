@@ -30,7 +30,7 @@ pub const MIN_THRESHOLD_TARGET_GAP: f64 = 0.10;
 /// `trunc(available × ratio)`, the integer truncation of the seed. NaN
 /// gives 0 and out-of-range products saturate.
 const fn fraction_of(available: u64, ratio: f64) -> u64 {
-    (available as f64 * ratio) as u64
+    crate::convert::saturating_u64_from_f64(available as f64 * ratio)
 }
 
 /// The compaction threshold of the seed, in tokens:

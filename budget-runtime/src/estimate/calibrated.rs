@@ -215,8 +215,8 @@ impl CalibratedEstimator {
             EstimateMode::UpperBound => return u64::try_from(len_bytes).unwrap_or(u64::MAX),
         };
         // Weights are validated finite and non-negative, so `scaled` is a
-        // finite number >= 0; `as` saturates at u64::MAX.
-        let tokens = scaled.ceil() as u64;
+        // finite number >= 0; the conversion saturates at u64::MAX.
+        let tokens = crate::convert::saturating_u64_from_f64(scaled.ceil());
         let max = u64::try_from(len_bytes).unwrap_or(u64::MAX);
         tokens.clamp(1, max)
     }

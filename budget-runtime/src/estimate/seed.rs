@@ -41,11 +41,7 @@ pub const fn seed_estimate(chars: u64, content_type: ContentType) -> u64 {
     let (per, tokens) = ratio(content_type);
     let scaled = chars as u128 * tokens;
     let estimate = scaled.div_ceil(per);
-    if estimate > u64::MAX as u128 {
-        u64::MAX
-    } else {
-        estimate as u64
-    }
+    crate::convert::saturating_u64_from_u128(estimate)
 }
 
 /// The number of Unicode scalar values (`char`s) in `text`.

@@ -355,7 +355,7 @@ impl ContextBudget {
         if margin == 0.0 {
             return tokens;
         }
-        let kept = crate::model::tokens::tokens_from_f64(
+        let kept = crate::convert::saturating_u64_from_f64(
             (tokens as f64 * (100.0 - margin) / 100.0).floor(),
         );
         // f64 can round large counts up: never keep more than there was.

@@ -14,7 +14,6 @@ mod scored_item;
 mod tags;
 mod tier;
 mod timestamp;
-pub(crate) mod tokens;
 
 pub use content_parts::{
     PART_SEPARATOR, PART_SEPARATOR_TOKENS, estimate_parts, join_parts, seed_estimate_parts,

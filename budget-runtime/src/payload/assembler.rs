@@ -440,7 +440,13 @@ mod tests {
     #[test]
     fn same_input_gives_the_same_bytes() {
         let items: Vec<Item> = (0..50)
-            .map(|i| item(40 + i, f64::from(i as i32 % 7) / 7.0, &format!("f{i}.rs")))
+            .map(|i| {
+                item(
+                    40 + i,
+                    f64::from(i32::try_from(i % 7).unwrap()) / 7.0,
+                    &format!("f{i}.rs"),
+                )
+            })
             .collect();
         let assembler = PayloadAssembler::new(TierBudget::with_total(2_000).unwrap());
         let a = assembler.assemble_items(&items).unwrap();

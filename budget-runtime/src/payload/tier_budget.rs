@@ -438,8 +438,8 @@ const SHARE_SUM_TOLERANCE: f64 = 1e-9;
 /// already be validated (finite, `0..=100`).
 const fn percent_of(tokens: u64, percent: f64) -> u64 {
     let scaled = (tokens as f64 * percent / 100.0).floor();
-    // `as` saturates; `min` guards against f64 rounding above `tokens`.
-    let value = scaled as u64;
+    // The conversion saturates; `min` guards against f64 rounding above `tokens`.
+    let value = crate::convert::saturating_u64_from_f64(scaled);
     if value > tokens { tokens } else { value }
 }
 

@@ -31,7 +31,11 @@ fn sort_keyed(pairs: &mut Vec<(u64, usize)>) {
         sort_by_distinct_key(pairs, &distinct);
         return;
     }
-    let digit = |key: u64, pass: usize| ((key >> (pass as u32 * BITS)) as usize) & (BUCKETS - 1);
+    const MASK: u64 = (1 << BITS) - 1;
+    // A digit is below 2^BITS, so the conversion never fails.
+    let digit = |key: u64, pass: usize| {
+        usize::try_from((key >> (pass * BITS as usize)) & MASK).unwrap_or(0)
+    };
     let mut counts = vec![[0u32; BUCKETS]; PASSES];
     for &(key, _) in pairs.iter() {
         for (pass, count) in counts.iter_mut().enumerate() {

@@ -536,7 +536,7 @@ fn share_of(tokens: u64, share: f64) -> u64 {
     if scaled >= tokens as f64 {
         tokens
     } else {
-        scaled as u64
+        crate::convert::saturating_u64_from_f64(scaled)
     }
 }
 

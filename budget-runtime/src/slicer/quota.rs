@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use crate::model::tokens::tokens_from_f64;
+use crate::convert::saturating_u64_from_f64;
 use crate::model::{ContextKind, EffectiveBudget, ScoredItem};
 use crate::slicer::SliceError;
 use crate::slicer::SlicerError;
@@ -174,7 +174,7 @@ struct Partition<'k> {
 /// `floor(percent / 100 × target)`, within `0..=target`.
 fn percent_of(percent: f64, target: u64) -> u64 {
     // The min guards against rounding past the target.
-    tokens_from_f64((percent / 100.0 * target as f64).floor()).min(target)
+    saturating_u64_from_f64((percent / 100.0 * target as f64).floor()).min(target)
 }
 
 impl Slicer for QuotaSlicer {
