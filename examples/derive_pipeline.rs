@@ -8,7 +8,7 @@
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use budget::pipeline::{ExclusionReason, InclusionReason};
-use budget::{ContextBudget, ContextItem, OverflowStrategy, Pipeline, Scorer};
+use budget::{ContextBudget, ContextItem, Pipeline, pipeline::OverflowStrategy, scorer::Scorer};
 
 /// A turn of the conversation. The system prompt is pinned.
 #[derive(ContextItem)]

@@ -8,7 +8,13 @@
 #![doc = include_str!("docs/budget_macro.md")]
 #![forbid(unsafe_code)]
 
-pub use budget_runtime::*;
+pub use budget_runtime::{
+    ContextBudget, ContextItem, ContextKind, DEFAULT_ESTIMATOR, Estimator, Item, ItemBuilder,
+    Pipeline, Selection,
+};
+pub use budget_runtime::{
+    compact, contract, estimate, model, payload, pipeline, placer, prompt, scorer, slicer,
+};
 
 /// Builds a budget constant — a [`ContextBudget`], a
 /// [`ContractTerms`](contract::ContractTerms) or a
@@ -38,7 +44,7 @@ macro_rules! budget {
 /// For a struct it also implements [`EstimationRatio`].
 ///
 /// ```
-/// use budget::{ContextItem, ContextKind, Tier};
+/// use budget::{ContextItem, ContextKind, model::Tier};
 ///
 /// #[derive(ContextItem)]
 /// #[context(kind = "Document", tiers(raw = 0.8, linked = 0.5))]
@@ -137,7 +143,7 @@ macro_rules! budget {
 /// estimated at, so only seed-estimated structs implement it.
 ///
 /// ```
-/// use budget::{CalibratedEstimator, ContentType, ContextItem, Encoding, Estimator};
+/// use budget::{ContextItem, Estimator, estimate::{CalibratedEstimator, ContentType, Encoding}};
 ///
 /// #[derive(ContextItem)]
 /// #[context(content_type = "prose")]
@@ -248,6 +254,28 @@ macro_rules! budget {
 /// valid one), duplicates, a missing `content` field, bad kinds, content
 /// types, tiers or thresholds, and field types that do not fit their role.
 /// Generic field types get the matching bound (`T: TextField`, …).
+///
+/// [`EstimationRatio`]: estimate::EstimationRatio
+/// [`ContentType`]: estimate::ContentType
+/// [`SeedEstimator`]: estimate::SeedEstimator
+/// [`CalibratedEstimator::new`]: estimate::CalibratedEstimator::new
+/// [`CalibratedEstimator::upper_bound`]: estimate::CalibratedEstimator::upper_bound
+/// [`Tier`]: model::Tier
+/// [`Timestamp`]: model::Timestamp
+/// [`TextField`]: model::TextField
+/// [`TokenCountField`]: model::TokenCountField
+/// [`FloatField`]: model::FloatField
+/// [`FlagField`]: model::FlagField
+/// [`TimestampField`]: model::TimestampField
+/// [`IntegerField`]: model::IntegerField
+/// [`TagList`]: model::TagList
+/// [`MetadataMap`]: model::MetadataMap
+/// [`OptionalTextField`]: model::OptionalTextField
+/// [`GroupField`]: model::GroupField
+/// [`seed_estimate_parts`]: model::seed_estimate_parts
+/// [`estimate_parts`]: model::estimate_parts
+/// [`join_parts`]: model::join_parts
+/// [`PART_SEPARATOR_TOKENS`]: model::PART_SEPARATOR_TOKENS
 #[doc(inline)]
 pub use budget_derive::ContextItem;
 

@@ -42,25 +42,7 @@ pub mod scorer;
 pub mod slicer;
 pub mod suggest;
 
-pub use compact::{CompactionConfigError, CompactionError, SummarizerError};
-#[cfg(feature = "contract")]
-pub use contract::ContractError;
-pub use estimate::{
-    CalibratedEstimator, ContentType, DEFAULT_ESTIMATOR, Encoding, EstimateMode, EstimationRatio,
-    Estimator, ExactCounter, SeedEstimator, TiktokenCounter, TokenCounter, count_chars,
-    seed_estimate,
-};
-pub use estimate::{CalibrationError, TokenizerError, UnknownContentType, UnknownEncoding};
-pub use model::*;
-pub use model::{ContextBudgetError, ContextKindError, ItemError, TimestampOutOfRange};
-pub use payload::{PayloadError, TierBudgetError};
-pub use pipeline::PipelineError;
-pub use pipeline::{
-    ExcludedItem, ExclusionReason, IncludedItem, InclusionReason, OverflowStrategy, Pipeline,
-    PipelineBuilder, Selection, SelectionReport,
-};
-pub use placer::Placer;
-pub use scorer::Scorer;
-pub use scorer::ScorerError;
-pub use slicer::Slicer;
-pub use slicer::{SliceError, SlicerError};
+// The types most users need; everything else is reached through its module.
+pub use estimate::{DEFAULT_ESTIMATOR, Estimator};
+pub use model::{ContextBudget, ContextItem, ContextKind, Item, ItemBuilder};
+pub use pipeline::{Pipeline, Selection};

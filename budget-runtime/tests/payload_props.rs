@@ -7,7 +7,11 @@ use std::cmp::Ordering;
 use budget_runtime::payload::{
     ItemState, PayloadAssembler, PlacementAction, PlacementOrder, TierBudget,
 };
-use budget_runtime::{ContentType, ContextItem, Estimator, Item, SeedEstimator, Tier};
+use budget_runtime::{
+    ContextItem, Estimator, Item,
+    estimate::{ContentType, SeedEstimator},
+    model::Tier,
+};
 use proptest::prelude::*;
 
 fn score() -> impl Strategy<Value = f64> {

@@ -16,7 +16,7 @@ use crate::compact::summarizer::SummaryRequest;
 ///
 /// ```
 /// use budget_runtime::compact::{AsyncSummarizer, SummaryRequest};
-/// use budget_runtime::SummarizerError;
+/// use budget_runtime::compact::SummarizerError;
 ///
 /// struct Remote;
 /// impl AsyncSummarizer for Remote {

@@ -45,7 +45,7 @@ pub const MIN_SUMMARIZER_INPUT_TOKENS: u64 = 256;
 /// ```
 /// use std::borrow::Cow;
 /// use budget_runtime::compact::{CompactionConfig, Compactor, Message, PromptTokens, SummaryRequest};
-/// use budget_runtime::SummarizerError;
+/// use budget_runtime::compact::SummarizerError;
 ///
 /// let toy = |_: SummaryRequest<'_>| -> Result<String, SummarizerError> { Ok("…".into()) };
 /// let messages = vec![Message::user("hello")];
@@ -69,7 +69,7 @@ pub struct Compacted<'a> {
 ///
 /// ```
 /// use budget_runtime::compact::{CompactionConfig, CompactionOutcome, Compactor, Message, PromptTokens, SummaryRequest};
-/// use budget_runtime::SummarizerError;
+/// use budget_runtime::compact::SummarizerError;
 ///
 /// let mut messages = vec![Message::system("You are a helpful assistant.")];
 /// for i in 0..60 {
@@ -179,7 +179,7 @@ impl Compactor {
     /// tokens.
     ///
     /// ```
-    /// use budget_runtime::{CalibratedEstimator, Encoding};
+    /// use budget_runtime::{estimate::{CalibratedEstimator, Encoding}};
     /// use budget_runtime::compact::{CompactionConfig, Compactor, Message, PromptTokens};
     ///
     /// let chinese = vec![Message::user("东京的天气今天晴朗，气温二十度。".repeat(800))];
@@ -188,7 +188,7 @@ impl Compactor {
     /// // 12 800 characters: 3 200 + 4 tokens at chars / 4, above the 6 800 threshold in o200k_base
     /// assert!(!seed.plan(&chinese, PromptTokens::Estimate).needed());
     /// assert!(calibrated.plan(&chinese, PromptTokens::Estimate).needed());
-    /// # Ok::<(), budget_runtime::CompactionConfigError>(())
+    /// # Ok::<(), budget_runtime::compact::CompactionConfigError>(())
     /// ```
     #[must_use]
     pub fn with_estimator(self, estimator: impl Estimator + 'static) -> Self {

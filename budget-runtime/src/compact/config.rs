@@ -16,7 +16,7 @@ pub enum FailurePolicy {
     /// and record the error in the report.
     #[default]
     Fallback,
-    /// Return [`CompactionError::Summarizer`](crate::CompactionError::Summarizer);
+    /// Return [`CompactionError::Summarizer`](crate::compact::CompactionError::Summarizer);
     /// the caller's conversation is left unchanged.
     Abort,
 }

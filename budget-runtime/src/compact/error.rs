@@ -8,7 +8,7 @@ use crate::compact::SummarizerError;
 /// [`Compactor`](crate::compact::Compactor).
 ///
 /// ```
-/// use budget_runtime::CompactionConfigError;
+/// use budget_runtime::compact::CompactionConfigError;
 /// use budget_runtime::compact::{CompactionConfig, TokenBudget};
 ///
 /// let mut config = CompactionConfig::default();
@@ -82,7 +82,7 @@ pub enum CompactionConfigError {
 /// A compaction could not complete.
 ///
 /// ```
-/// use budget_runtime::{CompactionError, SummarizerError};
+/// use budget_runtime::{compact::{CompactionError, SummarizerError}};
 /// use budget_runtime::compact::{CompactionConfig, Compactor, FailurePolicy, Message, PromptTokens, SummaryRequest};
 ///
 /// let mut config = CompactionConfig::default();

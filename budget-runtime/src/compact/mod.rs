@@ -15,7 +15,7 @@
 //!
 //! ```
 //! use budget_runtime::compact::{CompactionConfig, Compactor, Message, PromptTokens, SummaryRequest};
-//! use budget_runtime::SummarizerError;
+//! use budget_runtime::compact::SummarizerError;
 //!
 //! let compactor = Compactor::new(&CompactionConfig::default(), Some(8_000))?;
 //! let short = vec![Message::system("be brief"), Message::user("hi")];

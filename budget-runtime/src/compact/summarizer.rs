@@ -46,7 +46,7 @@ pub struct SummaryRequest<'a> {
 ///
 /// ```
 /// use budget_runtime::compact::{Summarizer, SummaryRequest};
-/// use budget_runtime::SummarizerError;
+/// use budget_runtime::compact::SummarizerError;
 ///
 /// let count = |req: SummaryRequest<'_>| -> Result<String, SummarizerError> {
 ///     Ok(format!("{}+{} messages", req.previous_summary.unwrap_or(""), req.messages.len()))
@@ -92,7 +92,7 @@ where
 /// A [`Summarizer`](crate::compact::Summarizer) could not summarize.
 ///
 /// ```
-/// use budget_runtime::SummarizerError;
+/// use budget_runtime::compact::SummarizerError;
 /// let err = SummarizerError::failed("HTTP 429: rate limited");
 /// assert_eq!(err.to_string(), "the summarizer failed: HTTP 429: rate limited");
 /// ```

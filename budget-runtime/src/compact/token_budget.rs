@@ -83,7 +83,7 @@ pub const fn compaction_target(available_tokens: u64, target_ratio: f64) -> u64 
 ///
 /// let long = vec![Message::user("x".repeat(30_000))]; // 7 500 + 4 tokens
 /// assert!(budget.needs_compaction(&long));
-/// # Ok::<(), budget_runtime::CompactionConfigError>(())
+/// # Ok::<(), budget_runtime::compact::CompactionConfigError>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct TokenBudget {
@@ -179,7 +179,7 @@ impl TokenBudget {
     /// use budget_runtime::compact::{CompactionConfig, TokenBudget};
     /// let budget = TokenBudget::new(&CompactionConfig::default(), None)?;
     /// assert_eq!(budget.tokens_for(401, 2), 101 + 2 * 4);
-    /// # Ok::<(), budget_runtime::CompactionConfigError>(())
+    /// # Ok::<(), budget_runtime::compact::CompactionConfigError>(())
     /// ```
     pub const fn tokens_for(&self, chars: u64, messages: u64) -> u64 {
         // `seed_estimate` for prose is exactly ceil(chars / CHARS_PER_TOKEN).
@@ -201,7 +201,7 @@ impl TokenBudget {
     /// config.compression.per_message_overhead_tokens = 0; // the seed's formula
     /// let budget = TokenBudget::new(&config, None)?;
     /// assert_eq!(budget.estimate_tokens(&[Message::user("a".repeat(400))]), 100);
-    /// # Ok::<(), budget_runtime::CompactionConfigError>(())
+    /// # Ok::<(), budget_runtime::compact::CompactionConfigError>(())
     /// ```
     pub fn estimate_tokens(&self, messages: &[Message]) -> u64 {
         let chars = messages
@@ -225,7 +225,7 @@ impl TokenBudget {
     /// let budget = TokenBudget::new(&CompactionConfig::default(), Some(128_000))?;
     /// assert!(!budget.needs_compaction_at(64_000));
     /// assert!(budget.needs_compaction_at(64_001));
-    /// # Ok::<(), budget_runtime::CompactionConfigError>(())
+    /// # Ok::<(), budget_runtime::compact::CompactionConfigError>(())
     /// ```
     pub const fn needs_compaction_at(&self, prompt_tokens: u64) -> bool {
         self.enabled && prompt_tokens > self.threshold

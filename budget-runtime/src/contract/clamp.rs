@@ -43,7 +43,7 @@ impl fmt::Display for ClampedSetting {
 /// assert_eq!(clamps[0].setting, ClampedSetting::MaxContextTokens);
 /// assert_eq!((clamps[0].step.as_deref(), clamps[0].before, clamps[0].after), (None, 900, 700));
 /// assert_eq!(steps[0].terms.total(), Some(1_000));
-/// # Ok::<(), budget_runtime::ContractError>(())
+/// # Ok::<(), budget_runtime::contract::ContractError>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[non_exhaustive]

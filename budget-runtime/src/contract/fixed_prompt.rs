@@ -34,7 +34,7 @@ pub fn fixed_prompt_text(system_prompt: &str, rendered_parts: &[String]) -> Stri
 /// saturating.
 ///
 /// ```
-/// use budget_runtime::SeedEstimator;
+/// use budget_runtime::estimate::SeedEstimator;
 /// use budget_runtime::contract::fixed_prompt_tokens;
 ///
 /// // 40 characters of prose: ceil(40 / 4) = 10, plus 64.

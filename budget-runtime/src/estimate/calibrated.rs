@@ -13,7 +13,7 @@ const NON_LATIN_SEPARATOR_SHARE: f64 = 0.25;
 /// What a [`CalibratedEstimator`] returns.
 ///
 /// ```
-/// use budget_runtime::{CalibratedEstimator, Encoding, EstimateMode};
+/// use budget_runtime::{estimate::{CalibratedEstimator, Encoding, EstimateMode}};
 /// let e = CalibratedEstimator::new(Encoding::O200kBase).with_mode(EstimateMode::UpperBound);
 /// assert_eq!(e.mode(), EstimateMode::UpperBound);
 /// ```
@@ -63,7 +63,7 @@ pub enum EstimateMode {
 /// byte).
 ///
 /// ```
-/// use budget_runtime::{CalibratedEstimator, ContentType, Encoding, Estimator};
+/// use budget_runtime::{Estimator, estimate::{CalibratedEstimator, ContentType, Encoding}};
 ///
 /// let best = CalibratedEstimator::new(Encoding::O200kBase);
 /// let safe = CalibratedEstimator::upper_bound(Encoding::O200kBase);
@@ -87,7 +87,7 @@ impl CalibratedEstimator {
     /// The built-in calibration of `encoding`, in [`EstimateMode::BestGuess`].
     ///
     /// ```
-    /// use budget_runtime::{CalibratedEstimator, Encoding, EstimateMode};
+    /// use budget_runtime::{estimate::{CalibratedEstimator, Encoding, EstimateMode}};
     /// const E: CalibratedEstimator = CalibratedEstimator::new(Encoding::Cl100kBase);
     /// assert_eq!(E.mode(), EstimateMode::BestGuess);
     /// ```
@@ -101,7 +101,7 @@ impl CalibratedEstimator {
     /// The built-in calibration of `encoding`, in [`EstimateMode::NonLatinSafe`].
     ///
     /// ```
-    /// use budget_runtime::{CalibratedEstimator, ContentType, Encoding, Estimator};
+    /// use budget_runtime::{Estimator, estimate::{CalibratedEstimator, ContentType, Encoding}};
     /// let safe = CalibratedEstimator::non_latin_safe(Encoding::O200kBase);
     /// let best = CalibratedEstimator::new(Encoding::O200kBase);
     /// assert_eq!(safe.estimate("日本語", ContentType::Prose), 9); // 3 × 3.25 tokens, capped at 9 bytes
@@ -114,7 +114,7 @@ impl CalibratedEstimator {
     /// The built-in calibration of `encoding`, in [`EstimateMode::UpperBound`].
     ///
     /// ```
-    /// use budget_runtime::{CalibratedEstimator, ContentType, Encoding, Estimator};
+    /// use budget_runtime::{Estimator, estimate::{CalibratedEstimator, ContentType, Encoding}};
     /// let safe = CalibratedEstimator::upper_bound(Encoding::O200kBase);
     /// assert!(safe.estimate("fn main() {}", ContentType::Code) >= 4); // exact: 4
     /// ```
@@ -128,7 +128,7 @@ impl CalibratedEstimator {
     ///
     /// ```
     /// use budget_runtime::estimate::Calibration;
-    /// use budget_runtime::{CalibratedEstimator, EstimateMode};
+    /// use budget_runtime::{estimate::{CalibratedEstimator, EstimateMode}};
     ///
     /// let mut cal = Calibration::O200K_BASE;
     /// cal.code.safety_factor = 1.5;
@@ -147,7 +147,7 @@ impl CalibratedEstimator {
     /// The same calibration in another mode.
     ///
     /// ```
-    /// use budget_runtime::{CalibratedEstimator, Encoding, EstimateMode};
+    /// use budget_runtime::{estimate::{CalibratedEstimator, Encoding, EstimateMode}};
     /// let e = CalibratedEstimator::upper_bound(Encoding::O200kBase).with_mode(EstimateMode::BestGuess);
     /// assert_eq!(e, CalibratedEstimator::new(Encoding::O200kBase));
     /// ```
@@ -164,7 +164,7 @@ impl CalibratedEstimator {
     /// The calibration of this estimator.
     ///
     /// ```
-    /// use budget_runtime::{CalibratedEstimator, Encoding, estimate::Calibration};
+    /// use budget_runtime::{estimate::{Calibration, CalibratedEstimator, Encoding}};
     /// let e = CalibratedEstimator::new(Encoding::O200kBase);
     /// assert_eq!(e.calibration(), &Calibration::O200K_BASE);
     /// ```
@@ -176,7 +176,7 @@ impl CalibratedEstimator {
     /// UTF-8 bytes, read as `content_type`.
     ///
     /// ```
-    /// use budget_runtime::{CalibratedEstimator, ContentType, Encoding, Estimator};
+    /// use budget_runtime::{Estimator, estimate::{CalibratedEstimator, ContentType, Encoding}};
     /// use budget_runtime::estimate::TextFeatures;
     ///
     /// let e = CalibratedEstimator::new(Encoding::O200kBase);

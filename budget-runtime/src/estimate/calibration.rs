@@ -10,7 +10,7 @@ use crate::estimate::features::{FEATURE_COUNT, Feature, TextFeatures};
 ///
 /// ```
 /// use budget_runtime::estimate::{Calibration, Feature, TextFeatures};
-/// use budget_runtime::ContentType;
+/// use budget_runtime::estimate::ContentType;
 ///
 /// let prose = Calibration::O200K_BASE.for_content_type(ContentType::Prose);
 /// let tokens = prose.raw_estimate(&TextFeatures::of("Hello there, world."));
@@ -79,11 +79,11 @@ impl Coefficients {
 /// [`Calibration::CL100K_BASE`], were fitted on the project's token corpus
 /// and multilingual samples by `examples/fit_estimator.rs`; a calibration
 /// fitted for another tokenizer can be given to
-/// [`CalibratedEstimator::with_calibration`](crate::CalibratedEstimator::with_calibration).
+/// [`CalibratedEstimator::with_calibration`](crate::estimate::CalibratedEstimator::with_calibration).
 ///
 /// ```
 /// use budget_runtime::estimate::Calibration;
-/// use budget_runtime::{ContentType, Encoding};
+/// use budget_runtime::{estimate::{ContentType, Encoding}};
 ///
 /// let cal = Calibration::for_encoding(Encoding::Cl100kBase);
 /// assert_eq!(cal, &Calibration::CL100K_BASE);
@@ -106,7 +106,7 @@ impl Calibration {
     /// The built-in calibration of `encoding`.
     ///
     /// ```
-    /// use budget_runtime::{Encoding, estimate::Calibration};
+    /// use budget_runtime::{estimate::{Calibration, Encoding}};
     /// assert_eq!(Calibration::for_encoding(Encoding::O200kBase), &Calibration::O200K_BASE);
     /// ```
     pub const fn for_encoding(encoding: Encoding) -> &'static Self {
@@ -119,7 +119,7 @@ impl Calibration {
     /// The coefficients for `content_type`.
     ///
     /// ```
-    /// use budget_runtime::{ContentType, estimate::Calibration};
+    /// use budget_runtime::{estimate::{Calibration, ContentType}};
     /// let cal = Calibration::O200K_BASE;
     /// assert_eq!(cal.for_content_type(ContentType::Code), &cal.code);
     /// ```

@@ -13,7 +13,7 @@ use std::fmt;
 /// | `Markdown` | 3.75 (mixed content, the default) |
 ///
 /// ```
-/// use budget_runtime::ContentType;
+/// use budget_runtime::estimate::ContentType;
 ///
 /// assert_eq!("yaml".parse::<ContentType>(), Ok(ContentType::Yaml));
 /// assert_eq!(ContentType::default(), ContentType::Markdown);

@@ -3,12 +3,12 @@
 use std::fmt;
 
 /// An OpenAI byte-pair encoding. It selects the fitted coefficients of the
-/// [`CalibratedEstimator`](crate::CalibratedEstimator) and, with the
+/// [`CalibratedEstimator`](crate::estimate::CalibratedEstimator) and, with the
 /// `tiktoken` feature, the vocabulary of the exact
 /// `TiktokenCounter`.
 ///
 /// ```
-/// use budget_runtime::Encoding;
+/// use budget_runtime::estimate::Encoding;
 ///
 /// assert_eq!("o200k_base".parse::<Encoding>(), Ok(Encoding::O200kBase));
 /// assert_eq!(Encoding::Cl100kBase.to_string(), "cl100k_base");
@@ -33,7 +33,7 @@ impl Encoding {
     /// The encoding's name as tiktoken spells it (`"o200k_base"`, …).
     ///
     /// ```
-    /// assert_eq!(budget_runtime::Encoding::O200kBase.name(), "o200k_base");
+    /// assert_eq!(budget_runtime::estimate::Encoding::O200kBase.name(), "o200k_base");
     /// ```
     pub const fn name(self) -> &'static str {
         match self {
@@ -45,7 +45,7 @@ impl Encoding {
     /// The encoding with this name, if any (usable in `const`).
     ///
     /// ```
-    /// use budget_runtime::Encoding;
+    /// use budget_runtime::estimate::Encoding;
     /// assert_eq!(Encoding::from_name("cl100k_base"), Some(Encoding::Cl100kBase));
     /// assert_eq!(Encoding::from_name("p50k_base"), None);
     /// ```

@@ -1,5 +1,5 @@
 //! [`TextFeatures`]: character-class counts of a text, the inputs of the
-//! [`CalibratedEstimator`](crate::CalibratedEstimator).
+//! [`CalibratedEstimator`](crate::estimate::CalibratedEstimator).
 
 use std::fmt;
 

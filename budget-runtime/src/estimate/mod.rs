@@ -59,7 +59,7 @@ pub type TiktokenCounter = ExactCounter;
 ///
 /// ```
 /// use budget_runtime::estimate::DEFAULT_ESTIMATOR;
-/// use budget_runtime::{ContentType, Estimator};
+/// use budget_runtime::{Estimator, estimate::ContentType};
 ///
 /// let estimator: &dyn Estimator = &DEFAULT_ESTIMATOR;
 /// assert_eq!(estimator.estimate("中文文本的令牌估计", ContentType::Prose), 27); // capped at 27 bytes
@@ -74,7 +74,7 @@ pub const DEFAULT_ESTIMATOR: CalibratedEstimator =
 /// Every [`TokenCounter`] is an `Estimator` that ignores the content type.
 ///
 /// ```
-/// use budget_runtime::{ContentType, Estimator, SeedEstimator};
+/// use budget_runtime::{Estimator, estimate::{ContentType, SeedEstimator}};
 ///
 /// fn cost(estimator: &dyn Estimator, parts: &[&str]) -> u64 {
 ///     parts.iter().map(|p| estimator.estimate(p, ContentType::Prose)).sum()
@@ -89,7 +89,7 @@ pub trait Estimator: Send + Sync {
 /// Counts tokens exactly, with a tokenizer. Results are in tokens.
 ///
 /// ```
-/// use budget_runtime::{ContentType, Estimator, TokenCounter};
+/// use budget_runtime::{Estimator, estimate::{ContentType, TokenCounter}};
 ///
 /// /// A toy counter: one token per whitespace-separated word.
 /// struct Words;
@@ -108,7 +108,7 @@ pub trait TokenCounter: Send + Sync {
     /// part of the text that fits; the default counts everything.
     ///
     /// ```
-    /// use budget_runtime::TokenCounter;
+    /// use budget_runtime::estimate::TokenCounter;
     ///
     /// struct Words;
     /// impl TokenCounter for Words {

@@ -18,7 +18,7 @@ impl ContentType {
     /// Characters per token of the seed estimator for this content type.
     ///
     /// ```
-    /// use budget_runtime::ContentType;
+    /// use budget_runtime::estimate::ContentType;
     /// assert_eq!(ContentType::Yaml.chars_per_token(), 3.8);
     /// ```
     pub const fn chars_per_token(self) -> f64 {
@@ -31,7 +31,7 @@ impl ContentType {
 /// `content_type`, rounded up; exact integer arithmetic, usable in `const`.
 ///
 /// ```
-/// use budget_runtime::{ContentType, seed_estimate};
+/// use budget_runtime::{estimate::{ContentType, seed_estimate}};
 ///
 /// const COST: u64 = seed_estimate(1_000, ContentType::Code);
 /// assert_eq!(COST, 286); // 1000 / 3.5 = 285.7…
@@ -54,7 +54,7 @@ pub fn count_chars(text: &str) -> u64 {
 /// Characters are Unicode scalar values.
 ///
 /// ```
-/// use budget_runtime::{ContentType, Estimator, SeedEstimator};
+/// use budget_runtime::{Estimator, estimate::{ContentType, SeedEstimator}};
 ///
 /// assert_eq!(SeedEstimator.estimate("héllo wörld", ContentType::Prose), 3); // 11 chars
 /// assert_eq!(SeedEstimator.estimate("", ContentType::Code), 0);

@@ -8,7 +8,7 @@ use crate::model::ContextKind;
 /// A minimum number of items of one kind that a quota slicer guarantees.
 ///
 /// ```
-/// use budget_runtime::{ContextKind, ReservedSlot};
+/// use budget_runtime::{ContextKind, model::ReservedSlot};
 ///
 /// const TOOLS: ReservedSlot = ReservedSlot::new(ContextKind::TOOL_OUTPUT, 2);
 /// assert_eq!(TOOLS.min_items, 2);
@@ -88,7 +88,7 @@ impl BudgetRule {
 /// message naming the rule.
 ///
 /// ```
-/// use budget_runtime::{ContextBudget, ContextBudgetError};
+/// use budget_runtime::{ContextBudget, model::ContextBudgetError};
 ///
 /// const BUDGET: ContextBudget = ContextBudget::new_const(128_000, 100_000)
 ///     .with_output_reserve(4_096);
@@ -138,7 +138,7 @@ impl ContextBudget {
     ///     .safety_margin_percent(10.0)
     ///     .build()?;
     /// assert_eq!(budget.reserved_slots().len(), 1);
-    /// # Ok::<(), budget_runtime::ContextBudgetError>(())
+    /// # Ok::<(), budget_runtime::model::ContextBudgetError>(())
     /// ```
     pub fn builder(max_tokens: u64, target_tokens: u64) -> ContextBudgetBuilder {
         ContextBudgetBuilder {
@@ -321,7 +321,7 @@ impl ContextBudget {
     /// `const` code cannot do yet.
     ///
     /// ```
-    /// use budget_runtime::{ContextBudget, EffectiveBudget};
+    /// use budget_runtime::{ContextBudget, model::EffectiveBudget};
     ///
     /// let budget = ContextBudget::builder(1_000, 800).output_reserve(100).build()?;
     /// assert_eq!(budget.effective(300), EffectiveBudget { max_tokens: 600, target_tokens: 500 });
@@ -335,7 +335,7 @@ impl ContextBudget {
     /// const SMALL: &ContextBudget = &ContextBudget::new_const(100, 50);
     /// const SMALL_EFFECTIVE: EffectiveBudget = SMALL.effective(20);
     /// assert_eq!(SMALL_EFFECTIVE, EffectiveBudget { max_tokens: 80, target_tokens: 30 });
-    /// # Ok::<(), budget_runtime::ContextBudgetError>(())
+    /// # Ok::<(), budget_runtime::model::ContextBudgetError>(())
     /// ```
     pub const fn effective(&self, pinned_tokens: u64) -> EffectiveBudget {
         let max = self

@@ -17,7 +17,7 @@ use std::hash::{Hash, Hasher};
 /// let kind = ContextKind::new("toolOUTPUT")?;
 /// assert_eq!(kind, ContextKind::TOOL_OUTPUT);
 /// assert_eq!(kind.as_str(), "toolOUTPUT");
-/// # Ok::<(), budget_runtime::ContextKindError>(())
+/// # Ok::<(), budget_runtime::model::ContextKindError>(())
 /// ```
 #[derive(Clone)]
 pub struct ContextKind(Cow<'static, str>);

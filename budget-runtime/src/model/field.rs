@@ -30,7 +30,7 @@ use crate::model::Timestamp;
 ///
 /// ```
 /// use std::borrow::Cow;
-/// use budget_runtime::TextField;
+/// use budget_runtime::model::TextField;
 ///
 /// assert_eq!(TextField::as_text(&String::from("a")), "a");
 /// assert_eq!(TextField::as_text(&Cow::Borrowed("b")), "b");
@@ -56,7 +56,7 @@ impl<T: AsRef<str> + ?Sized> TextField for T {
 /// (`#[context(link)]`, `#[context(description)]`).
 ///
 /// ```
-/// use budget_runtime::OptionalTextField;
+/// use budget_runtime::model::OptionalTextField;
 ///
 /// assert_eq!(OptionalTextField::as_optional_text(&"docs/a.md"), Some("docs/a.md"));
 /// assert_eq!(OptionalTextField::as_optional_text(&None::<String>), None);
@@ -103,7 +103,7 @@ impl<T: AsRef<str>> OptionalTextField for Option<T> {
 /// Values outside the `i64` range saturate to `i64::MIN` / `i64::MAX`.
 ///
 /// ```
-/// use budget_runtime::IntegerField;
+/// use budget_runtime::model::IntegerField;
 ///
 /// assert_eq!(IntegerField::as_integer(&42u32), Some(42));
 /// assert_eq!(IntegerField::as_integer(&None::<i64>), None);
@@ -145,7 +145,7 @@ impl_integer_field!(
 /// integers and `Option` of them. `u128` values beyond `u64::MAX` saturate.
 ///
 /// ```
-/// use budget_runtime::TokenCountField;
+/// use budget_runtime::model::TokenCountField;
 ///
 /// assert_eq!(TokenCountField::as_token_count(&42u32), Some(42));
 /// assert_eq!(TokenCountField::as_token_count(&None::<u64>), None);
@@ -184,7 +184,7 @@ impl_token_count_field!(u8, u16, u32, u64, u128, usize);
 /// signed integers: convert such ids to `u64` in your own type.
 ///
 /// ```
-/// use budget_runtime::GroupField;
+/// use budget_runtime::model::GroupField;
 ///
 /// assert_eq!(GroupField::as_group(&7u64), Some(7));
 /// assert_eq!(GroupField::as_group(&Some(3u32)), Some(3));
@@ -220,7 +220,7 @@ impl_group_field!(u8, u16, u32, u64);
 /// threshold of `0.9`; use `f64` where scores sit on threshold values.
 ///
 /// ```
-/// use budget_runtime::FloatField;
+/// use budget_runtime::model::FloatField;
 ///
 /// assert_eq!(FloatField::as_float(&0.5f32), Some(0.5));
 /// assert_eq!(FloatField::as_float(&None::<f64>), None);
@@ -252,7 +252,7 @@ impl FloatField for f32 {
 /// A field that says whether an item is pinned (`#[context(pinned)]`).
 ///
 /// ```
-/// use budget_runtime::FlagField;
+/// use budget_runtime::model::FlagField;
 ///
 /// assert!(FlagField::as_flag(&true));
 /// assert!(!FlagField::as_flag(&None::<bool>));
@@ -277,7 +277,7 @@ impl FlagField for bool {
 ///
 /// ```
 /// use std::time::{Duration, UNIX_EPOCH};
-/// use budget_runtime::{Timestamp, TimestampField};
+/// use budget_runtime::{model::{Timestamp, TimestampField}};
 ///
 /// let t = UNIX_EPOCH + Duration::from_secs(60);
 /// assert_eq!(t.as_timestamp(), Some(Timestamp::from_unix_seconds(60)));
@@ -285,8 +285,8 @@ impl FlagField for bool {
 /// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a point in time, so it cannot be a `#[context(timestamp)]` field",
-    label = "not convertible to `budget::Timestamp`",
-    note = "use `SystemTime`, `budget::Timestamp`, `chrono::DateTime<Utc>` (feature `chrono`), or an `Option` of one; implement `TimestampField` for other types"
+    label = "not convertible to `budget::model::Timestamp`",
+    note = "use `SystemTime`, `budget::model::Timestamp`, `chrono::DateTime<Utc>` (feature `chrono`), or an `Option` of one; implement `TimestampField` for other types"
 )]
 pub trait TimestampField {
     /// The instant, if the field holds one.

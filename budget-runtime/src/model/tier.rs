@@ -9,7 +9,7 @@ use std::fmt;
 /// narrative ([`Tier::Summary`]). `Raw > Linked > Summary` in ordering.
 ///
 /// ```
-/// use budget_runtime::Tier;
+/// use budget_runtime::model::Tier;
 ///
 /// assert!(Tier::Raw > Tier::Linked);
 /// assert_eq!(Tier::for_score(0.75, Tier::DEFAULT_THRESHOLDS), Tier::Raw);

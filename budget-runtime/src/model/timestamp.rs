@@ -9,7 +9,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 /// representable range (about ±5.4 × 10^21 years), so they never panic.
 ///
 /// ```
-/// use budget_runtime::Timestamp;
+/// use budget_runtime::model::Timestamp;
 ///
 /// let t = Timestamp::from_ymd_hms(2024, 6, 15, 12, 0, 0).unwrap();
 /// assert_eq!(t.unix_seconds(), 1_718_452_800);
@@ -216,7 +216,7 @@ impl From<chrono::DateTime<chrono::Utc>> for Timestamp {
     }
 }
 
-/// A [`Timestamp`](crate::Timestamp) outside what `SystemTime` can hold.
+/// A [`Timestamp`](crate::model::Timestamp) outside what `SystemTime` can hold.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[error("timestamp {0} ns from the Unix epoch is outside the range of SystemTime")]
 pub struct TimestampOutOfRange(pub i128);

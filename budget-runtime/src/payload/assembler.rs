@@ -21,7 +21,7 @@ use crate::pipeline::Selection;
 /// assert_eq!(PlacementOrder::default(), PlacementOrder::Rank);
 /// let streaming = PayloadAssembler::new(TierBudget::with_total(20_000)?).order(PlacementOrder::Arrival);
 /// # let _ = streaming;
-/// # Ok::<(), budget_runtime::TierBudgetError>(())
+/// # Ok::<(), budget_runtime::payload::TierBudgetError>(())
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -70,7 +70,7 @@ pub enum PlacementOrder {
 /// tier is demoted and the payload rendered again.
 ///
 /// ```
-/// use budget_runtime::{Item, Tier};
+/// use budget_runtime::{Item, model::Tier};
 /// use budget_runtime::payload::{ItemState, PayloadAssembler, TierBudget};
 ///
 /// let items = [
@@ -122,7 +122,7 @@ impl<'e> PayloadAssembler<'e> {
     /// rendered text (for example an exact tokenizer).
     ///
     /// ```
-    /// use budget_runtime::{TokenCounter, payload::{PayloadAssembler, TierBudget}};
+    /// use budget_runtime::{payload::{PayloadAssembler, TierBudget}, estimate::TokenCounter};
     ///
     /// struct Words;
     /// impl TokenCounter for Words {
@@ -130,7 +130,7 @@ impl<'e> PayloadAssembler<'e> {
     /// }
     /// let assembler = PayloadAssembler::new(TierBudget::with_total(20_000)?).estimator(&Words);
     /// # let _ = assembler;
-    /// # Ok::<(), budget_runtime::TierBudgetError>(())
+    /// # Ok::<(), budget_runtime::payload::TierBudgetError>(())
     /// ```
     pub fn estimator<'f>(self, estimator: &'f dyn Estimator) -> PayloadAssembler<'f> {
         PayloadAssembler {
@@ -152,7 +152,7 @@ impl<'e> PayloadAssembler<'e> {
     /// carried in full just because there is room.
     ///
     /// ```
-    /// use budget_runtime::{Item, Tier, payload::{ItemState, PayloadAssembler, TierBudget}};
+    /// use budget_runtime::{Item, payload::{ItemState, PayloadAssembler, TierBudget}, model::Tier};
     ///
     /// let items = [Item::builder("meh").tokens(1).relevance(0.5).build()?];
     /// let payload = PayloadAssembler::new(TierBudget::with_total(20_000)?)

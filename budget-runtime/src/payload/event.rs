@@ -9,7 +9,7 @@ use crate::model::Tier;
 /// `position` is the item's index in the candidate list.
 ///
 /// ```
-/// use budget_runtime::Tier;
+/// use budget_runtime::model::Tier;
 /// use budget_runtime::payload::{PlacementAction, PlacementEvent};
 ///
 /// let event = PlacementEvent { position: 3, action: PlacementAction::Placed { tier: Tier::Raw, tokens: 120 } };
@@ -27,7 +27,7 @@ pub struct PlacementEvent {
 /// What a [`PlacementEvent`] did.
 ///
 /// ```
-/// use budget_runtime::Tier;
+/// use budget_runtime::model::Tier;
 /// use budget_runtime::payload::{DemotionCause, PlacementAction, PlacementEvent};
 ///
 /// let e = PlacementEvent {
@@ -64,7 +64,7 @@ pub enum PlacementAction {
 /// Why a placed item was moved one tier down.
 ///
 /// ```
-/// use budget_runtime::{Item, Tier};
+/// use budget_runtime::{Item, model::Tier};
 /// use budget_runtime::payload::{DemotionCause, PayloadAssembler, PlacementOrder, TierBudget};
 ///
 /// // RAW holds 1,620 tokens: the better late item displaces the early one.

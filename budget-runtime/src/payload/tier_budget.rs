@@ -101,7 +101,7 @@ impl TierBudgetRule {
 /// figure is resolved.
 ///
 /// ```
-/// use budget_runtime::Tier;
+/// use budget_runtime::model::Tier;
 /// use budget_runtime::payload::TierBudget;
 ///
 /// const BUDGET: TierBudget = TierBudget::new_const(100_000, 300, 1.0, 9.0, 90.0, 10.0);
@@ -177,7 +177,7 @@ impl TierBudget {
     /// to give SUMMARY one effective token.
     ///
     /// ```
-    /// use budget_runtime::{Tier, payload::TierBudget};
+    /// use budget_runtime::{payload::TierBudget, model::Tier};
     ///
     /// const B: TierBudget = TierBudget::with_total_const(50_000);
     /// assert_eq!(B.effective(Tier::Linked), 4_050);
@@ -222,12 +222,12 @@ impl TierBudget {
     /// As [`TierBudget::new`].
     ///
     /// ```
-    /// use budget_runtime::{Tier, payload::TierBudget};
+    /// use budget_runtime::{payload::TierBudget, model::Tier};
     ///
     /// let b = TierBudget::with_total(100_000)?;
     /// assert_eq!(b.meta(), 300);
     /// assert_eq!(b.effective(Tier::Raw), 81_000);
-    /// # Ok::<(), budget_runtime::TierBudgetError>(())
+    /// # Ok::<(), budget_runtime::payload::TierBudgetError>(())
     /// ```
     pub fn with_total(total: u64) -> Result<Self, TierBudgetError> {
         Self::defaults(total).validated()
@@ -297,7 +297,7 @@ impl TierBudget {
     /// tiers in the order SUMMARY, LINKED, RAW.
     ///
     /// ```
-    /// use budget_runtime::{Tier, payload::{TierBudget, TierBudgetRule}};
+    /// use budget_runtime::{payload::{TierBudget, TierBudgetRule}, model::Tier};
     ///
     /// assert_eq!(TierBudget::broken_rule(100_000, 300, 1.0, 9.0, 90.0, 10.0), None);
     /// assert_eq!(
@@ -369,7 +369,7 @@ impl TierBudget {
     /// The share of `tier`, in percent of [`total`](Self::total).
     ///
     /// ```
-    /// use budget_runtime::{Tier, payload::TierBudget};
+    /// use budget_runtime::{payload::TierBudget, model::Tier};
     /// assert_eq!(TierBudget::with_total_const(1_000).percent(Tier::Linked), 9.0);
     /// ```
     pub const fn percent(&self, tier: Tier) -> f64 {
@@ -383,7 +383,7 @@ impl TierBudget {
     /// The nominal budget of `tier` in tokens: `floor(total × share / 100)`.
     ///
     /// ```
-    /// use budget_runtime::{Tier, payload::TierBudget};
+    /// use budget_runtime::{payload::TierBudget, model::Tier};
     /// assert_eq!(TierBudget::with_total_const(100_000).nominal(Tier::Linked), 9_000);
     /// ```
     pub const fn nominal(&self, tier: Tier) -> u64 {
@@ -394,7 +394,7 @@ impl TierBudget {
     /// `floor(nominal × (100 − headroom) / 100)`, always ≥ 1.
     ///
     /// ```
-    /// use budget_runtime::{Tier, payload::TierBudget};
+    /// use budget_runtime::{payload::TierBudget, model::Tier};
     /// assert_eq!(TierBudget::with_total_const(100_000).effective(Tier::Linked), 8_100);
     /// ```
     pub const fn effective(&self, tier: Tier) -> u64 {

@@ -16,7 +16,7 @@ pub enum PipelineError {
         /// `max_tokens - output_reserve`.
         available_tokens: u64,
     },
-    /// The merged selection exceeds `target_tokens` under [`OverflowStrategy::Throw`](crate::OverflowStrategy::Throw).
+    /// The merged selection exceeds `target_tokens` under [`OverflowStrategy::Throw`](crate::pipeline::OverflowStrategy::Throw).
     #[error(
         "selected items require {selected_tokens} tokens, exceeding the target budget of {target_tokens}"
     )]

@@ -92,7 +92,7 @@ pub enum OverflowStrategy {
 /// group's fate in [`SelectionReport::groups`].
 ///
 /// ```
-/// use budget_runtime::{ContextBudget, Item, OverflowStrategy, Pipeline};
+/// use budget_runtime::{ContextBudget, Item, Pipeline, pipeline::OverflowStrategy};
 /// use budget_runtime::{scorer::PriorityScorer, slicer::GreedySlicer};
 ///
 /// let pipeline = Pipeline::builder()

@@ -70,7 +70,7 @@ const SEPARATOR: &str = "\n\n";
 /// ```
 /// use budget_runtime::compact::{Message, SummaryRequest, ToolCall};
 /// use budget_runtime::prompt::{PromptBudget, ToolDefinition, Turn};
-/// use budget_runtime::{ContextItem, Item, SummarizerError};
+/// use budget_runtime::{ContextItem, Item, compact::SummarizerError};
 ///
 /// let budget = PromptBudget::builder(16_384).output_reserve(2_048).build()?;
 /// let tools = [ToolDefinition::new("search", "Search the documentation")];
@@ -155,7 +155,7 @@ impl PromptBudgetBuilder {
         self
     }
     /// What every text is counted with: an exact counter (every
-    /// [`TokenCounter`](crate::TokenCounter) is an [`Estimator`]) or an
+    /// [`TokenCounter`](crate::estimate::TokenCounter) is an [`Estimator`]) or an
     /// estimator that does not undercount (default
     /// [`DEFAULT_ESTIMATOR`](crate::estimate::DEFAULT_ESTIMATOR)).
     pub fn counter(mut self, counter: impl Estimator + 'static) -> Self {

@@ -45,7 +45,7 @@ const WORD_BITS: usize = u64::BITS as usize;
 /// reverse candidate order (the reconstruction order of the specification).
 ///
 /// ```
-/// use budget_runtime::{EffectiveBudget, Item, ScoredItem, Slicer, slicer::KnapsackSlicer};
+/// use budget_runtime::{Item, slicer::{KnapsackSlicer, Slicer}, model::{EffectiveBudget, ScoredItem}};
 ///
 /// // Greedy would take "small" (best score per token); the knapsack sees
 /// // that "big" alone is worth more.
@@ -86,7 +86,7 @@ impl KnapsackSlicer {
     /// A knapsack slicer with `bucket_size` tokens per bucket.
     ///
     /// ```
-    /// use budget_runtime::{SlicerError, slicer::KnapsackSlicer};
+    /// use budget_runtime::{slicer::{KnapsackSlicer, SlicerError}};
     ///
     /// assert_eq!(KnapsackSlicer::new(50)?.bucket_size(), 50);
     /// assert_eq!(

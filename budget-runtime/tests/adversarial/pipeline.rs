@@ -13,8 +13,12 @@ use budget_runtime::slicer::{
     KnapsackSlicer, QuotaEntry, QuotaSlicer, ScarcityBehavior, SliceOutcome,
 };
 use budget_runtime::{
-    ContextBudget, ContextItem, ContextKind, EffectiveBudget, Item, OverflowStrategy, Pipeline,
-    Placer, ScoredItem, Scorer, SliceError, Slicer,
+    ContextBudget, ContextItem, ContextKind, Item, Pipeline,
+    model::{EffectiveBudget, ScoredItem},
+    pipeline::OverflowStrategy,
+    placer::Placer,
+    scorer::Scorer,
+    slicer::{SliceError, Slicer},
 };
 use proptest::prelude::*;
 

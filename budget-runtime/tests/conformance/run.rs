@@ -3,8 +3,10 @@
 use std::collections::BTreeSet;
 
 use budget_runtime::{
-    ContextBudget, ContextItem, EffectiveBudget, ExclusionReason, InclusionReason, Item,
-    OverflowStrategy, Pipeline, ScoredItem, Scorer,
+    ContextBudget, ContextItem, Item, Pipeline,
+    model::{EffectiveBudget, ScoredItem},
+    pipeline::{ExclusionReason, InclusionReason, OverflowStrategy},
+    scorer::Scorer,
 };
 use toml::value::Table;
 
@@ -199,7 +201,7 @@ fn pipeline(doc: &Table) -> Outcome<()> {
 fn check_diagnostics(
     expected: &Table,
     items: &[Item],
-    report: &budget_runtime::SelectionReport,
+    report: &budget_runtime::pipeline::SelectionReport,
     eps: f64,
 ) -> Outcome<()> {
     let content = |index: usize| items[index].content().into_owned();

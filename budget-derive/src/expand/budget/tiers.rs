@@ -28,7 +28,7 @@
 //! field it concerns.
 
 use budget_runtime::payload::TierBudget;
-use budget_runtime::{Tier, TierBudgetError};
+use budget_runtime::{model::Tier, payload::TierBudgetError};
 use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, quote};
 use syn::spanned::Spanned;
