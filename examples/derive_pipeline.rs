@@ -187,6 +187,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             InclusionReason::Pinned => "pinned".to_owned(),
             InclusionReason::ZeroToken => "costs no tokens".to_owned(),
             InclusionReason::Scored => format!("score {:.2}, fit the budget", included.score),
+            // A reason added by a later version.
+            other => format!("{other:?}"),
         };
         println!("  [{}] {:<28} {why}", included.index, label(item));
     }

@@ -113,6 +113,7 @@ proptest! {
                 PlacementAction::Placed { tier, .. } => ItemState::of(tier),
                 PlacementAction::Omitted => ItemState::Omitted,
                 PlacementAction::Demoted { .. } => continue,
+                other => panic!("an action this test does not know: {other:?}"),
             });
         }
         for (i, p) in placements.iter().enumerate() {

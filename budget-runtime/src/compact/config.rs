@@ -11,6 +11,7 @@
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
+#[non_exhaustive]
 pub enum FailurePolicy {
     /// Replace the middle with a deterministic local summary of bounded size
     /// and record the error in the report.

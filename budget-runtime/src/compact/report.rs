@@ -9,6 +9,7 @@
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[non_exhaustive]
 pub enum CompactionOutcome {
     /// The conversation was at or below the threshold (or compaction is
     /// disabled); nothing changed.

@@ -8,6 +8,7 @@ use crate::contract::{ContractError, ContractTerms, StepReport};
 
 /// A setting that auto-clamping may reduce.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum ClampedSetting {
     /// The pipeline-wide `max_context_tokens`, reduced first.
     MaxContextTokens,

@@ -24,6 +24,7 @@ pub const POLICY_ENV_VAR: &str = "PIPELINE_LIMITS_POLICY";
 /// # Ok::<(), budget_runtime::contract::ContractError>(())
 /// ```
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Policy {
     /// The first violating step is an error naming the step, every term and
     /// the excess. The default.

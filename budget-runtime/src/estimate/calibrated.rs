@@ -18,6 +18,7 @@ const NON_LATIN_SEPARATOR_SHARE: f64 = 0.25;
 /// assert_eq!(e.mode(), EstimateMode::UpperBound);
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum EstimateMode {
     /// The fitted model, rounded up: as close to the exact count as the
     /// model gets, off by a few percent either way.

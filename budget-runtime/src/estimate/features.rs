@@ -27,6 +27,7 @@ pub const FEATURE_COUNT: usize = 22;
 /// assert_eq!(Feature::DigitGroups.name(), "digit_groups");
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum Feature {
     /// Words (maximal runs of letters).
     Words,

@@ -26,6 +26,7 @@ use crate::pipeline::Selection;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
+#[non_exhaustive]
 pub enum PlacementOrder {
     /// Best rank first (score descending, ties by position). Each item then
     /// ranks lowest when it arrives, so a full tier never demotes for it:

@@ -39,6 +39,7 @@ pub struct PlacementEvent {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[cfg_attr(feature = "serde", serde(tag = "action", rename_all = "snake_case"))]
+#[non_exhaustive]
 pub enum PlacementAction {
     /// The item entered `tier`, costing `tokens` of its limit.
     Placed {
@@ -82,6 +83,7 @@ pub enum PlacementAction {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[cfg_attr(feature = "serde", serde(tag = "cause", rename_all = "snake_case"))]
+#[non_exhaustive]
 pub enum DemotionCause {
     /// It was the lowest-ranked item of a full tier, and the item at
     /// candidate position `by` outranked it and needed the room.

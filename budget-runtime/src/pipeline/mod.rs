@@ -69,6 +69,7 @@ impl PinnedLoad {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
+#[non_exhaustive]
 pub enum OverflowStrategy {
     /// Fail with [`PipelineError::Overflow`] (the default).
     #[default]

@@ -100,6 +100,7 @@ impl CountQuotaEntry {
 /// assert_eq!(ScarcityBehavior::default(), ScarcityBehavior::Degrade);
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum ScarcityBehavior {
     /// Take what there is and report a [`CountShortfall`] (the default).
     #[default]

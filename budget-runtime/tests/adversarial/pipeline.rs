@@ -394,6 +394,7 @@ fn run_and_check<T: ContextItem>(
         OverflowStrategy::Throw => target,
         OverflowStrategy::Truncate => target.max(pinned),
         OverflowStrategy::Proceed => target + i128::from(report.overflow_tokens.unwrap_or(0)),
+        other => panic!("a strategy this suite does not know: {other:?}"),
     };
     ensure(sum <= allowed, || {
         Broken::Overrun(format!(

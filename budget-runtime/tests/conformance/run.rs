@@ -251,6 +251,11 @@ fn check_diagnostics(
                     InclusionReason::Scored => "Scored",
                     InclusionReason::Pinned => "Pinned",
                     InclusionReason::ZeroToken => "ZeroToken",
+                    other => {
+                        return Err(format!(
+                            "included {name:?} reason {other:?} unknown to the vectors"
+                        ));
+                    }
                 };
                 if actual != reason {
                     return Err(format!(
