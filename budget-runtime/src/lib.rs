@@ -1,8 +1,9 @@
 //! Runtime of the `budget` crate: token budgets, estimation, and a
 //! Cupel-conformant selection pipeline for LLM context windows.
 //!
-//! Most users depend on the `budget` facade, which re-exports everything here
-//! together with `#[derive(ContextItem)]` and `budget!`.
+//! Most users depend on the `budget` facade (package `context-budget`),
+//! which re-exports this crate's root and modules together with
+//! `#[derive(ContextItem)]` and `budget!`.
 //!
 //! ```
 //! use budget_runtime::{ContextBudget, ContextItem, Item, Pipeline, scorer::PriorityScorer};
@@ -20,6 +21,7 @@
 //! assert_eq!(chosen, ["system prompt", "important"]);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 #![deny(
