@@ -11,8 +11,9 @@ use std::hint::black_box;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use budget::{
-    ContentType, ContextBudget, ContextItem, ContextKind, Estimator, Pipeline, SeedEstimator,
-    Timestamp,
+    ContextBudget, ContextItem, ContextKind, Estimator, Pipeline,
+    estimate::{ContentType, SeedEstimator},
+    model::Timestamp,
 };
 use criterion::{Criterion, criterion_group};
 

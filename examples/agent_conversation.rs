@@ -7,7 +7,7 @@
 
 use budget::compact::{Message, SummaryRequest, ToolCall};
 use budget::prompt::{PromptBudget, ToolDefinition, ToolParameter, Turn};
-use budget::{ContextItem, SummarizerError};
+use budget::{ContextItem, compact::SummarizerError};
 
 const WINDOW: u64 = 16_384;
 const RESERVE: u64 = 2_048;
@@ -24,7 +24,9 @@ struct Doc {
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let builder = PromptBudget::builder(WINDOW).output_reserve(RESERVE);
     #[cfg(feature = "tiktoken")]
-    let builder = builder.counter(budget::TiktokenCounter::new(budget::Encoding::O200kBase)?);
+    let builder = builder.counter(budget::estimate::TiktokenCounter::new(
+        budget::estimate::Encoding::O200kBase,
+    )?);
     let budget = builder.build()?;
     let tools = [
         ToolDefinition::new("read_file", "Read a file of the repository.")

@@ -5,7 +5,7 @@
 
 use budget::compact::{Message, SummaryRequest, ToolCall};
 use budget::prompt::{PromptBudget, ToolDefinition, ToolParameter, Turn};
-use budget::{ContextItem, SummarizerError};
+use budget::{ContextItem, compact::SummarizerError};
 
 #[derive(ContextItem)]
 struct Hit {

@@ -8,7 +8,7 @@
 //! lists directories, greps, reads files, edits them and runs the tests,
 //! sometimes in parallel calls; test runs often print identical output.
 
-use budget::SummarizerError;
+use budget::compact::SummarizerError;
 use budget::compact::{
     CompactionConfig, Compactor, Message, PromptTokens, Role, SummaryRequest, ToolCall,
 };

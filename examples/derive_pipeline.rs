@@ -8,7 +8,7 @@
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use budget::pipeline::{ExclusionReason, InclusionReason};
-use budget::{ContextBudget, ContextItem, OverflowStrategy, Pipeline, Scorer};
+use budget::{ContextBudget, ContextItem, Pipeline, pipeline::OverflowStrategy, scorer::Scorer};
 
 /// A turn of the conversation. The system prompt is pinned.
 #[derive(ContextItem)]
@@ -187,6 +187,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             InclusionReason::Pinned => "pinned".to_owned(),
             InclusionReason::ZeroToken => "costs no tokens".to_owned(),
             InclusionReason::Scored => format!("score {:.2}, fit the budget", included.score),
+            // A reason added by a later version.
+            other => format!("{other:?}"),
         };
         println!("  [{}] {:<28} {why}", included.index, label(item));
     }

@@ -1,19 +1,96 @@
-//! Token budgets for LLM context windows.
+//! Token budgets for LLM context windows: describe your context items, give
+//! them a budget in tokens, and select, order, render or compact what fits.
 //!
-//! `budget` is the facade over two crates: `budget-runtime` (budgets,
-//! estimation, the selection pipeline, payload assembly, compaction, budget
-//! contracts) and `budget-derive` (`#[derive(ContextItem)]` and `budget!`).
-//! Everything is re-exported here.
+//! `budget` is the facade over `budget-runtime` (budgets, estimation, the
+//! selection pipeline, payload assembly, compaction, budget contracts) and
+//! `budget-derive` (`#[derive(ContextItem)]` and [`budget!`]).
 //!
-#![doc = include_str!("docs/budget_macro.md")]
+//! # Quick start
+//!
+//! ```
+//! use budget::{ContextBudget, ContextItem, Pipeline, budget};
+//!
+//! #[derive(ContextItem)]
+//! struct Snippet {
+//!     #[context(content)]
+//!     text: &'static str,
+//!     #[context(tokens)]
+//!     tokens: u64, // an exact count; without this field the text is estimated
+//!     #[context(score)]
+//!     relevance: f64,
+//! }
+//!
+//! // An 8k window of which at most 100 tokens go to these snippets,
+//! // checked at compile time.
+//! const BUDGET: ContextBudget = budget! { max_tokens: 8_192, target_tokens: 100 };
+//!
+//! let snippets = [
+//!     Snippet { text: "fn main() { serve(); }", tokens: 60, relevance: 0.9 },
+//!     Snippet { text: "The server answers on port 8080.", tokens: 30, relevance: 0.4 },
+//!     Snippet { text: "CHANGELOG: 0.1.0, first release.", tokens: 50, relevance: 0.2 },
+//! ];
+//! let selection = Pipeline::default().run(&snippets, &BUDGET)?;
+//! let kept: Vec<&str> = selection.items().iter().map(|s| s.text).collect();
+//! // 60 + 30 tokens fit in 100; the changelog (50 more) does not.
+//! assert_eq!(kept, ["fn main() { serve(); }", "The server answers on port 8080."]);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! Items without a derive: [`Item::builder`]. Token counts are `u64`
+//! everywhere; estimates come from an [`Estimator`] ([`DEFAULT_ESTIMATOR`] for
+//! text of any language, exact counters with the `o200k`/`cl100k` features).
+//!
+//! # Which module for which job
+//!
+//! | job | module | start with |
+//! |---|---|---|
+//! | describe context items, budgets, kinds, tiers, timestamps | [`model`] (the common ones at the root) | [`ContextItem`](trait@ContextItem), [`Item`], [`ContextBudget`] |
+//! | estimate or count tokens | [`estimate`] | [`DEFAULT_ESTIMATOR`], [`estimate::CalibratedEstimator`], [`estimate::ExactCounter`] |
+//! | select what fits a budget (classify, score, deduplicate, sort, slice, place) | [`pipeline`] | [`Pipeline`], [`Selection`], [`pipeline::SelectionReport`] |
+//! | rank items | [`scorer`] | [`scorer::Scorer`], [`scorer::CompositeScorer`] |
+//! | choose items under the budget | [`slicer`] | [`slicer::Slicer`], [`slicer::GreedySlicer`], [`slicer::KnapsackSlicer`] |
+//! | order the selected items | [`placer`] | [`placer::Placer`], [`placer::UShapedPlacer`] |
+//! | render a tiered payload (RAW, LINKED, SUMMARY) with fingerprints | [`payload`] | [`payload::PayloadAssembler`], [`payload::TierBudget`] |
+//! | compact a chat history with a summarizer | [`compact`] | [`compact::Compactor`], [`compact::CompactionConfig`] |
+//! | fit a whole chat prompt (system, tools, history, retrieved items) | [`prompt`] | [`prompt::PromptBudget`] |
+//! | check the budget contracts of pipeline configs | [`contract`] | [`contract::ContractTerms`], `contract::Checker` (feature `contract`) |
+//!
+//! # Features
+//!
+//! None is enabled by default.
+//!
+//! | feature | adds |
+//! |---|---|
+//! | `serde` | `Serialize`/`Deserialize` for items, budgets and reports |
+//! | `chrono` | `chrono::DateTime<Utc>` as a timestamp (conversions and derive fields) |
+//! | `contract` | loading model configs (JSON) and pipelines (YAML) and checking their budget contracts |
+//! | `o200k`, `cl100k` | [`estimate::ExactCounter`] for that encoding, vocabulary compiled in |
+//! | `exact` | both exact vocabularies |
+//! | `tiktoken` | the former name of `exact` |
+//! | `async` | `compact::AsyncSummarizer` and `Compactor::compact_async` (no runtime dependency) |
+//! | `async-openai` | conversions to and from `async-openai`'s chat request types |
+//!
+//! # Macros
+//!
+//! - [`derive(ContextItem)`](derive@ContextItem): implements [`ContextItem`](trait@ContextItem)
+//!   from `#[context(...)]` attributes; its reference is on the derive.
+//! - [`budget!`]: budget constants rejected at compile time when invalid; its
+//!   reference is on the macro.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
 
-pub use budget_runtime::*;
+pub use budget_runtime::{
+    ContextBudget, ContextItem, ContextKind, DEFAULT_ESTIMATOR, Estimator, Item, ItemBuilder,
+    Pipeline, Selection,
+};
+pub use budget_runtime::{
+    compact, contract, estimate, model, payload, pipeline, placer, prompt, scorer, slicer,
+};
 
 /// Builds a budget constant — a [`ContextBudget`], a
 /// [`ContractTerms`](contract::ContractTerms) or a
 /// [`TierBudget`](payload::TierBudget) — and rejects an invalid one at
-/// compile time; the reference is on the [crate page](crate).
+/// compile time.
 ///
 /// It works under any name the crate is imported as
 /// (`use budget as my_budget;`, a renamed dependency): it hands the crate's
@@ -25,6 +102,8 @@ pub use budget_runtime::*;
 /// const BUDGET: ContextBudget = budget! { max_tokens: 8_192, target_tokens: 6_000 };
 /// assert_eq!(BUDGET.target_tokens(), 6_000);
 /// ```
+///
+#[doc = include_str!("docs/budget_macro.md")]
 #[macro_export]
 macro_rules! budget {
     ($($input:tt)*) => {
@@ -38,7 +117,7 @@ macro_rules! budget {
 /// For a struct it also implements [`EstimationRatio`].
 ///
 /// ```
-/// use budget::{ContextItem, ContextKind, Tier};
+/// use budget::{ContextItem, ContextKind, model::Tier};
 ///
 /// #[derive(ContextItem)]
 /// #[context(kind = "Document", tiers(raw = 0.8, linked = 0.5))]
@@ -137,7 +216,7 @@ macro_rules! budget {
 /// estimated at, so only seed-estimated structs implement it.
 ///
 /// ```
-/// use budget::{CalibratedEstimator, ContentType, ContextItem, Encoding, Estimator};
+/// use budget::{ContextItem, Estimator, estimate::{CalibratedEstimator, ContentType, Encoding}};
 ///
 /// #[derive(ContextItem)]
 /// #[context(content_type = "prose")]
@@ -248,6 +327,28 @@ macro_rules! budget {
 /// valid one), duplicates, a missing `content` field, bad kinds, content
 /// types, tiers or thresholds, and field types that do not fit their role.
 /// Generic field types get the matching bound (`T: TextField`, …).
+///
+/// [`EstimationRatio`]: estimate::EstimationRatio
+/// [`ContentType`]: estimate::ContentType
+/// [`SeedEstimator`]: estimate::SeedEstimator
+/// [`CalibratedEstimator::new`]: estimate::CalibratedEstimator::new
+/// [`CalibratedEstimator::upper_bound`]: estimate::CalibratedEstimator::upper_bound
+/// [`Tier`]: model::Tier
+/// [`Timestamp`]: model::Timestamp
+/// [`TextField`]: model::TextField
+/// [`TokenCountField`]: model::TokenCountField
+/// [`FloatField`]: model::FloatField
+/// [`FlagField`]: model::FlagField
+/// [`TimestampField`]: model::TimestampField
+/// [`IntegerField`]: model::IntegerField
+/// [`TagList`]: model::TagList
+/// [`MetadataMap`]: model::MetadataMap
+/// [`OptionalTextField`]: model::OptionalTextField
+/// [`GroupField`]: model::GroupField
+/// [`seed_estimate_parts`]: model::seed_estimate_parts
+/// [`estimate_parts`]: model::estimate_parts
+/// [`join_parts`]: model::join_parts
+/// [`PART_SEPARATOR_TOKENS`]: model::PART_SEPARATOR_TOKENS
 #[doc(inline)]
 pub use budget_derive::ContextItem;
 

@@ -5,7 +5,11 @@ use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use budget::{ContentType, ContextItem, ContextKind, MetadataValueRef, Tier, Timestamp};
+use budget::{
+    ContextItem, ContextKind,
+    estimate::ContentType,
+    model::{MetadataValueRef, Tier, Timestamp},
+};
 
 #[derive(ContextItem)]
 #[context(kind = "Document", content_type = "markdown")]

@@ -5,7 +5,10 @@
 
 use std::borrow::Cow;
 
-use budget::{ContentType, ContextItem, EstimationRatio, Estimator, SeedEstimator, seed_estimate};
+use budget::{
+    ContextItem, Estimator,
+    estimate::{ContentType, EstimationRatio, SeedEstimator, seed_estimate},
+};
 use proptest::prelude::*;
 
 #[derive(ContextItem)]

@@ -4,8 +4,8 @@
 //! the attribute (or with `"seed"`) the estimate stays the seed ratios'.
 
 use budget::{
-    CalibratedEstimator, ContentType, ContextItem, Encoding, EstimationRatio, Estimator,
-    SeedEstimator,
+    ContextItem, Estimator,
+    estimate::{CalibratedEstimator, ContentType, Encoding, EstimationRatio, SeedEstimator},
 };
 use proptest::prelude::*;
 
@@ -199,8 +199,8 @@ fn chinese_prose_is_undercounted_by_the_seed_and_not_by_calibrated() {
 #[cfg(feature = "tiktoken")]
 #[test]
 fn the_recorded_chinese_count_is_the_exact_one() {
-    use budget::TiktokenCounter;
-    use budget::TokenCounter;
+    use budget::estimate::TiktokenCounter;
+    use budget::estimate::TokenCounter;
     let counter = TiktokenCounter::new(Encoding::O200kBase).expect("o200k_base is built in");
     assert_eq!(counter.count_tokens(CHINESE), CHINESE_O200K_TOKENS);
 }

@@ -3,7 +3,7 @@
 //! slicer; identical tool exchanges in different groups are not merged.
 
 use budget::slicer::{GreedySlicer, KnapsackSlicer};
-use budget::{ContextBudget, ContextItem, Pipeline, Slicer};
+use budget::{ContextBudget, ContextItem, Pipeline, slicer::Slicer};
 
 /// An assistant message that calls a tool.
 #[derive(ContextItem)]

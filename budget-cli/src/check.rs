@@ -17,7 +17,7 @@ use crate::output;
 pub enum CheckError {
     /// The model config, the policy variable or a pipeline path is unusable.
     #[error(transparent)]
-    Input(#[from] budget::ContractError),
+    Input(#[from] budget::contract::ContractError),
     /// At least one pipeline fails its contract.
     #[error("{failed} of {checked} pipelines fail their budget contract")]
     Violations {

@@ -2,7 +2,7 @@
 
 use std::fmt::Write;
 
-use budget::ContentType;
+use budget::estimate::ContentType;
 use serde_json::json;
 
 use crate::CliError;

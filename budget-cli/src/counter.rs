@@ -3,7 +3,10 @@
 
 use std::fmt;
 
-use budget::{CalibratedEstimator, ContentType, Encoding, Estimator, SeedEstimator};
+use budget::{
+    Estimator,
+    estimate::{CalibratedEstimator, ContentType, Encoding, SeedEstimator},
+};
 use clap::ValueEnum;
 
 /// A `--counter` value.
@@ -68,7 +71,7 @@ pub enum CounterError {
         choice: CounterChoice,
         /// Why.
         #[source]
-        source: budget::TokenizerError,
+        source: budget::estimate::TokenizerError,
     },
 }
 
@@ -136,7 +139,7 @@ impl Counter {
 
 #[cfg(feature = "exact")]
 fn exact(choice: CounterChoice, encoding: Encoding) -> Result<Box<dyn Estimator>, CounterError> {
-    budget::TiktokenCounter::new(encoding)
+    budget::estimate::TiktokenCounter::new(encoding)
         .map(|counter| Box::new(counter) as Box<dyn Estimator>)
         .map_err(|source| CounterError::Load { choice, source })
 }

@@ -7,7 +7,8 @@ use budget::payload::Complexity;
 use budget::payload::{HybridPayload, PayloadAssembler, PlacementOrder, TierBudget};
 use budget::scorer::FileRelevanceScorer;
 use budget::{
-    ContentType, ContextBudget, ExclusionReason, Item, Pipeline, Placer, ScoredItem, Selection,
+    ContextBudget, Item, Pipeline, Selection, estimate::ContentType, model::ScoredItem,
+    pipeline::ExclusionReason, placer::Placer,
 };
 use serde_json::json;
 
@@ -60,10 +61,10 @@ pub enum PackError {
     },
     /// The selection pipeline failed.
     #[error("selection failed")]
-    Pipeline(#[from] budget::PipelineError),
+    Pipeline(#[from] budget::pipeline::PipelineError),
     /// The selection budget could not be built.
     #[error("selection budget rejected")]
-    SelectionBudget(#[from] budget::ContextBudgetError),
+    SelectionBudget(#[from] budget::model::ContextBudgetError),
 }
 
 /// Presents files in path order.

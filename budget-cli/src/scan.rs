@@ -6,7 +6,7 @@ use std::num::NonZeroUsize;
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use budget::ContentType;
+use budget::estimate::ContentType;
 
 use crate::counter::Counter;
 use crate::progress::Progress;

@@ -14,7 +14,11 @@
 //!          | link | description | group | skip
 //! ```
 
-use budget_runtime::{ContentType, ContextKind, Tier, TierThresholds};
+use budget_runtime::{
+    ContextKind,
+    estimate::ContentType,
+    model::{Tier, TierThresholds},
+};
 use proc_macro2::TokenStream;
 use quote::ToTokens;
 use syn::meta::ParseNestedMeta;

@@ -51,6 +51,16 @@ impl Paths {
         quote!(#std::option::Option::None)
     }
 
+    /// `Type::Variant` of a field-less runtime enum (`ContentType`, `Tier`),
+    /// named by the value's `Debug` output, which is the variant's name for
+    /// these enums. They are `#[non_exhaustive]`, so no `match` can list
+    /// their variants here.
+    pub(crate) fn variant(&self, ty: Runtime, value: impl std::fmt::Debug) -> TokenStream {
+        let ty = self.runtime(ty);
+        let variant = Ident::new(&format!("{value:?}"), Span::call_site());
+        quote!(#ty::#variant)
+    }
+
     /// An item of `budget-runtime`.
     pub(crate) fn runtime(&self, item: Runtime) -> TokenStream {
         let private = &self.private;
@@ -105,7 +115,7 @@ impl Runtime {
         match self {
             Self::BudgetRule => ("model", "BudgetRule"),
             Self::CalibratedEstimator => ("estimate", "CalibratedEstimator"),
-            Self::ContentType => ("model", "ContentType"),
+            Self::ContentType => ("estimate", "ContentType"),
             Self::ContextBudget => ("model", "ContextBudget"),
             Self::ContextItem => ("model", "ContextItem"),
             Self::ContextKind => ("model", "ContextKind"),

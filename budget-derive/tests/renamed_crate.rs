@@ -3,8 +3,9 @@
 //! generated path hard-coded to `::budget` fails to compile here.
 
 use renamed::contract::ContractTerms;
+use renamed::estimate::ContentType;
 use renamed::payload::TierBudget;
-use renamed::{ContentType, ContextBudget, ContextItem, ContextKind, Estimator, budget};
+use renamed::{ContextBudget, ContextItem, ContextKind, Estimator, budget};
 
 const WINDOW: u64 = 8_192;
 

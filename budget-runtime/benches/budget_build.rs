@@ -10,7 +10,7 @@
 use std::hint::black_box;
 use std::time::Duration;
 
-use budget_runtime::{ContextBudget, ContextKind, ReservedSlot};
+use budget_runtime::{ContextBudget, ContextKind, model::ReservedSlot};
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 
 fn reserved_slots(c: &mut Criterion) {

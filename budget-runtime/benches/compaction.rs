@@ -5,7 +5,7 @@
 
 use std::hint::black_box;
 
-use budget_runtime::SummarizerError;
+use budget_runtime::compact::SummarizerError;
 use budget_runtime::compact::{
     CompactionConfig, Compactor, Message, PromptTokens, SummaryRequest, ToolCall,
 };

@@ -18,8 +18,10 @@ mod corpus;
 use std::hint::black_box;
 use std::time::Duration;
 
-use budget_runtime::estimate::DEFAULT_ESTIMATOR;
-use budget_runtime::{CalibratedEstimator, Encoding, EstimateMode, Estimator, SeedEstimator};
+use budget_runtime::{
+    Estimator,
+    estimate::{CalibratedEstimator, DEFAULT_ESTIMATOR, Encoding, EstimateMode, SeedEstimator},
+};
 use corpus::Sample;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
@@ -82,7 +84,7 @@ fn throughput(c: &mut Criterion) {
 
     #[cfg(feature = "exact")]
     {
-        use budget_runtime::{ExactCounter, TokenCounter};
+        use budget_runtime::estimate::{ExactCounter, TokenCounter};
         let mut exact = c.benchmark_group("count_corpus_exact");
         exact
             .throughput(Throughput::Bytes(bytes))
@@ -127,7 +129,7 @@ fn throughput(c: &mut Criterion) {
 #[cfg(feature = "exact")]
 fn fill_budget(c: &mut Criterion, files: &[Sample]) {
     use budget_runtime::estimate::{Candidate, ExactRefinement, guaranteed_upper_bound};
-    use budget_runtime::{ExactCounter, TokenCounter};
+    use budget_runtime::estimate::{ExactCounter, TokenCounter};
 
     const BUDGET: u64 = 32_000;
     let mut items: Vec<&Sample> = files.iter().chain(files).collect();

@@ -6,7 +6,7 @@
 use std::hint::black_box;
 
 use budget_runtime::payload::{PayloadAssembler, PlacementOrder, TierBudget};
-use budget_runtime::{ContentType, Item};
+use budget_runtime::{Item, estimate::ContentType};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 
 /// `n` items with deterministic pseudo-random sizes (20–2,000 tokens) and

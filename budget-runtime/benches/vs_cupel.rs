@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use budget_runtime::placer::ChronologicalPlacer;
 use budget_runtime::scorer::{CompositeScorer, KindScorer, PriorityScorer, RecencyScorer};
 use budget_runtime::slicer::{GreedySlicer, KnapsackSlicer};
-use budget_runtime::{ContextItem, Pipeline, Scorer};
+use budget_runtime::{ContextItem, Pipeline, scorer::Scorer};
 use criterion::Criterion;
 
 #[path = "../tests/support/workload.rs"]

@@ -26,7 +26,8 @@ use std::process::ExitCode;
 
 use accuracy::ErrorStats;
 use budget_runtime::{
-    CalibratedEstimator, ContentType, Encoding, EstimateMode, Estimator, SeedEstimator,
+    Estimator,
+    estimate::{CalibratedEstimator, ContentType, Encoding, EstimateMode, SeedEstimator},
 };
 use corpus::Sample;
 
@@ -94,7 +95,7 @@ fn by_content_type<'a>(samples: &'a [Sample]) -> Vec<Group<'a>> {
 /// `min_bytes`, counting each chunk exactly.
 #[cfg(feature = "exact")]
 fn chunks(corpus: &[Sample], min_bytes: usize) -> Result<Vec<Sample>, String> {
-    use budget_runtime::{ExactCounter, TokenCounter};
+    use budget_runtime::estimate::{ExactCounter, TokenCounter};
     let o200k = ExactCounter::new(Encoding::O200kBase).map_err(|e| e.to_string())?;
     let cl100k = ExactCounter::new(Encoding::Cl100kBase).map_err(|e| e.to_string())?;
     let mut samples = Vec::new();

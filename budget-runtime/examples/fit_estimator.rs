@@ -40,7 +40,10 @@ use std::fmt::Write as _;
 use std::process::ExitCode;
 
 use budget_runtime::estimate::{Calibration, Coefficients, FEATURE_COUNT, Feature, TextFeatures};
-use budget_runtime::{CalibratedEstimator, ContentType, Encoding, EstimateMode, Estimator};
+use budget_runtime::{
+    Estimator,
+    estimate::{CalibratedEstimator, ContentType, Encoding, EstimateMode},
+};
 use corpus::{Origin, Sample};
 
 /// The features fitted in stage 1, on the English corpus.
@@ -252,7 +255,7 @@ fn render(fitted: &[(Encoding, Calibration, usize, usize)]) -> String {
 
 #[cfg(feature = "exact")]
 fn recount() -> Result<(), String> {
-    use budget_runtime::{ExactCounter, TokenCounter};
+    use budget_runtime::estimate::{ExactCounter, TokenCounter};
     let path = corpus::multilingual_path();
     let samples = corpus::load_multilingual()?;
     let o200k = ExactCounter::new(Encoding::O200kBase).map_err(|e| e.to_string())?;

@@ -8,7 +8,7 @@ use budget_runtime::scorer::{
     CompositeScorer, DecayCurve, DecayScorer, FrequencyScorer, KindScorer, MetadataKeyScorer,
     MetadataTrustScorer, PriorityScorer, RecencyScorer, ReflexiveScorer, ScaledScorer, TagScorer,
 };
-use budget_runtime::{ContextItem, ContextKind, Item, Scorer, Timestamp};
+use budget_runtime::{ContextItem, ContextKind, Item, model::Timestamp, scorer::Scorer};
 
 /// A small deterministic generator (xorshift), so runs are comparable.
 struct Rng(u64);

@@ -1,8 +1,9 @@
 //! Runtime of the `budget` crate: token budgets, estimation, and a
 //! Cupel-conformant selection pipeline for LLM context windows.
 //!
-//! Most users depend on the `budget` facade, which re-exports everything here
-//! together with `#[derive(ContextItem)]` and `budget!`.
+//! Most users depend on the `budget` facade (package `context-budget`),
+//! which re-exports this crate's root and modules together with
+//! `#[derive(ContextItem)]` and `budget!`.
 //!
 //! ```
 //! use budget_runtime::{ContextBudget, ContextItem, Item, Pipeline, scorer::PriorityScorer};
@@ -20,13 +21,19 @@
 //! assert_eq!(chosen, ["system prompt", "important"]);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
 #![deny(clippy::print_stdout, clippy::print_stderr)]
+#![deny(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    clippy::cast_possible_wrap
+)]
 #![warn(missing_docs)]
 
 pub mod compact;
 pub mod contract;
-pub mod error;
+mod convert;
 pub mod estimate;
 pub mod model;
 pub mod payload;
@@ -37,16 +44,7 @@ pub mod scorer;
 pub mod slicer;
 pub mod suggest;
 
-pub use error::*;
-pub use estimate::{
-    CalibratedEstimator, DEFAULT_ESTIMATOR, Encoding, EstimateMode, EstimationRatio, Estimator,
-    ExactCounter, SeedEstimator, TiktokenCounter, TokenCounter, count_chars, seed_estimate,
-};
-pub use model::*;
-pub use pipeline::{
-    ExcludedItem, ExclusionReason, IncludedItem, InclusionReason, OverflowStrategy, Pipeline,
-    PipelineBuilder, Selection, SelectionReport,
-};
-pub use placer::Placer;
-pub use scorer::Scorer;
-pub use slicer::Slicer;
+// The types most users need; everything else is reached through its module.
+pub use estimate::{DEFAULT_ESTIMATOR, Estimator};
+pub use model::{ContextBudget, ContextItem, ContextKind, Item, ItemBuilder};
+pub use pipeline::{Pipeline, Selection};

@@ -7,8 +7,10 @@ use std::cell::Cell;
 
 use budget_runtime::payload::{ItemState, PayloadAssembler, TierBudget};
 use budget_runtime::{
-    ContentType, ContextBudget, ContextItem, Estimator, ExclusionReason, Item, OverflowStrategy,
-    Pipeline, SeedEstimator, Tier,
+    ContextBudget, ContextItem, Estimator, Item, Pipeline,
+    estimate::{ContentType, SeedEstimator},
+    model::Tier,
+    pipeline::{ExclusionReason, OverflowStrategy},
 };
 
 /// Identical content, one pinned and one not: only the pinned one is kept,

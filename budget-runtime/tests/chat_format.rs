@@ -3,8 +3,8 @@
 #![cfg(feature = "tiktoken")]
 
 use budget_runtime::compact::{Message, ToolCall};
+use budget_runtime::estimate::{Encoding, TiktokenCounter};
 use budget_runtime::prompt::{ChatFormat, ToolDefinition, ToolParameter};
-use budget_runtime::{Encoding, TiktokenCounter};
 use proptest::prelude::*;
 
 /// The cookbook's section 6 example conversation.

@@ -2,7 +2,7 @@
 //! message and the head survive, and the result is under the target
 //! whenever the protected parts fit.
 
-use budget_runtime::SummarizerError;
+use budget_runtime::compact::SummarizerError;
 use budget_runtime::compact::{
     CompactionConfig, CompactionOutcome, Compactor, Message, PromptTokens, Role, SummaryRequest,
     TokenBudget, ToolCall,

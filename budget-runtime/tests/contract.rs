@@ -14,7 +14,7 @@ use budget_runtime::contract::{
     PipelineConfig, PipelineLoader, PipelineReport, Policy, PromptStore, ReadError, StepReport,
     check_paths, parse_policy_var,
 };
-use budget_runtime::{ContractError, TokenCounter};
+use budget_runtime::{contract::ContractError, estimate::TokenCounter};
 use proptest::prelude::*;
 
 /// A temporary LocalAI-RAG-like project: `pipelines/`, `prompts/`, `config.json`.

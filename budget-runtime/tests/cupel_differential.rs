@@ -24,8 +24,8 @@ use budget_runtime::slicer::{
     KnapsackSlicer, QuotaEntry, QuotaSlicer, ScarcityBehavior,
 };
 use budget_runtime::{
-    ContextBudget, ContextItem, ContextKind, Item, OverflowStrategy, Pipeline, Placer, Scorer,
-    Slicer, Timestamp,
+    ContextBudget, ContextItem, ContextKind, Item, Pipeline, model::Timestamp,
+    pipeline::OverflowStrategy, placer::Placer, scorer::Scorer, slicer::Slicer,
 };
 use support::workload::SplitMix;
 

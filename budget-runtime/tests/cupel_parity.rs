@@ -77,8 +77,8 @@ fn kind_greedy_matches_cupel() {
 
 #[test]
 fn composite_greedy_matches_cupel() {
-    use budget_runtime::Scorer;
     use budget_runtime::scorer::CompositeScorer;
+    use budget_runtime::scorer::Scorer;
     let children: Vec<(Box<dyn Scorer>, f64)> = vec![
         (Box::new(RecencyScorer::new()), 2.0),
         (Box::new(PriorityScorer::new()), 1.0),

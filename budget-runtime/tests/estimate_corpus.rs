@@ -9,7 +9,10 @@ mod accuracy;
 mod corpus;
 
 use accuracy::{ErrorStats, error_percent};
-use budget_runtime::{CalibratedEstimator, ContentType, Encoding, Estimator};
+use budget_runtime::{
+    Estimator,
+    estimate::{CalibratedEstimator, ContentType, Encoding},
+};
 use corpus::Sample;
 
 fn stats(estimator: &dyn Estimator, samples: &[&Sample], encoding: Encoding) -> ErrorStats {
@@ -120,7 +123,7 @@ fn seed_ratios_undercount_non_english_text() {
     let samples = corpus::load_multilingual().unwrap();
     let zh = samples.iter().find(|s| s.name == "zh-prose").unwrap();
     assert_eq!(zh.o200k_base, 107);
-    let seed = budget_runtime::SeedEstimator.estimate(&zh.text, ContentType::Prose);
+    let seed = budget_runtime::estimate::SeedEstimator.estimate(&zh.text, ContentType::Prose);
     assert!(seed < 50, "seed estimate {seed}");
     let calibrated =
         CalibratedEstimator::new(Encoding::O200kBase).estimate(&zh.text, ContentType::Prose);
@@ -130,7 +133,7 @@ fn seed_ratios_undercount_non_english_text() {
 #[cfg(feature = "exact")]
 mod exact {
     use super::*;
-    use budget_runtime::{ExactCounter, TokenCounter};
+    use budget_runtime::estimate::{ExactCounter, TokenCounter};
 
     #[test]
     fn exact_counter_reproduces_tokens_tsv() {

@@ -5,7 +5,7 @@
 
 use std::sync::LazyLock;
 
-use budget_runtime::{Encoding, ExactCounter, TokenCounter};
+use budget_runtime::estimate::{Encoding, ExactCounter, TokenCounter};
 use proptest::prelude::*;
 use tiktoken_rs::CoreBPE;
 

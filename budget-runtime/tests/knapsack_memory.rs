@@ -9,7 +9,7 @@ use std::alloc::System;
 
 use budget_runtime::scorer::PriorityScorer;
 use budget_runtime::slicer::KnapsackSlicer;
-use budget_runtime::{ContextBudget, Item, Pipeline, PipelineError, SliceError};
+use budget_runtime::{ContextBudget, Item, Pipeline, pipeline::PipelineError, slicer::SliceError};
 
 #[global_allocator]
 static ALLOCATOR: cap::Cap<System> = cap::Cap::new(System, usize::MAX);

@@ -9,7 +9,8 @@ mod corpus;
 
 use budget_runtime::estimate::DEFAULT_ESTIMATOR;
 use budget_runtime::{
-    CalibratedEstimator, ContentType, Encoding, Estimator, ExactCounter, TokenCounter,
+    Estimator,
+    estimate::{CalibratedEstimator, ContentType, Encoding, ExactCounter, TokenCounter},
 };
 
 /// Scripts as ranges of characters, common and rare.

@@ -4,7 +4,7 @@
 //! (`payload.actual.md` in the OS temp dir) for diffing.
 
 use budget_runtime::payload::{ItemState, PayloadAssembler, PlacementOrder, TierBudget};
-use budget_runtime::{ContentType, Item, Tier};
+use budget_runtime::{Item, estimate::ContentType, model::Tier};
 
 fn items() -> Vec<Item> {
     vec![

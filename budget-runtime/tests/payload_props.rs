@@ -7,7 +7,11 @@ use std::cmp::Ordering;
 use budget_runtime::payload::{
     ItemState, PayloadAssembler, PlacementAction, PlacementOrder, TierBudget,
 };
-use budget_runtime::{ContentType, ContextItem, Estimator, Item, SeedEstimator, Tier};
+use budget_runtime::{
+    ContextItem, Estimator, Item,
+    estimate::{ContentType, SeedEstimator},
+    model::Tier,
+};
 use proptest::prelude::*;
 
 fn score() -> impl Strategy<Value = f64> {
@@ -109,6 +113,7 @@ proptest! {
                 PlacementAction::Placed { tier, .. } => ItemState::of(tier),
                 PlacementAction::Omitted => ItemState::Omitted,
                 PlacementAction::Demoted { .. } => continue,
+                other => panic!("an action this test does not know: {other:?}"),
             });
         }
         for (i, p) in placements.iter().enumerate() {

@@ -3,8 +3,12 @@
 
 use budget_runtime::slicer::SliceOutcome;
 use budget_runtime::{
-    ContextBudget, ContextItem, EffectiveBudget, ExclusionReason, InclusionReason, Item,
-    OverflowStrategy, Pipeline, PipelineError, Placer, ScoredItem, Scorer, SliceError, Slicer,
+    ContextBudget, ContextItem, Item, Pipeline,
+    model::{EffectiveBudget, ScoredItem},
+    pipeline::{ExclusionReason, InclusionReason, OverflowStrategy, PipelineError},
+    placer::Placer,
+    scorer::Scorer,
+    slicer::{SliceError, Slicer},
 };
 
 fn item(content: &str, tokens: u64) -> Item {
@@ -295,7 +299,7 @@ mod count_quota_overflow {
     use budget_runtime::slicer::{
         CountQuotaEntry, CountQuotaSlicer, GreedySlicer, ScarcityBehavior,
     };
-    use budget_runtime::{ContextBudget, ContextKind, Item, OverflowStrategy, Pipeline};
+    use budget_runtime::{ContextBudget, ContextKind, Item, Pipeline, pipeline::OverflowStrategy};
 
     fn tool(content: &str, tokens: u64, priority: i64) -> Item {
         Item::builder(content)

@@ -8,8 +8,9 @@ use budget_runtime::slicer::{
     KnapsackSlicer, QuotaEntry, QuotaSlicer, ScarcityBehavior,
 };
 use budget_runtime::{
-    ContextBudget, ContextItem, ContextKind, ExclusionReason, Item, OverflowStrategy, Pipeline,
-    Slicer,
+    ContextBudget, ContextItem, ContextKind, Item, Pipeline,
+    pipeline::{ExclusionReason, OverflowStrategy},
+    slicer::Slicer,
 };
 use proptest::prelude::*;
 

@@ -3,8 +3,9 @@
 use std::collections::HashSet;
 
 use budget_runtime::{
-    ContextBudget, ContextItem, ContextKind, Item, OverflowStrategy, Pipeline, PipelineError,
-    Timestamp,
+    ContextBudget, ContextItem, ContextKind, Item, Pipeline,
+    model::Timestamp,
+    pipeline::{OverflowStrategy, PipelineError},
 };
 use proptest::prelude::*;
 

@@ -8,7 +8,11 @@ use budget_runtime::compact::{Message, Role, SummaryRequest, ToolCall};
 use budget_runtime::prompt::{
     ChatFormat, PromptBudget, PromptError, ToolDefinition, ToolParameter, Turn,
 };
-use budget_runtime::{ContextItem, Encoding, Item, SummarizerError, TiktokenCounter};
+use budget_runtime::{
+    ContextItem, Item,
+    compact::SummarizerError,
+    estimate::{Encoding, TiktokenCounter},
+};
 use proptest::prelude::*;
 
 fn counter() -> TiktokenCounter {
@@ -197,7 +201,10 @@ fn a_long_agent_history_is_compacted_into_its_share() {
 /// sentences of eight scripts, each repeated to several sizes).
 #[test]
 fn the_default_counter_does_not_undercount_non_latin_text() {
-    use budget_runtime::{CalibratedEstimator, ContentType, Estimator, TokenCounter};
+    use budget_runtime::{
+        Estimator,
+        estimate::{CalibratedEstimator, ContentType, TokenCounter},
+    };
     let default = CalibratedEstimator::upper_bound(Encoding::O200kBase);
     let exact = counter();
     let samples = [

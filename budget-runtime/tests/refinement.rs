@@ -3,7 +3,7 @@
 #![cfg(feature = "exact")]
 
 use budget_runtime::estimate::{Candidate, ExactRefinement, guaranteed_upper_bound};
-use budget_runtime::{Encoding, ExactCounter, TokenCounter};
+use budget_runtime::estimate::{Encoding, ExactCounter, TokenCounter};
 use proptest::prelude::*;
 
 /// The rule with every item counted: in order, include what fits.

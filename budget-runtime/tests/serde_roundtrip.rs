@@ -2,7 +2,11 @@
 //! on deserialization.
 #![cfg(feature = "serde")]
 
-use budget_runtime::{ContentType, ContextBudget, ContextItem, ContextKind, Item, Tier, Timestamp};
+use budget_runtime::{
+    ContextBudget, ContextItem, ContextKind, Item,
+    estimate::ContentType,
+    model::{Tier, Timestamp},
+};
 
 #[test]
 fn budget_round_trips() {

@@ -8,7 +8,10 @@ mod corpus;
 
 use budget_runtime::estimate::{TextFeatures, guaranteed_upper_bound};
 use budget_runtime::{
-    CalibratedEstimator, ContentType, Encoding, EstimateMode, Estimator, ExactCounter, TokenCounter,
+    Estimator,
+    estimate::{
+        CalibratedEstimator, ContentType, Encoding, EstimateMode, ExactCounter, TokenCounter,
+    },
 };
 use proptest::prelude::*;
 

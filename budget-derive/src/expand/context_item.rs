@@ -3,7 +3,7 @@
 //! `impl EstimationRatio` when it is estimated at the seed ratios. Every
 //! path is absolute, through the facade's hidden module (see `paths`).
 
-use budget_runtime::{ContentType, Tier};
+use budget_runtime::{estimate::ContentType, model::Tier};
 use proc_macro2::{Literal, Span, TokenStream};
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
@@ -517,22 +517,9 @@ fn kind_tokens(label: Option<&str>, paths: &Paths) -> TokenStream {
 }
 
 fn content_type_tokens(content_type: ContentType, paths: &Paths) -> TokenStream {
-    let ty = paths.runtime(Runtime::ContentType);
-    let variant = match content_type {
-        ContentType::Code => quote!(Code),
-        ContentType::Prose => quote!(Prose),
-        ContentType::Yaml => quote!(Yaml),
-        ContentType::Markdown => quote!(Markdown),
-    };
-    quote!(#ty::#variant)
+    paths.variant(Runtime::ContentType, content_type)
 }
 
 fn tier_tokens(tier: Tier, paths: &Paths) -> TokenStream {
-    let ty = paths.runtime(Runtime::Tier);
-    let variant = match tier {
-        Tier::Raw => quote!(Raw),
-        Tier::Linked => quote!(Linked),
-        Tier::Summary => quote!(Summary),
-    };
-    quote!(#ty::#variant)
+    paths.variant(Runtime::Tier, tier)
 }

@@ -10,7 +10,7 @@
 
 use std::path::PathBuf;
 
-use budget_runtime::{ContentType, Encoding};
+use budget_runtime::estimate::{ContentType, Encoding};
 
 /// Where a sample comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -3,8 +3,8 @@
 
 use std::future::Future;
 
+use crate::compact::SummarizerError;
 use crate::compact::summarizer::SummaryRequest;
-use crate::error::SummarizerError;
 
 /// A summarizer that awaits, for example, an HTTP call to a model. Same
 /// contract as [`Summarizer`](crate::compact::Summarizer); used by
@@ -16,7 +16,7 @@ use crate::error::SummarizerError;
 ///
 /// ```
 /// use budget_runtime::compact::{AsyncSummarizer, SummaryRequest};
-/// use budget_runtime::SummarizerError;
+/// use budget_runtime::compact::SummarizerError;
 ///
 /// struct Remote;
 /// impl AsyncSummarizer for Remote {

@@ -5,6 +5,9 @@ use std::borrow::Cow;
 use std::fmt;
 use std::sync::Arc;
 
+use crate::compact::CompactionConfigError;
+use crate::compact::CompactionError;
+use crate::compact::SummarizerError;
 use crate::compact::config::{CompactionConfig, CompressionSettings, FailurePolicy};
 use crate::compact::message::Message;
 use crate::compact::planner::{CompactionPlan, PlanInputs, plan};
@@ -15,7 +18,6 @@ use crate::compact::report::{CompactionOutcome, CompactionReport, RepairReport, 
 use crate::compact::summarizer::Summarizer;
 use crate::compact::summary_job::{JobStats, SummaryJob};
 use crate::compact::token_budget::{CHARS_PER_TOKEN, TokenBudget};
-use crate::error::{CompactionConfigError, CompactionError, SummarizerError};
 use crate::estimate::{Estimator, count_chars};
 
 /// First line of every summary message: marks it as reference material.
@@ -43,7 +45,7 @@ pub const MIN_SUMMARIZER_INPUT_TOKENS: u64 = 256;
 /// ```
 /// use std::borrow::Cow;
 /// use budget_runtime::compact::{CompactionConfig, Compactor, Message, PromptTokens, SummaryRequest};
-/// use budget_runtime::SummarizerError;
+/// use budget_runtime::compact::SummarizerError;
 ///
 /// let toy = |_: SummaryRequest<'_>| -> Result<String, SummarizerError> { Ok("…".into()) };
 /// let messages = vec![Message::user("hello")];
@@ -67,7 +69,7 @@ pub struct Compacted<'a> {
 ///
 /// ```
 /// use budget_runtime::compact::{CompactionConfig, CompactionOutcome, Compactor, Message, PromptTokens, SummaryRequest};
-/// use budget_runtime::SummarizerError;
+/// use budget_runtime::compact::SummarizerError;
 ///
 /// let mut messages = vec![Message::system("You are a helpful assistant.")];
 /// for i in 0..60 {
@@ -177,7 +179,7 @@ impl Compactor {
     /// tokens.
     ///
     /// ```
-    /// use budget_runtime::{CalibratedEstimator, Encoding};
+    /// use budget_runtime::{estimate::{CalibratedEstimator, Encoding}};
     /// use budget_runtime::compact::{CompactionConfig, Compactor, Message, PromptTokens};
     ///
     /// let chinese = vec![Message::user("东京的天气今天晴朗，气温二十度。".repeat(800))];
@@ -186,7 +188,7 @@ impl Compactor {
     /// // 12 800 characters: 3 200 + 4 tokens at chars / 4, above the 6 800 threshold in o200k_base
     /// assert!(!seed.plan(&chinese, PromptTokens::Estimate).needed());
     /// assert!(calibrated.plan(&chinese, PromptTokens::Estimate).needed());
-    /// # Ok::<(), budget_runtime::CompactionConfigError>(())
+    /// # Ok::<(), budget_runtime::compact::CompactionConfigError>(())
     /// ```
     #[must_use]
     pub fn with_estimator(self, estimator: impl Estimator + 'static) -> Self {

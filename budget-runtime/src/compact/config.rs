@@ -11,12 +11,13 @@
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
+#[non_exhaustive]
 pub enum FailurePolicy {
     /// Replace the middle with a deterministic local summary of bounded size
     /// and record the error in the report.
     #[default]
     Fallback,
-    /// Return [`CompactionError::Summarizer`](crate::CompactionError::Summarizer);
+    /// Return [`CompactionError::Summarizer`](crate::compact::CompactionError::Summarizer);
     /// the caller's conversation is left unchanged.
     Abort,
 }

@@ -15,7 +15,7 @@
 //!
 //! ```
 //! use budget_runtime::compact::{CompactionConfig, Compactor, Message, PromptTokens, SummaryRequest};
-//! use budget_runtime::SummarizerError;
+//! use budget_runtime::compact::SummarizerError;
 //!
 //! let compactor = Compactor::new(&CompactionConfig::default(), Some(8_000))?;
 //! let short = vec![Message::system("be brief"), Message::user("hi")];
@@ -30,6 +30,7 @@ mod async_summarizer;
 mod clip;
 mod compactor;
 mod config;
+mod error;
 mod fallback;
 mod message;
 mod planner;
@@ -47,12 +48,13 @@ mod trim;
 pub use async_summarizer::AsyncSummarizer;
 pub use compactor::{Compacted, Compactor, MIN_SUMMARIZER_INPUT_TOKENS, SUMMARY_HEADER};
 pub use config::{CompactionConfig, CompressionSettings, ContextSettings, FailurePolicy};
+pub use error::{CompactionConfigError, CompactionError};
 pub use message::{Message, Role, ToolCall};
 pub use planner::CompactionPlan;
 pub use prompt_tokens::PromptTokens;
 pub use reduce::{Reduction, ReductionKind};
 pub use report::{CompactionOutcome, CompactionReport, RepairReport, SummarySource};
-pub use summarizer::{Summarizer, SummaryRequest};
+pub use summarizer::{Summarizer, SummarizerError, SummaryRequest};
 pub use token_budget::{
     CHARS_PER_TOKEN, DEFAULT_CONTEXT_WINDOW, MAX_WINDOW_FRACTION, MIN_THRESHOLD_TARGET_GAP,
     MINIMUM_CONTEXT_LENGTH, TokenBudget, compaction_target, compaction_threshold,

@@ -43,7 +43,7 @@ const ROLE_FIX_STEPS: usize = 3;
 /// assert_eq!(plan.tail().end, messages.len());
 /// assert_eq!(messages[plan.tail().start].role, Role::Assistant); // roles alternate around the summary
 /// assert_eq!(plan.summary_role(), Role::User);
-/// # Ok::<(), budget_runtime::CompactionConfigError>(())
+/// # Ok::<(), budget_runtime::compact::CompactionConfigError>(())
 /// ```
 #[derive(Clone, Debug)]
 pub struct CompactionPlan {

@@ -2,8 +2,8 @@
 //! estimate or the provider's own count.
 
 use crate::compact::Message;
+use crate::estimate::ContentType;
 use crate::estimate::Estimator;
-use crate::model::ContentType;
 
 /// The size of a conversation given to the [`Compactor`](crate::compact::Compactor).
 ///
@@ -31,14 +31,14 @@ pub enum PromptTokens {
 
 impl PromptTokens {
     /// The conversation counted with `counter` — typically an exact
-    /// [`TokenCounter`](crate::TokenCounter) such as `TiktokenCounter` — as
+    /// [`TokenCounter`](crate::estimate::TokenCounter) such as `TiktokenCounter` — as
     /// [`PromptTokens::Reported`]: the content, tool names and tool-call
     /// arguments of every message (read as prose), plus
     /// `per_message_overhead` tokens per message. Use it where no provider
     /// count is at hand; the compactor then plans in this count's units.
     ///
     /// ```
-    /// use budget_runtime::TokenCounter;
+    /// use budget_runtime::estimate::TokenCounter;
     /// use budget_runtime::compact::{Message, PromptTokens, ToolCall};
     ///
     /// /// A toy counter: one token per whitespace-separated word.

@@ -42,7 +42,7 @@ pub enum ReductionKind {
 /// // the older copy (index 4) points at the newer one (index 6)
 /// assert_eq!(plan.reductions()[0].index, 4);
 /// assert_eq!(plan.reductions()[0].kind, ReductionKind::Duplicate { kept: 6 });
-/// # Ok::<(), budget_runtime::CompactionConfigError>(())
+/// # Ok::<(), budget_runtime::compact::CompactionConfigError>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Reduction {

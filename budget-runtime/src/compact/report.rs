@@ -9,6 +9,7 @@
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[non_exhaustive]
 pub enum CompactionOutcome {
     /// The conversation was at or below the threshold (or compaction is
     /// disabled); nothing changed.
@@ -78,7 +79,7 @@ pub enum SummarySource {
 ///
 /// ```
 /// use budget_runtime::compact::{CompactionConfig, Compactor, Message, PromptTokens, SummaryRequest};
-/// use budget_runtime::SummarizerError;
+/// use budget_runtime::compact::SummarizerError;
 ///
 /// // a tool result whose call was never recorded
 /// let mut messages = vec![Message::system("s"), Message::tool_result("lost", "?")];
@@ -121,7 +122,7 @@ impl RepairReport {
 ///
 /// ```
 /// use budget_runtime::compact::{CompactionConfig, CompactionOutcome, Compactor, Message, PromptTokens, SummaryRequest};
-/// use budget_runtime::SummarizerError;
+/// use budget_runtime::compact::SummarizerError;
 ///
 /// let messages: Vec<Message> = (0..200).map(|i| Message::user(format!("{i} {}", "x".repeat(200)))).collect();
 /// let toy = |_: SummaryRequest<'_>| -> Result<String, SummarizerError> { Ok("earlier numbers".into()) };

@@ -1,7 +1,6 @@
 //! The [`Summarizer`] trait and the [`SummaryRequest`] it receives.
 
 use crate::compact::message::Message;
-use crate::error::SummarizerError;
 
 /// One call to a summarizer: fold `messages` into `previous_summary`.
 ///
@@ -47,7 +46,7 @@ pub struct SummaryRequest<'a> {
 ///
 /// ```
 /// use budget_runtime::compact::{Summarizer, SummaryRequest};
-/// use budget_runtime::SummarizerError;
+/// use budget_runtime::compact::SummarizerError;
 ///
 /// let count = |req: SummaryRequest<'_>| -> Result<String, SummarizerError> {
 ///     Ok(format!("{}+{} messages", req.previous_summary.unwrap_or(""), req.messages.len()))
@@ -87,5 +86,30 @@ where
 {
     fn summarize(&self, request: SummaryRequest<'_>) -> Result<String, SummarizerError> {
         self(request)
+    }
+}
+
+/// A [`Summarizer`](crate::compact::Summarizer) could not summarize.
+///
+/// ```
+/// use budget_runtime::compact::SummarizerError;
+/// let err = SummarizerError::failed("HTTP 429: rate limited");
+/// assert_eq!(err.to_string(), "the summarizer failed: HTTP 429: rate limited");
+/// ```
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum SummarizerError {
+    /// It returned an empty (or whitespace-only) summary.
+    #[error("the summarizer returned an empty summary")]
+    Empty,
+    /// It failed; the cause is the source.
+    #[error("the summarizer failed: {0}")]
+    Failed(#[source] Box<dyn std::error::Error + Send + Sync + 'static>),
+}
+
+impl SummarizerError {
+    /// A failure caused by `source` (an error, or a message as `&str`/`String`).
+    pub fn failed(source: impl Into<Box<dyn std::error::Error + Send + Sync + 'static>>) -> Self {
+        Self::Failed(source.into())
     }
 }

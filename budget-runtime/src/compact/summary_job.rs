@@ -3,12 +3,12 @@
 
 use std::ops::Range;
 
+use crate::compact::SummarizerError;
 use crate::compact::clip::clip_chars;
 use crate::compact::fallback::fallback_summary;
 use crate::compact::message::Message;
 use crate::compact::summarizer::SummaryRequest;
 use crate::compact::token_budget::TokenBudget;
-use crate::error::SummarizerError;
 use crate::estimate::count_chars;
 
 /// Counters of a summarization, for the report.

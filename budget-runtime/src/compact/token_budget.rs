@@ -1,11 +1,11 @@
 //! [`TokenBudget`]: when a conversation must be compacted and how small it
 //! must become, following the threshold logic of the TokenBudget seed.
 
+use crate::compact::CompactionConfigError;
 use crate::compact::config::CompactionConfig;
 use crate::compact::message::Message;
-use crate::error::CompactionConfigError;
+use crate::estimate::ContentType;
 use crate::estimate::seed_estimate;
-use crate::model::ContentType;
 
 /// Characters per token of the compaction estimate: `ceil(chars / 4)`.
 ///
@@ -30,7 +30,7 @@ pub const MIN_THRESHOLD_TARGET_GAP: f64 = 0.10;
 /// `trunc(available × ratio)`, the integer truncation of the seed. NaN
 /// gives 0 and out-of-range products saturate.
 const fn fraction_of(available: u64, ratio: f64) -> u64 {
-    (available as f64 * ratio) as u64
+    crate::convert::saturating_u64_from_f64(available as f64 * ratio)
 }
 
 /// The compaction threshold of the seed, in tokens:
@@ -83,7 +83,7 @@ pub const fn compaction_target(available_tokens: u64, target_ratio: f64) -> u64 
 ///
 /// let long = vec![Message::user("x".repeat(30_000))]; // 7 500 + 4 tokens
 /// assert!(budget.needs_compaction(&long));
-/// # Ok::<(), budget_runtime::CompactionConfigError>(())
+/// # Ok::<(), budget_runtime::compact::CompactionConfigError>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct TokenBudget {
@@ -179,7 +179,7 @@ impl TokenBudget {
     /// use budget_runtime::compact::{CompactionConfig, TokenBudget};
     /// let budget = TokenBudget::new(&CompactionConfig::default(), None)?;
     /// assert_eq!(budget.tokens_for(401, 2), 101 + 2 * 4);
-    /// # Ok::<(), budget_runtime::CompactionConfigError>(())
+    /// # Ok::<(), budget_runtime::compact::CompactionConfigError>(())
     /// ```
     pub const fn tokens_for(&self, chars: u64, messages: u64) -> u64 {
         // `seed_estimate` for prose is exactly ceil(chars / CHARS_PER_TOKEN).
@@ -201,7 +201,7 @@ impl TokenBudget {
     /// config.compression.per_message_overhead_tokens = 0; // the seed's formula
     /// let budget = TokenBudget::new(&config, None)?;
     /// assert_eq!(budget.estimate_tokens(&[Message::user("a".repeat(400))]), 100);
-    /// # Ok::<(), budget_runtime::CompactionConfigError>(())
+    /// # Ok::<(), budget_runtime::compact::CompactionConfigError>(())
     /// ```
     pub fn estimate_tokens(&self, messages: &[Message]) -> u64 {
         let chars = messages
@@ -225,7 +225,7 @@ impl TokenBudget {
     /// let budget = TokenBudget::new(&CompactionConfig::default(), Some(128_000))?;
     /// assert!(!budget.needs_compaction_at(64_000));
     /// assert!(budget.needs_compaction_at(64_001));
-    /// # Ok::<(), budget_runtime::CompactionConfigError>(())
+    /// # Ok::<(), budget_runtime::compact::CompactionConfigError>(())
     /// ```
     pub const fn needs_compaction_at(&self, prompt_tokens: u64) -> bool {
         self.enabled && prompt_tokens > self.threshold

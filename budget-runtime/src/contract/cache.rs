@@ -1,25 +1,14 @@
 //! Result caching keyed by a SHA-256 content hash of every input.
 
 use std::collections::HashMap;
-use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use sha2::{Digest, Sha256};
 
+use crate::payload::Sha256Digest;
+
 use crate::contract::{Checker, ContractError, ContractReport, PipelineConfig};
-
-/// SHA-256 over a check's inputs: every pipeline file of the `extends` chain
-/// (path and bytes), every prompt used (key, path and bytes), the model
-/// config's values, the policy and the format overhead. Displays as hex.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Fingerprint(pub [u8; 32]);
-
-impl fmt::Display for Fingerprint {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.0.iter().try_for_each(|b| write!(f, "{b:02x}"))
-    }
-}
 
 /// Whether a report came from the cache.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -34,7 +23,7 @@ pub enum CacheStatus {
 /// when an input changes.
 ///
 /// Every call re-reads the pipeline, its ancestors and its prompts (cheap)
-/// and hashes them into a [`Fingerprint`]; counting the fixed prompts and
+/// and hashes them into a fingerprint ([`Sha256Digest`]); counting the fixed prompts and
 /// applying the policy (the costly part with an exact tokenizer) is skipped
 /// when the fingerprint matches. The estimator cannot be hashed: use one
 /// cache per estimator. Errors are not cached. One entry is kept per
@@ -61,7 +50,7 @@ pub enum CacheStatus {
 /// ```
 #[derive(Debug, Default)]
 pub struct ContractCache {
-    entries: HashMap<PathBuf, (Fingerprint, Arc<ContractReport>)>,
+    entries: HashMap<PathBuf, (Sha256Digest, Arc<ContractReport>)>,
 }
 
 impl ContractCache {
@@ -100,8 +89,11 @@ impl ContractCache {
         Ok((report, CacheStatus::Miss))
     }
 
-    /// The fingerprint stored for `path`, if any.
-    pub fn fingerprint(&self, path: impl AsRef<Path>) -> Option<Fingerprint> {
+    /// The SHA-256 fingerprint of the inputs stored for `path`, if any: every
+    /// pipeline file of the `extends` chain (path and bytes), every prompt
+    /// used (key, path and bytes), the model config's values, the policy
+    /// and the format overhead.
+    pub fn fingerprint(&self, path: impl AsRef<Path>) -> Option<Sha256Digest> {
         self.entries.get(path.as_ref()).map(|(f, _)| *f)
     }
 
@@ -126,7 +118,7 @@ fn fingerprint<'p>(
     checker: &Checker<'_>,
     pipeline: &PipelineConfig,
     prompts: impl Iterator<Item = &'p crate::contract::Prompt>,
-) -> Fingerprint {
+) -> Sha256Digest {
     let mut hasher = Sha256::new();
     let mut field = |tag: &str, bytes: &[u8]| {
         for part in [tag.as_bytes(), bytes] {
@@ -137,7 +129,7 @@ fn fingerprint<'p>(
     field("version", b"budget-contract-cache-2");
     for file in pipeline.files() {
         field("pipeline-path", file.path.as_os_str().as_encoded_bytes());
-        field("pipeline-sha256", &file.sha256);
+        field("pipeline-sha256", file.sha256.as_bytes());
     }
     for prompt in prompts {
         field("prompt-key", prompt.key.as_bytes());
@@ -155,5 +147,5 @@ fn fingerprint<'p>(
     }
     field("policy", checker.policy_for(pipeline).name().as_bytes());
     field("format-overhead", &checker.overhead().to_le_bytes());
-    Fingerprint(hasher.finalize().into())
+    Sha256Digest::from_hasher(hasher)
 }

@@ -25,7 +25,7 @@ use crate::estimate::{Estimator, SeedEstimator};
 /// - `fixed_prompt`: the system prompt `<prompts_dir>/<prompt_key>.txt`,
 ///   a blank line and the `user_parts` templates with `{}` rendered empty,
 ///   counted as one text by the estimator (default [`SeedEstimator`]; pass
-///   an exact [`TokenCounter`](crate::TokenCounter) for exact counts), plus
+///   an exact [`TokenCounter`](crate::estimate::TokenCounter) for exact counts), plus
 ///   the per-step format overhead ([`DEFAULT_FORMAT_OVERHEAD_TOKENS`] = 64
 ///   unless set with [`Checker::format_overhead`]);
 /// - `max_history_tokens` (0 when unset) is counted for **every**
@@ -171,7 +171,7 @@ impl StepReport {
 /// let evaluation = Evaluation::new("p", "p.yaml", Policy::AutoClamp, 900, vec![StepReport::new("answer", over)]);
 /// let report = evaluation.enforce()?;
 /// assert_eq!(report.max_context_tokens_after, 790);
-/// # Ok::<(), budget_runtime::ContractError>(())
+/// # Ok::<(), budget_runtime::contract::ContractError>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]

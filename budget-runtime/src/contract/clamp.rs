@@ -8,6 +8,7 @@ use crate::contract::{ContractError, ContractTerms, StepReport};
 
 /// A setting that auto-clamping may reduce.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum ClampedSetting {
     /// The pipeline-wide `max_context_tokens`, reduced first.
     MaxContextTokens,
@@ -43,7 +44,7 @@ impl fmt::Display for ClampedSetting {
 /// assert_eq!(clamps[0].setting, ClampedSetting::MaxContextTokens);
 /// assert_eq!((clamps[0].step.as_deref(), clamps[0].before, clamps[0].after), (None, 900, 700));
 /// assert_eq!(steps[0].terms.total(), Some(1_000));
-/// # Ok::<(), budget_runtime::ContractError>(())
+/// # Ok::<(), budget_runtime::contract::ContractError>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[non_exhaustive]

@@ -1,8 +1,8 @@
 //! The fixed prompt of a model call: what every call of the step costs
 //! before any history, context or output.
 
+use crate::estimate::ContentType;
 use crate::estimate::Estimator;
-use crate::model::ContentType;
 
 /// Tokens added to each step's fixed prompt for the chat format (role
 /// markers, `[INST]` wrappers, separators): 64, the reference
@@ -34,7 +34,7 @@ pub fn fixed_prompt_text(system_prompt: &str, rendered_parts: &[String]) -> Stri
 /// saturating.
 ///
 /// ```
-/// use budget_runtime::SeedEstimator;
+/// use budget_runtime::estimate::SeedEstimator;
 /// use budget_runtime::contract::fixed_prompt_tokens;
 ///
 /// // 40 characters of prose: ceil(40 / 4) = 10, plus 64.

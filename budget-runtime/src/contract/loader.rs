@@ -3,10 +3,9 @@
 
 use std::path::{Path, PathBuf};
 
-use sha2::{Digest, Sha256};
-
 use crate::contract::yaml::{Node, Value};
 use crate::contract::{ContractError, PipelineConfig, SourceLocation, read_config_file};
+use crate::payload::Sha256Digest;
 
 /// The SHA-256 digest of one file of a pipeline's `extends` chain.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -14,7 +13,7 @@ pub struct PipelineSource {
     /// The file, as reached from the root pipeline.
     pub path: PathBuf,
     /// SHA-256 of its bytes.
-    pub sha256: [u8; 32],
+    pub sha256: Sha256Digest,
 }
 
 /// Reads pipeline files and resolves their `extends` chains.
@@ -68,7 +67,7 @@ pub type NamedPipeline = (String, Result<PipelineConfig, ContractError>);
 struct Written {
     node: Node,
     path: PathBuf,
-    sha256: [u8; 32],
+    sha256: Sha256Digest,
 }
 
 impl PipelineLoader {
@@ -206,12 +205,12 @@ impl PipelineLoader {
 }
 
 /// Reads and parses one file; the digest covers its bytes.
-fn read_document(path: &Path) -> Result<(Node, [u8; 32]), ContractError> {
+fn read_document(path: &Path) -> Result<(Node, Sha256Digest), ContractError> {
     let text = read_config_file(path).map_err(|source| ContractError::Read {
         path: path.to_owned(),
         source,
     })?;
-    let sha256 = Sha256::digest(text.as_bytes()).into();
+    let sha256 = Sha256Digest::of(text.as_bytes());
     Ok((Node::parse(&text, path)?, sha256))
 }
 

@@ -14,8 +14,8 @@
 mod history;
 mod terms;
 
-pub use history::*;
-pub use terms::*;
+pub use history::trim_history;
+pub use terms::{ContractTerms, ContractViolation, DEFAULT_SAFETY_MARGIN_TOKENS};
 
 #[cfg(feature = "contract")]
 mod cache;
@@ -54,7 +54,20 @@ mod yaml;
 
 #[cfg(feature = "contract")]
 pub use {
-    cache::*, check::*, check_paths::*, clamp::*, error::*, fixed_prompt::*, loader::*,
-    model_config::*, pipeline_config::*, policy::*, prompts::*, read::*, report::*, source::*,
-    template::*, typo::*,
+    cache::{CacheStatus, ContractCache},
+    check::{Checker, ContractReport, Evaluation, StepReport},
+    check_paths::check_paths,
+    clamp::{Clamp, ClampedSetting, clamp_steps},
+    error::ContractError,
+    fixed_prompt::{DEFAULT_FORMAT_OVERHEAD_TOKENS, fixed_prompt_text, fixed_prompt_tokens},
+    loader::{NamedPipeline, PipelineLoader, PipelineSource},
+    model_config::ModelConfig,
+    pipeline_config::{PipelineConfig, Settings, Step, UserPart},
+    policy::{POLICY_ENV_VAR, Policy, parse_policy_var, policy_from_env},
+    prompts::{DEFAULT_PROMPTS_DIR, Prompt, PromptError, PromptStore},
+    read::{FileKind, MAX_CONFIG_FILE_BYTES, ReadError, read_config_file},
+    report::{ClampRow, PipelineReport, StepRow},
+    source::{SourceLocation, Sourced},
+    template::{TemplateError, render_empty},
+    typo::{CALL_MODEL, CALL_MODEL_KEYS, MAX_TYPO_DISTANCE, SETTINGS_KEYS, Typo},
 };

@@ -30,7 +30,7 @@ use crate::contract::{ContractError, SourceLocation, read_config_file};
 ///     broken.unwrap_err().to_string(),
 ///     "model.json:3:1: invalid JSON: trailing comma"
 /// );
-/// # Ok::<(), budget_runtime::ContractError>(())
+/// # Ok::<(), budget_runtime::contract::ContractError>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct ModelConfig {

@@ -52,7 +52,7 @@ pub struct UserPart {
 /// assert_eq!(step.id, "answer");
 /// assert!(step.is_call_model());
 /// assert_eq!(step.max_tokens.as_ref().map(|m| m.value), Some(512));
-/// # Ok::<(), budget_runtime::ContractError>(())
+/// # Ok::<(), budget_runtime::contract::ContractError>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -92,7 +92,7 @@ impl Step {
 /// assert_eq!(p.name(), "p");
 /// assert!(p.settings().max_context_tokens.is_none());
 /// assert_eq!(p.typos()[0].resembles, "max_context_tokens");
-/// # Ok::<(), budget_runtime::ContractError>(())
+/// # Ok::<(), budget_runtime::contract::ContractError>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PipelineConfig {

@@ -21,9 +21,10 @@ pub const POLICY_ENV_VAR: &str = "PIPELINE_LIMITS_POLICY";
 /// assert_eq!(Policy::default(), Policy::FailFast);
 /// assert_eq!(" Auto_Clamp ".parse::<Policy>()?, Policy::AutoClamp);
 /// assert_eq!(Policy::AutoClamp.to_string(), "auto_clamp");
-/// # Ok::<(), budget_runtime::ContractError>(())
+/// # Ok::<(), budget_runtime::contract::ContractError>(())
 /// ```
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Policy {
     /// The first violating step is an error naming the step, every term and
     /// the excess. The default.
@@ -82,7 +83,7 @@ impl FromStr for Policy {
 /// let prompts = PromptStore::new("prompts");
 /// let checker = Checker::new(&model, &prompts).policy_override(policy_from_env()?);
 /// # let _ = checker;
-/// # Ok::<(), budget_runtime::ContractError>(())
+/// # Ok::<(), budget_runtime::contract::ContractError>(())
 /// ```
 ///
 /// # Errors
@@ -103,7 +104,7 @@ pub fn policy_from_env() -> Result<Option<Policy>, ContractError> {
 /// assert_eq!(parse_policy_var(Some(OsStr::new("")))?, None);
 /// assert_eq!(parse_policy_var(Some(OsStr::new("auto_clamp")))?, Some(Policy::AutoClamp));
 /// assert!(parse_policy_var(Some(OsStr::new("clamp"))).is_err());
-/// # Ok::<(), budget_runtime::ContractError>(())
+/// # Ok::<(), budget_runtime::contract::ContractError>(())
 /// ```
 ///
 /// # Errors

@@ -15,6 +15,7 @@ pub const MAX_CONFIG_FILE_BYTES: u64 = 16 * 1024 * 1024;
 
 /// What a path that is not a regular file turned out to be.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum FileKind {
     /// A directory.
     Directory,

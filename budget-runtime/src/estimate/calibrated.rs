@@ -1,11 +1,10 @@
 //! [`CalibratedEstimator`]: a character-class model fitted per encoding and
 //! content type, with a safety-margin mode and a guaranteed upper-bound mode.
 
-use crate::error::CalibrationError;
 use crate::estimate::{
-    Calibration, Encoding, Estimator, Feature, TextFeatures, guaranteed_upper_bound,
+    Calibration, CalibrationError, ContentType, Encoding, Estimator, Feature, TextFeatures,
+    guaranteed_upper_bound,
 };
-use crate::model::ContentType;
 
 /// Tokens charged per non-ASCII character in [`EstimateMode::NonLatinSafe`]
 /// beyond its UTF-8 length: the share of a space or ASCII mark beside it
@@ -15,11 +14,12 @@ const NON_LATIN_SEPARATOR_SHARE: f64 = 0.25;
 /// What a [`CalibratedEstimator`] returns.
 ///
 /// ```
-/// use budget_runtime::{CalibratedEstimator, Encoding, EstimateMode};
+/// use budget_runtime::{estimate::{CalibratedEstimator, Encoding, EstimateMode}};
 /// let e = CalibratedEstimator::new(Encoding::O200kBase).with_mode(EstimateMode::UpperBound);
 /// assert_eq!(e.mode(), EstimateMode::UpperBound);
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum EstimateMode {
     /// The fitted model, rounded up: as close to the exact count as the
     /// model gets, off by a few percent either way.
@@ -65,7 +65,7 @@ pub enum EstimateMode {
 /// byte).
 ///
 /// ```
-/// use budget_runtime::{CalibratedEstimator, ContentType, Encoding, Estimator};
+/// use budget_runtime::{Estimator, estimate::{CalibratedEstimator, ContentType, Encoding}};
 ///
 /// let best = CalibratedEstimator::new(Encoding::O200kBase);
 /// let safe = CalibratedEstimator::upper_bound(Encoding::O200kBase);
@@ -89,7 +89,7 @@ impl CalibratedEstimator {
     /// The built-in calibration of `encoding`, in [`EstimateMode::BestGuess`].
     ///
     /// ```
-    /// use budget_runtime::{CalibratedEstimator, Encoding, EstimateMode};
+    /// use budget_runtime::{estimate::{CalibratedEstimator, Encoding, EstimateMode}};
     /// const E: CalibratedEstimator = CalibratedEstimator::new(Encoding::Cl100kBase);
     /// assert_eq!(E.mode(), EstimateMode::BestGuess);
     /// ```
@@ -103,7 +103,7 @@ impl CalibratedEstimator {
     /// The built-in calibration of `encoding`, in [`EstimateMode::NonLatinSafe`].
     ///
     /// ```
-    /// use budget_runtime::{CalibratedEstimator, ContentType, Encoding, Estimator};
+    /// use budget_runtime::{Estimator, estimate::{CalibratedEstimator, ContentType, Encoding}};
     /// let safe = CalibratedEstimator::non_latin_safe(Encoding::O200kBase);
     /// let best = CalibratedEstimator::new(Encoding::O200kBase);
     /// assert_eq!(safe.estimate("日本語", ContentType::Prose), 9); // 3 × 3.25 tokens, capped at 9 bytes
@@ -116,7 +116,7 @@ impl CalibratedEstimator {
     /// The built-in calibration of `encoding`, in [`EstimateMode::UpperBound`].
     ///
     /// ```
-    /// use budget_runtime::{CalibratedEstimator, ContentType, Encoding, Estimator};
+    /// use budget_runtime::{Estimator, estimate::{CalibratedEstimator, ContentType, Encoding}};
     /// let safe = CalibratedEstimator::upper_bound(Encoding::O200kBase);
     /// assert!(safe.estimate("fn main() {}", ContentType::Code) >= 4); // exact: 4
     /// ```
@@ -130,7 +130,7 @@ impl CalibratedEstimator {
     ///
     /// ```
     /// use budget_runtime::estimate::Calibration;
-    /// use budget_runtime::{CalibratedEstimator, EstimateMode};
+    /// use budget_runtime::{estimate::{CalibratedEstimator, EstimateMode}};
     ///
     /// let mut cal = Calibration::O200K_BASE;
     /// cal.code.safety_factor = 1.5;
@@ -149,7 +149,7 @@ impl CalibratedEstimator {
     /// The same calibration in another mode.
     ///
     /// ```
-    /// use budget_runtime::{CalibratedEstimator, Encoding, EstimateMode};
+    /// use budget_runtime::{estimate::{CalibratedEstimator, Encoding, EstimateMode}};
     /// let e = CalibratedEstimator::upper_bound(Encoding::O200kBase).with_mode(EstimateMode::BestGuess);
     /// assert_eq!(e, CalibratedEstimator::new(Encoding::O200kBase));
     /// ```
@@ -166,7 +166,7 @@ impl CalibratedEstimator {
     /// The calibration of this estimator.
     ///
     /// ```
-    /// use budget_runtime::{CalibratedEstimator, Encoding, estimate::Calibration};
+    /// use budget_runtime::{estimate::{Calibration, CalibratedEstimator, Encoding}};
     /// let e = CalibratedEstimator::new(Encoding::O200kBase);
     /// assert_eq!(e.calibration(), &Calibration::O200K_BASE);
     /// ```
@@ -178,7 +178,7 @@ impl CalibratedEstimator {
     /// UTF-8 bytes, read as `content_type`.
     ///
     /// ```
-    /// use budget_runtime::{CalibratedEstimator, ContentType, Encoding, Estimator};
+    /// use budget_runtime::{Estimator, estimate::{CalibratedEstimator, ContentType, Encoding}};
     /// use budget_runtime::estimate::TextFeatures;
     ///
     /// let e = CalibratedEstimator::new(Encoding::O200kBase);
@@ -217,8 +217,8 @@ impl CalibratedEstimator {
             EstimateMode::UpperBound => return u64::try_from(len_bytes).unwrap_or(u64::MAX),
         };
         // Weights are validated finite and non-negative, so `scaled` is a
-        // finite number >= 0; `as` saturates at u64::MAX.
-        let tokens = scaled.ceil() as u64;
+        // finite number >= 0; the conversion saturates at u64::MAX.
+        let tokens = crate::convert::saturating_u64_from_f64(scaled.ceil());
         let max = u64::try_from(len_bytes).unwrap_or(u64::MAX);
         tokens.clamp(1, max)
     }

@@ -1,17 +1,16 @@
 //! [`Calibration`] and [`Coefficients`]: the fitted weights of the
 //! calibrated model, per content type.
 
-use crate::error::CalibrationError;
+use crate::estimate::ContentType;
 use crate::estimate::Encoding;
 use crate::estimate::features::{FEATURE_COUNT, Feature, TextFeatures};
-use crate::model::ContentType;
 
 /// The calibrated model for one content type: tokens per occurrence of each
 /// [`Feature`], and the factor that turns a best guess into an upper bound.
 ///
 /// ```
 /// use budget_runtime::estimate::{Calibration, Feature, TextFeatures};
-/// use budget_runtime::ContentType;
+/// use budget_runtime::estimate::ContentType;
 ///
 /// let prose = Calibration::O200K_BASE.for_content_type(ContentType::Prose);
 /// let tokens = prose.raw_estimate(&TextFeatures::of("Hello there, world."));
@@ -80,11 +79,11 @@ impl Coefficients {
 /// [`Calibration::CL100K_BASE`], were fitted on the project's token corpus
 /// and multilingual samples by `examples/fit_estimator.rs`; a calibration
 /// fitted for another tokenizer can be given to
-/// [`CalibratedEstimator::with_calibration`](crate::CalibratedEstimator::with_calibration).
+/// [`CalibratedEstimator::with_calibration`](crate::estimate::CalibratedEstimator::with_calibration).
 ///
 /// ```
 /// use budget_runtime::estimate::Calibration;
-/// use budget_runtime::{ContentType, Encoding};
+/// use budget_runtime::{estimate::{ContentType, Encoding}};
 ///
 /// let cal = Calibration::for_encoding(Encoding::Cl100kBase);
 /// assert_eq!(cal, &Calibration::CL100K_BASE);
@@ -107,7 +106,7 @@ impl Calibration {
     /// The built-in calibration of `encoding`.
     ///
     /// ```
-    /// use budget_runtime::{Encoding, estimate::Calibration};
+    /// use budget_runtime::{estimate::{Calibration, Encoding}};
     /// assert_eq!(Calibration::for_encoding(Encoding::O200kBase), &Calibration::O200K_BASE);
     /// ```
     pub const fn for_encoding(encoding: Encoding) -> &'static Self {
@@ -120,7 +119,7 @@ impl Calibration {
     /// The coefficients for `content_type`.
     ///
     /// ```
-    /// use budget_runtime::{ContentType, estimate::Calibration};
+    /// use budget_runtime::{estimate::{Calibration, ContentType}};
     /// let cal = Calibration::O200K_BASE;
     /// assert_eq!(cal.for_content_type(ContentType::Code), &cal.code);
     /// ```
@@ -151,6 +150,31 @@ impl Calibration {
         }
         Ok(())
     }
+}
+
+/// A [`Calibration`](crate::estimate::Calibration) was rejected: its weights
+/// must be finite and non-negative, its safety factors finite and at least 1.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum CalibrationError {
+    /// A weight was negative, NaN or infinite.
+    #[error("weight {value} of feature {feature} for {content_type} must be finite and >= 0")]
+    InvalidWeight {
+        /// The content type whose coefficients hold the weight.
+        content_type: crate::estimate::ContentType,
+        /// The feature's name.
+        feature: &'static str,
+        /// The value given.
+        value: f64,
+    },
+    /// A safety factor was below 1, NaN or infinite.
+    #[error("safety factor {value} for {content_type} must be finite and >= 1")]
+    InvalidSafetyFactor {
+        /// The content type whose coefficients hold the factor.
+        content_type: crate::estimate::ContentType,
+        /// The value given.
+        value: f64,
+    },
 }
 
 #[cfg(test)]

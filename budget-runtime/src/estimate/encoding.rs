@@ -3,12 +3,12 @@
 use std::fmt;
 
 /// An OpenAI byte-pair encoding. It selects the fitted coefficients of the
-/// [`CalibratedEstimator`](crate::CalibratedEstimator) and, with the
+/// [`CalibratedEstimator`](crate::estimate::CalibratedEstimator) and, with the
 /// `tiktoken` feature, the vocabulary of the exact
 /// `TiktokenCounter`.
 ///
 /// ```
-/// use budget_runtime::Encoding;
+/// use budget_runtime::estimate::Encoding;
 ///
 /// assert_eq!("o200k_base".parse::<Encoding>(), Ok(Encoding::O200kBase));
 /// assert_eq!(Encoding::Cl100kBase.to_string(), "cl100k_base");
@@ -33,7 +33,7 @@ impl Encoding {
     /// The encoding's name as tiktoken spells it (`"o200k_base"`, …).
     ///
     /// ```
-    /// assert_eq!(budget_runtime::Encoding::O200kBase.name(), "o200k_base");
+    /// assert_eq!(budget_runtime::estimate::Encoding::O200kBase.name(), "o200k_base");
     /// ```
     pub const fn name(self) -> &'static str {
         match self {
@@ -45,7 +45,7 @@ impl Encoding {
     /// The encoding with this name, if any (usable in `const`).
     ///
     /// ```
-    /// use budget_runtime::Encoding;
+    /// use budget_runtime::estimate::Encoding;
     /// assert_eq!(Encoding::from_name("cl100k_base"), Some(Encoding::Cl100kBase));
     /// assert_eq!(Encoding::from_name("p50k_base"), None);
     /// ```
@@ -65,12 +65,17 @@ impl fmt::Display for Encoding {
 }
 
 impl std::str::FromStr for Encoding {
-    type Err = crate::error::UnknownEncoding;
+    type Err = crate::estimate::UnknownEncoding;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Self::from_name(s).ok_or_else(|| crate::error::UnknownEncoding(s.to_owned()))
+        Self::from_name(s).ok_or_else(|| crate::estimate::UnknownEncoding(s.to_owned()))
     }
 }
+
+/// An encoding name other than `o200k_base` or `cl100k_base`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown encoding {0:?}: expected \"o200k_base\" or \"cl100k_base\"")]
+pub struct UnknownEncoding(pub String);
 
 #[cfg(test)]
 mod tests {

@@ -11,7 +11,6 @@
 
 use std::fmt;
 
-use crate::error::TokenizerError;
 use crate::estimate::{Encoding, TokenCounter};
 
 #[cfg(any(feature = "o200k", feature = "cl100k"))]
@@ -59,7 +58,7 @@ const fn feature_of(encoding: Encoding) -> &'static str {
 /// ignored):
 ///
 /// ```
-/// use budget_runtime::{ContentType, Encoding, Estimator, ExactCounter, TokenCounter};
+/// use budget_runtime::{Estimator, estimate::{ContentType, Encoding, ExactCounter, TokenCounter}};
 ///
 /// # #[cfg(feature = "o200k")] {
 /// let exact = ExactCounter::new(Encoding::O200kBase)?;
@@ -69,7 +68,7 @@ const fn feature_of(encoding: Encoding) -> &'static str {
 /// let estimator: &dyn Estimator = &exact;
 /// assert_eq!(estimator.estimate("hello world", ContentType::Prose), 2);
 /// # }
-/// # Ok::<(), budget_runtime::TokenizerError>(())
+/// # Ok::<(), budget_runtime::estimate::TokenizerError>(())
 /// ```
 #[derive(Clone, Copy)]
 pub struct ExactCounter {
@@ -86,13 +85,13 @@ impl ExactCounter {
     /// not compiled in (its cargo feature, named in the error, is off).
     ///
     /// ```
-    /// use budget_runtime::{Encoding, ExactCounter, TokenCounter};
+    /// use budget_runtime::{estimate::{Encoding, ExactCounter, TokenCounter}};
     /// # #[cfg(feature = "cl100k")] {
     /// let cl100k = ExactCounter::new(Encoding::Cl100kBase)?;
     /// assert_eq!(cl100k.encoding(), Encoding::Cl100kBase);
     /// assert_eq!(cl100k.count_tokens(""), 0);
     /// # }
-    /// # Ok::<(), budget_runtime::TokenizerError>(())
+    /// # Ok::<(), budget_runtime::estimate::TokenizerError>(())
     /// ```
     pub fn new(encoding: Encoding) -> Result<Self, TokenizerError> {
         Ok(Self {
@@ -104,10 +103,10 @@ impl ExactCounter {
     /// The encoding this counter uses.
     ///
     /// ```
-    /// use budget_runtime::{Encoding, ExactCounter};
+    /// use budget_runtime::{estimate::{Encoding, ExactCounter}};
     /// # #[cfg(feature = "o200k")]
     /// assert_eq!(ExactCounter::new(Encoding::O200kBase)?.encoding(), Encoding::O200kBase);
-    /// # Ok::<(), budget_runtime::TokenizerError>(())
+    /// # Ok::<(), budget_runtime::estimate::TokenizerError>(())
     /// ```
     pub fn encoding(&self) -> Encoding {
         self.encoding
@@ -153,7 +152,7 @@ impl fmt::Debug for ExactCounter {
 #[cfg(all(test, feature = "o200k", feature = "cl100k"))]
 mod tests {
     use super::*;
-    use crate::{ContentType, Estimator};
+    use crate::{Estimator, estimate::ContentType};
 
     fn both() -> [ExactCounter; 2] {
         Encoding::ALL.map(|e| ExactCounter::new(e).unwrap())
@@ -212,4 +211,18 @@ mod tests {
             }
         });
     }
+}
+
+/// An exact tokenizer could not be loaded.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum TokenizerError {
+    /// The vocabulary of `encoding` is not compiled in.
+    #[error("the {encoding} vocabulary is not compiled in: enable the cargo feature `{feature}`")]
+    NotCompiled {
+        /// The encoding asked for.
+        encoding: crate::estimate::Encoding,
+        /// The cargo feature of `budget-runtime` that compiles it in.
+        feature: &'static str,
+    },
 }

@@ -1,7 +1,9 @@
 //! [`TextFeatures`]: character-class counts of a text, the inputs of the
-//! [`CalibratedEstimator`](crate::CalibratedEstimator).
+//! [`CalibratedEstimator`](crate::estimate::CalibratedEstimator).
 
 use std::fmt;
+
+use crate::convert::{table_u8, table_u16};
 
 /// How many [`Feature`]s there are.
 pub const FEATURE_COUNT: usize = 22;
@@ -25,6 +27,7 @@ pub const FEATURE_COUNT: usize = 22;
 /// assert_eq!(Feature::DigitGroups.name(), "digit_groups");
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum Feature {
     /// Words (maximal runs of letters).
     Words,
@@ -370,7 +373,7 @@ const NEXT: [u8; STATES * INPUTS] = {
     let mut table = [0u8; STATES * INPUTS];
     let mut i = 0;
     while i < STATES * INPUTS {
-        table[i] = next_state(i / INPUTS, i % INPUTS) as u8;
+        table[i] = table_u8(next_state(i / INPUTS, i % INPUTS));
         i += 1;
     }
     table
@@ -392,7 +395,11 @@ const EMIT_COUNT: usize = {
     let mut n = 0;
     let mut i = 0;
     while i < STATES * INPUTS {
-        n += EMITS[i].count_ones() as usize;
+        let mut bits = EMITS[i];
+        while bits != 0 {
+            n += 1;
+            bits &= bits - 1;
+        }
         i += 1;
     }
     n
@@ -407,7 +414,8 @@ const EMIT_LIST: [(u16, u8); EMIT_COUNT] = {
     while i < STATES * INPUTS {
         let mut bits = EMITS[i];
         while bits != 0 {
-            list[n] = (i as u16, bits.trailing_zeros() as u8);
+            // `trailing_zeros` of a non-zero u32 is below 32: its low byte is it.
+            list[n] = (table_u16(i), bits.trailing_zeros().to_le_bytes()[0]);
             n += 1;
             bits &= bits - 1;
         }
@@ -419,22 +427,22 @@ const EMIT_LIST: [(u16, u8); EMIT_COUNT] = {
 /// Input class of each ASCII byte. Control characters other than tab, line
 /// feed and carriage return count as punctuation.
 const ASCII_INPUT: [u8; 128] = {
-    let mut table = [PUNCT as u8; 128];
+    let mut table = [table_u8(PUNCT); 128];
     let mut b = 0;
     while b < 128 {
-        let c = b as u8;
+        let c = table_u8(b);
         table[b] = if c.is_ascii_lowercase() {
-            LOWER as u8
+            table_u8(LOWER)
         } else if c.is_ascii_uppercase() {
-            UPPER as u8
+            table_u8(UPPER)
         } else if c.is_ascii_digit() {
-            DIGIT as u8
+            table_u8(DIGIT)
         } else if c == b' ' || c == b'\t' {
-            SPACE as u8
+            table_u8(SPACE)
         } else if c == b'\n' || c == b'\r' {
-            LINE_BREAK as u8
+            table_u8(LINE_BREAK)
         } else {
-            PUNCT as u8
+            table_u8(PUNCT)
         };
         b += 1;
     }

@@ -24,6 +24,7 @@
 
 mod calibrated;
 mod calibration;
+mod content_type;
 mod encoding;
 mod exact;
 mod features;
@@ -36,9 +37,10 @@ mod seed;
 mod upper_bound;
 
 pub use calibrated::{CalibratedEstimator, EstimateMode};
-pub use calibration::{Calibration, Coefficients};
-pub use encoding::Encoding;
-pub use exact::ExactCounter;
+pub use calibration::{Calibration, CalibrationError, Coefficients};
+pub use content_type::{ContentType, UnknownContentType};
+pub use encoding::{Encoding, UnknownEncoding};
+pub use exact::{ExactCounter, TokenizerError};
 pub use features::{FEATURE_COUNT, Feature, TextFeatures};
 pub use ratio::EstimationRatio;
 pub use refinement::{Candidate, ExactRefinement, Fill, Inclusion};
@@ -46,8 +48,6 @@ pub use seed::{SeedEstimator, count_chars, seed_estimate};
 pub use upper_bound::guaranteed_upper_bound;
 /// The former name of [`ExactCounter`] (it used to wrap `tiktoken-rs`).
 pub type TiktokenCounter = ExactCounter;
-
-use crate::model::ContentType;
 
 /// The estimator to default to where text of any language is estimated
 /// (`Prompt`, compaction, the command-line tool): the calibrated model for
@@ -61,7 +61,7 @@ use crate::model::ContentType;
 ///
 /// ```
 /// use budget_runtime::estimate::DEFAULT_ESTIMATOR;
-/// use budget_runtime::{ContentType, Estimator};
+/// use budget_runtime::{Estimator, estimate::ContentType};
 ///
 /// let estimator: &dyn Estimator = &DEFAULT_ESTIMATOR;
 /// assert_eq!(estimator.estimate("中文文本的令牌估计", ContentType::Prose), 27); // capped at 27 bytes
@@ -76,7 +76,7 @@ pub const DEFAULT_ESTIMATOR: CalibratedEstimator =
 /// Every [`TokenCounter`] is an `Estimator` that ignores the content type.
 ///
 /// ```
-/// use budget_runtime::{ContentType, Estimator, SeedEstimator};
+/// use budget_runtime::{Estimator, estimate::{ContentType, SeedEstimator}};
 ///
 /// fn cost(estimator: &dyn Estimator, parts: &[&str]) -> u64 {
 ///     parts.iter().map(|p| estimator.estimate(p, ContentType::Prose)).sum()
@@ -91,7 +91,7 @@ pub trait Estimator: Send + Sync {
 /// Counts tokens exactly, with a tokenizer. Results are in tokens.
 ///
 /// ```
-/// use budget_runtime::{ContentType, Estimator, TokenCounter};
+/// use budget_runtime::{Estimator, estimate::{ContentType, TokenCounter}};
 ///
 /// /// A toy counter: one token per whitespace-separated word.
 /// struct Words;
@@ -110,7 +110,7 @@ pub trait TokenCounter: Send + Sync {
     /// part of the text that fits; the default counts everything.
     ///
     /// ```
-    /// use budget_runtime::TokenCounter;
+    /// use budget_runtime::estimate::TokenCounter;
     ///
     /// struct Words;
     /// impl TokenCounter for Words {

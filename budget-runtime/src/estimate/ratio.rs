@@ -1,6 +1,6 @@
 //! [`EstimationRatio`]: a type's fixed estimation ratio, known at compile time.
 
-use crate::model::ContentType;
+use crate::estimate::ContentType;
 
 /// The content type, and so the seed characters-per-token ratio, a type's
 /// token estimate uses. `#[derive(ContextItem)]` implements it for structs;
@@ -12,7 +12,7 @@ use crate::model::ContentType;
 /// still estimated at its own ratio.
 ///
 /// ```
-/// use budget_runtime::{ContentType, EstimationRatio, seed_estimate};
+/// use budget_runtime::{estimate::{ContentType, EstimationRatio, seed_estimate}};
 ///
 /// struct Snippet;
 /// impl EstimationRatio for Snippet {

@@ -6,7 +6,7 @@ use crate::estimate::TokenCounter;
 /// One item offered to [`ExactRefinement::fill`]: its text and a token
 /// count it never exceeds under the refinement's counter (for the OpenAI
 /// encodings, [`guaranteed_upper_bound`](crate::estimate::guaranteed_upper_bound)
-/// or [`EstimateMode::UpperBound`](crate::EstimateMode::UpperBound)).
+/// or [`EstimateMode::UpperBound`](crate::estimate::EstimateMode::UpperBound)).
 ///
 /// ```
 /// use budget_runtime::estimate::{Candidate, guaranteed_upper_bound};
@@ -45,7 +45,7 @@ pub struct Inclusion {
 ///
 /// ```
 /// use budget_runtime::estimate::{Candidate, ExactRefinement};
-/// use budget_runtime::TokenCounter;
+/// use budget_runtime::estimate::TokenCounter;
 ///
 /// struct Words;
 /// impl TokenCounter for Words {
@@ -67,7 +67,7 @@ impl Fill {
     ///
     /// ```
     /// # use budget_runtime::estimate::{Candidate, ExactRefinement};
-    /// # use budget_runtime::TokenCounter;
+    /// # use budget_runtime::estimate::TokenCounter;
     /// # struct Bytes;
     /// # impl TokenCounter for Bytes { fn count_tokens(&self, t: &str) -> u64 { t.len() as u64 } }
     /// let items = [Candidate { text: "aaaa", upper_bound: 4 }, Candidate { text: "bb", upper_bound: 2 }];
@@ -130,7 +130,7 @@ impl Fill {
 ///
 /// ```
 /// use budget_runtime::estimate::{Candidate, ExactRefinement, guaranteed_upper_bound};
-/// use budget_runtime::TokenCounter;
+/// use budget_runtime::estimate::TokenCounter;
 ///
 /// /// A toy exact counter: one token per word.
 /// struct Words;
@@ -160,7 +160,7 @@ impl<'c> ExactRefinement<'c> {
     ///
     /// ```
     /// use budget_runtime::estimate::ExactRefinement;
-    /// use budget_runtime::TokenCounter;
+    /// use budget_runtime::estimate::TokenCounter;
     /// struct Bytes;
     /// impl TokenCounter for Bytes { fn count_tokens(&self, t: &str) -> u64 { t.len() as u64 } }
     /// let _refinement = ExactRefinement::new(&Bytes);
@@ -175,7 +175,7 @@ impl<'c> ExactRefinement<'c> {
     ///
     /// ```
     /// use budget_runtime::estimate::{Candidate, ExactRefinement};
-    /// use budget_runtime::TokenCounter;
+    /// use budget_runtime::estimate::TokenCounter;
     /// struct Bytes;
     /// impl TokenCounter for Bytes { fn count_tokens(&self, t: &str) -> u64 { t.len() as u64 } }
     /// let items = [Candidate { text: "abc", upper_bound: 3 }];

@@ -1,7 +1,7 @@
 //! The seed estimator: one characters-per-token ratio per content type.
 
+use crate::estimate::ContentType;
 use crate::estimate::Estimator;
-use crate::model::ContentType;
 
 /// The seed ratios as exact fractions `(characters, tokens)`:
 /// code 3.5 = 7/2, prose 4.0 = 4/1, yaml 3.8 = 19/5, markdown 3.75 = 15/4.
@@ -18,7 +18,7 @@ impl ContentType {
     /// Characters per token of the seed estimator for this content type.
     ///
     /// ```
-    /// use budget_runtime::ContentType;
+    /// use budget_runtime::estimate::ContentType;
     /// assert_eq!(ContentType::Yaml.chars_per_token(), 3.8);
     /// ```
     pub const fn chars_per_token(self) -> f64 {
@@ -31,7 +31,7 @@ impl ContentType {
 /// `content_type`, rounded up; exact integer arithmetic, usable in `const`.
 ///
 /// ```
-/// use budget_runtime::{ContentType, seed_estimate};
+/// use budget_runtime::{estimate::{ContentType, seed_estimate}};
 ///
 /// const COST: u64 = seed_estimate(1_000, ContentType::Code);
 /// assert_eq!(COST, 286); // 1000 / 3.5 = 285.7…
@@ -41,11 +41,7 @@ pub const fn seed_estimate(chars: u64, content_type: ContentType) -> u64 {
     let (per, tokens) = ratio(content_type);
     let scaled = chars as u128 * tokens;
     let estimate = scaled.div_ceil(per);
-    if estimate > u64::MAX as u128 {
-        u64::MAX
-    } else {
-        estimate as u64
-    }
+    crate::convert::saturating_u64_from_u128(estimate)
 }
 
 /// The number of Unicode scalar values (`char`s) in `text`.
@@ -58,7 +54,7 @@ pub fn count_chars(text: &str) -> u64 {
 /// Characters are Unicode scalar values.
 ///
 /// ```
-/// use budget_runtime::{ContentType, Estimator, SeedEstimator};
+/// use budget_runtime::{Estimator, estimate::{ContentType, SeedEstimator}};
 ///
 /// assert_eq!(SeedEstimator.estimate("héllo wörld", ContentType::Prose), 3); // 11 chars
 /// assert_eq!(SeedEstimator.estimate("", ContentType::Code), 0);

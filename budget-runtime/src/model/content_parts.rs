@@ -1,8 +1,8 @@
 //! Content made of several parts (for example a title and a body): how the
 //! parts are joined, and how the joined text is estimated without building it.
 
+use crate::estimate::ContentType;
 use crate::estimate::{Estimator, SeedEstimator, seed_estimate};
-use crate::model::ContentType;
 
 /// What separates the parts of a multi-part content: a blank line.
 pub const PART_SEPARATOR: &str = "\n\n";
@@ -12,7 +12,7 @@ pub const PART_SEPARATOR: &str = "\n\n";
 /// all round up to 1).
 ///
 /// ```
-/// use budget_runtime::{ContentType, PART_SEPARATOR_TOKENS, seed_estimate};
+/// use budget_runtime::{estimate::{ContentType, seed_estimate}, model::PART_SEPARATOR_TOKENS};
 ///
 /// for content_type in ContentType::ALL {
 ///     assert_eq!(seed_estimate(2, content_type), PART_SEPARATOR_TOKENS);
@@ -33,7 +33,7 @@ const _: () = {
 /// has `parts.len() - 1` separators.
 ///
 /// ```
-/// use budget_runtime::join_parts;
+/// use budget_runtime::model::join_parts;
 ///
 /// assert_eq!(join_parts(&["Title", "Body"]), "Title\n\nBody");
 /// assert_eq!(join_parts(&["only"]), "only");
@@ -59,12 +59,12 @@ pub fn join_parts(parts: &[&str]) -> String {
 /// `Σ seed_estimate(count_chars(part), content_type)` `+ (parts − 1) × PART_SEPARATOR_TOKENS`,
 /// saturating at `u64::MAX`.
 ///
-/// With one part this is exactly [`SeedEstimator`](crate::SeedEstimator)'s
+/// With one part this is exactly [`SeedEstimator`](crate::estimate::SeedEstimator)'s
 /// estimate of that part. With several it rounds each part up separately, so
 /// it is never below the estimate of the joined text at a single ratio.
 ///
 /// ```
-/// use budget_runtime::{ContentType, seed_estimate_parts};
+/// use budget_runtime::{estimate::ContentType, model::seed_estimate_parts};
 ///
 /// let parts = [("Fix the build", ContentType::Prose), ("cargo build --release", ContentType::Code)];
 /// // 13 chars / 4.0 → 4, separator 1, 21 chars / 3.5 → 6
@@ -88,7 +88,7 @@ pub fn seed_estimate_parts(parts: &[(&str, ContentType)]) -> u64 {
 /// for the seed ratios.
 ///
 /// ```
-/// use budget_runtime::{CalibratedEstimator, ContentType, Encoding, Estimator, estimate_parts};
+/// use budget_runtime::{Estimator, estimate::{CalibratedEstimator, ContentType, Encoding}, model::estimate_parts};
 ///
 /// /// One token per byte.
 /// struct Bytes;

@@ -3,13 +3,12 @@
 use std::borrow::Cow;
 use std::collections::HashSet;
 
-use crate::error::ContextBudgetError;
 use crate::model::ContextKind;
 
 /// A minimum number of items of one kind that a quota slicer guarantees.
 ///
 /// ```
-/// use budget_runtime::{ContextKind, ReservedSlot};
+/// use budget_runtime::{ContextKind, model::ReservedSlot};
 ///
 /// const TOOLS: ReservedSlot = ReservedSlot::new(ContextKind::TOOL_OUTPUT, 2);
 /// assert_eq!(TOOLS.min_items, 2);
@@ -89,7 +88,7 @@ impl BudgetRule {
 /// message naming the rule.
 ///
 /// ```
-/// use budget_runtime::{ContextBudget, ContextBudgetError};
+/// use budget_runtime::{ContextBudget, model::ContextBudgetError};
 ///
 /// const BUDGET: ContextBudget = ContextBudget::new_const(128_000, 100_000)
 ///     .with_output_reserve(4_096);
@@ -139,7 +138,7 @@ impl ContextBudget {
     ///     .safety_margin_percent(10.0)
     ///     .build()?;
     /// assert_eq!(budget.reserved_slots().len(), 1);
-    /// # Ok::<(), budget_runtime::ContextBudgetError>(())
+    /// # Ok::<(), budget_runtime::model::ContextBudgetError>(())
     /// ```
     pub fn builder(max_tokens: u64, target_tokens: u64) -> ContextBudgetBuilder {
         ContextBudgetBuilder {
@@ -322,7 +321,7 @@ impl ContextBudget {
     /// `const` code cannot do yet.
     ///
     /// ```
-    /// use budget_runtime::{ContextBudget, EffectiveBudget};
+    /// use budget_runtime::{ContextBudget, model::EffectiveBudget};
     ///
     /// let budget = ContextBudget::builder(1_000, 800).output_reserve(100).build()?;
     /// assert_eq!(budget.effective(300), EffectiveBudget { max_tokens: 600, target_tokens: 500 });
@@ -336,7 +335,7 @@ impl ContextBudget {
     /// const SMALL: &ContextBudget = &ContextBudget::new_const(100, 50);
     /// const SMALL_EFFECTIVE: EffectiveBudget = SMALL.effective(20);
     /// assert_eq!(SMALL_EFFECTIVE, EffectiveBudget { max_tokens: 80, target_tokens: 30 });
-    /// # Ok::<(), budget_runtime::ContextBudgetError>(())
+    /// # Ok::<(), budget_runtime::model::ContextBudgetError>(())
     /// ```
     pub const fn effective(&self, pinned_tokens: u64) -> EffectiveBudget {
         let max = self
@@ -356,7 +355,7 @@ impl ContextBudget {
         if margin == 0.0 {
             return tokens;
         }
-        let kept = crate::model::tokens::tokens_from_f64(
+        let kept = crate::convert::saturating_u64_from_f64(
             (tokens as f64 * (100.0 - margin) / 100.0).floor(),
         );
         // f64 can round large counts up: never keep more than there was.
@@ -556,6 +555,48 @@ mod serde_impl {
             .map_err(serde::de::Error::custom)
         }
     }
+}
+
+/// A [`ContextBudget`](crate::ContextBudget) broke a validation rule.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ContextBudgetError {
+    /// Rule 3 (rules 1, 2 and 4, non-negative counts, hold by type: `u64`).
+    #[error("target_tokens {target_tokens} exceeds max_tokens {max_tokens}")]
+    TargetExceedsMax {
+        /// The value given.
+        target_tokens: u64,
+        /// The ceiling it exceeds.
+        max_tokens: u64,
+    },
+    /// Rule 5.
+    #[error("output_reserve {output_reserve} exceeds max_tokens {max_tokens}")]
+    OutputReserveExceedsMax {
+        /// The value given.
+        output_reserve: u64,
+        /// The ceiling it exceeds.
+        max_tokens: u64,
+    },
+    /// Rule 6.
+    #[error("estimation_safety_margin_percent {percent} is outside 0.0..=100.0")]
+    SafetyMarginOutOfRange {
+        /// The value given.
+        percent: f64,
+    },
+    /// Rule 7.
+    #[error("reserved slot for kind {kind} is negative ({min_items})")]
+    NegativeReservedSlot {
+        /// The kind of the slot.
+        kind: ContextKind,
+        /// The value given.
+        min_items: i64,
+    },
+    /// A kind was given more than one reserved slot.
+    #[error("kind {kind} has more than one reserved slot")]
+    DuplicateReservedSlot {
+        /// The repeated kind.
+        kind: ContextKind,
+    },
 }
 
 #[cfg(test)]

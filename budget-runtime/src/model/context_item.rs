@@ -2,7 +2,8 @@
 
 use std::borrow::Cow;
 
-use crate::model::{ContentType, ContextKind, MetadataValueRef, NoTags, TagList, Tier, Timestamp};
+use crate::estimate::ContentType;
+use crate::model::{ContextKind, MetadataValueRef, NoTags, TagList, Tier, Timestamp};
 
 static DEFAULT_KIND: ContextKind = ContextKind::MESSAGE;
 
@@ -17,7 +18,7 @@ static DEFAULT_KIND: ContextKind = ContextKind::MESSAGE;
 ///
 /// ```
 /// use std::borrow::Cow;
-/// use budget_runtime::{ContextItem, ContextKind, ContentType, Estimator, SeedEstimator};
+/// use budget_runtime::{ContextItem, ContextKind, Estimator, estimate::{ContentType, SeedEstimator}};
 ///
 /// struct ToolResult { output: String }
 ///
@@ -69,7 +70,7 @@ pub trait ContextItem {
     /// let item = Item::builder("from a Cupel vector").signed_tokens(-5).build()?;
     /// assert_eq!(item.negative_tokens(), Some(-5));
     /// assert_eq!(item.tokens(), 0);
-    /// # Ok::<(), budget_runtime::ItemError>(())
+    /// # Ok::<(), budget_runtime::model::ItemError>(())
     /// ```
     fn negative_tokens(&self) -> Option<i64> {
         None
@@ -151,7 +152,7 @@ pub trait ContextItem {
     /// use budget_runtime::{ContextItem, Item};
     /// let call = Item::builder("read_file(src/lib.rs)").group(7).build()?;
     /// assert_eq!(call.group(), Some(7));
-    /// # Ok::<(), budget_runtime::ItemError>(())
+    /// # Ok::<(), budget_runtime::model::ItemError>(())
     /// ```
     fn group(&self) -> Option<u64> {
         None

@@ -4,8 +4,6 @@ use std::borrow::Cow;
 use std::fmt;
 use std::hash::{Hash, Hasher};
 
-use crate::error::ContextKindError;
-
 /// An extensible, case-insensitive kind label such as `"Message"` or `"ToolOutput"`.
 ///
 /// Equality, ordering and hashing fold ASCII case, so `"message"` and
@@ -19,7 +17,7 @@ use crate::error::ContextKindError;
 /// let kind = ContextKind::new("toolOUTPUT")?;
 /// assert_eq!(kind, ContextKind::TOOL_OUTPUT);
 /// assert_eq!(kind.as_str(), "toolOUTPUT");
-/// # Ok::<(), budget_runtime::ContextKindError>(())
+/// # Ok::<(), budget_runtime::model::ContextKindError>(())
 /// ```
 #[derive(Clone)]
 pub struct ContextKind(Cow<'static, str>);
@@ -207,6 +205,15 @@ impl<'de> serde::Deserialize<'de> for ContextKind {
         let label = String::deserialize(deserializer)?;
         Self::new(label).map_err(serde::de::Error::custom)
     }
+}
+
+/// A [`ContextKind`] label was rejected.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ContextKindError {
+    /// The label was empty or whitespace only.
+    #[error("a ContextKind label must not be empty or whitespace only")]
+    Blank,
 }
 
 #[cfg(test)]

@@ -14,8 +14,23 @@
 //! | `timestamp`          | [`TimestampField`]     | [`Timestamp`], `SystemTime`, `chrono::DateTime<Utc>` (feature `chrono`), and `Option` of them |
 //! | `group`              | [`GroupField`]         | `u64`, `u32`, `u16`, `u8` and `Option` of them |
 //!
-//! Implement a trait for your own type to use it in a field with that
-//! attribute.
+//! The traits are sealed: which field types are accepted is this module's
+//! decision, so the traits can gain methods without breaking anyone. Store
+//! another type as one of the accepted ones, or implement
+//! [`ContextItem`](crate::ContextItem) by hand.
+//!
+//! ```compile_fail
+//! use budget_runtime::model::FlagField;
+//!
+//! struct Toggle(bool);
+//!
+//! // error[E0277]: the trait bound `Toggle: Sealed<Flag>` is not satisfied
+//! impl FlagField for Toggle {
+//!     fn as_flag(&self) -> bool {
+//!         self.0
+//!     }
+//! }
+//! ```
 
 use std::borrow::Cow;
 use std::rc::Rc;
@@ -24,13 +39,40 @@ use std::time::SystemTime;
 
 use crate::model::Timestamp;
 
+/// The seal: a private supertrait, implemented for exactly the types that
+/// implement the adapter named by its parameter, which nothing outside this
+/// crate can name.
+mod sealed {
+    pub trait Sealed<Adapter: ?Sized> {}
+
+    /// [`super::TextField`]'s seal. Its impl is a blanket one over
+    /// `AsRef<str>`, so rustc reports a non-text field against the seal,
+    /// not against `TextField`: the seal carries the same diagnostic.
+    #[diagnostic::on_unimplemented(
+        message = "`{Self}` is not a text type, so it cannot be a `#[context(content)]` field",
+        label = "not `AsRef<str>`",
+        note = "a content field is `String`, `&str`, `Cow<str>` or any other type that implements `AsRef<str>`"
+    )]
+    pub trait Text {}
+
+    pub struct OptionalText;
+    pub struct Integer;
+    pub struct TokenCount;
+    pub struct Group;
+    pub struct Float;
+    pub struct Flag;
+    pub struct Instant;
+}
+
+use sealed::Sealed;
+
 /// A field that holds an item's text (`#[context(content)]`).
 ///
 /// Implemented for every `AsRef<str>` type.
 ///
 /// ```
 /// use std::borrow::Cow;
-/// use budget_runtime::TextField;
+/// use budget_runtime::model::TextField;
 ///
 /// assert_eq!(TextField::as_text(&String::from("a")), "a");
 /// assert_eq!(TextField::as_text(&Cow::Borrowed("b")), "b");
@@ -40,10 +82,12 @@ use crate::model::Timestamp;
     label = "not `AsRef<str>`",
     note = "a content field is `String`, `&str`, `Cow<str>` or any other type that implements `AsRef<str>`"
 )]
-pub trait TextField {
+pub trait TextField: sealed::Text {
     /// The text, borrowed from the field.
     fn as_text(&self) -> &str;
 }
+
+impl<T: AsRef<str> + ?Sized> sealed::Text for T {}
 
 impl<T: AsRef<str> + ?Sized> TextField for T {
     #[inline]
@@ -56,7 +100,7 @@ impl<T: AsRef<str> + ?Sized> TextField for T {
 /// (`#[context(link)]`, `#[context(description)]`).
 ///
 /// ```
-/// use budget_runtime::OptionalTextField;
+/// use budget_runtime::model::OptionalTextField;
 ///
 /// assert_eq!(OptionalTextField::as_optional_text(&"docs/a.md"), Some("docs/a.md"));
 /// assert_eq!(OptionalTextField::as_optional_text(&None::<String>), None);
@@ -66,13 +110,15 @@ impl<T: AsRef<str> + ?Sized> TextField for T {
     label = "not a text type or an `Option` of one",
     note = "use `String`, `&str`, `Cow<str>`, `Box<str>`, `Rc<str>`, `Arc<str>`, or an `Option` of an `AsRef<str>` type"
 )]
-pub trait OptionalTextField {
+pub trait OptionalTextField: Sealed<sealed::OptionalText> {
     /// The text, if the field holds one.
     fn as_optional_text(&self) -> Option<&str>;
 }
 
 macro_rules! impl_optional_text_for_text {
     ($($ty:ty),* $(,)?) => {$(
+        impl Sealed<sealed::OptionalText> for $ty {}
+
         impl OptionalTextField for $ty {
             #[inline]
             fn as_optional_text(&self) -> Option<&str> {
@@ -84,12 +130,16 @@ macro_rules! impl_optional_text_for_text {
 
 impl_optional_text_for_text!(String, str, Cow<'_, str>, Box<str>, Rc<str>, Arc<str>);
 
+impl<T: OptionalTextField + ?Sized> Sealed<sealed::OptionalText> for &T {}
+
 impl<T: OptionalTextField + ?Sized> OptionalTextField for &T {
     #[inline]
     fn as_optional_text(&self) -> Option<&str> {
         (**self).as_optional_text()
     }
 }
+
+impl<T: AsRef<str>> Sealed<sealed::OptionalText> for Option<T> {}
 
 impl<T: AsRef<str>> OptionalTextField for Option<T> {
     #[inline]
@@ -103,7 +153,7 @@ impl<T: AsRef<str>> OptionalTextField for Option<T> {
 /// Values outside the `i64` range saturate to `i64::MIN` / `i64::MAX`.
 ///
 /// ```
-/// use budget_runtime::IntegerField;
+/// use budget_runtime::model::IntegerField;
 ///
 /// assert_eq!(IntegerField::as_integer(&42u32), Some(42));
 /// assert_eq!(IntegerField::as_integer(&None::<i64>), None);
@@ -114,13 +164,15 @@ impl<T: AsRef<str>> OptionalTextField for Option<T> {
     label = "not an integer or an `Option` of one",
     note = "use a primitive integer type (`i64`, `u32`, `usize`, …) or an `Option` of one"
 )]
-pub trait IntegerField {
+pub trait IntegerField: Sealed<sealed::Integer> {
     /// The value as `i64` (saturating), if the field holds one.
     fn as_integer(&self) -> Option<i64>;
 }
 
 macro_rules! impl_integer_field {
     ($($ty:ty),* $(,)?) => {$(
+        impl Sealed<sealed::Integer> for $ty {}
+
         impl IntegerField for $ty {
             #[inline]
             fn as_integer(&self) -> Option<i64> {
@@ -145,7 +197,7 @@ impl_integer_field!(
 /// integers and `Option` of them. `u128` values beyond `u64::MAX` saturate.
 ///
 /// ```
-/// use budget_runtime::TokenCountField;
+/// use budget_runtime::model::TokenCountField;
 ///
 /// assert_eq!(TokenCountField::as_token_count(&42u32), Some(42));
 /// assert_eq!(TokenCountField::as_token_count(&None::<u64>), None);
@@ -156,13 +208,15 @@ impl_integer_field!(
     label = "not an unsigned integer or an `Option` of one",
     note = "token counts are unsigned: use `u64`, `u32`, `usize`, … or an `Option` of one"
 )]
-pub trait TokenCountField {
+pub trait TokenCountField: Sealed<sealed::TokenCount> {
     /// The count in tokens, if the field holds one.
     fn as_token_count(&self) -> Option<u64>;
 }
 
 macro_rules! impl_token_count_field {
     ($($ty:ty),* $(,)?) => {$(
+        impl Sealed<sealed::TokenCount> for $ty {}
+
         impl TokenCountField for $ty {
             #[inline]
             fn as_token_count(&self) -> Option<u64> {
@@ -184,7 +238,7 @@ impl_token_count_field!(u8, u16, u32, u64, u128, usize);
 /// signed integers: convert such ids to `u64` in your own type.
 ///
 /// ```
-/// use budget_runtime::GroupField;
+/// use budget_runtime::model::GroupField;
 ///
 /// assert_eq!(GroupField::as_group(&7u64), Some(7));
 /// assert_eq!(GroupField::as_group(&Some(3u32)), Some(3));
@@ -193,15 +247,17 @@ impl_token_count_field!(u8, u16, u32, u64, u128, usize);
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a group id, so it cannot be a `#[context(group)]` field",
     label = "not `u64` or `Option<u64>`",
-    note = "a group id is `u64`, `u32`, `u16`, `u8` or an `Option` of one; store a `usize` or signed id as `u64`, or implement `GroupField` for your own id type"
+    note = "a group id is `u64`, `u32`, `u16`, `u8` or an `Option` of one; store a `usize`, signed or other id as `u64`"
 )]
-pub trait GroupField {
+pub trait GroupField: Sealed<sealed::Group> {
     /// The group id, if the field holds one.
     fn as_group(&self) -> Option<u64>;
 }
 
 macro_rules! impl_group_field {
     ($($ty:ty),* $(,)?) => {$(
+        impl Sealed<sealed::Group> for $ty {}
+
         impl GroupField for $ty {
             #[inline]
             fn as_group(&self) -> Option<u64> {
@@ -220,7 +276,7 @@ impl_group_field!(u8, u16, u32, u64);
 /// threshold of `0.9`; use `f64` where scores sit on threshold values.
 ///
 /// ```
-/// use budget_runtime::FloatField;
+/// use budget_runtime::model::FloatField;
 ///
 /// assert_eq!(FloatField::as_float(&0.5f32), Some(0.5));
 /// assert_eq!(FloatField::as_float(&None::<f64>), None);
@@ -230,10 +286,12 @@ impl_group_field!(u8, u16, u32, u64);
     label = "not `f64`, `f32` or an `Option` of one",
     note = "scores and hints are `f64` or `f32` (optionally in an `Option`); convert integer ratings with `#[context(score, scale = 10)]` on an `f64` field"
 )]
-pub trait FloatField {
+pub trait FloatField: Sealed<sealed::Float> {
     /// The value as `f64`, if the field holds one.
     fn as_float(&self) -> Option<f64>;
 }
+
+impl Sealed<sealed::Float> for f64 {}
 
 impl FloatField for f64 {
     #[inline]
@@ -241,6 +299,8 @@ impl FloatField for f64 {
         Some(*self)
     }
 }
+
+impl Sealed<sealed::Float> for f32 {}
 
 impl FloatField for f32 {
     #[inline]
@@ -252,7 +312,7 @@ impl FloatField for f32 {
 /// A field that says whether an item is pinned (`#[context(pinned)]`).
 ///
 /// ```
-/// use budget_runtime::FlagField;
+/// use budget_runtime::model::FlagField;
 ///
 /// assert!(FlagField::as_flag(&true));
 /// assert!(!FlagField::as_flag(&None::<bool>));
@@ -261,10 +321,12 @@ impl FloatField for f32 {
     message = "`{Self}` is not a `bool`, so it cannot be a `#[context(pinned)]` field",
     label = "not `bool` or `Option<bool>`"
 )]
-pub trait FlagField {
+pub trait FlagField: Sealed<sealed::Flag> {
     /// The flag (`false` when absent).
     fn as_flag(&self) -> bool;
 }
+
+impl Sealed<sealed::Flag> for bool {}
 
 impl FlagField for bool {
     #[inline]
@@ -277,7 +339,7 @@ impl FlagField for bool {
 ///
 /// ```
 /// use std::time::{Duration, UNIX_EPOCH};
-/// use budget_runtime::{Timestamp, TimestampField};
+/// use budget_runtime::{model::{Timestamp, TimestampField}};
 ///
 /// let t = UNIX_EPOCH + Duration::from_secs(60);
 /// assert_eq!(t.as_timestamp(), Some(Timestamp::from_unix_seconds(60)));
@@ -285,13 +347,15 @@ impl FlagField for bool {
 /// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a point in time, so it cannot be a `#[context(timestamp)]` field",
-    label = "not convertible to `budget::Timestamp`",
-    note = "use `SystemTime`, `budget::Timestamp`, `chrono::DateTime<Utc>` (feature `chrono`), or an `Option` of one; implement `TimestampField` for other types"
+    label = "not convertible to `budget::model::Timestamp`",
+    note = "use `SystemTime`, `budget::model::Timestamp`, `chrono::DateTime<Utc>` (feature `chrono`), or an `Option` of one; convert other types to one of these"
 )]
-pub trait TimestampField {
+pub trait TimestampField: Sealed<sealed::Instant> {
     /// The instant, if the field holds one.
     fn as_timestamp(&self) -> Option<Timestamp>;
 }
+
+impl Sealed<sealed::Instant> for Timestamp {}
 
 impl TimestampField for Timestamp {
     #[inline]
@@ -300,12 +364,17 @@ impl TimestampField for Timestamp {
     }
 }
 
+impl Sealed<sealed::Instant> for SystemTime {}
+
 impl TimestampField for SystemTime {
     #[inline]
     fn as_timestamp(&self) -> Option<Timestamp> {
         Some(Timestamp::from(*self))
     }
 }
+
+#[cfg(feature = "chrono")]
+impl Sealed<sealed::Instant> for chrono::DateTime<chrono::Utc> {}
 
 #[cfg(feature = "chrono")]
 impl TimestampField for chrono::DateTime<chrono::Utc> {
@@ -317,7 +386,11 @@ impl TimestampField for chrono::DateTime<chrono::Utc> {
 
 /// `Option` and reference forwarding for the single-valued adapters.
 macro_rules! impl_option_and_ref {
-    ($trait:ident, $method:ident -> $out:ty, absent = $absent:expr) => {
+    ($trait:ident: $marker:ident, $method:ident -> $out:ty, absent = $absent:expr) => {
+        impl<T: $trait> Sealed<sealed::$marker> for Option<T> {}
+
+        impl<T: $trait + ?Sized> Sealed<sealed::$marker> for &T {}
+
         impl<T: $trait> $trait for Option<T> {
             #[inline]
             fn $method(&self) -> $out {
@@ -337,12 +410,12 @@ macro_rules! impl_option_and_ref {
     };
 }
 
-impl_option_and_ref!(IntegerField, as_integer -> Option<i64>, absent = None);
-impl_option_and_ref!(TokenCountField, as_token_count -> Option<u64>, absent = None);
-impl_option_and_ref!(GroupField, as_group -> Option<u64>, absent = None);
-impl_option_and_ref!(FloatField, as_float -> Option<f64>, absent = None);
-impl_option_and_ref!(FlagField, as_flag -> bool, absent = false);
-impl_option_and_ref!(TimestampField, as_timestamp -> Option<Timestamp>, absent = None);
+impl_option_and_ref!(IntegerField: Integer, as_integer -> Option<i64>, absent = None);
+impl_option_and_ref!(TokenCountField: TokenCount, as_token_count -> Option<u64>, absent = None);
+impl_option_and_ref!(GroupField: Group, as_group -> Option<u64>, absent = None);
+impl_option_and_ref!(FloatField: Float, as_float -> Option<f64>, absent = None);
+impl_option_and_ref!(FlagField: Flag, as_flag -> bool, absent = false);
+impl_option_and_ref!(TimestampField: Instant, as_timestamp -> Option<Timestamp>, absent = None);
 
 #[cfg(test)]
 mod tests {

@@ -3,11 +3,9 @@
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 
-use crate::error::ItemError;
-use crate::estimate::{Estimator, SeedEstimator};
+use crate::estimate::{ContentType, Estimator, SeedEstimator};
 use crate::model::{
-    ContentType, ContextItem, ContextKind, MetadataValue, MetadataValueRef, TagList, Tier,
-    Timestamp,
+    ContextItem, ContextKind, MetadataValue, MetadataValueRef, TagList, Tier, Timestamp,
 };
 
 /// An owned context item: the data-carrying form of [`ContextItem`].
@@ -25,7 +23,7 @@ use crate::model::{
 ///     .build()?;
 /// assert_eq!(item.tokens(), 8); // estimated: 28 chars / 3.75, rounded up
 /// assert!(item.tags().has_tag("CI"));
-/// # Ok::<(), budget_runtime::ItemError>(())
+/// # Ok::<(), budget_runtime::model::ItemError>(())
 /// ```
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
@@ -206,7 +204,7 @@ impl ItemBuilder {
     ///
     /// let item = Item::builder("x").signed_tokens(7).build()?;
     /// assert_eq!((item.tokens(), item.negative_tokens()), (7, None));
-    /// # Ok::<(), budget_runtime::ItemError>(())
+    /// # Ok::<(), budget_runtime::model::ItemError>(())
     /// ```
     pub fn signed_tokens(mut self, tokens: i64) -> Self {
         self.tokens = Some(DeclaredTokens::from_signed(tokens));
@@ -300,20 +298,20 @@ impl ItemBuilder {
     /// The item, its token count (unless given with
     /// [`tokens`](ItemBuilder::tokens)) taken from `estimator` for the
     /// item's content type: a calibrated estimator, or an exact counter
-    /// (every [`TokenCounter`](crate::TokenCounter) is an [`Estimator`]).
+    /// (every [`TokenCounter`](crate::estimate::TokenCounter) is an [`Estimator`]).
     ///
     /// # Errors
     /// [`ItemError::EmptyContent`] if the content is empty.
     ///
     /// ```
-    /// use budget_runtime::{CalibratedEstimator, ContentType, ContextItem, Encoding, Item};
+    /// use budget_runtime::{ContextItem, Item, estimate::{CalibratedEstimator, ContentType, Encoding}};
     ///
     /// let estimator = CalibratedEstimator::new(Encoding::O200kBase);
     /// let item = Item::builder("東京の天気は晴れです")
     ///     .content_type(ContentType::Prose)
     ///     .build_with(&estimator)?;
     /// assert!(item.tokens() >= 8); // exact o200k_base count: 8; seed ratios say 3
-    /// # Ok::<(), budget_runtime::ItemError>(())
+    /// # Ok::<(), budget_runtime::model::ItemError>(())
     /// ```
     pub fn build_with(self, estimator: &dyn Estimator) -> Result<Item, ItemError> {
         let mut item = self.item;
@@ -402,6 +400,15 @@ mod serde_impl {
             builder.build().map_err(serde::de::Error::custom)
         }
     }
+}
+
+/// An [`Item`](crate::Item) could not be built.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ItemError {
+    /// The specification requires non-empty content.
+    #[error("item content must not be empty")]
+    EmptyContent,
 }
 
 #[cfg(test)]

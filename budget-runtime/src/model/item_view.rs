@@ -3,9 +3,8 @@
 
 use std::borrow::Cow;
 
-use crate::model::{
-    ContentType, ContextItem, ContextKind, MetadataValueRef, TagList, Tier, Timestamp,
-};
+use crate::estimate::ContentType;
+use crate::model::{ContextItem, ContextKind, MetadataValueRef, TagList, Tier, Timestamp};
 
 /// `inner` with `tokens` and `pinned` replaced: a group seen as one
 /// candidate, a member pinned with its group, an item counted by another

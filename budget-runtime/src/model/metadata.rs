@@ -8,6 +8,7 @@ use std::hash::{BuildHasher, Hash};
 
 /// A borrowed metadata value, as scorers read it.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum MetadataValueRef<'a> {
     /// A string.
     Str(&'a str),
@@ -55,7 +56,7 @@ impl fmt::Display for MetadataValueRef<'_> {
 /// An owned metadata value, stored by [`Item`](crate::Item).
 ///
 /// ```
-/// use budget_runtime::MetadataValue;
+/// use budget_runtime::model::MetadataValue;
 ///
 /// let v = MetadataValue::from("0.8");
 /// assert_eq!(v.as_ref().as_f64(), Some(0.8));
@@ -63,6 +64,7 @@ impl fmt::Display for MetadataValueRef<'_> {
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(untagged))]
+#[non_exhaustive]
 pub enum MetadataValue {
     /// A boolean.
     Bool(bool),

@@ -1,7 +1,7 @@
-//! The data model: budgets, kinds, content types, timestamps and items.
+//! The data model: budgets, kinds, timestamps, items and the order of
+//! their scores.
 
 mod content_parts;
-mod content_type;
 mod context_budget;
 mod context_item;
 mod context_kind;
@@ -9,29 +9,31 @@ mod field;
 mod item;
 mod item_view;
 mod metadata;
+mod score_order;
 mod scored_item;
 mod tags;
 mod tier;
 mod timestamp;
-pub(crate) mod tokens;
 
 pub use content_parts::{
     PART_SEPARATOR, PART_SEPARATOR_TOKENS, estimate_parts, join_parts, seed_estimate_parts,
 };
-pub use content_type::ContentType;
 pub use context_budget::{
-    BudgetRule, ContextBudget, ContextBudgetBuilder, EffectiveBudget, ReservedSlot,
+    BudgetRule, ContextBudget, ContextBudgetBuilder, ContextBudgetError, EffectiveBudget,
+    ReservedSlot,
 };
 pub use context_item::ContextItem;
-pub use context_kind::ContextKind;
+pub use context_kind::{ContextKind, ContextKindError};
 pub use field::{
     FlagField, FloatField, GroupField, IntegerField, OptionalTextField, TextField, TimestampField,
     TokenCountField,
 };
-pub use item::{Item, ItemBuilder};
+pub use item::{Item, ItemBuilder, ItemError};
 pub(crate) use item_view::ItemView;
 pub use metadata::{AsMetadataValue, MetadataMap, MetadataValue, MetadataValueRef};
+pub(crate) use score_order::descending_key;
+pub use score_order::descending_score;
 pub use scored_item::ScoredItem;
 pub use tags::{NoTags, TagList};
 pub use tier::{Tier, TierThresholds};
-pub use timestamp::Timestamp;
+pub use timestamp::{Timestamp, TimestampOutOfRange};

@@ -9,7 +9,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 /// representable range (about ±5.4 × 10^21 years), so they never panic.
 ///
 /// ```
-/// use budget_runtime::Timestamp;
+/// use budget_runtime::model::Timestamp;
 ///
 /// let t = Timestamp::from_ymd_hms(2024, 6, 15, 12, 0, 0).unwrap();
 /// assert_eq!(t.unix_seconds(), 1_718_452_800);
@@ -83,14 +83,7 @@ impl Timestamp {
     /// Whole seconds since the epoch, rounded toward negative infinity and
     /// saturated to the `i64` range.
     pub const fn unix_seconds(self) -> i64 {
-        let secs = self.unix_nanos.div_euclid(NANOS_PER_SECOND);
-        if secs > i64::MAX as i128 {
-            i64::MAX
-        } else if secs < i64::MIN as i128 {
-            i64::MIN
-        } else {
-            secs as i64
-        }
+        crate::convert::saturating_i64_from_i128(self.unix_nanos.div_euclid(NANOS_PER_SECOND))
     }
 
     /// Signed seconds from `earlier` to `self` (positive when `self` is later).
@@ -137,7 +130,7 @@ const fn days_from_civil(year: i64, month: u32, day: u32) -> i64 {
 /// The civil date of a day count from 1970-01-01 (inverse of
 /// `days_from_civil`). Works in `i128`, where no day count of a
 /// [`Timestamp`] (at most about 2 × 10^24) can overflow it.
-const fn civil_from_days(days: i128) -> (i128, u32, u32) {
+fn civil_from_days(days: i128) -> (i128, i128, i128) {
     let z = days + 719_468;
     let era = z.div_euclid(146_097);
     let doe = z - era * 146_097;
@@ -145,8 +138,8 @@ const fn civil_from_days(days: i128) -> (i128, u32, u32) {
     let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
     let mp = (5 * doy + 2) / 153;
     // `doy - (153 * mp + 2) / 5 + 1` is in 1..=31 and `mp` in 0..=11.
-    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
     let year = yoe + era * 400 + if month <= 2 { 1 } else { 0 };
     (year, month, day)
 }
@@ -164,20 +157,23 @@ impl From<SystemTime> for Timestamp {
 }
 
 impl TryFrom<Timestamp> for SystemTime {
-    type Error = crate::error::TimestampOutOfRange;
+    type Error = crate::model::TimestampOutOfRange;
 
     /// Fails when the instant is outside what the platform's `SystemTime` holds.
     fn try_from(ts: Timestamp) -> Result<Self, Self::Error> {
         let magnitude = ts.unix_nanos.unsigned_abs();
-        let secs = u64::try_from(magnitude / NANOS_PER_SECOND as u128)
-            .map_err(|_| crate::error::TimestampOutOfRange(ts.unix_nanos))?;
-        let duration = Duration::new(secs, (magnitude % NANOS_PER_SECOND as u128) as u32);
+        let secs = u64::try_from(magnitude / NANOS_PER_SECOND.unsigned_abs())
+            .map_err(|_| crate::model::TimestampOutOfRange(ts.unix_nanos))?;
+        // The remainder is below 10^9, so it always fits in u32.
+        let subsec_nanos = u32::try_from(magnitude % NANOS_PER_SECOND.unsigned_abs())
+            .map_err(|_| crate::model::TimestampOutOfRange(ts.unix_nanos))?;
+        let duration = Duration::new(secs, subsec_nanos);
         let result = if ts.unix_nanos >= 0 {
             UNIX_EPOCH.checked_add(duration)
         } else {
             UNIX_EPOCH.checked_sub(duration)
         };
-        result.ok_or(crate::error::TimestampOutOfRange(ts.unix_nanos))
+        result.ok_or(crate::model::TimestampOutOfRange(ts.unix_nanos))
     }
 }
 
@@ -219,6 +215,11 @@ impl From<chrono::DateTime<chrono::Utc>> for Timestamp {
         Self { unix_nanos: nanos }
     }
 }
+
+/// A [`Timestamp`](crate::model::Timestamp) outside what `SystemTime` can hold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("timestamp {0} ns from the Unix epoch is outside the range of SystemTime")]
+pub struct TimestampOutOfRange(pub i128);
 
 #[cfg(test)]
 mod tests {

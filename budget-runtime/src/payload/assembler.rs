@@ -1,9 +1,9 @@
 //! [`PayloadAssembler`]: places candidates into tiers, renders the payload
 //! and demotes further until the rendered text fits the total.
 
-use crate::error::PayloadError;
+use crate::estimate::ContentType;
 use crate::estimate::{Estimator, SeedEstimator};
-use crate::model::{ContentType, ContextItem, Tier, TierThresholds};
+use crate::model::{ContextItem, Tier, TierThresholds};
 use crate::payload::candidate::Rank;
 use crate::payload::demotion::{Slot, TierCost, TierPlacer};
 use crate::payload::render::{self, RenderInput};
@@ -21,11 +21,12 @@ use crate::pipeline::Selection;
 /// assert_eq!(PlacementOrder::default(), PlacementOrder::Rank);
 /// let streaming = PayloadAssembler::new(TierBudget::with_total(20_000)?).order(PlacementOrder::Arrival);
 /// # let _ = streaming;
-/// # Ok::<(), budget_runtime::TierBudgetError>(())
+/// # Ok::<(), budget_runtime::payload::TierBudgetError>(())
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
+#[non_exhaustive]
 pub enum PlacementOrder {
     /// Best rank first (score descending, ties by position). Each item then
     /// ranks lowest when it arrives, so a full tier never demotes for it:
@@ -70,7 +71,7 @@ pub enum PlacementOrder {
 /// tier is demoted and the payload rendered again.
 ///
 /// ```
-/// use budget_runtime::{Item, Tier};
+/// use budget_runtime::{Item, model::Tier};
 /// use budget_runtime::payload::{ItemState, PayloadAssembler, TierBudget};
 ///
 /// let items = [
@@ -122,7 +123,7 @@ impl<'e> PayloadAssembler<'e> {
     /// rendered text (for example an exact tokenizer).
     ///
     /// ```
-    /// use budget_runtime::{TokenCounter, payload::{PayloadAssembler, TierBudget}};
+    /// use budget_runtime::{payload::{PayloadAssembler, TierBudget}, estimate::TokenCounter};
     ///
     /// struct Words;
     /// impl TokenCounter for Words {
@@ -130,7 +131,7 @@ impl<'e> PayloadAssembler<'e> {
     /// }
     /// let assembler = PayloadAssembler::new(TierBudget::with_total(20_000)?).estimator(&Words);
     /// # let _ = assembler;
-    /// # Ok::<(), budget_runtime::TierBudgetError>(())
+    /// # Ok::<(), budget_runtime::payload::TierBudgetError>(())
     /// ```
     pub fn estimator<'f>(self, estimator: &'f dyn Estimator) -> PayloadAssembler<'f> {
         PayloadAssembler {
@@ -152,7 +153,7 @@ impl<'e> PayloadAssembler<'e> {
     /// carried in full just because there is room.
     ///
     /// ```
-    /// use budget_runtime::{Item, Tier, payload::{ItemState, PayloadAssembler, TierBudget}};
+    /// use budget_runtime::{Item, payload::{ItemState, PayloadAssembler, TierBudget}, model::Tier};
     ///
     /// let items = [Item::builder("meh").tokens(1).relevance(0.5).build()?];
     /// let payload = PayloadAssembler::new(TierBudget::with_total(20_000)?)
@@ -377,6 +378,22 @@ impl<T: ContextItem + ?Sized> TierCost for FragmentCosts<'_, '_, '_, T> {
     }
 }
 
+/// A hybrid payload could not be assembled within its total.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum PayloadError {
+    /// With every item omitted, the rendered structure alone is over the total.
+    #[error(
+        "the payload structure alone is estimated at {rendered_tokens} tokens with every item omitted, over the total of {total_tokens}"
+    )]
+    StructureExceedsTotal {
+        /// Estimated tokens of the rendered structure.
+        rendered_tokens: u64,
+        /// The payload total.
+        total_tokens: u64,
+    },
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -424,7 +441,13 @@ mod tests {
     #[test]
     fn same_input_gives_the_same_bytes() {
         let items: Vec<Item> = (0..50)
-            .map(|i| item(40 + i, f64::from(i as i32 % 7) / 7.0, &format!("f{i}.rs")))
+            .map(|i| {
+                item(
+                    40 + i,
+                    f64::from(i32::try_from(i % 7).unwrap()) / 7.0,
+                    &format!("f{i}.rs"),
+                )
+            })
             .collect();
         let assembler = PayloadAssembler::new(TierBudget::with_total(2_000).unwrap());
         let a = assembler.assemble_items(&items).unwrap();

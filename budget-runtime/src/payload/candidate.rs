@@ -31,7 +31,7 @@ use crate::pipeline::Selection;
 /// let candidates = Candidate::from_relevance(&items);
 /// assert_eq!(candidates[0].score, 0.9);
 /// assert_eq!(candidates[1].score, 0.0); // no relevance
-/// # Ok::<(), budget_runtime::ItemError>(())
+/// # Ok::<(), budget_runtime::model::ItemError>(())
 /// ```
 #[derive(Debug)]
 pub struct Candidate<'a, T: ?Sized> {
@@ -60,7 +60,7 @@ impl<'a, T: ContextItem + ?Sized> Candidate<'a, T> {
     /// let item = Item::new("alpha", 7)?;
     /// let candidate = Candidate::new(&item, 0.5);
     /// assert_eq!((candidate.score, candidate.tokens), (0.5, 7));
-    /// # Ok::<(), budget_runtime::ItemError>(())
+    /// # Ok::<(), budget_runtime::model::ItemError>(())
     /// ```
     pub fn new(item: &'a T, score: f64) -> Self {
         Self::with_tokens(item, score, item.tokens())
@@ -76,7 +76,7 @@ impl<'a, T: ?Sized> Candidate<'a, T> {
     ///
     /// let item = Item::new("alpha", 7)?;
     /// assert_eq!(Candidate::with_tokens(&item, 0.5, 9).tokens, 9);
-    /// # Ok::<(), budget_runtime::ItemError>(())
+    /// # Ok::<(), budget_runtime::model::ItemError>(())
     /// ```
     pub fn with_tokens(item: &'a T, score: f64, tokens: u64) -> Self {
         Self {

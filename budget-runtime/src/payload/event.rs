@@ -9,7 +9,7 @@ use crate::model::Tier;
 /// `position` is the item's index in the candidate list.
 ///
 /// ```
-/// use budget_runtime::Tier;
+/// use budget_runtime::model::Tier;
 /// use budget_runtime::payload::{PlacementAction, PlacementEvent};
 ///
 /// let event = PlacementEvent { position: 3, action: PlacementAction::Placed { tier: Tier::Raw, tokens: 120 } };
@@ -27,7 +27,7 @@ pub struct PlacementEvent {
 /// What a [`PlacementEvent`] did.
 ///
 /// ```
-/// use budget_runtime::Tier;
+/// use budget_runtime::model::Tier;
 /// use budget_runtime::payload::{DemotionCause, PlacementAction, PlacementEvent};
 ///
 /// let e = PlacementEvent {
@@ -39,6 +39,7 @@ pub struct PlacementEvent {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[cfg_attr(feature = "serde", serde(tag = "action", rename_all = "snake_case"))]
+#[non_exhaustive]
 pub enum PlacementAction {
     /// The item entered `tier`, costing `tokens` of its limit.
     Placed {
@@ -64,7 +65,7 @@ pub enum PlacementAction {
 /// Why a placed item was moved one tier down.
 ///
 /// ```
-/// use budget_runtime::{Item, Tier};
+/// use budget_runtime::{Item, model::Tier};
 /// use budget_runtime::payload::{DemotionCause, PayloadAssembler, PlacementOrder, TierBudget};
 ///
 /// // RAW holds 1,620 tokens: the better late item displaces the early one.
@@ -82,6 +83,7 @@ pub enum PlacementAction {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[cfg_attr(feature = "serde", serde(tag = "cause", rename_all = "snake_case"))]
+#[non_exhaustive]
 pub enum DemotionCause {
     /// It was the lowest-ranked item of a full tier, and the item at
     /// candidate position `by` outranked it and needed the room.

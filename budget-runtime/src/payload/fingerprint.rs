@@ -24,6 +24,11 @@ impl Sha256Digest {
         Self(Sha256::digest(bytes).into())
     }
 
+    /// The digest a finished hasher holds.
+    pub(crate) fn from_hasher(hasher: Sha256) -> Self {
+        Self(hasher.finalize().into())
+    }
+
     /// The 32 digest bytes.
     pub const fn as_bytes(&self) -> &[u8; 32] {
         &self.0
@@ -111,7 +116,7 @@ impl Fingerprint {
             hasher.update(source.as_ref().as_bytes());
             hasher.update(b"\n");
         }
-        Sha256Digest(hasher.finalize().into())
+        Sha256Digest::from_hasher(hasher)
     }
 
     /// Appends the `## Fingerprint` section.

@@ -12,7 +12,7 @@ use crate::payload::{
 /// borrowed from the caller for `'a`.
 ///
 /// ```
-/// use budget_runtime::{Item, Tier};
+/// use budget_runtime::{Item, model::Tier};
 /// use budget_runtime::payload::{ItemState, PayloadAssembler, TierBudget};
 ///
 /// let items = [Item::builder("hello").tokens(2).link("a.txt").build()?];
@@ -108,7 +108,7 @@ impl<'a, T: ?Sized> HybridPayload<'a, T> {
 /// [`DemotionCause`](crate::payload::DemotionCause).
 ///
 /// ```
-/// use budget_runtime::Tier;
+/// use budget_runtime::model::Tier;
 /// use budget_runtime::payload::{Demotion, DemotionCause};
 ///
 /// let d = Demotion { position: 2, from: Tier::Raw, freed_tokens: 90, cause: DemotionCause::RenderOverflow };

@@ -4,7 +4,7 @@
 use std::borrow::Cow;
 use std::fmt::Write;
 
-use crate::model::ContentType;
+use crate::estimate::ContentType;
 
 /// The longest run of consecutive backticks in `text`.
 pub(crate) fn longest_backtick_run(text: &str) -> usize {

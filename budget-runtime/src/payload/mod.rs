@@ -57,7 +57,7 @@ pub(crate) mod render;
 mod tally;
 mod tier_budget;
 
-pub use assembler::{PayloadAssembler, PlacementOrder};
+pub use assembler::{PayloadAssembler, PayloadError, PlacementOrder};
 pub use candidate::Candidate;
 pub use complexity::Complexity;
 pub use event::{DemotionCause, PlacementAction, PlacementEvent};
@@ -65,4 +65,4 @@ pub use fingerprint::{Fingerprint, Sha256Digest};
 pub use hybrid_payload::{Demotion, HybridPayload};
 pub use placement::{ItemState, Placement, PlacementReason};
 pub use tally::{Tally, TallyTrace, TierTally};
-pub use tier_budget::{TierBudget, TierBudgetRule};
+pub use tier_budget::{TierBudget, TierBudgetError, TierBudgetRule};

@@ -24,7 +24,7 @@ impl ItemState {
     /// The tier of this state, `None` for [`ItemState::Omitted`].
     ///
     /// ```
-    /// use budget_runtime::{Tier, payload::ItemState};
+    /// use budget_runtime::{payload::ItemState, model::Tier};
     /// assert_eq!(ItemState::Linked.tier(), Some(Tier::Linked));
     /// assert_eq!(ItemState::Omitted.tier(), None);
     /// ```
@@ -59,7 +59,7 @@ impl fmt::Display for ItemState {
 /// Why an item is in its final state and not in the tier above it.
 ///
 /// ```
-/// use budget_runtime::Tier;
+/// use budget_runtime::model::Tier;
 /// use budget_runtime::payload::PlacementReason;
 ///
 /// let r = PlacementReason::TierFull { tier: Tier::Raw, needed: 120, available: 80 };
@@ -154,7 +154,7 @@ impl fmt::Display for PlacementReason {
 /// [`HybridPayload::placements`](super::HybridPayload::placements).
 ///
 /// ```
-/// use budget_runtime::{Item, Tier};
+/// use budget_runtime::{Item, model::Tier};
 /// use budget_runtime::payload::{ItemState, PayloadAssembler, PlacementReason, TierBudget};
 ///
 /// let items = [Item::builder("notes").tokens(3).tier(Tier::Linked).link("notes.md").build()?];

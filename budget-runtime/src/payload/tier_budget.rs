@@ -13,7 +13,6 @@
 //! is what the same 1% share gives for an 80,000-token payload; the headroom
 //! arithmetic (720 = 90% of 800) is the same either way.
 
-use crate::error::TierBudgetError;
 use crate::model::Tier;
 
 /// Which validation rule of a [`TierBudget`] a set of values breaks.
@@ -102,7 +101,7 @@ impl TierBudgetRule {
 /// figure is resolved.
 ///
 /// ```
-/// use budget_runtime::Tier;
+/// use budget_runtime::model::Tier;
 /// use budget_runtime::payload::TierBudget;
 ///
 /// const BUDGET: TierBudget = TierBudget::new_const(100_000, 300, 1.0, 9.0, 90.0, 10.0);
@@ -178,7 +177,7 @@ impl TierBudget {
     /// to give SUMMARY one effective token.
     ///
     /// ```
-    /// use budget_runtime::{Tier, payload::TierBudget};
+    /// use budget_runtime::{payload::TierBudget, model::Tier};
     ///
     /// const B: TierBudget = TierBudget::with_total_const(50_000);
     /// assert_eq!(B.effective(Tier::Linked), 4_050);
@@ -223,12 +222,12 @@ impl TierBudget {
     /// As [`TierBudget::new`].
     ///
     /// ```
-    /// use budget_runtime::{Tier, payload::TierBudget};
+    /// use budget_runtime::{payload::TierBudget, model::Tier};
     ///
     /// let b = TierBudget::with_total(100_000)?;
     /// assert_eq!(b.meta(), 300);
     /// assert_eq!(b.effective(Tier::Raw), 81_000);
-    /// # Ok::<(), budget_runtime::TierBudgetError>(())
+    /// # Ok::<(), budget_runtime::payload::TierBudgetError>(())
     /// ```
     pub fn with_total(total: u64) -> Result<Self, TierBudgetError> {
         Self::defaults(total).validated()
@@ -298,7 +297,7 @@ impl TierBudget {
     /// tiers in the order SUMMARY, LINKED, RAW.
     ///
     /// ```
-    /// use budget_runtime::{Tier, payload::{TierBudget, TierBudgetRule}};
+    /// use budget_runtime::{payload::{TierBudget, TierBudgetRule}, model::Tier};
     ///
     /// assert_eq!(TierBudget::broken_rule(100_000, 300, 1.0, 9.0, 90.0, 10.0), None);
     /// assert_eq!(
@@ -370,7 +369,7 @@ impl TierBudget {
     /// The share of `tier`, in percent of [`total`](Self::total).
     ///
     /// ```
-    /// use budget_runtime::{Tier, payload::TierBudget};
+    /// use budget_runtime::{payload::TierBudget, model::Tier};
     /// assert_eq!(TierBudget::with_total_const(1_000).percent(Tier::Linked), 9.0);
     /// ```
     pub const fn percent(&self, tier: Tier) -> f64 {
@@ -384,7 +383,7 @@ impl TierBudget {
     /// The nominal budget of `tier` in tokens: `floor(total × share / 100)`.
     ///
     /// ```
-    /// use budget_runtime::{Tier, payload::TierBudget};
+    /// use budget_runtime::{payload::TierBudget, model::Tier};
     /// assert_eq!(TierBudget::with_total_const(100_000).nominal(Tier::Linked), 9_000);
     /// ```
     pub const fn nominal(&self, tier: Tier) -> u64 {
@@ -395,7 +394,7 @@ impl TierBudget {
     /// `floor(nominal × (100 − headroom) / 100)`, always ≥ 1.
     ///
     /// ```
-    /// use budget_runtime::{Tier, payload::TierBudget};
+    /// use budget_runtime::{payload::TierBudget, model::Tier};
     /// assert_eq!(TierBudget::with_total_const(100_000).effective(Tier::Linked), 8_100);
     /// ```
     pub const fn effective(&self, tier: Tier) -> u64 {
@@ -439,13 +438,69 @@ const SHARE_SUM_TOLERANCE: f64 = 1e-9;
 /// already be validated (finite, `0..=100`).
 const fn percent_of(tokens: u64, percent: f64) -> u64 {
     let scaled = (tokens as f64 * percent / 100.0).floor();
-    // `as` saturates; `min` guards against f64 rounding above `tokens`.
-    let value = scaled as u64;
+    // The conversion saturates; `min` guards against f64 rounding above `tokens`.
+    let value = crate::convert::saturating_u64_from_f64(scaled);
     if value > tokens { tokens } else { value }
 }
 
 const fn effective_tokens(total: u64, share_percent: f64, headroom_percent: f64) -> u64 {
     percent_of(percent_of(total, share_percent), 100.0 - headroom_percent)
+}
+
+/// A [`TierBudget`](crate::payload::TierBudget) broke a validation rule.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum TierBudgetError {
+    /// A tier share is not a finite percentage within `0.0..=100.0`.
+    #[error("{tier} share {percent} percent is outside 0.0..=100.0")]
+    ShareOutOfRange {
+        /// The tier.
+        tier: crate::model::Tier,
+        /// The value given.
+        percent: f64,
+    },
+    /// The three shares do not add up to 100 percent.
+    #[error(
+        "tier shares sum to {sum} percent (summary {summary_percent} + linked {linked_percent} + raw {raw_percent}), expected 100"
+    )]
+    SharesDoNotSumTo100 {
+        /// SUMMARY share given.
+        summary_percent: f64,
+        /// LINKED share given.
+        linked_percent: f64,
+        /// RAW share given.
+        raw_percent: f64,
+        /// Their sum.
+        sum: f64,
+    },
+    /// The headroom is not within `0.0..100.0`.
+    #[error("headroom_percent {headroom_percent} is outside 0.0..100.0")]
+    HeadroomOutOfRange {
+        /// The value given.
+        headroom_percent: f64,
+    },
+    /// The META overhead is larger than the whole payload.
+    #[error("meta {meta} tokens exceed the payload total of {total} tokens")]
+    MetaExceedsTotal {
+        /// META tokens given.
+        meta: u64,
+        /// The payload total.
+        total: u64,
+    },
+    /// A tier would get no tokens at all after headroom.
+    #[error(
+        "{tier} effective limit is 0 tokens ({percent} percent of {total} = {nominal} nominal, minus headroom)"
+    )]
+    TierLimitZero {
+        /// The tier.
+        tier: crate::model::Tier,
+        /// The payload total.
+        total: u64,
+        /// The tier's share.
+        percent: f64,
+        /// The tier's nominal budget.
+        nominal: u64,
+    },
 }
 
 #[cfg(test)]

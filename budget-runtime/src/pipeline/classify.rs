@@ -1,8 +1,8 @@
 //! Stage 1, Classify: drop negative-token items, split pinned from scoreable,
 //! and check that pinned items fit.
 
-use crate::error::PipelineError;
 use crate::model::{ContextBudget, ContextItem};
+use crate::pipeline::PipelineError;
 use crate::pipeline::groups::pinned_groups;
 use crate::pipeline::report::{ExcludedItem, ExclusionReason};
 use crate::pipeline::token_counts::TokenCounts;

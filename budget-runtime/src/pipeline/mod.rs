@@ -4,6 +4,7 @@
 
 mod classify;
 mod deduplicate;
+mod error;
 mod groups;
 mod place;
 mod report;
@@ -11,15 +12,16 @@ mod selection;
 mod sort;
 mod token_counts;
 
+pub use error::PipelineError;
 pub use groups::GroupSelection;
 pub use report::{ExcludedItem, ExclusionReason, IncludedItem, InclusionReason, SelectionReport};
 pub use selection::Selection;
-pub use sort::{descending_key, descending_score};
 
 use std::fmt;
 
-use crate::error::PipelineError;
-use crate::model::{ContextBudget, ContextItem, EffectiveBudget, ItemView, ScoredItem};
+use crate::model::{
+    ContextBudget, ContextItem, EffectiveBudget, ItemView, ScoredItem, descending_key,
+};
 use crate::placer::{ChronologicalPlacer, Placer};
 use crate::scorer::{RelevanceScorer, Scorer};
 use crate::slicer::{CountShortfall, GreedySlicer, Slicer};
@@ -67,6 +69,7 @@ impl PinnedLoad {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
+#[non_exhaustive]
 pub enum OverflowStrategy {
     /// Fail with [`PipelineError::Overflow`] (the default).
     #[default]
@@ -90,7 +93,7 @@ pub enum OverflowStrategy {
 /// group's fate in [`SelectionReport::groups`].
 ///
 /// ```
-/// use budget_runtime::{ContextBudget, Item, OverflowStrategy, Pipeline};
+/// use budget_runtime::{ContextBudget, Item, Pipeline, pipeline::OverflowStrategy};
 /// use budget_runtime::{scorer::PriorityScorer, slicer::GreedySlicer};
 ///
 /// let pipeline = Pipeline::builder()

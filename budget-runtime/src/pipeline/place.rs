@@ -2,10 +2,11 @@
 
 use std::collections::HashMap;
 
-use crate::error::PipelineError;
 use crate::model::ScoredItem;
+use crate::model::descending_score;
+use crate::pipeline::PipelineError;
 use crate::pipeline::report::{ExcludedItem, ExclusionReason};
-use crate::pipeline::{OverflowStrategy, PinnedLoad, descending_score};
+use crate::pipeline::{OverflowStrategy, PinnedLoad};
 
 /// The merged list after overflow handling, and the tokens over target that
 /// were accepted (`Proceed` only).

@@ -8,6 +8,7 @@ use crate::slicer::CountShortfall;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(tag = "reason"))]
+#[non_exhaustive]
 pub enum InclusionReason {
     /// Selected on its score within the budget.
     Scored,

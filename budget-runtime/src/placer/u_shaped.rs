@@ -2,7 +2,7 @@
 //! middle.
 
 use crate::model::ScoredItem;
-use crate::pipeline::descending_score;
+use crate::model::descending_score;
 use crate::placer::Placer;
 
 /// Puts the highest-scored items at the start and end of the prompt, where
@@ -15,7 +15,7 @@ use crate::placer::Placer;
 /// score 1.0 and so land at the edges. O(n log n).
 ///
 /// ```
-/// use budget_runtime::{Item, Placer, ScoredItem, placer::UShapedPlacer};
+/// use budget_runtime::{Item, placer::{UShapedPlacer, Placer}, model::ScoredItem};
 ///
 /// let items: Vec<Item> = ["A", "B", "C", "D", "E"]
 ///     .into_iter()
@@ -29,7 +29,7 @@ use crate::placer::Placer;
 ///     .collect();
 /// // A C E D B: scores 0.9 0.5 0.1 0.3 0.7.
 /// assert_eq!(UShapedPlacer::new().place(&merged), vec![0, 2, 4, 3, 1]);
-/// # Ok::<(), budget_runtime::ItemError>(())
+/// # Ok::<(), budget_runtime::model::ItemError>(())
 /// ```
 #[derive(Clone, Copy, Debug, Default)]
 pub struct UShapedPlacer;

@@ -11,7 +11,7 @@
 //! use budget_runtime::compact::SummaryRequest;
 //! use budget_runtime::prompt::async_openai::{Conversation, to_request_messages};
 //! use budget_runtime::prompt::{ChatFormat, PromptBudget};
-//! use budget_runtime::{Encoding, SeedEstimator, SummarizerError};
+//! use budget_runtime::{compact::SummarizerError, estimate::{Encoding, SeedEstimator}};
 //!
 //! let mut request = CreateChatCompletionRequest {
 //!     model: "gpt-4o".into(),

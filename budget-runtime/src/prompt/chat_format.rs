@@ -3,8 +3,8 @@
 //! definitions.
 
 use crate::compact::Message;
+use crate::estimate::ContentType;
 use crate::estimate::{Encoding, Estimator};
-use crate::model::ContentType;
 use crate::prompt::tool_definition::ToolDefinition;
 
 /// Tokens a chat format adds for tool (function) definitions, per the OpenAI
@@ -17,7 +17,7 @@ use crate::prompt::tool_definition::ToolDefinition;
 /// `enum_discount` once. After the last tool, `tools_end`. No tools cost 0.
 ///
 /// ```
-/// use budget_runtime::Encoding;
+/// use budget_runtime::estimate::Encoding;
 /// use budget_runtime::prompt::ToolsFormat;
 /// let gpt4o = ToolsFormat::openai(Encoding::O200kBase);
 /// assert_eq!((gpt4o.function_start, gpt4o.tools_end), (7, 12));
@@ -87,7 +87,7 @@ impl ToolsFormat {
 ///   guaranteed bound) and keep a margin.
 ///
 /// ```
-/// use budget_runtime::{ContentType, Encoding, Estimator};
+/// use budget_runtime::{Estimator, estimate::{ContentType, Encoding}};
 /// use budget_runtime::compact::Message;
 /// use budget_runtime::prompt::ChatFormat;
 ///
@@ -124,7 +124,7 @@ impl ChatFormat {
     /// The OpenAI chat format for models of `encoding` (see the type docs).
     ///
     /// ```
-    /// use budget_runtime::Encoding;
+    /// use budget_runtime::estimate::Encoding;
     /// use budget_runtime::prompt::ChatFormat;
     /// let f = ChatFormat::openai(Encoding::Cl100kBase);
     /// assert_eq!((f.per_message, f.per_name, f.reply_priming), (3, 1, 3));
@@ -161,7 +161,7 @@ impl ChatFormat {
     /// as code.
     ///
     /// ```
-    /// use budget_runtime::SeedEstimator;
+    /// use budget_runtime::estimate::SeedEstimator;
     /// use budget_runtime::compact::Message;
     /// use budget_runtime::prompt::ChatFormat;
     /// let format = ChatFormat::approximate();
@@ -192,7 +192,7 @@ impl ChatFormat {
     /// none).
     ///
     /// ```
-    /// use budget_runtime::{ContentType, Encoding, Estimator};
+    /// use budget_runtime::{Estimator, estimate::{ContentType, Encoding}};
     /// use budget_runtime::prompt::{ChatFormat, ToolDefinition};
     /// struct Words;
     /// impl Estimator for Words {
@@ -252,7 +252,7 @@ impl ChatFormat {
     /// the tool definitions.
     ///
     /// ```
-    /// use budget_runtime::SeedEstimator;
+    /// use budget_runtime::estimate::SeedEstimator;
     /// use budget_runtime::prompt::ChatFormat;
     /// assert_eq!(ChatFormat::approximate().request_tokens(&[], &[], &SeedEstimator), 3);
     /// ```

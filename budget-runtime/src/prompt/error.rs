@@ -2,7 +2,9 @@
 
 use thiserror::Error;
 
-use crate::error::{CompactionError, ContextBudgetError, PipelineError};
+use crate::compact::CompactionError;
+use crate::model::ContextBudgetError;
+use crate::pipeline::PipelineError;
 
 /// A [`PromptBudget`](crate::prompt::PromptBudget) rejected its settings, or
 /// a turn could not be fitted into the window. Token counts are under the

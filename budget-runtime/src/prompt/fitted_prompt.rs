@@ -31,7 +31,7 @@ impl<T> FittedPrompt<'_, T> {
     /// ```
     /// use budget_runtime::compact::{Message, SummaryRequest};
     /// use budget_runtime::prompt::{PromptBudget, Turn};
-    /// use budget_runtime::SummarizerError;
+    /// use budget_runtime::compact::SummarizerError;
     ///
     /// let history = [Message::user("hi"), Message::assistant("hello")];
     /// let none = |_: SummaryRequest<'_>| -> Result<String, SummarizerError> { Ok(String::new()) };

@@ -7,8 +7,9 @@ use std::sync::Arc;
 use crate::compact::{
     CompactionConfig, CompactionReport, Compactor, Message, PromptTokens, Summarizer, trim_messages,
 };
+use crate::estimate::ContentType;
 use crate::estimate::{DEFAULT_ESTIMATOR, Encoding, Estimator};
-use crate::model::{ContentType, ContextBudget, ContextItem, ItemView};
+use crate::model::{ContextBudget, ContextItem, ItemView};
 use crate::pipeline::{OverflowStrategy, Pipeline, SelectionReport};
 use crate::prompt::chat_format::ChatFormat;
 use crate::prompt::error::PromptError;
@@ -69,7 +70,7 @@ const SEPARATOR: &str = "\n\n";
 /// ```
 /// use budget_runtime::compact::{Message, SummaryRequest, ToolCall};
 /// use budget_runtime::prompt::{PromptBudget, ToolDefinition, Turn};
-/// use budget_runtime::{ContextItem, Item, SummarizerError};
+/// use budget_runtime::{ContextItem, Item, compact::SummarizerError};
 ///
 /// let budget = PromptBudget::builder(16_384).output_reserve(2_048).build()?;
 /// let tools = [ToolDefinition::new("search", "Search the documentation")];
@@ -154,7 +155,7 @@ impl PromptBudgetBuilder {
         self
     }
     /// What every text is counted with: an exact counter (every
-    /// [`TokenCounter`](crate::TokenCounter) is an [`Estimator`]) or an
+    /// [`TokenCounter`](crate::estimate::TokenCounter) is an [`Estimator`]) or an
     /// estimator that does not undercount (default
     /// [`DEFAULT_ESTIMATOR`](crate::estimate::DEFAULT_ESTIMATOR)).
     pub fn counter(mut self, counter: impl Estimator + 'static) -> Self {
@@ -535,7 +536,7 @@ fn share_of(tokens: u64, share: f64) -> u64 {
     if scaled >= tokens as f64 {
         tokens
     } else {
-        scaled as u64
+        crate::convert::saturating_u64_from_f64(scaled)
     }
 }
 

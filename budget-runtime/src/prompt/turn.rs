@@ -26,7 +26,7 @@ use crate::prompt::tool_definition::ToolDefinition;
 /// let docs = [Item::builder("Mutable references: &mut T").relevance(0.8).build()?];
 /// let turn = Turn::new("You answer Rust questions.").tools(&tools).history(&history).documents(&docs);
 /// assert_eq!(turn.documents.len(), 1);
-/// # Ok::<(), budget_runtime::ItemError>(())
+/// # Ok::<(), budget_runtime::model::ItemError>(())
 /// ```
 #[non_exhaustive]
 pub struct Turn<'a, T = Item> {
@@ -89,7 +89,7 @@ impl<'a, T> Turn<'a, T> {
     /// let rules = Item::new("Never run rm -rf.", 6)?;
     /// let pinned: [&dyn ContextItem; 1] = [&rules];
     /// assert_eq!(Turn::new("You are an agent.").pinned(&pinned).pinned.len(), 1);
-    /// # Ok::<(), budget_runtime::ItemError>(())
+    /// # Ok::<(), budget_runtime::model::ItemError>(())
     /// ```
     #[must_use]
     pub fn pinned(mut self, pinned: &'a [&'a dyn ContextItem]) -> Self {

@@ -1,8 +1,8 @@
 //! [`CompositeScorer`]: a weighted average of child scorers.
 
-use crate::error::ScorerError;
 use crate::model::ContextItem;
 use crate::scorer::Scorer;
+use crate::scorer::ScorerError;
 
 /// Scores each item by `Σ wᵢ · sᵢ`, where `sᵢ` is child `i`'s score and the
 /// weights `wᵢ` are the configured weights divided by their sum (so they add
@@ -15,7 +15,7 @@ use crate::scorer::Scorer;
 /// specification checks for at construction cannot be built at all.
 ///
 /// ```
-/// use budget_runtime::{Item, Scorer, Timestamp};
+/// use budget_runtime::{Item, model::Timestamp, scorer::Scorer};
 /// use budget_runtime::scorer::{CompositeScorer, PriorityScorer, RecencyScorer};
 ///
 /// let scorer = CompositeScorer::builder()
@@ -39,7 +39,7 @@ impl CompositeScorer {
     /// A composite of `(child, weight)` entries, in order.
     ///
     /// ```
-    /// use budget_runtime::Scorer;
+    /// use budget_runtime::scorer::Scorer;
     /// use budget_runtime::scorer::{CompositeScorer, KindScorer, ReflexiveScorer};
     ///
     /// let entries: Vec<(Box<dyn Scorer>, f64)> = vec![
@@ -48,7 +48,7 @@ impl CompositeScorer {
     /// ];
     /// let scorer = CompositeScorer::new(entries)?;
     /// assert_eq!(scorer.weights(), &[0.5, 0.5]);
-    /// # Ok::<(), budget_runtime::ScorerError>(())
+    /// # Ok::<(), budget_runtime::scorer::ScorerError>(())
     /// ```
     ///
     /// # Errors
@@ -134,7 +134,7 @@ impl Scorer for CompositeScorer {
 ///     .child(ReflexiveScorer::new(), 2.0)
 ///     .build()?;
 /// assert_eq!(outer.weights(), &[0.5, 0.5]);
-/// # Ok::<(), budget_runtime::ScorerError>(())
+/// # Ok::<(), budget_runtime::scorer::ScorerError>(())
 /// ```
 #[derive(Debug)]
 #[must_use = "call .build() to get the scorer"]
@@ -162,8 +162,8 @@ impl CompositeScorerBuilder {
 #[cfg(test)]
 mod tests {
     use super::CompositeScorer;
-    use crate::error::ScorerError;
     use crate::model::{ContextItem, Item, Timestamp};
+    use crate::scorer::ScorerError;
     use crate::scorer::{PriorityScorer, RecencyScorer, ReflexiveScorer, Scorer};
 
     fn views(items: &[Item]) -> Vec<&dyn ContextItem> {

@@ -3,8 +3,8 @@
 
 use std::time::Duration;
 
-use crate::error::ScorerError;
 use crate::model::{ContextItem, Timestamp};
+use crate::scorer::ScorerError;
 use crate::scorer::{Scorer, TimeProvider};
 
 /// Scores each item by its age, `now − timestamp`, through a [`DecayCurve`].
@@ -17,7 +17,7 @@ use crate::scorer::{Scorer, TimeProvider};
 ///
 /// ```
 /// use std::time::Duration;
-/// use budget_runtime::{Item, Scorer, Timestamp};
+/// use budget_runtime::{Item, model::Timestamp, scorer::Scorer};
 /// use budget_runtime::scorer::{DecayCurve, DecayScorer};
 ///
 /// let now = Timestamp::from_ymd_hms(2025, 1, 1, 12, 0, 0).unwrap();
@@ -55,7 +55,7 @@ impl<P: TimeProvider> DecayScorer<P> {
     ///
     /// ```
     /// use std::time::Duration;
-    /// use budget_runtime::{Item, Scorer};
+    /// use budget_runtime::{Item, scorer::Scorer};
     /// use budget_runtime::scorer::{DecayCurve, DecayScorer, SystemClock};
     ///
     /// let curve = DecayCurve::window(Duration::from_secs(3600))?;
@@ -158,7 +158,7 @@ impl DecayCurve {
     ///
     /// ```
     /// use std::time::Duration;
-    /// use budget_runtime::{Item, Scorer, Timestamp};
+    /// use budget_runtime::{Item, model::Timestamp, scorer::Scorer};
     /// use budget_runtime::scorer::{DecayCurve, DecayScorer};
     ///
     /// let hour = Duration::from_secs(3600);
@@ -254,8 +254,8 @@ mod tests {
     use std::time::Duration;
 
     use super::{DecayCurve, DecayScorer};
-    use crate::error::ScorerError;
     use crate::model::{ContextItem, Item, Timestamp};
+    use crate::scorer::ScorerError;
     use crate::scorer::{Scorer, SystemClock};
 
     const HOUR: Duration = Duration::from_secs(3600);

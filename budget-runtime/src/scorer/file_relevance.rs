@@ -25,7 +25,7 @@ use crate::scorer::Scorer;
 /// item, and only when there is a query.
 ///
 /// ```
-/// use budget_runtime::{Item, Scorer, scorer::FileRelevanceScorer};
+/// use budget_runtime::{Item, scorer::{FileRelevanceScorer, Scorer}};
 ///
 /// let lib = Item::builder("pub fn tide() {}").tokens(5).link("src/tide.rs").build()?;
 /// let notes = Item::builder("The tide table.").tokens(4).link("NOTES.txt").build()?;
@@ -39,7 +39,7 @@ use crate::scorer::Scorer;
 /// // No query: the path prior, READMEs first.
 /// let prior = FileRelevanceScorer::new();
 /// assert_eq!(prior.scores(&[&readme, &lib, &notes]), vec![1.0, 0.7, 0.2]);
-/// # Ok::<(), budget_runtime::ItemError>(())
+/// # Ok::<(), budget_runtime::model::ItemError>(())
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct FileRelevanceScorer {

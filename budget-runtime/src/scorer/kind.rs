@@ -2,9 +2,9 @@
 
 use std::collections::HashMap;
 
-use crate::error::ScorerError;
 use crate::model::{ContextItem, ContextKind};
 use crate::scorer::Scorer;
+use crate::scorer::ScorerError;
 
 /// The specification's default kind weights.
 const DEFAULT_WEIGHTS: [(ContextKind, f64); 5] = [
@@ -23,7 +23,7 @@ const DEFAULT_WEIGHTS: [(ContextKind, f64); 5] = [
 /// may exceed 1.0 (they are returned as given). An absolute scorer: O(n).
 ///
 /// ```
-/// use budget_runtime::{ContextKind, Item, Scorer, scorer::KindScorer};
+/// use budget_runtime::{ContextKind, Item, scorer::{KindScorer, Scorer}};
 ///
 /// let memory = Item::builder("fact").tokens(1).kind(ContextKind::MEMORY).build()?;
 /// let custom = Item::builder("x").tokens(1).kind(ContextKind::new("Custom")?).build()?;
@@ -90,7 +90,7 @@ impl KindScorer {
     /// use budget_runtime::{ContextKind, scorer::KindScorer};
     ///
     /// assert_eq!(KindScorer::new().weight(&ContextKind::new("DOCUMENT")?), 0.4);
-    /// # Ok::<(), budget_runtime::ContextKindError>(())
+    /// # Ok::<(), budget_runtime::model::ContextKindError>(())
     /// ```
     pub fn weight(&self, kind: &ContextKind) -> f64 {
         let position = match &self.index {
@@ -119,9 +119,9 @@ impl Scorer for KindScorer {
 #[cfg(test)]
 mod tests {
     use super::KindScorer;
-    use crate::error::ScorerError;
     use crate::model::{ContextItem, ContextKind, Item};
     use crate::scorer::Scorer;
+    use crate::scorer::ScorerError;
 
     fn kinds(scorer: &KindScorer, labels: &[&'static str]) -> Vec<f64> {
         let items: Vec<Item> = labels

@@ -1,8 +1,8 @@
 //! [`MetadataKeyScorer`]: a multiplier for items whose metadata matches.
 
-use crate::error::ScorerError;
 use crate::model::ContextItem;
 use crate::scorer::Scorer;
+use crate::scorer::ScorerError;
 
 /// Scores `boost` for items whose metadata value under `key` equals `value`,
 /// and the neutral multiplier 1.0 for every other item (key absent or value
@@ -14,7 +14,7 @@ use crate::scorer::Scorer;
 /// absolute scorer: O(n).
 ///
 /// ```
-/// use budget_runtime::{Item, Scorer, scorer::MetadataKeyScorer};
+/// use budget_runtime::{Item, scorer::{MetadataKeyScorer, Scorer}};
 ///
 /// let scorer = MetadataKeyScorer::new("cupel:priority", "high", 1.5)?;
 /// let high = Item::builder("a").tokens(1).metadata("cupel:priority", "high").build()?;
@@ -87,9 +87,9 @@ impl Scorer for MetadataKeyScorer {
 #[cfg(test)]
 mod tests {
     use super::MetadataKeyScorer;
-    use crate::error::ScorerError;
     use crate::model::{ContextItem, Item, MetadataValue};
     use crate::scorer::Scorer;
+    use crate::scorer::ScorerError;
 
     fn score(scorer: &MetadataKeyScorer, entry: Option<(&str, MetadataValue)>) -> f64 {
         let builder = Item::builder("x").tokens(10);

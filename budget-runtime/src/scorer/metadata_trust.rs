@@ -2,9 +2,9 @@
 
 use std::borrow::Cow;
 
-use crate::error::ScorerError;
 use crate::model::{ContextItem, MetadataValueRef};
 use crate::scorer::Scorer;
+use crate::scorer::ScorerError;
 
 /// Scores each item by the trust value stored in its metadata under
 /// [`MetadataTrustScorer::DEFAULT_KEY`] (`"cupel:trust"`) or a custom key,
@@ -16,7 +16,7 @@ use crate::scorer::Scorer;
 /// comes before the clamp). An absolute scorer: O(n).
 ///
 /// ```
-/// use budget_runtime::{Item, Scorer, scorer::MetadataTrustScorer};
+/// use budget_runtime::{Item, scorer::{MetadataTrustScorer, Scorer}};
 ///
 /// let scorer = MetadataTrustScorer::new(0.5)?;
 /// let trusted = Item::builder("a").tokens(1).metadata("cupel:trust", "0.85").build()?;
@@ -63,7 +63,7 @@ impl MetadataTrustScorer {
     /// Reads `key` instead of the default key.
     ///
     /// ```
-    /// use budget_runtime::{Item, Scorer, scorer::MetadataTrustScorer};
+    /// use budget_runtime::{Item, scorer::{MetadataTrustScorer, Scorer}};
     ///
     /// let scorer = MetadataTrustScorer::new(0.0)?.with_key("source_trust");
     /// let item = Item::builder("a").tokens(1).metadata("source_trust", 0.25).build()?;
@@ -110,9 +110,9 @@ impl Scorer for MetadataTrustScorer {
 #[cfg(test)]
 mod tests {
     use super::MetadataTrustScorer;
-    use crate::error::ScorerError;
     use crate::model::{ContextItem, Item, MetadataValue};
     use crate::scorer::Scorer;
+    use crate::scorer::ScorerError;
 
     fn trust(scorer: &MetadataTrustScorer, value: Option<MetadataValue>) -> f64 {
         let builder = Item::builder("x").tokens(10);

@@ -13,6 +13,7 @@
 
 mod composite;
 mod decay;
+mod error;
 mod file_relevance;
 mod frequency;
 mod kind;
@@ -31,6 +32,7 @@ mod time_provider;
 
 pub use composite::{CompositeScorer, CompositeScorerBuilder};
 pub use decay::{DecayCurve, DecayScorer};
+pub use error::ScorerError;
 pub use file_relevance::FileRelevanceScorer;
 pub use frequency::FrequencyScorer;
 pub use kind::KindScorer;
@@ -55,7 +57,7 @@ use crate::model::ContextItem;
 /// reorders items.
 ///
 /// ```
-/// use budget_runtime::{ContextItem, Item, Scorer};
+/// use budget_runtime::{ContextItem, Item, scorer::Scorer};
 ///
 /// /// Prefers short items: 1 / (1 + tokens / 100).
 /// #[derive(Debug)]
@@ -69,7 +71,7 @@ use crate::model::ContextItem;
 /// }
 /// let item = Item::new("x", 100)?;
 /// assert_eq!(Brevity.scores(&[&item]), vec![0.5]);
-/// # Ok::<(), budget_runtime::ItemError>(())
+/// # Ok::<(), budget_runtime::model::ItemError>(())
 /// ```
 pub trait Scorer: Send + Sync + Debug {
     /// Writes one score per item into `scores` (same order, same length).

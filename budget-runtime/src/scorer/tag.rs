@@ -3,9 +3,9 @@
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 
-use crate::error::ScorerError;
 use crate::model::ContextItem;
 use crate::scorer::Scorer;
+use crate::scorer::ScorerError;
 
 /// Scores each item by `min(matched / total, 1.0)`, where `total` is the sum
 /// of all configured tag weights and `matched` the sum of the weights of the
@@ -17,7 +17,7 @@ use crate::scorer::Scorer;
 /// be finite and `>= 0`. An absolute scorer: O(total tags).
 ///
 /// ```
-/// use budget_runtime::{Item, Scorer, scorer::TagScorer};
+/// use budget_runtime::{Item, scorer::{TagScorer, Scorer}};
 ///
 /// let scorer = TagScorer::new([("important", 3.0), ("recent", 2.0), ("archived", 1.0)])?;
 /// let item = Item::builder("x").tokens(1).tags(["important"]).build()?;
@@ -58,7 +58,7 @@ impl TagScorer {
     /// weight for `"rust"`).
     ///
     /// ```
-    /// use budget_runtime::{Item, Scorer, scorer::TagScorer};
+    /// use budget_runtime::{Item, scorer::{TagScorer, Scorer}};
     ///
     /// let scorer = TagScorer::ignoring_ascii_case([("rust", 1.0), ("async", 1.0)])?;
     /// let item = Item::builder("x").tokens(1).tags(["RUST"]).build()?;
@@ -164,9 +164,9 @@ impl Scorer for TagScorer {
 #[cfg(test)]
 mod tests {
     use super::TagScorer;
-    use crate::error::ScorerError;
     use crate::model::{ContextItem, Item};
     use crate::scorer::Scorer;
+    use crate::scorer::ScorerError;
 
     fn score(scorer: &TagScorer, tag_lists: &[&[&str]]) -> Vec<f64> {
         let items: Vec<Item> = tag_lists

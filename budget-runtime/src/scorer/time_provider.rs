@@ -11,7 +11,7 @@ use crate::model::Timestamp;
 /// this trait) for reproducible runs and tests.
 ///
 /// ```
-/// use budget_runtime::Timestamp;
+/// use budget_runtime::model::Timestamp;
 /// use budget_runtime::scorer::{SystemClock, TimeProvider};
 ///
 /// let fixed = Timestamp::from_unix_seconds(1_700_000_000);
@@ -27,7 +27,7 @@ pub trait TimeProvider: Send + Sync + Debug {
 ///
 /// ```
 /// use std::time::Duration;
-/// use budget_runtime::{Item, Scorer, Timestamp};
+/// use budget_runtime::{Item, model::Timestamp, scorer::Scorer};
 /// use budget_runtime::scorer::{DecayCurve, DecayScorer, SystemClock};
 ///
 /// let scorer = DecayScorer::new(SystemClock, DecayCurve::window(Duration::from_secs(60))?);

@@ -1,8 +1,9 @@
 //! [`CountConstrainedKnapsackSlicer`]: per-kind item counts (at least / at
 //! most) with a knapsack filling the rest.
 
-use crate::error::{SliceError, SlicerError};
 use crate::model::{EffectiveBudget, ScoredItem};
+use crate::slicer::SliceError;
+use crate::slicer::SlicerError;
 use crate::slicer::count_policy::{CapOrder, CountPolicy};
 use crate::slicer::{CountQuotaEntry, KnapsackSlicer, ScarcityBehavior, SliceOutcome, Slicer};
 
@@ -21,7 +22,7 @@ use crate::slicer::{CountQuotaEntry, KnapsackSlicer, ScarcityBehavior, SliceOutc
 /// Cost: O(n log n) plus the knapsack's O(n × capacity).
 ///
 /// ```
-/// use budget_runtime::{ContextKind, EffectiveBudget, Item, ScoredItem, Slicer};
+/// use budget_runtime::{ContextKind, Item, model::{EffectiveBudget, ScoredItem}, slicer::Slicer};
 /// use budget_runtime::slicer::{
 ///     CountConstrainedKnapsackSlicer, CountQuotaEntry, KnapsackSlicer, ScarcityBehavior,
 /// };
@@ -85,7 +86,7 @@ impl CountConstrainedKnapsackSlicer {
     /// )?;
     /// assert_eq!(slicer.entries(), [entry]);
     /// assert_eq!(slicer.knapsack().bucket_size(), 100);
-    /// # Ok::<(), budget_runtime::SlicerError>(())
+    /// # Ok::<(), budget_runtime::slicer::SlicerError>(())
     /// ```
     pub fn entries(&self) -> &[CountQuotaEntry] {
         self.policy.entries()

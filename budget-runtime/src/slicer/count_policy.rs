@@ -4,16 +4,17 @@
 
 use std::collections::HashMap;
 
-use crate::error::{SliceError, SlicerError};
+use crate::model::descending_score;
 use crate::model::{ContextKind, EffectiveBudget, ScoredItem};
-use crate::pipeline::descending_score;
+use crate::slicer::SliceError;
+use crate::slicer::SlicerError;
 use crate::slicer::delegate::slice_subset;
 use crate::slicer::{CountShortfall, SliceOutcome, Slicer};
 
 /// At least `require_count` and at most `cap_count` items of one kind.
 ///
 /// ```
-/// use budget_runtime::{ContextKind, SlicerError, slicer::CountQuotaEntry};
+/// use budget_runtime::{ContextKind, slicer::{CountQuotaEntry, SlicerError}};
 ///
 /// let tools = CountQuotaEntry::new(ContextKind::TOOL_OUTPUT, 1, 3)?;
 /// assert_eq!((tools.require_count(), tools.cap_count()), (1, 3));
@@ -60,7 +61,7 @@ impl CountQuotaEntry {
     ///
     /// let entry = CountQuotaEntry::new(ContextKind::MEMORY, 0, 2)?;
     /// assert_eq!(entry.kind(), &ContextKind::MEMORY);
-    /// # Ok::<(), budget_runtime::SlicerError>(())
+    /// # Ok::<(), budget_runtime::slicer::SlicerError>(())
     /// ```
     pub fn kind(&self) -> &ContextKind {
         &self.kind
@@ -72,7 +73,7 @@ impl CountQuotaEntry {
     /// use budget_runtime::{ContextKind, slicer::CountQuotaEntry};
     ///
     /// assert_eq!(CountQuotaEntry::new(ContextKind::MEMORY, 1, 2)?.require_count(), 1);
-    /// # Ok::<(), budget_runtime::SlicerError>(())
+    /// # Ok::<(), budget_runtime::slicer::SlicerError>(())
     /// ```
     pub fn require_count(&self) -> usize {
         self.require_count
@@ -84,7 +85,7 @@ impl CountQuotaEntry {
     /// use budget_runtime::{ContextKind, slicer::CountQuotaEntry};
     ///
     /// assert_eq!(CountQuotaEntry::new(ContextKind::MEMORY, 1, 2)?.cap_count(), 2);
-    /// # Ok::<(), budget_runtime::SlicerError>(())
+    /// # Ok::<(), budget_runtime::slicer::SlicerError>(())
     /// ```
     pub fn cap_count(&self) -> usize {
         self.cap_count
@@ -99,6 +100,7 @@ impl CountQuotaEntry {
 /// assert_eq!(ScarcityBehavior::default(), ScarcityBehavior::Degrade);
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum ScarcityBehavior {
     /// Take what there is and report a [`CountShortfall`] (the default).
     #[default]

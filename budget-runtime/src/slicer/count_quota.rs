@@ -1,8 +1,9 @@
 //! [`CountQuotaSlicer`]: per-kind item counts (at least / at most) around an
 //! inner slicer.
 
-use crate::error::{SliceError, SlicerError};
 use crate::model::{EffectiveBudget, ScoredItem};
+use crate::slicer::SliceError;
+use crate::slicer::SlicerError;
 use crate::slicer::count_policy::{CapOrder, CountPolicy};
 use crate::slicer::{CountQuotaEntry, ScarcityBehavior, SliceOutcome, Slicer};
 
@@ -26,7 +27,7 @@ use crate::slicer::{CountQuotaEntry, ScarcityBehavior, SliceOutcome, Slicer};
 /// case-insensitively. O(n log n) plus the inner slicer.
 ///
 /// ```
-/// use budget_runtime::{ContextKind, EffectiveBudget, Item, ScoredItem, Slicer};
+/// use budget_runtime::{ContextKind, Item, model::{EffectiveBudget, ScoredItem}, slicer::Slicer};
 /// use budget_runtime::slicer::{CountQuotaEntry, CountQuotaSlicer, GreedySlicer, ScarcityBehavior};
 ///
 /// let tool = ContextKind::TOOL_OUTPUT;
@@ -65,7 +66,7 @@ impl CountQuotaSlicer {
         inner: Box<dyn Slicer>,
         scarcity: ScarcityBehavior,
     ) -> Result<Self, SlicerError> {
-        if inner.is_knapsack() {
+        if inner.optimizes_globally() {
             return Err(SlicerError::KnapsackInsideCountQuota);
         }
         Ok(Self {
@@ -84,7 +85,7 @@ impl CountQuotaSlicer {
     /// let slicer = CountQuotaSlicer::new(vec![entry.clone()], Box::new(GreedySlicer::new()), ScarcityBehavior::Throw)?;
     /// assert_eq!(slicer.entries(), [entry]);
     /// assert_eq!(slicer.scarcity(), ScarcityBehavior::Throw);
-    /// # Ok::<(), budget_runtime::SlicerError>(())
+    /// # Ok::<(), budget_runtime::slicer::SlicerError>(())
     /// ```
     pub fn entries(&self) -> &[CountQuotaEntry] {
         self.policy.entries()

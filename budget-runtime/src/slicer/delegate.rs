@@ -1,8 +1,8 @@
 //! Running an inner slicer on a subset of the candidates, for the slicers
 //! that wrap another one.
 
-use crate::error::SliceError;
 use crate::model::{EffectiveBudget, ScoredItem};
+use crate::slicer::SliceError;
 use crate::slicer::{SliceOutcome, Slicer};
 
 /// Runs `inner` on the candidates of `sorted` at `positions` (which must be

@@ -1,8 +1,8 @@
 //! [`GreedySlicer`]: fill the budget by value density (score per token).
 
-use crate::error::SliceError;
+use crate::model::descending_key;
 use crate::model::{EffectiveBudget, ScoredItem};
-use crate::pipeline::descending_key;
+use crate::slicer::SliceError;
 use crate::slicer::{SliceOutcome, Slicer};
 
 /// Selects by value density `score / tokens`, highest first, taking each
@@ -183,8 +183,7 @@ mod tests {
         }
         let mut order: Vec<usize> = (0..sorted.len()).collect();
         order.sort_by(|&a, &b| {
-            crate::pipeline::descending_score(density(&sorted[a]), density(&sorted[b]))
-                .then(a.cmp(&b))
+            crate::model::descending_score(density(&sorted[a]), density(&sorted[b])).then(a.cmp(&b))
         });
         let mut remaining = target;
         let mut taken = Vec::new();

@@ -3,8 +3,9 @@
 
 use std::collections::HashMap;
 
-use crate::error::{SliceError, SlicerError};
 use crate::model::{EffectiveBudget, ScoredItem};
+use crate::slicer::SliceError;
+use crate::slicer::SlicerError;
 use crate::slicer::{SliceOutcome, Slicer};
 
 /// Scores become integer values as `max(0, floor(score × 10 000))`.
@@ -44,7 +45,7 @@ const WORD_BITS: usize = u64::BITS as usize;
 /// reverse candidate order (the reconstruction order of the specification).
 ///
 /// ```
-/// use budget_runtime::{EffectiveBudget, Item, ScoredItem, Slicer, slicer::KnapsackSlicer};
+/// use budget_runtime::{Item, slicer::{KnapsackSlicer, Slicer}, model::{EffectiveBudget, ScoredItem}};
 ///
 /// // Greedy would take "small" (best score per token); the knapsack sees
 /// // that "big" alone is worth more.
@@ -85,7 +86,7 @@ impl KnapsackSlicer {
     /// A knapsack slicer with `bucket_size` tokens per bucket.
     ///
     /// ```
-    /// use budget_runtime::{SlicerError, slicer::KnapsackSlicer};
+    /// use budget_runtime::{slicer::{KnapsackSlicer, SlicerError}};
     ///
     /// assert_eq!(KnapsackSlicer::new(50)?.bucket_size(), 50);
     /// assert_eq!(
@@ -199,8 +200,8 @@ fn programme_bits(rows: u128, capacity: u128) -> u128 {
 
 /// Integer value of a score: `max(0, floor(score × 10 000))`, NaN → 0.
 fn score_value(score: f64) -> u64 {
-    // `as` saturates and maps NaN to 0.
-    (score * SCORE_SCALE).floor() as u64
+    // The conversion saturates and maps NaN to 0.
+    crate::convert::saturating_u64_from_f64((score * SCORE_SCALE).floor())
 }
 
 impl Slicer for KnapsackSlicer {
@@ -258,7 +259,7 @@ impl Slicer for KnapsackSlicer {
         Ok(SliceOutcome::selected(selected))
     }
 
-    fn is_knapsack(&self) -> bool {
+    fn optimizes_globally(&self) -> bool {
         true
     }
 }
@@ -341,11 +342,17 @@ impl KeepTable {
             .checked_mul(n)
             .is_some_and(|sum| sum <= i32::MAX as u64)
         {
-            let narrow: Vec<i32> = values.iter().map(|&v| v as i32).collect();
+            let narrow: Vec<i32> = values
+                .iter()
+                .map(|&v| i32::try_from(v).unwrap_or(i32::MAX))
+                .collect();
             Self::fill(weights, &narrow, capacity)
         } else {
             let ceiling = i64::MAX as u64 / n;
-            let capped: Vec<i64> = values.iter().map(|&v| v.min(ceiling) as i64).collect();
+            let capped: Vec<i64> = values
+                .iter()
+                .map(|&v| i64::try_from(v.min(ceiling)).unwrap_or(i64::MAX))
+                .collect();
             Self::fill(weights, &capped, capacity)
         }
     }
@@ -723,14 +730,18 @@ mod tests {
         let candidates: Vec<usize> = (0..sorted.len())
             .filter(|&p| sorted[p].tokens() > 0)
             .collect();
-        let capacity = (target / bucket) as usize;
+        let capacity = usize::try_from(target / bucket).unwrap();
         let weights: Vec<usize> = candidates
             .iter()
-            .map(|&p| sorted[p].tokens().div_ceil(bucket) as usize)
+            .map(|&p| usize::try_from(sorted[p].tokens().div_ceil(bucket)).unwrap())
             .collect();
         let values: Vec<i64> = candidates
             .iter()
-            .map(|&p| ((sorted[p].score * 10_000.0).floor() as i64).max(0))
+            .map(|&p| {
+                let value =
+                    crate::convert::saturating_u64_from_f64((sorted[p].score * 10_000.0).floor());
+                i64::try_from(value).unwrap_or(i64::MAX)
+            })
             .collect();
         let mut best = vec![0i64; capacity + 1];
         let mut keep = vec![vec![false; capacity + 1]; candidates.len()];

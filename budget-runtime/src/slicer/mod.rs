@@ -13,6 +13,7 @@ mod count_constrained_knapsack;
 mod count_policy;
 mod count_quota;
 mod delegate;
+mod error;
 mod greedy;
 mod knapsack;
 mod quota;
@@ -22,13 +23,13 @@ mod test_support;
 pub use count_constrained_knapsack::CountConstrainedKnapsackSlicer;
 pub use count_policy::{CountQuotaEntry, ScarcityBehavior};
 pub use count_quota::CountQuotaSlicer;
+pub use error::{SliceError, SlicerError};
 pub use greedy::GreedySlicer;
 pub use knapsack::KnapsackSlicer;
 pub use quota::{QuotaEntry, QuotaSlicer};
 
 use std::fmt::Debug;
 
-use crate::error::SliceError;
 use crate::model::{ContextKind, EffectiveBudget, ScoredItem};
 
 /// What a slicer selected, by position in the sorted candidate list.
@@ -76,7 +77,7 @@ pub struct CountShortfall {
 /// never select a position twice.
 ///
 /// ```
-/// use budget_runtime::{EffectiveBudget, Item, ScoredItem, Slicer, slicer::GreedySlicer};
+/// use budget_runtime::{Item, slicer::{GreedySlicer, Slicer}, model::{EffectiveBudget, ScoredItem}};
 ///
 /// let (a, b) = (Item::new("a", 60)?, Item::new("b", 60)?);
 /// let sorted = [
@@ -103,7 +104,7 @@ pub trait Slicer: Send + Sync + Debug {
     /// Whether this slicer optimises globally over all candidates (a
     /// knapsack), so that its selection order carries no ranking.
     /// [`CountQuotaSlicer`] refuses such inner slicers. Default `false`.
-    fn is_knapsack(&self) -> bool {
+    fn optimizes_globally(&self) -> bool {
         false
     }
 }
@@ -117,7 +118,7 @@ impl<S: Slicer + ?Sized> Slicer for Box<S> {
         (**self).slice(sorted, budget)
     }
 
-    fn is_knapsack(&self) -> bool {
-        (**self).is_knapsack()
+    fn optimizes_globally(&self) -> bool {
+        (**self).optimizes_globally()
     }
 }

@@ -3,16 +3,17 @@
 
 use std::collections::HashMap;
 
-use crate::error::{SliceError, SlicerError};
-use crate::model::tokens::tokens_from_f64;
+use crate::convert::saturating_u64_from_f64;
 use crate::model::{ContextKind, EffectiveBudget, ScoredItem};
+use crate::slicer::SliceError;
+use crate::slicer::SlicerError;
 use crate::slicer::delegate::slice_subset;
 use crate::slicer::{SliceOutcome, Slicer};
 
 /// At least `require` and at most `cap` percent of the target for one kind.
 ///
 /// ```
-/// use budget_runtime::{ContextKind, SlicerError, slicer::QuotaEntry};
+/// use budget_runtime::{ContextKind, slicer::{QuotaEntry, SlicerError}};
 ///
 /// let system = QuotaEntry::new(ContextKind::SYSTEM_PROMPT, 30.0, 50.0)?;
 /// assert_eq!((system.require(), system.cap()), (30.0, 50.0));
@@ -57,7 +58,7 @@ impl QuotaEntry {
     /// use budget_runtime::{ContextKind, slicer::QuotaEntry};
     ///
     /// assert_eq!(QuotaEntry::new(ContextKind::MEMORY, 0.0, 10.0)?.kind(), &ContextKind::MEMORY);
-    /// # Ok::<(), budget_runtime::SlicerError>(())
+    /// # Ok::<(), budget_runtime::slicer::SlicerError>(())
     /// ```
     pub fn kind(&self) -> &ContextKind {
         &self.kind
@@ -93,7 +94,7 @@ impl QuotaEntry {
 /// inner slicer per kind.
 ///
 /// ```
-/// use budget_runtime::{ContextKind, EffectiveBudget, Item, ScoredItem, Slicer};
+/// use budget_runtime::{ContextKind, Item, model::{EffectiveBudget, ScoredItem}, slicer::Slicer};
 /// use budget_runtime::slicer::{GreedySlicer, QuotaEntry, QuotaSlicer};
 ///
 /// let doc = Item::builder("doc").tokens(600).kind(ContextKind::DOCUMENT).build()?;
@@ -154,7 +155,7 @@ impl QuotaSlicer {
     /// let quota = QuotaEntry::new(ContextKind::MEMORY, 10.0, 20.0)?;
     /// let slicer = QuotaSlicer::new(vec![quota.clone()], Box::new(GreedySlicer::new()))?;
     /// assert_eq!(slicer.quotas(), [quota]);
-    /// # Ok::<(), budget_runtime::SlicerError>(())
+    /// # Ok::<(), budget_runtime::slicer::SlicerError>(())
     /// ```
     pub fn quotas(&self) -> &[QuotaEntry] {
         &self.quotas
@@ -173,7 +174,7 @@ struct Partition<'k> {
 /// `floor(percent / 100 × target)`, within `0..=target`.
 fn percent_of(percent: f64, target: u64) -> u64 {
     // The min guards against rounding past the target.
-    tokens_from_f64((percent / 100.0 * target as f64).floor()).min(target)
+    saturating_u64_from_f64((percent / 100.0 * target as f64).floor()).min(target)
 }
 
 impl Slicer for QuotaSlicer {

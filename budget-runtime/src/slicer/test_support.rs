@@ -5,8 +5,8 @@ use std::collections::HashSet;
 
 use proptest::prelude::*;
 
+use crate::model::descending_score;
 use crate::model::{ContextKind, EffectiveBudget, Item, ScoredItem};
-use crate::pipeline::descending_score;
 use crate::slicer::{CountQuotaEntry, Slicer};
 
 /// One candidate: content, tokens, score, kind label.

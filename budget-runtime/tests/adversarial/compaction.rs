@@ -5,7 +5,7 @@
 use std::borrow::Cow;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use budget_runtime::SummarizerError;
+use budget_runtime::compact::SummarizerError;
 use budget_runtime::compact::{
     CompactionConfig, CompactionOutcome, Compactor, FailurePolicy, Message, PromptTokens,
     SummaryRequest, SummarySource, ToolCall,

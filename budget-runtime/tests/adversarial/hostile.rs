@@ -4,7 +4,10 @@
 use std::borrow::Cow;
 use std::cell::Cell;
 
-use budget_runtime::{ContextItem, ContextKind, Item, Tier, Timestamp};
+use budget_runtime::{
+    ContextItem, ContextKind, Item,
+    model::{Tier, Timestamp},
+};
 use proptest::prelude::*;
 
 /// Token counts (`u64`): small, zero, powers of two and the extremes

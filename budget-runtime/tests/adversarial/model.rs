@@ -7,8 +7,10 @@ use budget_runtime::scorer::{
     FrequencyScorer, KindScorer, PriorityScorer, RecencyScorer, ReflexiveScorer, TagScorer,
 };
 use budget_runtime::{
-    CalibratedEstimator, ContentType, ContextBudget, ContextItem, ContextKind, Encoding,
-    EstimateMode, Estimator, Item, Scorer, SeedEstimator, Timestamp,
+    ContextBudget, ContextItem, ContextKind, Estimator, Item,
+    estimate::{CalibratedEstimator, ContentType, Encoding, EstimateMode, SeedEstimator},
+    model::Timestamp,
+    scorer::Scorer,
 };
 use proptest::prelude::*;
 

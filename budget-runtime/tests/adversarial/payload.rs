@@ -5,7 +5,8 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use budget_runtime::payload::{Candidate, ItemState, PayloadAssembler, PlacementOrder, TierBudget};
 use budget_runtime::{
-    CalibratedEstimator, ContentType, ContextItem, Encoding, Estimator, Item, SeedEstimator,
+    ContextItem, Estimator, Item,
+    estimate::{CalibratedEstimator, ContentType, Encoding, SeedEstimator},
 };
 use proptest::prelude::*;
 

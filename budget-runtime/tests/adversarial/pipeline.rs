@@ -13,8 +13,12 @@ use budget_runtime::slicer::{
     KnapsackSlicer, QuotaEntry, QuotaSlicer, ScarcityBehavior, SliceOutcome,
 };
 use budget_runtime::{
-    ContextBudget, ContextItem, ContextKind, EffectiveBudget, Item, OverflowStrategy, Pipeline,
-    Placer, ScoredItem, Scorer, SliceError, Slicer,
+    ContextBudget, ContextItem, ContextKind, Item, Pipeline,
+    model::{EffectiveBudget, ScoredItem},
+    pipeline::OverflowStrategy,
+    placer::Placer,
+    scorer::Scorer,
+    slicer::{SliceError, Slicer},
 };
 use proptest::prelude::*;
 
@@ -390,6 +394,7 @@ fn run_and_check<T: ContextItem>(
         OverflowStrategy::Throw => target,
         OverflowStrategy::Truncate => target.max(pinned),
         OverflowStrategy::Proceed => target + i128::from(report.overflow_tokens.unwrap_or(0)),
+        other => panic!("a strategy this suite does not know: {other:?}"),
     };
     ensure(sum <= allowed, || {
         Broken::Overrun(format!(

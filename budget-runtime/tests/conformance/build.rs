@@ -12,7 +12,7 @@ use budget_runtime::slicer::{
     CountConstrainedKnapsackSlicer, CountQuotaEntry, CountQuotaSlicer, GreedySlicer,
     KnapsackSlicer, QuotaEntry, QuotaSlicer, ScarcityBehavior,
 };
-use budget_runtime::{Placer, Scorer, Slicer};
+use budget_runtime::{placer::Placer, scorer::Scorer, slicer::Slicer};
 use toml::value::Table;
 
 use super::vector::{self as v, Outcome};

@@ -3,8 +3,10 @@
 use std::collections::BTreeSet;
 
 use budget_runtime::{
-    ContextBudget, ContextItem, EffectiveBudget, ExclusionReason, InclusionReason, Item,
-    OverflowStrategy, Pipeline, ScoredItem, Scorer,
+    ContextBudget, ContextItem, Item, Pipeline,
+    model::{EffectiveBudget, ScoredItem},
+    pipeline::{ExclusionReason, InclusionReason, OverflowStrategy},
+    scorer::Scorer,
 };
 use toml::value::Table;
 
@@ -92,7 +94,7 @@ fn slicing(doc: &Table, test: &Table) -> Outcome<()> {
         sorted.push(ScoredItem::new(item, index, v::float(t, "score")?));
     }
     // Slicers receive candidates sorted by score (stable).
-    sorted.sort_by(|a, b| budget_runtime::pipeline::descending_score(a.score, b.score));
+    sorted.sort_by(|a, b| budget_runtime::model::descending_score(a.score, b.score));
     let outcome = slicer
         .slice(&sorted, effective)
         .map_err(|e| format!("slicer error: {e}"))?;
@@ -199,7 +201,7 @@ fn pipeline(doc: &Table) -> Outcome<()> {
 fn check_diagnostics(
     expected: &Table,
     items: &[Item],
-    report: &budget_runtime::SelectionReport,
+    report: &budget_runtime::pipeline::SelectionReport,
     eps: f64,
 ) -> Outcome<()> {
     let content = |index: usize| items[index].content().into_owned();
@@ -249,6 +251,11 @@ fn check_diagnostics(
                     InclusionReason::Scored => "Scored",
                     InclusionReason::Pinned => "Pinned",
                     InclusionReason::ZeroToken => "ZeroToken",
+                    other => {
+                        return Err(format!(
+                            "included {name:?} reason {other:?} unknown to the vectors"
+                        ));
+                    }
                 };
                 if actual != reason {
                     return Err(format!(

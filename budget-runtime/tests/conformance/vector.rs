@@ -1,6 +1,6 @@
 //! Reading vector fields out of parsed TOML, with errors that name the field.
 
-use budget_runtime::{ContextKind, Item, Timestamp};
+use budget_runtime::{ContextKind, Item, model::Timestamp};
 use toml::Value;
 use toml::value::{Datetime, Table};
 

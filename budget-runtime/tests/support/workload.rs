@@ -7,7 +7,7 @@
 
 #![allow(dead_code)]
 
-use budget_runtime::{ContextBudget, ContextKind, Item, Timestamp};
+use budget_runtime::{ContextBudget, ContextKind, Item, model::Timestamp};
 
 /// One generated item, independent of either library.
 pub struct Spec {

@@ -1,4 +1,4 @@
-use budget::{ContextItem, EstimationRatio};
+use budget::{ContextItem, estimate::EstimationRatio};
 
 // `EstimationRatio` states the seed ratio a type is estimated at; a type
 // estimated otherwise does not implement it.

@@ -1,4 +1,4 @@
-use budget::{ContentType, ContextItem, Estimator};
+use budget::{ContextItem, Estimator, estimate::ContentType};
 
 /// An estimator type with fields: `estimator` needs a value of it.
 struct Scaled {

@@ -1,5 +1,5 @@
 use budget::scorer::PriorityScorer;
-use budget::{ContextBudget, ContextItem, EstimationRatio, Pipeline};
+use budget::{ContextBudget, ContextItem, Pipeline, estimate::EstimationRatio};
 
 // The bad attribute is the only error: the stub impl keeps every use of
 // the type below from adding "ContextItem is not implemented" errors.

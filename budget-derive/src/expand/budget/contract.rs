@@ -37,7 +37,10 @@
 use std::path::PathBuf;
 
 use budget_runtime::contract::{ContractTerms, DEFAULT_SAFETY_MARGIN_TOKENS};
-use budget_runtime::{ContentType, Estimator, SeedEstimator};
+use budget_runtime::{
+    Estimator,
+    estimate::{ContentType, SeedEstimator},
+};
 use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, quote, quote_spanned};
 use syn::{Expr, Lit, LitStr};

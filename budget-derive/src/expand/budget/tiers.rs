@@ -28,7 +28,7 @@
 //! field it concerns.
 
 use budget_runtime::payload::TierBudget;
-use budget_runtime::{Tier, TierBudgetError};
+use budget_runtime::{model::Tier, payload::TierBudgetError};
 use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, quote};
 use syn::spanned::Spanned;
@@ -55,6 +55,8 @@ impl Tiers {
             Tier::Summary => self.summary.as_ref(),
             Tier::Linked => self.linked.as_ref(),
             Tier::Raw => self.raw.as_ref(),
+            // A tier this macro does not know has no key, so no share.
+            _ => None,
         }
     }
 }
@@ -235,10 +237,5 @@ fn rule_check(tiers: &Tiers, args: &TokenStream, paths: &Paths) -> TokenStream {
 }
 
 fn tier_tokens(tier: Tier, paths: &Paths) -> TokenStream {
-    let ty = paths.runtime(Runtime::Tier);
-    match tier {
-        Tier::Summary => quote!(#ty::Summary),
-        Tier::Linked => quote!(#ty::Linked),
-        Tier::Raw => quote!(#ty::Raw),
-    }
+    paths.variant(Runtime::Tier, tier)
 }

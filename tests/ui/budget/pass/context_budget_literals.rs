@@ -1,4 +1,4 @@
-use budget::{ContextBudget, ContextKind, EffectiveBudget, budget};
+use budget::{ContextBudget, ContextKind, budget, model::EffectiveBudget};
 
 const BUDGET: ContextBudget = budget! {
     max_tokens: 128_000,

@@ -1,6 +1,6 @@
 use budget::budget;
 use budget::payload::TierBudget;
-use budget::Tier;
+use budget::model::Tier;
 
 // The seed defaults: META 300, SUMMARY 1%, LINKED 9%, RAW 90%, headroom 10%.
 const SEED: TierBudget = budget!(tiers { total: 100_000 });

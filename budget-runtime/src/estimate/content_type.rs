@@ -13,7 +13,7 @@ use std::fmt;
 /// | `Markdown` | 3.75 (mixed content, the default) |
 ///
 /// ```
-/// use budget_runtime::ContentType;
+/// use budget_runtime::estimate::ContentType;
 ///
 /// assert_eq!("yaml".parse::<ContentType>(), Ok(ContentType::Yaml));
 /// assert_eq!(ContentType::default(), ContentType::Markdown);
@@ -21,6 +21,7 @@ use std::fmt;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
+#[non_exhaustive]
 pub enum ContentType {
     /// Source code: 3.5 characters per token.
     Code,
@@ -66,9 +67,14 @@ impl fmt::Display for ContentType {
 }
 
 impl std::str::FromStr for ContentType {
-    type Err = crate::error::UnknownContentType;
+    type Err = crate::estimate::UnknownContentType;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Self::from_name(s).ok_or_else(|| crate::error::UnknownContentType(s.to_owned()))
+        Self::from_name(s).ok_or_else(|| crate::estimate::UnknownContentType(s.to_owned()))
     }
 }
+
+/// A content-type name other than `code`, `prose`, `yaml` or `markdown`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown content type {0:?}: expected \"code\", \"prose\", \"yaml\" or \"markdown\"")]
+pub struct UnknownContentType(pub String);

@@ -1,0 +1,211 @@
+//! Every error variant that wraps another error returns it from `source()`:
+//! the chain of each is walked to its end and compared with messages
+//! written out here.
+
+use std::error::Error;
+
+use budget_runtime::compact::{CompactionError, SummarizerError};
+use budget_runtime::model::ContextBudgetError;
+use budget_runtime::pipeline::PipelineError;
+use budget_runtime::prompt::PromptError;
+use budget_runtime::slicer::SliceError;
+
+/// The messages of `error` and of every error in its `source()` chain.
+fn chain(error: &dyn Error) -> Vec<String> {
+    let mut messages = vec![error.to_string()];
+    let mut next = error.source();
+    while let Some(cause) = next {
+        messages.push(cause.to_string());
+        next = cause.source();
+    }
+    messages
+}
+
+fn refused() -> std::io::Error {
+    std::io::Error::new(std::io::ErrorKind::ConnectionRefused, "connection refused")
+}
+
+#[test]
+fn summarizer_failure_returns_its_cause() {
+    let error = SummarizerError::failed(refused());
+    assert_eq!(
+        chain(&error),
+        [
+            "the summarizer failed: connection refused",
+            "connection refused"
+        ]
+    );
+    // A message given as text is a cause too.
+    let error = SummarizerError::failed("HTTP 429");
+    assert_eq!(
+        chain(&error),
+        ["the summarizer failed: HTTP 429", "HTTP 429"]
+    );
+    assert!(SummarizerError::Empty.source().is_none());
+}
+
+fn abort_on_refusal() -> CompactionError {
+    CompactionError::Summarizer {
+        chunk: 2,
+        chunks: 3,
+        source: SummarizerError::failed(refused()),
+    }
+}
+
+const ABORTED: &str = "summarization failed on request 2 of 3; the failure policy is abort, so the conversation is unchanged";
+
+#[test]
+fn compaction_error_chains_to_the_summarizer_and_its_cause() {
+    assert_eq!(
+        chain(&abort_on_refusal()),
+        [
+            ABORTED,
+            "the summarizer failed: connection refused",
+            "connection refused",
+        ]
+    );
+}
+
+#[test]
+fn pipeline_slice_error_is_transparent() {
+    // `#[error(transparent)]`: the pipeline error is the slicer's error,
+    // message and source alike.
+    let error = PipelineError::from(SliceError::InnerDuplicateIndex { index: 4 });
+    assert_eq!(
+        chain(&error),
+        ["inner slicer returned position 4 more than once"]
+    );
+}
+
+#[test]
+fn prompt_errors_return_the_stage_that_failed() {
+    assert_eq!(
+        chain(&PromptError::Compaction(abort_on_refusal())),
+        [
+            "compacting the history failed",
+            ABORTED,
+            "the summarizer failed: connection refused",
+            "connection refused",
+        ]
+    );
+    let budget = ContextBudgetError::TargetExceedsMax {
+        target_tokens: 900,
+        max_tokens: 800,
+    };
+    assert_eq!(
+        chain(&PromptError::Budget(budget)),
+        [
+            "the retrieved items' share is not a valid budget",
+            "target_tokens 900 exceeds max_tokens 800",
+        ]
+    );
+    let pinned = PipelineError::PinnedExceedsBudget {
+        pinned_tokens: 120,
+        available_tokens: 100,
+    };
+    assert_eq!(
+        chain(&PromptError::Selection(pinned)),
+        [
+            "selecting the retrieved items failed",
+            "pinned items require 120 tokens, but only 100 are available (max_tokens - output_reserve)",
+        ]
+    );
+}
+
+#[cfg(feature = "contract")]
+mod contract {
+    use std::path::PathBuf;
+
+    use budget_runtime::contract::{
+        ContractError, PromptError, ReadError, SourceLocation, TemplateError,
+    };
+
+    use super::{chain, refused};
+
+    #[test]
+    fn read_error_returns_the_io_error() {
+        let error = ContractError::Read {
+            path: PathBuf::from("model.json"),
+            source: ReadError::Io(refused()),
+        };
+        // `ReadError::Io` is transparent: its message is the I/O error's.
+        assert_eq!(
+            chain(&error),
+            [
+                "cannot read model.json: connection refused",
+                "connection refused"
+            ]
+        );
+    }
+
+    #[test]
+    fn extends_error_returns_the_read_error() {
+        let error = ContractError::Extends {
+            location: SourceLocation::at("pipeline.yaml", 1, 10),
+            target: PathBuf::from("base.yaml"),
+            source: ReadError::TooLarge {
+                size_bytes: 2_000_000,
+                limit_bytes: 1_000_000,
+            },
+        };
+        assert_eq!(
+            chain(&error),
+            [
+                "pipeline.yaml:1:10: cannot read extended pipeline base.yaml: it is 2000000 bytes, more than the limit of 1000000 bytes",
+                "it is 2000000 bytes, more than the limit of 1000000 bytes",
+            ]
+        );
+    }
+
+    #[test]
+    fn prompt_error_chains_to_the_read_error() {
+        let error = ContractError::Prompt {
+            location: SourceLocation::at("pipeline.yaml", 7, 3),
+            step: "answer".to_owned(),
+            source: Box::new(PromptError::Read {
+                path: PathBuf::from("prompts/answer.md"),
+                source: ReadError::Io(refused()),
+            }),
+        };
+        assert_eq!(
+            chain(&error),
+            [
+                "pipeline.yaml:7:3: step `answer`: cannot read prompt prompts/answer.md: connection refused",
+                "cannot read prompt prompts/answer.md: connection refused",
+                "connection refused",
+            ]
+        );
+    }
+
+    #[test]
+    fn template_error_returns_the_template_fault() {
+        let error = ContractError::Template {
+            location: SourceLocation::file("pipeline.yaml"),
+            step: "answer".to_owned(),
+            part: "question".to_owned(),
+            source: Box::new(TemplateError::SecondSlot { offset_chars: 6 }),
+        };
+        assert_eq!(
+            chain(&error),
+            [
+                "pipeline.yaml: step `answer` user_parts `question`: a second `{}` at character 6; a template has exactly one",
+                "a second `{}` at character 6; a template has exactly one",
+            ]
+        );
+    }
+
+    #[test]
+    fn input_error_returns_the_io_error() {
+        let error = ContractError::Input {
+            path: PathBuf::from("pipelines/"),
+            source: refused(),
+        };
+        assert_eq!(
+            chain(&error),
+            [
+                "cannot check pipelines/: connection refused",
+                "connection refused"
+            ]
+        );
+    }
+}
