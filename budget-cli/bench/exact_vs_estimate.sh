@@ -21,6 +21,7 @@ set -euo pipefail
 
 RUNS=${1:-5}
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+source "$ROOT/budget-cli/bench/common.sh"
 OUT=${OUT:-/tmp/budget-bench/exact-out}
 TOKENS=${TOKENS:-25000}
 BUDGET=${BUDGET:-}
@@ -34,9 +35,8 @@ command -v hyperfine >/dev/null || { echo "hyperfine not found (apt-get install 
 if [[ -z ${TREE:-} ]]; then
     TREE=/tmp/budget-bench/exact-tree
     if [[ ! -d $TREE ]]; then
-        stdlib=$(python3 -c 'import sysconfig; print(sysconfig.get_paths()["stdlib"])')
-        mkdir -p "$TREE/python" "$TREE/crates"
-        (cd "$stdlib" && tar --exclude=./site-packages --exclude=__pycache__ -cf - .) | tar -xf - -C "$TREE/python"
+        copy_python_stdlib "$TREE/python"
+        mkdir -p "$TREE/crates"
         registry=$(echo ~/.cargo/registry/src/index.crates.io-*)
         for crate in $CRATES; do
             [[ -d $registry/$crate ]] || { echo "$registry/$crate not found: set CRATES"; exit 1; }
@@ -44,14 +44,8 @@ if [[ -z ${TREE:-} ]]; then
         done
     fi
 fi
-if [[ -z $BUDGET ]]; then
-    (cd "$ROOT" && cargo build --release -p budget-cli --quiet)
-    BUDGET=$ROOT/target/release/budget
-fi
-
-files=$(find "$TREE" -type f | wc -l)
-bytes=$(du -sb "$TREE" | cut -f1)
-echo "tree: $TREE ($files files, $bytes bytes); $(nproc) cores; load $(cut -d' ' -f1-3 /proc/loadavg)"
+[[ -n $BUDGET ]] || BUDGET=$(release_budget "$ROOT")
+describe_tree "$TREE"
 echo "budget: $BUDGET ($("$BUDGET" --version))${BEFORE:+; before: $BEFORE}"
 
 # One run of each outside the timing: outputs, summaries, checks.
