@@ -157,15 +157,16 @@ impl<'e> PayloadAssembler<'e> {
     /// of `counts` is candidate `i`: pass the same candidate list to every
     /// assembly that shares `counts`.
     ///
-    /// The payload is the one the assembler builds from candidates whose
-    /// `tokens` are those exact counts, with the same estimator: the same
-    /// placements, text and fingerprint, when the estimator is `counts`'
-    /// counter (or any estimator whose cost of a LINKED line does not fall
-    /// when the fetch cost printed in it grows; for `o200k_base` and
-    /// `cl100k_base`, a run of up to three digits is one token). Only the
-    /// reasons of items that did not fit a tier differ: their `needed` is a
-    /// count the cost reaches, not the cost, and an item too large for a
-    /// tier may be reported as the tier being full.
+    /// When the estimator is `counts`' counter, the payload is the one the
+    /// assembler builds from candidates whose `tokens` are those exact
+    /// counts: the same placements, text and fingerprint (this relies on a
+    /// LINKED line costing no less when the fetch cost printed in it grows;
+    /// for `o200k_base` and `cl100k_base` a run of up to three digits is one
+    /// token). Only the reasons of items that did not fit a tier differ:
+    /// their `needed` is a count the cost reaches, not the cost, and an item
+    /// too large for a tier may be reported as the tier being full. With
+    /// another estimator, a content costs its exact count, not the larger of
+    /// its count and the estimate.
     ///
     /// What is counted: each item offered to a tier is counted up to the
     /// room left there (RAW: its content; LINKED: in full, only when its
