@@ -31,6 +31,8 @@ mod features;
 mod fitted;
 mod on_demand;
 mod ratio;
+#[cfg(test)]
+mod reference;
 mod refinement;
 mod seed;
 mod upper_bound;
