@@ -20,6 +20,7 @@ set -euo pipefail
 
 RUNS=${1:-3}
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+source "$ROOT/budget-cli/bench/common.sh"
 OUT=${OUT:-/tmp/budget-bench/out}
 BUDGET=${BUDGET:-}
 CODE2PROMPT=${CODE2PROMPT:-code2prompt}
@@ -28,20 +29,10 @@ mkdir -p "$OUT"
 
 if [[ -z ${TREE:-} ]]; then
     TREE=/tmp/budget-bench/python-stdlib
-    if [[ ! -d $TREE ]]; then
-        stdlib=$(python3 -c 'import sysconfig; print(sysconfig.get_paths()["stdlib"])')
-        mkdir -p "$TREE"
-        (cd "$stdlib" && tar --exclude=./site-packages --exclude=__pycache__ -cf - .) | tar -xf - -C "$TREE"
-    fi
+    [[ -d $TREE ]] || copy_python_stdlib "$TREE"
 fi
-if [[ -z $BUDGET ]]; then
-    (cd "$ROOT" && cargo build --release -p budget-cli --quiet)
-    BUDGET=$ROOT/target/release/budget
-fi
-
-files=$(find "$TREE" -type f | wc -l)
-bytes=$(du -sb "$TREE" | cut -f1)
-echo "tree: $TREE ($files files, $bytes bytes); $(nproc) cores; load $(cut -d' ' -f1-3 /proc/loadavg)"
+[[ -n $BUDGET ]] || BUDGET=$(release_budget "$ROOT")
+describe_tree "$TREE"
 TOOLS=(budget:budget.md)
 if command -v "$CODE2PROMPT" >/dev/null; then TOOLS+=(code2prompt:code2prompt.md); else echo "code2prompt not found: skipped"; fi
 if command -v "${REPOMIX%% *}" >/dev/null; then TOOLS+=(repomix:repomix.xml); else echo "repomix not found: skipped"; fi

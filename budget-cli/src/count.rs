@@ -25,6 +25,7 @@ pub fn run(args: &CountArgs) -> Result<(), CliError> {
             counter: &counter,
             keep_text: false,
             max_file_bytes: args.input.max_file_bytes,
+            upper_bounds: false,
         },
         &progress,
     );

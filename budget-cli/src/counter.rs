@@ -5,7 +5,9 @@ use std::fmt;
 
 use budget::{
     Estimator,
-    estimate::{CalibratedEstimator, ContentType, Encoding, SeedEstimator},
+    estimate::{
+        CalibratedEstimator, ContentType, Encoding, ExactCounter, SeedEstimator, TokenCounter,
+    },
 };
 use clap::ValueEnum;
 
@@ -76,10 +78,16 @@ pub enum CounterError {
 }
 
 /// A ready counter: what it is called in reports, whether it is exact, and
-/// the estimator doing the work.
+/// the estimator or tokenizer doing the work.
 pub struct Counter {
     choice: CounterChoice,
-    estimator: Box<dyn Estimator>,
+    backend: Backend,
+}
+
+/// What counts.
+enum Backend {
+    Estimator(Box<dyn Estimator>),
+    Exact(ExactCounter),
 }
 
 impl fmt::Debug for Counter {
@@ -103,17 +111,20 @@ impl Counter {
     /// Builds the counter for `choice`. This is the only place the CLI
     /// constructs counters.
     pub fn new(choice: CounterChoice) -> Result<Self, CounterError> {
-        let estimator: Box<dyn Estimator> = match choice {
-            CounterChoice::Seed => Box::new(SeedEstimator),
-            CounterChoice::Calibrated => Box::new(CalibratedEstimator::new(Encoding::O200kBase)),
-            CounterChoice::O200k => exact(choice, Encoding::O200kBase)?,
-            CounterChoice::Cl100k => exact(choice, Encoding::Cl100kBase)?,
-            CounterChoice::SeedCode => Box::new(SeedAs(ContentType::Code)),
-            CounterChoice::SeedProse => Box::new(SeedAs(ContentType::Prose)),
-            CounterChoice::SeedYaml => Box::new(SeedAs(ContentType::Yaml)),
-            CounterChoice::SeedMarkdown => Box::new(SeedAs(ContentType::Markdown)),
+        let estimator = |e: Box<dyn Estimator>| Backend::Estimator(e);
+        let backend = match choice {
+            CounterChoice::Seed => estimator(Box::new(SeedEstimator)),
+            CounterChoice::Calibrated => {
+                estimator(Box::new(CalibratedEstimator::new(Encoding::O200kBase)))
+            }
+            CounterChoice::O200k => Backend::Exact(exact(choice, Encoding::O200kBase)?),
+            CounterChoice::Cl100k => Backend::Exact(exact(choice, Encoding::Cl100kBase)?),
+            CounterChoice::SeedCode => estimator(Box::new(SeedAs(ContentType::Code))),
+            CounterChoice::SeedProse => estimator(Box::new(SeedAs(ContentType::Prose))),
+            CounterChoice::SeedYaml => estimator(Box::new(SeedAs(ContentType::Yaml))),
+            CounterChoice::SeedMarkdown => estimator(Box::new(SeedAs(ContentType::Markdown))),
         };
-        Ok(Self { choice, estimator })
+        Ok(Self { choice, backend })
     }
 
     /// The `--counter` value this counter was built from.
@@ -123,29 +134,38 @@ impl Counter {
 
     /// Whether counts are exact tokenizer counts rather than estimates.
     pub fn is_exact(&self) -> bool {
-        matches!(self.choice, CounterChoice::O200k | CounterChoice::Cl100k)
+        self.exact().is_some()
+    }
+
+    /// The tokenizer, when counts are exact (`o200k`, `cl100k`).
+    pub fn exact(&self) -> Option<&dyn TokenCounter> {
+        match &self.backend {
+            Backend::Exact(counter) => Some(counter),
+            Backend::Estimator(_) => None,
+        }
     }
 
     /// The counter as an estimator, for the library.
     pub fn estimator(&self) -> &dyn Estimator {
-        self.estimator.as_ref()
+        match &self.backend {
+            Backend::Exact(counter) => counter,
+            Backend::Estimator(estimator) => estimator.as_ref(),
+        }
     }
 
     /// Tokens of `text`, read as `content_type` (exact counters ignore it).
     pub fn count(&self, text: &str, content_type: ContentType) -> u64 {
-        self.estimator.estimate(text, content_type)
+        self.estimator().estimate(text, content_type)
     }
 }
 
 #[cfg(feature = "exact")]
-fn exact(choice: CounterChoice, encoding: Encoding) -> Result<Box<dyn Estimator>, CounterError> {
-    budget::estimate::TiktokenCounter::new(encoding)
-        .map(|counter| Box::new(counter) as Box<dyn Estimator>)
-        .map_err(|source| CounterError::Load { choice, source })
+fn exact(choice: CounterChoice, encoding: Encoding) -> Result<ExactCounter, CounterError> {
+    ExactCounter::new(encoding).map_err(|source| CounterError::Load { choice, source })
 }
 
 #[cfg(not(feature = "exact"))]
-fn exact(choice: CounterChoice, _encoding: Encoding) -> Result<Box<dyn Estimator>, CounterError> {
+fn exact(choice: CounterChoice, _encoding: Encoding) -> Result<ExactCounter, CounterError> {
     Err(CounterError::NotBuilt { choice })
 }
 

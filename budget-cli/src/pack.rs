@@ -1,8 +1,15 @@
 //! `budget pack`: walk, count, score, select, assemble within the budget,
 //! render.
+//!
+//! With an exact counter (`o200k`, `cl100k`) files are not all counted:
+//! each gets its guaranteed upper bound, and the payload assembler counts
+//! exactly only the files a tier has room for
+//! ([`PayloadAssembler::exact_counts`]); the payload is the one counting
+//! every file would give, and its rendered text is counted in full.
 
 use std::collections::HashMap;
 
+use budget::estimate::{CountingWork, OnDemandCounts};
 use budget::payload::Complexity;
 use budget::payload::{HybridPayload, PayloadAssembler, PlacementOrder, TierBudget};
 use budget::scorer::FileRelevanceScorer;
@@ -91,16 +98,32 @@ pub fn run(args: &PackArgs) -> Result<(), CliError> {
     let progress = Progress::on_stderr();
     let entries = walk(&args.input.walk_options(), &progress)?;
     let counter = Counter::new(args.input.counter)?;
+    let exact = counter.exact();
     let mut scan = scan(
         entries,
         &ScanOptions {
             counter: &counter,
             keep_text: true,
             max_file_bytes: args.input.max_file_bytes,
+            upper_bounds: exact.is_some(),
         },
         &progress,
     );
+    // Counted, or (exact counter) upper bounds: it only sizes the
+    // selection budget, which must hold every file.
     let demand = scan.total_tokens();
+    let budget = match args.budget {
+        BudgetArg::Tokens(n) => n,
+        BudgetArg::Auto => match exact {
+            Some(exact) => Complexity::for_counted_demand(
+                exact,
+                scan.texts().filter_map(|(_, file)| file.text.as_deref()),
+            ),
+            None => Complexity::for_demand(demand),
+        }
+        .budget()
+        .total(),
+    };
     let (items, file_of_item) = items(&mut scan);
 
     let pipeline = Pipeline::builder()
@@ -118,13 +141,11 @@ pub fn run(args: &PackArgs) -> Result<(), CliError> {
         )
         .map_err(PackError::from)?;
 
-    let budget = match args.budget {
-        BudgetArg::Tokens(n) => n,
-        BudgetArg::Auto => Complexity::for_demand(demand).budget().total(),
-    };
+    let counts = exact.map(|exact| OnDemandCounts::new(exact, selection.items().len()));
     let packer = Packer {
         selection: &selection,
         counter: &counter,
+        counts: counts.as_ref(),
         format: args.format,
         order: match args.order {
             Order::Rank => PlacementOrder::Rank,
@@ -141,14 +162,78 @@ pub fn run(args: &PackArgs) -> Result<(), CliError> {
         }
         .into());
     }
-    let (records, tally) = file_records(&scan, &file_of_item, &selection, &packed.payload);
+    let records = file_records(
+        &scan,
+        &file_of_item,
+        &selection,
+        &packed.payload,
+        counts.as_ref(),
+    );
+    let counting = Counting::of(&scan.tally, counts.as_ref());
     let text = match args.format {
-        PackFormat::Json => report(records, &tally, &packed, demand, budget, &counter),
+        PackFormat::Json => report(&records, &counting, &packed, budget, &counter),
         PackFormat::Markdown | PackFormat::Xml => std::mem::take(&mut packed.text),
     };
     output::write(&text, args.output.as_deref())?;
-    summary(&tally, &packed.payload, packed.tokens, budget, &counter);
+    summary(
+        &records.tally,
+        &packed.payload,
+        packed.tokens,
+        budget,
+        &counter,
+    );
+    counting.summary(&counter);
     Ok(())
+}
+
+/// How the files' tokens were obtained: the honest account of the work.
+#[derive(Debug, PartialEq, Eq)]
+struct Counting {
+    /// Files counted exactly, in full.
+    exact: usize,
+    /// Files counted only until their count passed the room a tier had.
+    until_over: usize,
+    /// Files never counted: estimated (by the estimator, or by their upper
+    /// bound under an exact counter).
+    estimated: usize,
+}
+
+impl Counting {
+    /// The account for the `tally.counted` read files, given the on-demand
+    /// counts of the assembled ones (files outside the payload's
+    /// candidates, such as duplicates, are never counted).
+    fn of(tally: &FileTally, counts: Option<&OnDemandCounts<'_>>) -> Self {
+        let CountingWork {
+            exact, at_least, ..
+        } = counts.map(OnDemandCounts::work).unwrap_or_default();
+        Self {
+            exact,
+            until_over: at_least,
+            estimated: tally.counted.saturating_sub(exact + at_least),
+        }
+    }
+
+    fn json(&self) -> serde_json::Value {
+        json!({
+            "exact": self.exact,
+            "until_over": self.until_over,
+            "estimated": self.estimated,
+        })
+    }
+
+    /// The line on stderr under an exact counter (an estimator estimates
+    /// every file, as the payload line says).
+    fn summary(&self, counter: &Counter) {
+        if counter.is_exact() {
+            eprintln!(
+                "counting (--counter {}): {} files exactly, {} only until shown not to fit, {} by their upper bound alone",
+                counter.choice(),
+                self.exact,
+                self.until_over,
+                self.estimated,
+            );
+        }
+    }
 }
 
 /// Items for every counted file (their text moves into the item), and the
@@ -195,6 +280,8 @@ fn description(text: &str) -> Option<String> {
 struct Packer<'s, 'a> {
     selection: &'s Selection<'a, Item>,
     counter: &'s Counter,
+    /// Exact counts on demand, under an exact counter.
+    counts: Option<&'s OnDemandCounts<'s>>,
     format: PackFormat,
     order: PlacementOrder,
 }
@@ -252,11 +339,15 @@ impl<'a> Packer<'_, 'a> {
         let mut attempts = 0;
         loop {
             let tiers = TierBudget::with_total(total).ok()?;
-            let payload = PayloadAssembler::new(tiers)
+            let assembler = PayloadAssembler::new(tiers)
                 .estimator(self.counter.estimator())
-                .order(self.order)
-                .assemble_selection(self.selection)
-                .ok()?;
+                .order(self.order);
+            let payload = match self.counts {
+                Some(counts) => assembler.exact_counts(counts),
+                None => assembler,
+            }
+            .assemble_selection(self.selection)
+            .ok()?;
             let text = match self.format {
                 PackFormat::Xml => xml::render(&payload, budget),
                 PackFormat::Markdown | PackFormat::Json => payload.markdown().to_owned(),
@@ -279,15 +370,29 @@ impl<'a> Packer<'_, 'a> {
     }
 }
 
+/// The JSON records of the input files and the tally of their outcomes.
+struct FileRecords {
+    records: Vec<serde_json::Value>,
+    tally: FileTally,
+    /// The tokens of the read files: exact counts where known, else their
+    /// estimates (saturating).
+    material_tokens: u64,
+    /// Whether every one of those counts is exact.
+    material_exact: bool,
+}
+
 /// One JSON record per input file, and the tally of outcomes: packed
 /// files carry their tier, cost, score and placement reason; duplicates
-/// name the file they repeat; skipped files their reason.
+/// name the file they repeat; skipped files their reason. `tokens` is the
+/// exact count where the file was counted on demand (`tokens_exact`), else
+/// its estimate (or upper bound, under an exact counter).
 fn file_records(
     scan: &Scan,
     file_of_item: &[usize],
     selection: &Selection<'_, Item>,
     payload: &HybridPayload<'_, Item>,
-) -> (Vec<serde_json::Value>, FileTally) {
+    counts: Option<&OnDemandCounts<'_>>,
+) -> FileRecords {
     // The report lists included items in placed order, which is the
     // payload's candidate order.
     let report = selection.report();
@@ -300,6 +405,12 @@ fn file_records(
         exclusion_of_file.insert(file_of_item[excluded.index], &excluded.reason);
     }
     let mut tally = FileTally::default();
+    let mut material_tokens: u64 = 0;
+    let mut material_exact = true;
+    let mut material = |tokens: u64, exact: bool| {
+        material_tokens = material_tokens.saturating_add(tokens);
+        material_exact &= exact;
+    };
     let records = scan
         .files
         .iter()
@@ -310,11 +421,15 @@ fn file_records(
                 Ok(text) => {
                     if let Some(placement) = placement_of_file.get(&index) {
                         tally.counted += 1;
+                        let counted = counts.and_then(|c| c.known_exact(placement.position));
+                        let tokens = counted.unwrap_or(text.tokens);
+                        material(tokens, counted.is_some());
                         return json!({
                             "path": file.label,
                             "status": "packed",
                             "tier": placement.state.to_string(),
-                            "tokens": text.tokens,
+                            "tokens": tokens,
+                            "tokens_exact": counted.is_some(),
                             "cost": placement.tokens,
                             "score": placement.score,
                             "reason": placement.reason.to_string(),
@@ -331,6 +446,7 @@ fn file_records(
                         ),
                         other => format!("excluded by selection: {other:?}"),
                     };
+                    material(text.tokens, false);
                     (Skip::Duplicate, Some(text.tokens), reason)
                 }
             };
@@ -340,13 +456,19 @@ fn file_records(
                 "status": status.key(),
                 "tier": null,
                 "tokens": tokens,
+                "tokens_exact": false,
                 "cost": 0,
                 "score": null,
                 "reason": reason,
             })
         })
         .collect();
-    (records, tally)
+    FileRecords {
+        records,
+        tally,
+        material_tokens,
+        material_exact,
+    }
 }
 
 /// Narrows `low < high`, where `below(low)` holds and `below(high)` does
@@ -365,10 +487,9 @@ fn bisect(mut low: u64, mut high: u64, below: impl Fn(u64) -> bool) -> (u64, u64
 
 /// The `--format json` document.
 fn report(
-    records: Vec<serde_json::Value>,
-    tally: &FileTally,
+    records: &FileRecords,
+    counting: &Counting,
     packed: &Packed<'_>,
-    material_tokens: u64,
     budget: u64,
     counter: &Counter,
 ) -> String {
@@ -377,9 +498,11 @@ fn report(
         "counter": counter.choice().to_string(),
         "exact": counter.is_exact(),
         "payload_tokens": packed.tokens,
-        "material_tokens": material_tokens,
-        "files": records,
-        "counts": tally.json("packed"),
+        "material_tokens": records.material_tokens,
+        "material_tokens_exact": records.material_exact,
+        "counting": counting.json(),
+        "files": records.records,
+        "counts": records.tally.json("packed"),
         "payload": packed.text,
     });
     let mut text = serde_json::to_string_pretty(&document).unwrap_or_default();

@@ -6,7 +6,7 @@ use std::num::NonZeroUsize;
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use budget::estimate::ContentType;
+use budget::estimate::{ContentType, guaranteed_upper_bound};
 
 use crate::counter::Counter;
 use crate::progress::Progress;
@@ -26,7 +26,8 @@ pub struct TextFile {
     pub text: Option<String>,
     /// The content type its extension names.
     pub content_type: ContentType,
-    /// Its tokens, as counted.
+    /// Its tokens, as counted, or their guaranteed upper bound when the
+    /// scan was asked for bounds ([`ScanOptions::upper_bounds`]).
     pub tokens: u64,
 }
 
@@ -73,6 +74,10 @@ pub struct ScanOptions<'c> {
     pub keep_text: bool,
     /// Larger files are skipped as too large (bytes).
     pub max_file_bytes: u64,
+    /// Whether files get the guaranteed upper bound of their `o200k_base` or
+    /// `cl100k_base` count ([`guaranteed_upper_bound`]) instead of being
+    /// counted: for a caller that counts exactly only what it needs.
+    pub upper_bounds: bool,
 }
 
 /// Reads and counts every entry on all available cores.
@@ -83,7 +88,11 @@ pub fn scan(entries: Vec<Entry>, options: &ScanOptions<'_>, progress: &Progress)
             Some(skipped) => Err(skipped.clone()),
             None => read_text(&entry.path, options.max_file_bytes).map(|text| {
                 let content_type = content_type(&entry.label);
-                let tokens = options.counter.count(&text, content_type);
+                let tokens = if options.upper_bounds {
+                    guaranteed_upper_bound(&text)
+                } else {
+                    options.counter.count(&text, content_type)
+                };
                 TextFile {
                     text: options.keep_text.then_some(text),
                     content_type,

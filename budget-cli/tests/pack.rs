@@ -265,3 +265,74 @@ fn auto_budget_sizes_from_the_material() {
     // A few hundred tokens of material is a simple task: 25,000.
     assert_eq!(report["budget"], 25_000);
 }
+
+// Needs the exact o200k counter (the default counter).
+#[cfg(feature = "exact")]
+#[test]
+fn exact_counter_counts_only_what_the_payload_needs() {
+    // 60 modules of 150 to 1,000 lines: far more than a 3,000-token payload holds.
+    let files: Vec<(String, Vec<u8>)> = (0..60)
+        .map(|i| {
+            let line = format!("pub fn f{i}(x: u64) -> u64 {{ x * {i} + 7 }}\n");
+            let body = format!("//! Module {i}.\n{}", line.repeat(150 + 15 * i));
+            (format!("src/m{i:02}.rs"), body.into_bytes())
+        })
+        .collect();
+    let borrowed: Vec<(&str, &[u8])> = files
+        .iter()
+        .map(|(p, b)| (p.as_str(), b.as_slice()))
+        .collect();
+    let dir = tree(&borrowed);
+    let run = budget_in(
+        dir.path(),
+        &["pack", "--budget", "3000", "--format", "json"],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let report = run.json();
+    let payload = report["payload"].as_str().unwrap();
+    assert!(o200k(payload) <= 3_000, "{} tokens", o200k(payload));
+    assert_eq!(report["payload_tokens"].as_u64(), Some(o200k(payload)));
+
+    let counting = &report["counting"];
+    let exact = counting["exact"].as_u64().unwrap();
+    let until_over = counting["until_over"].as_u64().unwrap();
+    let estimated = counting["estimated"].as_u64().unwrap();
+    assert_eq!(exact + until_over + estimated, 60);
+    // The files the tiers had no room for were counted only up to that
+    // room (or not at all): at most a few hundred tokens each.
+    assert!(exact < 20 && until_over + estimated > 40, "{counting}");
+    assert_eq!(report["material_tokens_exact"], false);
+
+    let mut reported_exact = 0;
+    for file in report["files"].as_array().unwrap() {
+        let path = file["path"].as_str().unwrap();
+        let text = std::fs::read_to_string(dir.path().join(path)).unwrap();
+        let tokens = file["tokens"].as_u64().unwrap();
+        let tier = file["tier"].as_str().unwrap();
+        if file["tokens_exact"] == true {
+            reported_exact += 1;
+            assert_eq!(tokens, o200k(&text), "{path}");
+        } else {
+            // Its upper bound: the UTF-8 length, never below the count.
+            assert_eq!(tokens, text.len() as u64, "{path}");
+            assert!(tokens >= o200k(&text));
+            assert!(["SUMMARY", "OMITTED"].contains(&tier), "{path} in {tier}");
+        }
+        // A LINKED line prints the file's exact count.
+        if tier == "LINKED" {
+            assert!(
+                payload.contains(&format!("`{path}` (lines 1-")),
+                "{path} linked"
+            );
+            assert!(payload.contains(&format!(". Fetch: {} tokens.", o200k(&text))));
+        }
+    }
+    assert_eq!(reported_exact, exact);
+    assert!(
+        run.stderr.contains(&format!(
+            "counting (--counter o200k): {exact} files exactly, {until_over} only until shown not to fit, {estimated} by their upper bound alone"
+        )),
+        "{}",
+        run.stderr
+    );
+}

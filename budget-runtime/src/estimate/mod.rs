@@ -2,9 +2,10 @@
 //! [`SeedEstimator`] with its fixed characters-per-token ratios, the
 //! [`CalibratedEstimator`] fitted per [`Encoding`] (with the recommended
 //! [`DEFAULT_ESTIMATOR`] and a guaranteed upper bound), the
-//! [`ExactCounter`] (features `o200k`, `cl100k`), and [`ExactRefinement`],
+//! [`ExactCounter`] (features `o200k`, `cl100k`), [`ExactRefinement`],
 //! which fills a budget with exact results while counting exactly only what
-//! can change them.
+//! can change them, and [`OnDemandCounts`], which counts a list of texts
+//! only as far as each question needs (the payload assembler's exact mode).
 //!
 //! Measured on the project's corpus (160 files of code, prose, YAML and
 //! Markdown; the calibrated rows by two-fold cross-validation) against
@@ -29,6 +30,7 @@ mod encoding;
 mod exact;
 mod features;
 mod fitted;
+mod on_demand;
 mod ratio;
 #[cfg(test)]
 mod reference;
@@ -42,6 +44,7 @@ pub use content_type::{ContentType, UnknownContentType};
 pub use encoding::{Encoding, UnknownEncoding};
 pub use exact::{ExactCounter, TokenizerError};
 pub use features::{FEATURE_COUNT, Feature, TextFeatures};
+pub use on_demand::{CountingWork, OnDemandCounts};
 pub use ratio::EstimationRatio;
 pub use refinement::{Candidate, ExactRefinement, Fill, Inclusion};
 pub use seed::{SeedEstimator, count_chars, seed_estimate};

@@ -123,10 +123,12 @@ impl Fill {
 /// (the included set is the all-exact one, whose total fits), provided the
 /// bounds are true bounds.
 ///
-/// The pipeline, the payload assembler and the CLI's `pack` use it where
-/// they hold a token-count snapshot of upper bounds: refine the snapshot of
-/// the items in score order before slicing, or use [`ExactRefinement::fill`]
-/// as the greedy slice itself.
+/// Use it where a token-count snapshot of upper bounds is at hand: refine
+/// the snapshot of the items in score order before slicing, or use
+/// [`ExactRefinement::fill`] as the greedy slice itself. For a payload
+/// with tiers, [`PayloadAssembler::exact_counts`](crate::payload::PayloadAssembler::exact_counts)
+/// does the same per tier (with [`OnDemandCounts`](crate::estimate::OnDemandCounts));
+/// the CLI's `pack` uses that.
 ///
 /// ```
 /// use budget_runtime::estimate::{Candidate, ExactRefinement, guaranteed_upper_bound};

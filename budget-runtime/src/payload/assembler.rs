@@ -1,8 +1,7 @@
 //! [`PayloadAssembler`]: places candidates into tiers, renders the payload
 //! and demotes further until the rendered text fits the total.
 
-use crate::estimate::ContentType;
-use crate::estimate::{Estimator, SeedEstimator};
+use crate::estimate::{ContentType, Estimator, OnDemandCounts, SeedEstimator};
 use crate::model::{ContextItem, Tier, TierThresholds};
 use crate::payload::candidate::Rank;
 use crate::payload::demotion::{Slot, TierCost, TierPlacer};
@@ -60,7 +59,9 @@ pub enum PlacementOrder {
 /// renders to, and the render pass only pays for the document's structure.
 ///
 /// Each item's count is the candidate's [`tokens`](Candidate::tokens),
-/// read once; the assembler never calls [`ContextItem::tokens`].
+/// read once; the assembler never calls [`ContextItem::tokens`]. With
+/// [`exact_counts`](Self::exact_counts) it is instead the exact count of
+/// its content, counted only as far as a decision needs.
 ///
 /// Each item starts in RAW, or in the tier its
 /// [`tier`](ContextItem::tier) asks for, or lower when
@@ -93,6 +94,7 @@ pub struct PayloadAssembler<'e> {
     estimator: &'e dyn Estimator,
     order: PlacementOrder,
     thresholds: Option<TierThresholds>,
+    counts: Option<&'e OnDemandCounts<'e>>,
 }
 
 impl std::fmt::Debug for PayloadAssembler<'_> {
@@ -101,6 +103,7 @@ impl std::fmt::Debug for PayloadAssembler<'_> {
             .field("budget", &self.budget)
             .field("order", &self.order)
             .field("thresholds", &self.thresholds)
+            .field("counts", &self.counts)
             .finish_non_exhaustive()
     }
 }
@@ -114,6 +117,7 @@ impl PayloadAssembler<'static> {
             estimator: &SeedEstimator,
             order: PlacementOrder::Rank,
             thresholds: None,
+            counts: None,
         }
     }
 }
@@ -133,12 +137,80 @@ impl<'e> PayloadAssembler<'e> {
     /// # let _ = assembler;
     /// # Ok::<(), budget_runtime::payload::TierBudgetError>(())
     /// ```
-    pub fn estimator<'f>(self, estimator: &'f dyn Estimator) -> PayloadAssembler<'f> {
+    pub fn estimator<'f>(self, estimator: &'f dyn Estimator) -> PayloadAssembler<'f>
+    where
+        'e: 'f,
+    {
         PayloadAssembler {
             budget: self.budget,
             estimator,
             order: self.order,
             thresholds: self.thresholds,
+            counts: self.counts,
+        }
+    }
+
+    /// This assembler placing items by the exact counts of their contents
+    /// under `counts`' counter, counted only as far as each decision needs
+    /// ([`OnDemandCounts`]); the candidates' [`tokens`](Candidate::tokens)
+    /// are not read (they may be upper bounds, or anything). Position `i`
+    /// of `counts` is candidate `i`: pass the same candidate list to every
+    /// assembly that shares `counts`.
+    ///
+    /// When the estimator is `counts`' counter, the payload is the one the
+    /// assembler builds from candidates whose `tokens` are those exact
+    /// counts: the same placements, text and fingerprint (this relies on a
+    /// LINKED line costing no less when the fetch cost printed in it grows;
+    /// for `o200k_base` and `cl100k_base` a run of up to three digits is one
+    /// token). Only the reasons of items that did not fit a tier differ:
+    /// their `needed` is a count the cost reaches, not the cost, and an item
+    /// too large for a tier may be reported as the tier being full. With
+    /// another estimator, a content costs its exact count, not the larger of
+    /// its count and the estimate.
+    ///
+    /// What is counted: each item offered to a tier is counted up to the
+    /// room left there (RAW: its content; LINKED: in full, only when its
+    /// line could fit with the smallest count it may have); items the tiers
+    /// have no room for cost a count up to that room, or nothing.
+    ///
+    /// ```
+    /// use budget_runtime::estimate::{OnDemandCounts, guaranteed_upper_bound};
+    /// use budget_runtime::payload::{Candidate, ItemState, PayloadAssembler, TierBudget};
+    /// use budget_runtime::{Item, estimate::TokenCounter};
+    ///
+    /// /// A toy exact counter: one token per word.
+    /// struct Words;
+    /// impl TokenCounter for Words {
+    ///     fn count_tokens(&self, t: &str) -> u64 { t.split_whitespace().count() as u64 }
+    /// }
+    /// let texts = ["fn main() {}", &"word ".repeat(5_000)];
+    /// let items: Vec<Item> = texts
+    ///     .iter()
+    ///     .map(|t| Item::builder(*t).tokens(guaranteed_upper_bound(t)).build())
+    ///     .collect::<Result<_, _>>()?;
+    /// let candidates: Vec<Candidate<'_, Item>> =
+    ///     items.iter().zip([0.9, 0.1]).map(|(i, s)| Candidate::new(i, s)).collect();
+    /// let counts = OnDemandCounts::new(&Words, candidates.len());
+    /// let payload = PayloadAssembler::new(TierBudget::with_total(2_000)?)
+    ///     .estimator(&Words)
+    ///     .exact_counts(&counts)
+    ///     .assemble(candidates)?;
+    /// let states: Vec<_> = payload.placements().iter().map(|p| p.state).collect();
+    /// assert_eq!(states, [ItemState::Raw, ItemState::Linked]);
+    /// assert_eq!(counts.known_exact(0), Some(3));
+    /// assert_eq!(counts.known_exact(1), Some(5_000)); // LINKED prints it
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn exact_counts<'f>(self, counts: &'f OnDemandCounts<'f>) -> PayloadAssembler<'f>
+    where
+        'e: 'f,
+    {
+        PayloadAssembler {
+            budget: self.budget,
+            estimator: self.estimator,
+            order: self.order,
+            thresholds: self.thresholds,
+            counts: Some(counts),
         }
     }
 
@@ -226,6 +298,7 @@ impl<'e> PayloadAssembler<'e> {
         let costs = FragmentCosts {
             candidates: &candidates,
             estimator: self.estimator,
+            counts: self.counts,
             buffer: String::new(),
         };
         let mut placer = TierPlacer::new(start, &scores, costs);
@@ -241,14 +314,15 @@ impl<'e> PayloadAssembler<'e> {
         let total = self.budget.total();
         let (markdown, fingerprint, rendered_tokens) = loop {
             let demotions = count_demotions(placer.events());
+            let counted = self.counted(&candidates);
             let (markdown, fingerprint) = render::render(&RenderInput {
                 budget: &self.budget,
                 tally: placer.tally(),
-                candidates: &candidates,
+                candidates: &counted,
                 slots: placer.slots(),
                 demotions,
             });
-            let rendered = self.rendered_tokens(&markdown, &candidates, placer.slots());
+            let rendered = self.rendered_tokens(&markdown, &counted, placer.slots());
             if rendered <= total {
                 break (markdown, fingerprint, rendered);
             }
@@ -294,6 +368,26 @@ impl<'e> PayloadAssembler<'e> {
             rendered_tokens,
             fingerprint,
         })
+    }
+
+    /// The candidates with the exact counts known so far in place of their
+    /// `tokens`, under [`exact_counts`](Self::exact_counts): every item in
+    /// RAW or LINKED has been counted.
+    fn counted<'a, T: ContextItem + ?Sized>(
+        &self,
+        candidates: &[Candidate<'a, T>],
+    ) -> Vec<Candidate<'a, T>> {
+        let Some(counts) = self.counts else {
+            return candidates.to_vec();
+        };
+        candidates
+            .iter()
+            .enumerate()
+            .map(|(position, c)| {
+                let tokens = counts.known_exact(position).unwrap_or(c.tokens);
+                Candidate::with_tokens(c.item, c.score, tokens)
+            })
+            .collect()
     }
 
     /// The estimate of the whole rendered text, raised by every RAW item's
@@ -346,35 +440,75 @@ fn count_demotions(events: &[crate::payload::PlacementEvent]) -> usize {
         .count()
 }
 
-/// Costs from the rendered fragments, estimated as Markdown.
+/// Costs from the rendered fragments, estimated as Markdown; contents
+/// counted on demand under [`PayloadAssembler::exact_counts`].
 struct FragmentCosts<'c, 'a, 'e, T: ?Sized> {
     candidates: &'c [Candidate<'a, T>],
     estimator: &'e dyn Estimator,
+    counts: Option<&'e OnDemandCounts<'e>>,
     buffer: String,
 }
 
+impl<T: ContextItem + ?Sized> FragmentCosts<'_, '_, '_, T> {
+    /// The estimate of the fragment in the buffer.
+    fn fragment(&self) -> u64 {
+        self.estimator.estimate(&self.buffer, ContentType::Markdown)
+    }
+
+    /// The LINKED line's cost with `tokens` as the fetch cost.
+    fn link_line(&mut self, position: usize, tokens: u64) -> u64 {
+        let candidate = self.candidates[position];
+        let candidate = Candidate::with_tokens(candidate.item, candidate.score, tokens);
+        self.buffer.clear();
+        render::push_link_line(&mut self.buffer, &candidate, position);
+        self.fragment()
+    }
+}
+
 impl<T: ContextItem + ?Sized> TierCost for FragmentCosts<'_, '_, '_, T> {
-    fn cost(&mut self, position: usize, tier: Tier) -> u64 {
+    fn cost(&mut self, position: usize, tier: Tier, room: u64) -> u64 {
         let candidate = self.candidates[position];
         let item = candidate.item;
         self.buffer.clear();
-        let content_tokens = match tier {
-            Tier::Raw => {
+        match (tier, self.counts) {
+            (Tier::Raw, counts) => {
                 let content = item.content();
                 render::push_raw_block(&mut self.buffer, item, position, &content, false);
-                let declared = candidate.tokens;
-                declared.max(self.estimator.estimate(&content, ContentType::Markdown))
+                let frame = self.fragment();
+                let content_tokens = match counts {
+                    None => candidate
+                        .tokens
+                        .max(self.estimator.estimate(&content, ContentType::Markdown)),
+                    // Past the room, any count the content reaches will do.
+                    Some(counts) => match room.checked_sub(frame) {
+                        Some(left) => counts
+                            .up_to(position, &content, left)
+                            .unwrap_or_else(|| counts.at_least(position)),
+                        None => counts.at_least(position),
+                    },
+                };
+                frame.saturating_add(content_tokens)
             }
-            Tier::Linked => {
-                render::push_link_line(&mut self.buffer, &candidate, position);
-                0
+            (Tier::Linked, None) => self.link_line(position, candidate.tokens),
+            (Tier::Linked, Some(counts)) => {
+                if let Some(exact) = counts.known_exact(position) {
+                    return self.link_line(position, exact);
+                }
+                // The line with the smallest count the content may have: if
+                // even that does not fit, neither does the line with the
+                // exact count, which is no shorter.
+                let smallest = self.link_line(position, counts.at_least(position));
+                if smallest > room {
+                    return smallest;
+                }
+                let exact = counts.exact(position, &item.content());
+                self.link_line(position, exact)
             }
-            Tier::Summary => {
+            (Tier::Summary, _) => {
                 render::push_mention_line(&mut self.buffer, item, position, candidate.score);
-                0
+                self.fragment()
             }
-        };
-        content_tokens.saturating_add(self.estimator.estimate(&self.buffer, ContentType::Markdown))
+        }
     }
 }
 

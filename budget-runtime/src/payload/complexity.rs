@@ -2,6 +2,7 @@
 
 use std::ops::RangeInclusive;
 
+use crate::estimate::TokenCounter;
 use crate::payload::TierBudget;
 
 /// The seed's complexity classes and their expected payload totals, in
@@ -55,6 +56,40 @@ impl Complexity {
         }
     }
 
+    /// The class of the exact demand of `texts` under `counter` (the sum of
+    /// their counts, as [`Complexity::for_demand`] classes it), counting
+    /// only until the class is settled: once the texts counted so far pass
+    /// the Medium ceiling of 70,000 tokens, the rest is not counted.
+    ///
+    /// ```
+    /// use budget_runtime::estimate::TokenCounter;
+    /// use budget_runtime::payload::Complexity;
+    ///
+    /// /// A toy exact counter: one token per word.
+    /// struct Words;
+    /// impl TokenCounter for Words {
+    ///     fn count_tokens(&self, t: &str) -> u64 { t.split_whitespace().count() as u64 }
+    /// }
+    /// let page = "word ".repeat(30_000);
+    /// assert_eq!(Complexity::for_counted_demand(&Words, [page.as_str()]), Complexity::Medium);
+    /// let pages = [page.as_str(); 3];
+    /// assert_eq!(Complexity::for_counted_demand(&Words, pages), Complexity::Complex);
+    /// ```
+    pub fn for_counted_demand<'t>(
+        counter: &dyn TokenCounter,
+        texts: impl IntoIterator<Item = &'t str>,
+    ) -> Self {
+        let ceiling = *Self::Medium.expected_total().end();
+        let mut demand: u64 = 0;
+        for text in texts {
+            match counter.count_tokens_up_to(text, ceiling.saturating_sub(demand)) {
+                Some(tokens) => demand = demand.saturating_add(tokens),
+                None => return Self::Complex,
+            }
+        }
+        Self::for_demand(demand)
+    }
+
     /// A tier budget with this class's ceiling as total and every other
     /// value at its default (META 300, shares 1 / 9 / 90, headroom 10%).
     pub const fn budget(self) -> TierBudget {
@@ -66,6 +101,33 @@ impl Complexity {
 mod tests {
     use super::*;
     use crate::model::Tier;
+
+    /// One token per byte; counts how many texts it was asked about.
+    #[derive(Default)]
+    struct Bytes(std::sync::atomic::AtomicUsize);
+    impl TokenCounter for Bytes {
+        fn count_tokens(&self, text: &str) -> u64 {
+            self.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            text.len() as u64
+        }
+    }
+
+    #[test]
+    fn counted_demand_stops_once_complex() {
+        let k = "x".repeat(1_000);
+        let classify = |n: usize, extra: &str| {
+            let bytes = Bytes::default();
+            let texts = std::iter::repeat_n(k.as_str(), n).chain([extra]);
+            let class = Complexity::for_counted_demand(&bytes, texts);
+            (class, bytes.0.into_inner())
+        };
+        assert_eq!(classify(25, ""), (Complexity::Simple, 26));
+        assert_eq!(classify(25, "x"), (Complexity::Medium, 26));
+        assert_eq!(classify(70, ""), (Complexity::Medium, 71));
+        assert_eq!(classify(70, "x"), (Complexity::Complex, 71));
+        // The 71st text passes the ceiling: the rest is not counted.
+        assert_eq!(classify(500, ""), (Complexity::Complex, 71));
+    }
 
     #[test]
     fn class_boundaries_are_the_range_ceilings() {

@@ -39,10 +39,13 @@ use crate::payload::{
     DemotionCause, ItemState, PlacementAction, PlacementEvent, PlacementReason, Tally,
 };
 
-/// Tokens an item costs in a tier. Called at most once per item and tier.
+/// Tokens an item costs in a tier.
 pub(crate) trait TierCost {
-    /// The cost of the item at `position` in `tier`, in tokens.
-    fn cost(&mut self, position: usize, tier: Tier) -> u64;
+    /// The cost of the item at `position` in `tier`, in tokens, when it is
+    /// at most `room`; otherwise either that cost or any count that exceeds
+    /// `room` without exceeding the cost (a lower bound that proves the
+    /// item does not fit, so that counting can stop at `room`).
+    fn cost(&mut self, position: usize, tier: Tier, room: u64) -> u64;
 }
 
 /// The engine's record of one item.
@@ -163,8 +166,19 @@ impl<C: TierCost> TierPlacer<C> {
                 reason = PlacementReason::RanksBelowDemoted { tier: t };
                 continue;
             }
-            let cost = self.costs.cost(position, t);
             let limit = self.tally.tier(t).limit;
+            let lowest_ranks_below = self.members[s]
+                .peek()
+                .is_some_and(|Reverse(lowest)| *lowest < rank);
+            // Exact up to what is left; up to the limit when a demotion
+            // could make room (rule 4 needs the cost, rule 2 a cost over
+            // the limit, and a lower bound over what is left gives neither).
+            let room = if lowest_ranks_below {
+                limit
+            } else {
+                self.tally.tier(t).remaining()
+            };
+            let cost = self.costs.cost(position, t, room);
             if cost > limit {
                 reason = PlacementReason::TooLarge {
                     tier: t,
@@ -177,9 +191,6 @@ impl<C: TierCost> TierPlacer<C> {
                 self.enter(position, t, cost, reason);
                 return;
             }
-            let lowest_ranks_below = self.members[s]
-                .peek()
-                .is_some_and(|Reverse(lowest)| *lowest < rank);
             if lowest_ranks_below {
                 self.demote_lowest(t, DemotionCause::Displaced { by: position });
                 if cost <= self.tally.tier(t).remaining() {
@@ -261,7 +272,7 @@ mod tests {
     struct Fixed(Vec<[u64; 3]>);
 
     impl TierCost for Fixed {
-        fn cost(&mut self, position: usize, tier: Tier) -> u64 {
+        fn cost(&mut self, position: usize, tier: Tier, _room: u64) -> u64 {
             self.0[position][slot(tier)]
         }
     }

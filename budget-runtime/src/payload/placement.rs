@@ -78,11 +78,17 @@ pub enum PlacementReason {
         requested: Tier,
     },
     /// `tier` was full and its lowest-ranked item ranked at or above this
-    /// one, so nothing was demoted for it.
+    /// one, so nothing was demoted for it. (With
+    /// [`PayloadAssembler::exact_counts`](crate::payload::PayloadAssembler::exact_counts)
+    /// also an item too large for the tier whose count stopped at what was
+    /// free: the outcome is the same, the next tier.)
     TierFull {
         /// The full tier.
         tier: Tier,
-        /// Tokens it would have cost there.
+        /// Tokens it would have cost there (with
+        /// [`PayloadAssembler::exact_counts`](crate::payload::PayloadAssembler::exact_counts),
+        /// at least this many: counting stops once an item is shown not to
+        /// fit).
         needed: u64,
         /// Tokens that were free there.
         available: u64,
@@ -91,7 +97,9 @@ pub enum PlacementReason {
     TooLarge {
         /// The tier.
         tier: Tier,
-        /// Tokens it would have cost there.
+        /// Tokens it would have cost there (with
+        /// [`PayloadAssembler::exact_counts`](crate::payload::PayloadAssembler::exact_counts),
+        /// at least this many).
         needed: u64,
         /// The tier's effective limit.
         limit: u64,

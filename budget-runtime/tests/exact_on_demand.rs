@@ -1,0 +1,216 @@
+//! `PayloadAssembler::exact_counts` against counting every item exactly:
+//! the same payload (placements, text, fingerprint), reasons that differ
+//! only where counting stopped early, and less counting.
+#![cfg(feature = "exact")]
+
+use budget_runtime::Item;
+use budget_runtime::estimate::{
+    Encoding, ExactCounter, OnDemandCounts, TokenCounter, guaranteed_upper_bound,
+};
+use budget_runtime::model::Tier;
+use budget_runtime::payload::{
+    Candidate, HybridPayload, PayloadAssembler, PlacementOrder, PlacementReason, TierBudget,
+};
+use proptest::prelude::*;
+
+fn text() -> impl Strategy<Value = String> {
+    prop_oneof![
+        "[a-z ]{1,80}",
+        "[A-Za-z0-9 .,;:()_\\n]{1,400}",
+        "fn [a-z]{1,8}\\(\\) \\{ [a-z0-9 +*]{0,200} \\}",
+        "[\u{4e00}-\u{9fff}\u{ac00}-\u{d7af}]{1,60}",
+        any::<String>().prop_filter("non-empty", |s| !s.is_empty()),
+    ]
+}
+
+/// Items whose declared tokens are `tokens(text)`, linked as `f{i}.rs`.
+fn items(texts: &[String], tokens: impl Fn(&str) -> u64) -> Vec<Item> {
+    texts
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            Item::builder(t.as_str())
+                .tokens(tokens(t))
+                .link(format!("f{i}.rs"))
+                .build()
+                .unwrap()
+        })
+        .collect()
+}
+
+fn candidates<'a>(items: &'a [Item], scores: &[f64]) -> Vec<Candidate<'a, Item>> {
+    items
+        .iter()
+        .zip(scores)
+        .map(|(item, &score)| Candidate::new(item, score))
+        .collect()
+}
+
+/// `on_demand`'s reason is `exact`'s, or (for an item that did not fit a
+/// tier) the same tier refused with a `needed` the exact cost reaches.
+fn reasons_agree(exact: PlacementReason, on_demand: PlacementReason) -> Result<(), String> {
+    use PlacementReason::{TierFull, TooLarge};
+    let ok = match (exact, on_demand) {
+        (a, b) if a == b => true,
+        (
+            TierFull {
+                tier: t1,
+                needed: n1,
+                available: a1,
+            },
+            TierFull {
+                tier: t2,
+                needed: n2,
+                available: a2,
+            },
+        ) => t1 == t2 && a1 == a2 && a2 < n2 && n2 <= n1,
+        (
+            TooLarge {
+                tier: t1,
+                needed: n1,
+                limit: l1,
+            },
+            TooLarge {
+                tier: t2,
+                needed: n2,
+                limit: l2,
+            },
+        ) => t1 == t2 && l1 == l2 && l2 < n2 && n2 <= n1,
+        // Counting stopped at what was free, below the limit.
+        (
+            TooLarge {
+                tier: t1,
+                needed: n1,
+                limit,
+            },
+            TierFull {
+                tier: t2,
+                needed: n2,
+                available,
+            },
+        ) => t1 == t2 && available < n2 && n2 <= limit && limit < n1,
+        _ => false,
+    };
+    if ok {
+        Ok(())
+    } else {
+        Err(format!("exact {exact:?}, on demand {on_demand:?}"))
+    }
+}
+
+fn assemble<'a>(
+    assembler: PayloadAssembler<'_>,
+    candidates: Vec<Candidate<'a, Item>>,
+) -> Option<HybridPayload<'a, Item>> {
+    assembler.assemble(candidates).ok()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn the_same_payload_as_counting_everything(
+        texts in prop::collection::vec(text(), 0..30),
+        // Few distinct scores: ties on purpose.
+        score_steps in prop::collection::vec(0u8..4, 30),
+        total in 400u64..4_000, // META takes 300
+        arrival in any::<bool>(),
+        encoding in prop::sample::select(Encoding::ALL.to_vec()),
+    ) {
+        let counter = ExactCounter::new(encoding).unwrap();
+        let scores: Vec<f64> = score_steps.iter().map(|&s| f64::from(s) / 4.0).collect();
+        let order = if arrival { PlacementOrder::Arrival } else { PlacementOrder::Rank };
+        let budget = TierBudget::with_total(total).unwrap();
+
+        let exact_items = items(&texts, |t| counter.count_tokens(t));
+        let exact = assemble(
+            PayloadAssembler::new(budget).estimator(&counter).order(order),
+            candidates(&exact_items, &scores),
+        );
+
+        let bound_items = items(&texts, guaranteed_upper_bound);
+        let counts = OnDemandCounts::new(&counter, texts.len());
+        let on_demand = assemble(
+            PayloadAssembler::new(budget).estimator(&counter).order(order).exact_counts(&counts),
+            candidates(&bound_items, &scores),
+        );
+
+        let (exact, on_demand) = match (exact, on_demand) {
+            (Some(e), Some(o)) => (e, o),
+            (None, None) => return Ok(()), // the structure alone exceeds the total
+            (e, o) => return Err(TestCaseError::fail(format!(
+                "one assembled, one did not: exact {}, on demand {}", e.is_some(), o.is_some()
+            ))),
+        };
+        prop_assert_eq!(exact.markdown(), on_demand.markdown());
+        prop_assert_eq!(exact.fingerprint(), on_demand.fingerprint());
+        prop_assert_eq!(exact.rendered_tokens(), on_demand.rendered_tokens());
+        prop_assert!(counter.count_tokens(on_demand.markdown()) <= total);
+        for (e, o) in exact.placements().iter().zip(on_demand.placements()) {
+            prop_assert_eq!(e.state, o.state);
+            prop_assert_eq!(e.tokens, o.tokens);
+            prop_assert_eq!(e.demoted_from, o.demoted_from);
+            reasons_agree(e.reason, o.reason).map_err(TestCaseError::fail)?;
+        }
+        // Whatever was counted in full is the exact count.
+        for (i, text) in texts.iter().enumerate() {
+            let exact_count = counter.count_tokens(text);
+            if let Some(known) = counts.known_exact(i) {
+                prop_assert_eq!(known, exact_count);
+            }
+            prop_assert!(counts.at_least(i) <= exact_count);
+        }
+    }
+}
+
+/// Many items for a small payload: the RAW tier holds a few, LINKED a few
+/// lines; the rest are counted up to the little room left, or not at all.
+#[test]
+fn a_small_payload_counts_little_of_a_large_input() {
+    let counter = ExactCounter::new(Encoding::O200kBase).unwrap();
+    // 200 files of ~2,000 tokens each ("word " is one token).
+    let texts: Vec<String> = (0..200)
+        .map(|i| format!("{i} {}", "word ".repeat(2_000)))
+        .collect();
+    let items = items(&texts, guaranteed_upper_bound);
+    let scores: Vec<f64> = (0..200).map(|i| f64::from(200 - i)).collect();
+    let counts = OnDemandCounts::new(&counter, texts.len());
+    let payload = PayloadAssembler::new(TierBudget::with_total(10_000).unwrap())
+        .estimator(&counter)
+        .exact_counts(&counts)
+        .assemble(candidates(&items, &scores))
+        .unwrap();
+    let in_tier = |tier| {
+        payload
+            .placements()
+            .iter()
+            .filter(|p| p.state == budget_runtime::payload::ItemState::of(tier))
+            .count()
+    };
+    // RAW: 10,000 × 0.9 × 0.9 = 8,100 tokens hold 4 files of 2,002 tokens.
+    assert_eq!(in_tier(Tier::Raw), 4);
+    let linked = in_tier(Tier::Linked);
+    assert!(linked > 0);
+    let work = counts.work();
+    // Counted in full: the RAW and LINKED files (and no more than a few
+    // refused while LINKED still had room for a line).
+    assert!(work.exact >= 4 + linked, "{work:?}");
+    assert!(work.exact <= 4 + linked + 2, "{work:?}, {linked} linked");
+    assert!(work.untouched + work.at_least >= 200 - (4 + linked + 2));
+    assert!(counter.count_tokens(payload.markdown()) <= 10_000);
+}
+
+/// The LINKED line's cost grows with the count printed in it, never falls:
+/// in both encodings every run of one to three digits is a single token
+/// (the pre-tokenizer cuts numbers into such runs).
+#[test]
+fn every_run_of_up_to_three_digits_is_one_token() {
+    for encoding in Encoding::ALL {
+        let counter = ExactCounter::new(encoding).unwrap();
+        for n in 0..1_000u32 {
+            for digits in [format!("{n}"), format!("{n:02}"), format!("{n:03}")] {
+                assert_eq!(counter.count_tokens(&digits), 1, "{encoding:?} {digits:?}");
+            }
+        }
+    }
+}
