@@ -138,9 +138,23 @@ proptest! {
                 prop_assert_eq!(contents.len(), non_pinned);
             }
 
+            // Exclusions come best score first, NaN last.
+            let in_order = |a: f64, b: f64| if a.is_nan() { b.is_nan() } else { b.is_nan() || a >= b };
+            prop_assert!(report.excluded.windows(2).all(|w| in_order(w[0].score, w[1].score)));
+
             // The same input gives the same output.
             let again = pipeline.run(&items, &budget).expect("second run succeeds like the first");
             prop_assert_eq!(again.report(), report);
+
+            // The report reads the same however it is taken: assembled on the
+            // first `report()`, by `into_parts` without one, and by `run_dyn`.
+            let (parts_items, parts_report) = pipeline.run(&items, &budget).expect("runs again").into_parts();
+            prop_assert_eq!(parts_items.len(), selected.len());
+            prop_assert_eq!(&parts_report, report);
+            let views: Vec<&dyn ContextItem> = items.iter().map(|i| i as &dyn ContextItem).collect();
+            let (order, dyn_report) = pipeline.run_dyn(&views, &budget).expect("runs again");
+            prop_assert_eq!(&order, &selected);
+            prop_assert_eq!(&dyn_report, report);
         }
     }
 }
