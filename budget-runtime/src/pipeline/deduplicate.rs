@@ -4,18 +4,22 @@
 //! content does not show everything the model sees (tool calls, ids, role).
 
 use std::borrow::Cow;
-use std::collections::HashMap;
+use std::hash::BuildHasher;
 
-use crate::model::{ContextItem, ScoredItem};
+use hashbrown::HashTable;
+use hashbrown::hash_table::Entry;
+
+use crate::model::ContextItem;
+use crate::pipeline::candidates::Candidates;
 use crate::pipeline::report::{ExcludedItem, ExclusionReason};
 
 /// Which item a class of identical contents keeps.
-#[derive(Clone, Copy, PartialEq)]
+#[derive(Clone, Copy)]
 enum Keeper {
     /// A pinned item, by input index: it is always included, so every
     /// scored copy of its content is a duplicate of it.
     Pinned(usize),
-    /// The best scored copy so far, by position in `scored`.
+    /// The first copy met in score order, by candidate position.
     Scored(usize),
 }
 
@@ -28,83 +32,75 @@ fn merge_key<'a>(item: &'a dyn ContextItem) -> Option<Cow<'a, str>> {
     Some(item.content()).filter(|content| !content.is_empty())
 }
 
-/// Removes from `scored` every item whose content is byte-identical to a
-/// pinned item's (input indices `pinned` of `items`) or to a better-scored
-/// item's, keeping for each content the pinned item, else the highest score
-/// (the earliest on ties), and the survivors' order. Pinned items are never
-/// removed. Items with empty content or a
-/// [`group`](crate::ContextItem::group) are each their own class. Losers are
-/// recorded in `excluded` in input order.
+/// Removes from `order` (candidate positions in score order: score
+/// descending, ties and NaN scores in position order) every candidate whose
+/// content is byte-identical to a pinned item's (input indices `pinned` of
+/// `items`) or to an earlier candidate's in `order`, keeping for each
+/// content the pinned item, else the highest score (the earliest on ties),
+/// and the survivors' order. Losers are recorded in `excluded` in score
+/// order. Items with empty content or a
+/// [`group`](crate::ContextItem::group) are each their own class.
+///
+/// Walking the score order, the first candidate met with a content is its
+/// keeper: no later one outranks it.
 pub(crate) fn deduplicate(
-    scored: &mut Vec<ScoredItem<'_>>,
+    candidates: &Candidates<'_>,
+    order: &mut Vec<usize>,
     items: &[&dyn ContextItem],
     pinned: &[usize],
     excluded: &mut Vec<ExcludedItem>,
 ) {
-    if scored.is_empty() || (scored.len() < 2 && pinned.is_empty()) {
+    if order.is_empty() || (order.len() < 2 && pinned.is_empty()) {
         return;
     }
-    // One hash per item: contents map to a class, each class remembers its
-    // keeper so far. foldhash is seeded per process, so crafted contents
-    // cannot force collisions.
-    let mut classes: HashMap<Cow<'_, str>, usize, foldhash::fast::RandomState> =
-        HashMap::with_capacity_and_hasher(scored.len() + pinned.len(), Default::default());
-    let mut keepers: Vec<Keeper> = Vec::with_capacity(scored.len() + pinned.len());
+    // One hash per item; the table holds the keepers and compares contents
+    // only when hashes agree. foldhash is seeded per process, so crafted
+    // contents cannot force collisions.
+    let state = foldhash::fast::RandomState::default();
+    let content_of = |keeper: &Keeper| match *keeper {
+        Keeper::Pinned(index) => items[index].content(),
+        Keeper::Scored(pos) => candidates.items[pos].content(),
+    };
+    let mut keepers: HashTable<Keeper> = HashTable::with_capacity(order.len() + pinned.len());
+    let mut claim = |content: &str, keeper: Keeper| match keepers.entry(
+        state.hash_one(content),
+        |known| *content_of(known) == *content,
+        |known| state.hash_one(&*content_of(known)),
+    ) {
+        Entry::Vacant(slot) => {
+            slot.insert(keeper);
+            None
+        }
+        Entry::Occupied(known) => Some(*known.get()),
+    };
     for &index in pinned {
-        let next = keepers.len();
-        if let Some(content) = merge_key(items[index])
-            && *classes.entry(content).or_insert(next) == next
-        {
-            keepers.push(Keeper::Pinned(index));
+        if let Some(content) = merge_key(items[index]) {
+            claim(&content, Keeper::Pinned(index));
         }
     }
-    let mut class_of: Vec<usize> = Vec::with_capacity(scored.len());
-    for (pos, candidate) in scored.iter().enumerate() {
-        let next = keepers.len();
-        let class = match merge_key(candidate.item) {
-            Some(content) => *classes.entry(content).or_insert(next),
-            None => next,
+    let mut kept = 0;
+    for next in 0..order.len() {
+        let pos = order[next];
+        let winner = match merge_key(candidates.items[pos]) {
+            Some(content) => claim(&content, Keeper::Scored(pos)),
+            None => None,
         };
-        if class == next {
-            keepers.push(Keeper::Scored(pos));
-        } else if let Keeper::Scored(best) = keepers[class]
-            && outranks(candidate.score, scored[best].score)
-        {
-            keepers[class] = Keeper::Scored(pos);
-        }
-        class_of.push(class);
-    }
-    let kept = |pos: usize, class: usize| keepers[class] == Keeper::Scored(pos);
-    if class_of
-        .iter()
-        .enumerate()
-        .all(|(pos, &class)| kept(pos, class))
-    {
-        return;
-    }
-    for (pos, candidate) in scored.iter().enumerate() {
-        let deduplicated_against = match keepers[class_of[pos]] {
-            Keeper::Scored(winner) if winner == pos => continue,
-            Keeper::Scored(winner) => scored[winner].index,
-            Keeper::Pinned(index) => index,
+        let deduplicated_against = match winner {
+            None => {
+                order[kept] = pos;
+                kept += 1;
+                continue;
+            }
+            Some(Keeper::Pinned(index)) => index,
+            Some(Keeper::Scored(winner)) => candidates.indices[winner],
         };
         excluded.push(ExcludedItem {
-            index: candidate.index,
-            score: candidate.score,
+            index: candidates.indices[pos],
+            score: candidates.scores[pos],
             reason: ExclusionReason::Deduplicated {
                 deduplicated_against,
             },
         });
     }
-    let mut pos = 0;
-    scored.retain(|_| {
-        let keep = kept(pos, class_of[pos]);
-        pos += 1;
-        keep
-    });
-}
-
-/// Whether `challenger` beats `holder`; NaN never beats anything.
-fn outranks(challenger: f64, holder: f64) -> bool {
-    challenger > holder || (holder.is_nan() && !challenger.is_nan())
+    order.truncate(kept);
 }

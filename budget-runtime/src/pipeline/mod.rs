@@ -2,6 +2,7 @@
 //! → Slice → Place, one file per stage, plus the [`Pipeline`] builder and
 //! the [`SelectionReport`].
 
+mod candidates;
 mod classify;
 mod deduplicate;
 mod groups;
@@ -25,6 +26,7 @@ use crate::model::{ContextBudget, ContextItem, EffectiveBudget, ItemView, Scored
 use crate::placer::{ChronologicalPlacer, Placer};
 use crate::scorer::{RelevanceScorer, Scorer};
 use crate::slicer::{CountShortfall, GreedySlicer, Slicer};
+use candidates::Candidates;
 use pending_report::{PendingReport, SliceChoice, Unsliced};
 use token_counts::TokenCounts;
 
@@ -242,16 +244,29 @@ impl Pipeline {
         let classified = classify::classify(items, &tokens, budget, &mut excluded_before_slice)?;
         let effective = budget.effective(classified.pinned_tokens);
 
-        let mut scored = self.score(items, &tokens, &classified.scoreable);
+        let candidates = self.score(items, classified.scoreable);
+        let mut order = sort::score_order(&candidates.scores);
         if self.deduplicate {
             deduplicate::deduplicate(
-                &mut scored,
+                &candidates,
+                &mut order,
                 items,
                 &classified.pinned,
                 &mut excluded_before_slice,
             );
         }
-        sort::sort_by_score(&mut scored);
+        let sorted: Vec<ScoredItem<'_>> = order
+            .iter()
+            .map(|&pos| {
+                let index = candidates.indices[pos];
+                ScoredItem {
+                    item: candidates.items[pos],
+                    index,
+                    score: candidates.scores[pos],
+                    tokens: tokens.get(index),
+                }
+            })
+            .collect();
 
         let largest_pinned = classified
             .pinned
@@ -264,10 +279,12 @@ impl Pipeline {
         });
         let Sliced {
             selected: sliced,
-            unsliced,
+            chosen,
+            available_tokens,
+            listed,
             mut groups,
             shortfalls,
-        } = self.slice(&scored, effective, pinned)?;
+        } = self.slice(&sorted, effective, pinned)?;
 
         // Pinned items, seen as pinned also when only their group is, each
         // with the count this run read.
@@ -307,15 +324,15 @@ impl Pipeline {
             &mut excluded_after_slice,
         );
 
-        let order = self.placer.place(&merged.items);
-        if !place::is_permutation(&order, merged.items.len()) {
+        let placed = self.placer.place(&merged.items);
+        if !place::is_permutation(&placed, merged.items.len()) {
             return Err(PipelineError::PlacerNotPermutation {
-                returned: order.len(),
+                returned: placed.len(),
                 len: merged.items.len(),
             });
         }
 
-        let included = order
+        let included = placed
             .iter()
             .map(|&pos| {
                 let c = &merged.items[pos];
@@ -348,6 +365,18 @@ impl Pipeline {
         }
 
         let indices = included.iter().map(|i| i.index).collect();
+        let unsliced = match listed {
+            Some(listed) => Unsliced::Listed(listed),
+            None => Unsliced::Deferred(SliceChoice {
+                order,
+                indices: candidates.indices,
+                scores: candidates.scores,
+                tokens,
+                chosen,
+                available_tokens,
+                pinned,
+            }),
+        };
         let pending = PendingReport {
             summary: SelectionReport {
                 total_candidates: items.len(),
@@ -368,27 +397,18 @@ impl Pipeline {
         Ok((indices, pending))
     }
 
-    fn score<'a>(
-        &self,
-        items: &[&'a dyn ContextItem],
-        tokens: &TokenCounts,
-        scoreable: &[usize],
-    ) -> Vec<ScoredItem<'a>> {
+    /// Scores the items at input indices `scoreable` (in input order).
+    fn score<'a>(&self, items: &[&'a dyn ContextItem], scoreable: Vec<usize>) -> Candidates<'a> {
         let views: Vec<&dyn ContextItem> = scoreable.iter().map(|&i| items[i]).collect();
         let mut scores = vec![0.0; views.len()];
         if !views.is_empty() {
             self.scorer.score_all(&views, &mut scores);
         }
-        scoreable
-            .iter()
-            .zip(scores)
-            .map(|(&index, score)| ScoredItem {
-                item: items[index],
-                index,
-                score,
-                tokens: tokens.get(index),
-            })
-            .collect()
+        Candidates {
+            items: views,
+            indices: scoreable,
+            scores,
+        }
     }
 
     /// Runs the slicer over the units of `sorted` (each group one unit);
@@ -423,19 +443,9 @@ impl Pipeline {
             }
         }
         let available_tokens = effective.target_tokens.saturating_sub(selected_tokens);
-        let unsliced = if grouped.is_none() {
-            // Without groups the units are the candidates: their exclusions
-            // are derived when the report is read.
-            Unsliced::Deferred(SliceChoice {
-                candidates: sorted
-                    .iter()
-                    .map(|c| (c.index, c.score, c.tokens()))
-                    .collect(),
-                chosen,
-                available_tokens,
-                pinned,
-            })
-        } else {
+        // Without groups the units are the candidates: their exclusions are
+        // derived from `chosen` when the report is read.
+        let listed = grouped.is_some().then(|| {
             let mut listed = Vec::new();
             for (unit, candidate) in candidates.iter().enumerate() {
                 if !chosen[unit] {
@@ -454,12 +464,14 @@ impl Pipeline {
                     }
                 }
             }
-            Unsliced::Listed(listed)
-        };
+            listed
+        });
         let groups = units.report(sorted);
         Ok(Sliced {
             selected,
-            unsliced,
+            chosen,
+            available_tokens,
+            listed,
             groups,
             shortfalls: outcome.shortfalls,
         })
@@ -471,8 +483,13 @@ struct Sliced<'a> {
     /// The selected candidates in the slicer's order, a group's members
     /// together.
     selected: Vec<ScoredItem<'a>>,
-    /// The candidates left out.
-    unsliced: Unsliced,
+    /// Whether the slicer selected each unit.
+    chosen: Vec<bool>,
+    /// Target tokens the selection left over.
+    available_tokens: u64,
+    /// With atomic groups, the exclusion of every member of a unit left
+    /// out, in the slicer's order; `None` without groups.
+    listed: Option<Vec<ExcludedItem>>,
     /// Every group's fate, `included` still unset.
     groups: Vec<GroupSelection>,
     /// Kinds whose required count the slicer could not meet.

@@ -2,6 +2,7 @@
 //! which the [`SelectionReport`] is assembled when it is first read.
 
 use crate::pipeline::report::{ExcludedItem, SelectionReport};
+use crate::pipeline::token_counts::TokenCounts;
 use crate::pipeline::{PinnedLoad, descending_key};
 
 /// The facts of one run. Most candidates are usually left out by the
@@ -54,10 +55,15 @@ impl Unsliced {
 /// tokens against what the selection left of the target.
 #[derive(Debug)]
 pub(crate) struct SliceChoice {
-    /// `(input index, score, tokens)` of each candidate, in the order the
-    /// slicer saw them (score order).
-    pub candidates: Vec<(usize, f64, u64)>,
-    /// Whether the slicer selected each candidate.
+    /// Candidate positions in the order the slicer saw them (score order).
+    pub order: Vec<usize>,
+    /// Input index of each candidate position.
+    pub indices: Vec<usize>,
+    /// Score of each candidate position.
+    pub scores: Vec<f64>,
+    /// Token count of every input item, as the run read it.
+    pub tokens: TokenCounts,
+    /// Whether the slicer selected each entry of `order`.
     pub chosen: Vec<bool>,
     /// Target tokens the slicer's selection left over.
     pub available_tokens: u64,
@@ -69,18 +75,23 @@ impl SliceChoice {
     /// Appends the exclusion of every candidate the slicer did not select,
     /// in the order the slicer saw them.
     fn exclusions(&self, excluded: &mut Vec<ExcludedItem>) {
-        for (&(index, score, tokens), _) in self
-            .candidates
+        for (&pos, _) in self
+            .order
             .iter()
             .zip(&self.chosen)
             .filter(|(_, chosen)| !**chosen)
         {
+            let index = self.indices[pos];
             // Count-cap exclusions are reported like budget ones: the
             // specification reserves `QuotaCapExceeded` for custom stages.
             excluded.push(ExcludedItem {
                 index,
-                score,
-                reason: PinnedLoad::exclusion(self.pinned, tokens, self.available_tokens),
+                score: self.scores[pos],
+                reason: PinnedLoad::exclusion(
+                    self.pinned,
+                    self.tokens.get(index),
+                    self.available_tokens,
+                ),
             });
         }
     }

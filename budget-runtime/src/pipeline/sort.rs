@@ -2,8 +2,6 @@
 
 use std::cmp::Ordering;
 
-use crate::model::ScoredItem;
-
 /// Compares two scores for a descending sort; NaN sorts after every number.
 pub fn descending_score(a: f64, b: f64) -> Ordering {
     match (a.is_nan(), b.is_nan()) {
@@ -33,15 +31,16 @@ pub fn descending_key(score: f64) -> u64 {
     (!ascending).min(u64::MAX - 1)
 }
 
-/// Sorts by score descending; equal scores keep their relative order.
-pub(crate) fn sort_by_score(scored: &mut Vec<ScoredItem<'_>>) {
-    let mut keys: Vec<(u64, usize)> = scored
+/// The positions of `scores` by score descending, equal scores in position
+/// order (a stable sort), without moving anything else.
+pub(crate) fn score_order(scores: &[f64]) -> Vec<usize> {
+    let mut keys: Vec<(u64, usize)> = scores
         .iter()
         .enumerate()
-        .map(|(pos, c)| (descending_key(c.score), pos))
+        .map(|(pos, &score)| (descending_key(score), pos))
         .collect();
     sort_keyed(&mut keys);
-    *scored = keys.iter().map(|&(_, pos)| scored[pos]).collect();
+    keys.into_iter().map(|(_, pos)| pos).collect()
 }
 
 /// Sorts `(key, position)` pairs built in ascending position order by key,

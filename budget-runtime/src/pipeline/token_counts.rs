@@ -13,6 +13,7 @@ use crate::model::ContextItem;
 /// refinement step that replaces estimates by exact counts for chosen items
 /// belongs right after [`TokenCounts::read`]: every stage after it sees the
 /// refined counts.
+#[derive(Debug)]
 pub(crate) struct TokenCounts {
     counts: Vec<u64>,
 }
