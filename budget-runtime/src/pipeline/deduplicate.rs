@@ -24,9 +24,10 @@ enum Keeper {
 }
 
 /// The content `item` is merged by, or `None` when it is its own class
-/// (empty content, or a member of a [`group`](crate::ContextItem::group)).
-fn merge_key<'a>(item: &'a dyn ContextItem) -> Option<Cow<'a, str>> {
-    if item.group().is_some() {
+/// (empty content, or a member of a [`group`](crate::ContextItem::group),
+/// asked only when some item of the run has one: `grouped`).
+fn merge_key(item: &dyn ContextItem, grouped: bool) -> Option<Cow<'_, str>> {
+    if grouped && item.group().is_some() {
         return None;
     }
     Some(item.content()).filter(|content| !content.is_empty())
@@ -38,8 +39,9 @@ fn merge_key<'a>(item: &'a dyn ContextItem) -> Option<Cow<'a, str>> {
 /// `items`) or to an earlier candidate's in `order`, keeping for each
 /// content the pinned item, else the highest score (the earliest on ties),
 /// and the survivors' order. Losers are recorded in `excluded` in score
-/// order. Items with empty content or a
-/// [`group`](crate::ContextItem::group) are each their own class.
+/// order. Items with empty content or (when `grouped`, some item of the
+/// run has one) a [`group`](crate::ContextItem::group) are each their own
+/// class.
 ///
 /// Walking the score order, the first candidate met with a content is its
 /// keeper: no later one outranks it.
@@ -48,6 +50,7 @@ pub(crate) fn deduplicate(
     order: &mut Vec<usize>,
     items: &[&dyn ContextItem],
     pinned: &[usize],
+    grouped: bool,
     excluded: &mut Vec<ExcludedItem>,
 ) {
     if order.is_empty() || (order.len() < 2 && pinned.is_empty()) {
@@ -74,14 +77,14 @@ pub(crate) fn deduplicate(
         Entry::Occupied(known) => Some(*known.get()),
     };
     for &index in pinned {
-        if let Some(content) = merge_key(items[index]) {
+        if let Some(content) = merge_key(items[index], grouped) {
             claim(&content, Keeper::Pinned(index));
         }
     }
     let mut kept = 0;
     for next in 0..order.len() {
         let pos = order[next];
-        let winner = match merge_key(candidates.items[pos]) {
+        let winner = match merge_key(candidates.items[pos], grouped) {
             Some(content) => claim(&content, Keeper::Scored(pos)),
             None => None,
         };

@@ -252,6 +252,7 @@ impl Pipeline {
                 &mut order,
                 items,
                 &classified.pinned,
+                classified.grouped,
                 &mut excluded_before_slice,
             );
         }
@@ -284,7 +285,7 @@ impl Pipeline {
             listed,
             mut groups,
             shortfalls,
-        } = self.slice(&sorted, effective, pinned)?;
+        } = self.slice(&sorted, classified.grouped, effective, pinned)?;
 
         // Pinned items, seen as pinned also when only their group is, each
         // with the count this run read.
@@ -417,12 +418,18 @@ impl Pipeline {
     fn slice<'a>(
         &self,
         sorted: &[ScoredItem<'a>],
+        grouped: bool,
         effective: EffectiveBudget,
         pinned: Option<PinnedLoad>,
     ) -> Result<Sliced<'a>, PipelineError> {
-        let units = groups::Units::of(sorted);
-        let grouped = units.candidates(sorted);
-        let candidates: &[ScoredItem<'_>] = grouped.as_deref().unwrap_or(sorted);
+        // Without groups the units are the sorted candidates themselves.
+        let units = if grouped {
+            groups::Units::of(sorted)
+        } else {
+            None
+        };
+        let unit_candidates = units.as_ref().map(|units| units.candidates(sorted));
+        let candidates: &[ScoredItem<'_>] = unit_candidates.as_deref().unwrap_or(sorted);
         let outcome = self.slicer.slice(candidates, effective)?;
         // The merged list takes sliced items in the slicer's own order (as
         // the reference implementation does); it decides ties in placers and
@@ -439,13 +446,18 @@ impl Pipeline {
             };
             if !std::mem::replace(slot, true) {
                 selected_tokens = selected_tokens.saturating_add(candidates[unit].tokens());
-                selected.extend(units.members(unit).iter().map(|&pos| sorted[pos]));
+                match &units {
+                    Some(units) => {
+                        selected.extend(units.members(unit).iter().map(|&pos| sorted[pos]));
+                    }
+                    None => selected.push(sorted[unit]),
+                }
             }
         }
         let available_tokens = effective.target_tokens.saturating_sub(selected_tokens);
         // Without groups the units are the candidates: their exclusions are
         // derived from `chosen` when the report is read.
-        let listed = grouped.is_some().then(|| {
+        let listed = units.as_ref().map(|units| {
             let mut listed = Vec::new();
             for (unit, candidate) in candidates.iter().enumerate() {
                 if !chosen[unit] {
@@ -466,7 +478,9 @@ impl Pipeline {
             }
             listed
         });
-        let groups = units.report(sorted);
+        let groups = units
+            .as_ref()
+            .map_or_else(Vec::new, |units| units.report(sorted));
         Ok(Sliced {
             selected,
             chosen,
