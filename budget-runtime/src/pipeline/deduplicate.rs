@@ -4,17 +4,14 @@
 //! content does not show everything the model sees (tool calls, ids, role).
 
 use std::borrow::Cow;
-use std::hash::BuildHasher;
-
-use hashbrown::HashTable;
-use hashbrown::hash_table::Entry;
+use std::hash::{BuildHasher, Hasher};
 
 use crate::model::ContextItem;
 use crate::pipeline::candidates::Candidates;
 use crate::pipeline::report::{ExcludedItem, ExclusionReason};
 
 /// Which item a class of identical contents keeps.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 enum Keeper {
     /// A pinned item, by input index: it is always included, so every
     /// scored copy of its content is a duplicate of it.
@@ -31,6 +28,59 @@ fn merge_key(item: &dyn ContextItem, grouped: bool) -> Option<Cow<'_, str>> {
         return None;
     }
     Some(item.content()).filter(|content| !content.is_empty())
+}
+
+/// The keepers by content hash: open addressing with linear probing over
+/// slots holding a keeper's number (plus one; 0 is empty), at most two
+/// thirds full; contents are compared only when full hashes agree.
+struct Keepers {
+    slots: Vec<usize>,
+    /// Each keeper with its content's hash, in the order they claimed.
+    claimed: Vec<(u64, Keeper)>,
+    mask: u64,
+}
+
+impl Keepers {
+    /// Room for `len` keepers.
+    fn with_room_for(len: usize) -> Self {
+        let slots = len
+            .saturating_add(len / 2)
+            .saturating_add(1)
+            .next_power_of_two();
+        Self {
+            slots: vec![0; slots],
+            claimed: Vec::with_capacity(len),
+            mask: u64::try_from(slots - 1).unwrap_or(u64::MAX),
+        }
+    }
+
+    /// The keeper of the content hashing to `hash` for which `same` holds,
+    /// if there is one; else `keeper` becomes its keeper (`None`).
+    fn claim(
+        &mut self,
+        hash: u64,
+        keeper: Keeper,
+        same: impl Fn(Keeper) -> bool,
+    ) -> Option<Keeper> {
+        // `mask` is below the slot count, so the index always fits.
+        let mut slot = usize::try_from(hash & self.mask).unwrap_or(0);
+        loop {
+            match self.slots[slot].checked_sub(1) {
+                None => {
+                    self.claimed.push((hash, keeper));
+                    self.slots[slot] = self.claimed.len();
+                    return None;
+                }
+                Some(number) => {
+                    let (known_hash, known) = self.claimed[number];
+                    if known_hash == hash && same(known) {
+                        return Some(known);
+                    }
+                    slot = (slot + 1) & (self.slots.len() - 1);
+                }
+            }
+        }
+    }
 }
 
 /// Removes from `order` (candidate positions in score order: score
@@ -56,38 +106,34 @@ pub(crate) fn deduplicate(
     if order.is_empty() || (order.len() < 2 && pinned.is_empty()) {
         return;
     }
-    // One hash per item; the table holds the keepers and compares contents
-    // only when hashes agree. foldhash is seeded per process, so crafted
+    // One hash per item. foldhash is seeded per process, so crafted
     // contents cannot force collisions.
     let state = foldhash::fast::RandomState::default();
-    let content_of = |keeper: &Keeper| match *keeper {
+    let hash_of = |content: &str| {
+        let mut hasher = state.build_hasher();
+        hasher.write(content.as_bytes());
+        hasher.finish()
+    };
+    let content_of = |keeper: Keeper| match keeper {
         Keeper::Pinned(index) => items[index].content(),
         Keeper::Scored(pos) => candidates.items[pos].content(),
     };
-    let mut keepers: HashTable<Keeper> = HashTable::with_capacity(order.len() + pinned.len());
-    let mut claim = |content: &str, keeper: Keeper| match keepers.entry(
-        state.hash_one(content),
-        |known| *content_of(known) == *content,
-        |known| state.hash_one(&*content_of(known)),
-    ) {
-        Entry::Vacant(slot) => {
-            slot.insert(keeper);
-            None
-        }
-        Entry::Occupied(known) => Some(*known.get()),
-    };
+    let mut keepers = Keepers::with_room_for(order.len() + pinned.len());
     for &index in pinned {
         if let Some(content) = merge_key(items[index], grouped) {
-            claim(&content, Keeper::Pinned(index));
+            keepers.claim(hash_of(&content), Keeper::Pinned(index), |known| {
+                content_of(known) == content
+            });
         }
     }
     let mut kept = 0;
     for next in 0..order.len() {
         let pos = order[next];
-        let winner = match merge_key(candidates.items[pos], grouped) {
-            Some(content) => claim(&content, Keeper::Scored(pos)),
-            None => None,
-        };
+        let winner = merge_key(candidates.items[pos], grouped).and_then(|content| {
+            keepers.claim(hash_of(&content), Keeper::Scored(pos), |known| {
+                content_of(known) == content
+            })
+        });
         let deduplicated_against = match winner {
             None => {
                 order[kept] = pos;
@@ -106,4 +152,29 @@ pub(crate) fn deduplicate(
         });
     }
     order.truncate(kept);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Keeper, Keepers};
+
+    /// Contents whose hashes collide each keep their own slot (probing past
+    /// the last slot wraps to the first), and a later copy finds its keeper
+    /// past the others.
+    #[test]
+    fn colliding_hashes_probe_on_and_wrap() {
+        let mut keepers = Keepers::with_room_for(3);
+        assert_eq!(keepers.slots.len(), 8);
+        let last = 7;
+        assert_eq!(keepers.claim(last, Keeper::Pinned(4), |_| false), None);
+        assert_eq!(keepers.claim(last, Keeper::Scored(0), |_| false), None);
+        assert_eq!(keepers.slots[0], 2, "wrapped to the first slot");
+        assert_eq!(
+            keepers.claim(last, Keeper::Scored(1), |k| k == Keeper::Scored(0)),
+            Some(Keeper::Scored(0))
+        );
+        // Equal contents with another hash are another class.
+        assert_eq!(keepers.claim(3, Keeper::Scored(2), |_| true), None);
+        assert_eq!(keepers.claimed.len(), 3);
+    }
 }
