@@ -115,26 +115,27 @@ impl Scorer for KindScorer {
     /// cost a pointer comparison.
     fn score_all(&self, items: &[&dyn ContextItem], scores: &mut [f64]) {
         const SEEN: usize = 8;
-        let mut seen: [(&str, f64); SEEN] = [("", 0.0); SEEN];
+        // The first labels met: their addresses (each label's bytes are
+        // compared only when no address matches) and weights.
+        let mut addresses = [0usize; SEEN];
+        let mut labels: [&str; SEEN] = [""; SEEN];
+        let mut weights = [0.0f64; SEEN];
         let mut known = 0;
-        for (item, score) in items.iter().zip(scores.iter_mut()) {
+        for (&item, score) in items.iter().zip(scores.iter_mut()) {
             let kind = item.kind();
             let label = kind.as_str();
-            let remembered = &seen[..known];
-            let hit = remembered
-                .iter()
-                .find(|(seen_label, _)| std::ptr::eq(*seen_label, label))
-                .or_else(|| {
-                    remembered
-                        .iter()
-                        .find(|(seen_label, _)| *seen_label == label)
-                });
+            let address = label.as_ptr().addr();
+            let hit = (0..known)
+                .find(|&i| addresses[i] == address && labels[i].len() == label.len())
+                .or_else(|| (0..known).find(|&i| labels[i] == label));
             *score = match hit {
-                Some(&(_, weight)) => weight,
+                Some(i) => weights[i],
                 None => {
                     let weight = self.weight(kind);
-                    if let Some(slot) = seen.get_mut(known) {
-                        *slot = (label, weight);
+                    if known < SEEN {
+                        addresses[known] = address;
+                        labels[known] = label;
+                        weights[known] = weight;
                         known += 1;
                     }
                     weight
