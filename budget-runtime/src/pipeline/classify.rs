@@ -28,7 +28,7 @@ pub(crate) struct Classified {
 /// nowhere else: every later stage sees only `u64` counts. A member of a
 /// group with a pinned member is pinned too.
 pub(crate) fn classify(
-    items: &[&dyn ContextItem],
+    items: &[impl ContextItem],
     tokens: &TokenCounts,
     budget: &ContextBudget,
     excluded: &mut Vec<ExcludedItem>,

@@ -98,7 +98,7 @@ impl Keepers {
 pub(crate) fn deduplicate(
     candidates: &Candidates<'_>,
     order: &mut Vec<usize>,
-    items: &[&dyn ContextItem],
+    items: &[impl ContextItem],
     pinned: &[usize],
     grouped: bool,
     excluded: &mut Vec<ExcludedItem>,
@@ -120,7 +120,7 @@ pub(crate) fn deduplicate(
     };
     let mut keepers = Keepers::with_room_for(order.len() + pinned.len());
     for &index in pinned {
-        if let Some(content) = merge_key(items[index], grouped) {
+        if let Some(content) = merge_key(&items[index], grouped) {
             keepers.claim(hash_of(&content), Keeper::Pinned(index), |known| {
                 content_of(known) == content
             });

@@ -207,8 +207,7 @@ impl Pipeline {
         items: &'a [T],
         budget: &ContextBudget,
     ) -> Result<Selection<'a, T>, PipelineError> {
-        let views: Vec<&'a dyn ContextItem> = items.iter().map(|i| i as &dyn ContextItem).collect();
-        let (order, pending) = self.select(&views, budget)?;
+        let (order, pending) = self.select(items, budget)?;
         let selected = order.into_iter().map(|index| &items[index]).collect();
         Ok(Selection {
             items: selected,
@@ -233,9 +232,9 @@ impl Pipeline {
 
     /// The six stages: the input indices of the selected items in placed
     /// order, and the facts the report is assembled from.
-    fn select(
+    fn select<T: ContextItem>(
         &self,
-        items: &[&dyn ContextItem],
+        items: &[T],
         budget: &ContextBudget,
     ) -> Result<(Vec<usize>, PendingReport), PipelineError> {
         let mut excluded_before_slice = Vec::new();
@@ -292,7 +291,7 @@ impl Pipeline {
         let pinned_views: Vec<ItemView<'_>> = classified
             .pinned
             .iter()
-            .map(|&index| ItemView::pinned(items[index], tokens.get(index)))
+            .map(|&index| ItemView::pinned(&items[index], tokens.get(index)))
             .collect();
         let pinned_count = pinned_views.len();
         let mut merged: Vec<ScoredItem<'_>> = Vec::with_capacity(pinned_count + sliced.len());
@@ -399,8 +398,11 @@ impl Pipeline {
     }
 
     /// Scores the items at input indices `scoreable` (in input order).
-    fn score<'a>(&self, items: &[&'a dyn ContextItem], scoreable: Vec<usize>) -> Candidates<'a> {
-        let views: Vec<&dyn ContextItem> = scoreable.iter().map(|&i| items[i]).collect();
+    fn score<'a, T: ContextItem>(&self, items: &'a [T], scoreable: Vec<usize>) -> Candidates<'a> {
+        let views: Vec<&dyn ContextItem> = scoreable
+            .iter()
+            .map(|&i| &items[i] as &dyn ContextItem)
+            .collect();
         let mut scores = vec![0.0; views.len()];
         if !views.is_empty() {
             self.scorer.score_all(&views, &mut scores);
