@@ -61,7 +61,7 @@ rm -f "$OUT"/*.times
 for ((i = 1; i <= RUNS; i++)); do
     run budget "$OUT/budget.md" "$BUDGET" pack "$TREE" --budget 100000 --counter o200k -o "$OUT/budget.md"
     if [[ " ${TOOLS[*]} " == *" code2prompt:"* ]]; then
-        run code2prompt "$OUT/code2prompt.md" "$CODE2PROMPT" "$TREE" --output-file "$OUT/code2prompt.md" --no-clipboard
+        run code2prompt "$OUT/code2prompt.md" "$CODE2PROMPT" "$TREE" --output-file "$OUT/code2prompt.md" --quiet
     fi
     if [[ " ${TOOLS[*]} " == *" repomix:"* ]]; then
         run repomix "$OUT/repomix.xml" $REPOMIX "$TREE" -o "$OUT/repomix.xml" --token-count-encoding o200k_base
