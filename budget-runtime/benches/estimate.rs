@@ -1,5 +1,6 @@
 //! Throughput of the estimators on the token corpus, in bytes per second:
-//! the seed ratios, the calibrated estimator and (feature `exact`) the
+//! the seed ratios, the calibrated estimator (best guess, margin, the
+//! non-Latin-safe default, the upper bound) and (feature `exact`) the
 //! exact counter side by side with `tiktoken-rs`.
 //!
 //! ```text
@@ -17,6 +18,7 @@ mod corpus;
 use std::hint::black_box;
 use std::time::Duration;
 
+use budget_runtime::estimate::DEFAULT_ESTIMATOR;
 use budget_runtime::{CalibratedEstimator, Encoding, EstimateMode, Estimator, SeedEstimator};
 use corpus::Sample;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
@@ -44,6 +46,13 @@ fn throughput(c: &mut Criterion) {
     let margin = CalibratedEstimator::new(Encoding::O200kBase).with_mode(EstimateMode::Margin);
     fast.bench_function("margin/o200k_base", |b| {
         b.iter(|| estimate_all(&margin, &files))
+    });
+    fast.bench_function("default_non_latin_safe/o200k_base", |b| {
+        b.iter(|| estimate_all(&DEFAULT_ESTIMATOR, &files))
+    });
+    let upper_bound = CalibratedEstimator::upper_bound(Encoding::O200kBase);
+    fast.bench_function("upper_bound/o200k_base", |b| {
+        b.iter(|| estimate_all(&upper_bound, &files))
     });
     fast.finish();
 

@@ -2,7 +2,9 @@
 //! content type, with a safety-margin mode and a guaranteed upper-bound mode.
 
 use crate::error::CalibrationError;
-use crate::estimate::{Calibration, Encoding, Estimator, Feature, TextFeatures};
+use crate::estimate::{
+    Calibration, Encoding, Estimator, Feature, TextFeatures, guaranteed_upper_bound,
+};
 use crate::model::ContentType;
 
 /// Tokens charged per non-ASCII character in [`EstimateMode::NonLatinSafe`]
@@ -224,6 +226,10 @@ impl CalibratedEstimator {
 
 impl Estimator for CalibratedEstimator {
     fn estimate(&self, text: &str, content_type: ContentType) -> u64 {
+        if self.mode == EstimateMode::UpperBound {
+            // The bound reads no feature: no pass over the text.
+            return guaranteed_upper_bound(text);
+        }
         self.estimate_features(&TextFeatures::of(text), text.len(), content_type)
     }
 }

@@ -500,33 +500,53 @@ fn word_of(bytes: &[u8]) -> u64 {
     u64::from_le_bytes(word)
 }
 
-const LOW_BITS: u64 = 0x0101_0101_0101_0101;
 const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
 
-/// Per byte of an ASCII `word`: the high bit set where the byte is `>= c`.
-#[inline]
-fn at_least(word: u64, c: u8) -> u64 {
-    // Bytes are < 0x80 and 0x80 - c <= 0x80: no carry crosses a byte.
-    word.wrapping_add(LOW_BITS * (0x80 - u64::from(c))) & HIGH_BITS
+/// `1 << j` for the bytes of the block's word `j` (bytes `8j..8j + 8`).
+const WORD_BIT: [u8; BLOCK] = {
+    let mut bits = [0u8; BLOCK];
+    let mut i = 0;
+    while i < BLOCK {
+        bits[i] = 1 << (i / 8);
+        i += 1;
+    }
+    bits
+};
+
+/// The bytes of `block` for which `class` holds, one bit per byte (bit `i`
+/// = byte `i`).
+///
+/// A branch-free pass over the bytes (the compiler turns it into vector
+/// compares) marks byte `8j + k` with bit `j`; ORing the eight words stacks
+/// them into bit `j` of byte `k`, and a transposition of that 8×8 bit
+/// matrix puts the bit at `8j + k`.
+#[inline(always)]
+fn class_mask(block: &[u8; BLOCK], class: impl Fn(u8) -> bool) -> u64 {
+    let mut marks = [0u8; BLOCK];
+    for ((mark, &byte), &bit) in marks.iter_mut().zip(block).zip(&WORD_BIT) {
+        *mark = if class(byte) { bit } else { 0 };
+    }
+    transpose(
+        marks
+            .chunks_exact(8)
+            .fold(0, |stacked, word| stacked | word_of(word)),
+    )
 }
 
-/// Per byte of an ASCII `word`: the high bit set where the byte is `c`.
-#[inline]
-fn equal(word: u64, c: u8) -> u64 {
-    // x < 0x80 per byte; x + 0x7F has its high bit clear only for x == 0.
-    let x = word ^ (LOW_BITS * u64::from(c));
-    !x.wrapping_add(LOW_BITS * 0x7F) & HIGH_BITS
-}
-
-/// The high bits of the eight bytes of `lanes`, as eight contiguous bits.
-#[inline]
-const fn gather(lanes: u64) -> u64 {
-    // Bit 8k moves to bit 56 + k; the partial products never collide.
-    (lanes >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56
+/// The 8×8 bit matrix `x` (bit `c` of byte `r` at bit `8r + c`) transposed:
+/// bit `c` of byte `r` moves to bit `r` of byte `c` (three rounds of swaps
+/// of 1×1, 2×2 and 4×4 sub-blocks).
+#[inline(always)]
+const fn transpose(mut x: u64) -> u64 {
+    let t = (x ^ (x >> 7)) & 0x00AA_00AA_00AA_00AA;
+    x ^= t ^ (t << 7);
+    let t = (x ^ (x >> 14)) & 0x0000_CCCC_0000_CCCC;
+    x ^= t ^ (t << 14);
+    let t = (x ^ (x >> 28)) & 0x0000_0000_F0F0_F0F0;
+    x ^ t ^ (t << 28)
 }
 
 /// The byte classes of an ASCII block, one bit per byte (bit `i` = byte `i`).
-#[derive(Default)]
 struct Classes {
     lower: u64,
     upper: u64,
@@ -536,54 +556,162 @@ struct Classes {
 }
 
 impl Classes {
-    #[inline]
+    #[inline(always)]
     fn of(block: &[u8; BLOCK]) -> Self {
-        let mut classes = Self::default();
-        for (k, bytes) in block.chunks_exact(8).enumerate() {
-            let word = word_of(bytes);
-            let folded = word | (LOW_BITS * 0x20);
-            let letter = at_least(folded, b'a') & !at_least(folded, b'{');
-            // Bit 5 (0x20) set: lowercase; moved to the high bit by << 2.
-            let case = word << 2;
-            let digit = at_least(word, b'0') & !at_least(word, b':');
-            let space = equal(word, b' ') | equal(word, b'\t');
-            let line_break = equal(word, b'\n') | equal(word, b'\r');
-            let shift = 8 * k;
-            classes.lower |= gather(letter & case) << shift;
-            classes.upper |= gather(letter & !case) << shift;
-            classes.digit |= gather(digit) << shift;
-            classes.space |= gather(space) << shift;
-            classes.line_break |= gather(line_break) << shift;
+        // Three masks tell the six classes apart (fewer masks to stack and
+        // transpose than one per class): letters, lowercase letters with
+        // digits and line breaks, and whitespace.
+        let is_line_break = |b: u8| b == b'\n' || b == b'\r';
+        let letter = class_mask(block, |b| (b | 0x20).wrapping_sub(b'a') < 26);
+        let lower_digit_or_break = class_mask(block, |b| {
+            b.wrapping_sub(b'a') < 26 || b.is_ascii_digit() || is_line_break(b)
+        });
+        let white = class_mask(block, |b| b == b' ' || b == b'\t' || is_line_break(b));
+        Self {
+            lower: letter & lower_digit_or_break,
+            upper: letter & !lower_digit_or_break,
+            digit: lower_digit_or_break & !(letter | white),
+            space: white & !lower_digit_or_break,
+            line_break: white & lower_digit_or_break,
         }
-        classes
     }
 }
 
+/// How many bytes before a block the bit-parallel pass looks back: the
+/// letter after six others is the first to count as long-word excess.
+const TAIL_BYTES: u32 = 6;
+
+/// The last [`TAIL_BYTES`] bits of a block's class mask, the last byte in
+/// bit 5: what the next block needs to know of the class.
+#[inline]
+const fn tail(mask: u64) -> u64 {
+    mask >> (64 - TAIL_BYTES)
+}
+
 /// `mask` shifted towards higher positions by `k` (1..=6) bytes, the
-/// vacated low bits filled from `history` (the classes of the bytes before
-/// the block, the byte just before in bit 63).
+/// vacated low bits filled from `tail` (the class in the bytes before the
+/// block, see [`tail`]).
+///
+/// Two shifts and an OR: the double-width shift the compiler would make of
+/// `(mask << k) | (previous_mask >> (64 - k))` is slow on some processors.
 #[inline]
-const fn before(mask: u64, history: u64, k: u32) -> u64 {
-    (mask << k) | (history >> (64 - k))
+const fn before(mask: u64, tail: u64, k: u32) -> u64 {
+    (mask << k) | (tail >> (TAIL_BYTES - k))
 }
 
-/// The run of set bits ending at bit 63, in bits (0..=64).
+/// A tail whose last `n` (0..=6) bytes are set.
 #[inline]
-fn trailing_run(mask: u64) -> usize {
-    // leading_zeros is at most 64: the conversion cannot fail.
-    usize::try_from((!mask).leading_zeros()).unwrap_or(BLOCK)
+fn tail_of_run(n: usize) -> u64 {
+    (0x3F << (6 - n)) & 0x3F
 }
 
-/// `n` (0..=6) set bits at the top of a word: the last `n` bytes before a block.
+/// The run of set bits that ends a tail, in bytes (0..=6).
 #[inline]
-fn last_bytes(n: usize) -> u64 {
-    if n == 0 { 0 } else { !0u64 << (64 - n) }
+fn run_at_end(tail: u64) -> usize {
+    // At most 6 leading zeros (bits 0..58 of the complement are set): the
+    // conversion cannot fail.
+    usize::try_from((!(tail << (64 - TAIL_BYTES))).leading_zeros()).unwrap_or(0)
+}
+
+/// What the bit-parallel pass needs to know of the bytes before a block:
+/// the tails of their class masks (see [`tail`]), either those of the ASCII
+/// block before or what an automaton state stands for.
+#[derive(Clone, Copy)]
+struct History {
+    letter: u64,
+    lower: u64,
+    digit: u64,
+    /// The digits that start a group of three (`DigitGroups`).
+    digit_group_starts: u64,
+    space: u64,
+    line_break: u64,
+    punct: u64,
+    /// Whether the word ending at the last byte has a non-ASCII letter.
+    non_ascii_word: bool,
+}
+
+/// The last byte in a tail.
+const LAST: u64 = 1 << (TAIL_BYTES - 1);
+
+impl History {
+    /// The bytes that the automaton's `state` remembers.
+    fn of_state(state: usize) -> Self {
+        let (letter, lower, non_ascii_word) = match letter_of(state) {
+            Some((kind, len)) => (
+                tail_of_run(len),
+                tail_of_run(usize::from(kind == KIND_LOWER || kind == KIND_LOWER_NA)),
+                kind >= KIND_LOWER_NA,
+            ),
+            None => (0, 0, false),
+        };
+        // The last digit is at `position` (0, 1, 2) in its group of three:
+        // the group started `position` bytes earlier, digits all along.
+        let (digit, digit_group_starts) = match state.checked_sub(FIRST_DIGIT) {
+            Some(position) if position < 3 => (tail_of_run(position + 1), LAST >> position),
+            _ => (0, 0),
+        };
+        let space = match state {
+            ONE_SPACE => tail_of_run(1),
+            SPACES => tail_of_run(2),
+            _ => 0,
+        };
+        let punct = match state {
+            IN_PUNCT => tail_of_run(1),
+            IN_PUNCT_2 => tail_of_run(2),
+            IN_PUNCT_LONG => tail_of_run(3),
+            _ => 0,
+        };
+        Self {
+            letter,
+            lower,
+            digit,
+            digit_group_starts,
+            space,
+            line_break: tail_of_run(usize::from(state == IN_LINE_BREAKS)),
+            punct,
+            non_ascii_word,
+        }
+    }
+
+    /// The automaton's state after the ASCII block whose tails these are.
+    fn state(&self) -> usize {
+        if self.letter & LAST != 0 {
+            let kind = match (self.lower & LAST != 0, self.non_ascii_word) {
+                (true, false) => KIND_LOWER,
+                (true, true) => KIND_LOWER_NA,
+                (false, false) => KIND_UPPER,
+                (false, true) => KIND_UPPER_NA,
+            };
+            letter_state(kind, run_at_end(self.letter).min(LETTER_LEN_CAP))
+        } else if self.digit & LAST != 0 {
+            // The last group of the run starts in the last three bytes, the
+            // last digit's position in it (0, 1, 2) bytes before.
+            let position = (self.digit_group_starts << (64 - TAIL_BYTES)).leading_zeros();
+            FIRST_DIGIT + usize::try_from(position).unwrap_or(0)
+        } else if self.space & LAST != 0 {
+            if run_at_end(self.space) >= 2 {
+                SPACES
+            } else {
+                ONE_SPACE
+            }
+        } else if self.line_break & LAST != 0 {
+            IN_LINE_BREAKS
+        } else {
+            match run_at_end(self.punct) {
+                1 => IN_PUNCT,
+                2 => IN_PUNCT_2,
+                _ => IN_PUNCT_LONG,
+            }
+        }
+    }
 }
 
 /// The scan of one text: the automaton (its state, the counts of its
 /// transitions) for non-ASCII blocks and the tail, a bit-parallel pass for
-/// 64-byte blocks of ASCII. Both count the same features; the automaton's
-/// state is carried across.
+/// runs of 64-byte blocks of ASCII. Both count the same features; from one
+/// ASCII block to the next the bit-parallel pass carries the tails of the
+/// block's class masks ([`History`]), converted from and to the automaton's
+/// state where a run of such blocks starts and ends.
 struct Scan {
     counts: [u64; FEATURE_COUNT],
     transitions: [u64; STATES * INPUTS],
@@ -627,10 +755,31 @@ impl Scan {
         i
     }
 
+    /// Counts the 64-byte blocks of ASCII from byte `from` on, as long as
+    /// they last, exactly as the automaton would, and moves the automaton to
+    /// the state it would end in; returns where they end.
+    fn ascii_blocks(&mut self, bytes: &[u8], from: usize) -> usize {
+        let mut i = from;
+        let mut history = History::of_state(self.state);
+        while let Some(block) = bytes
+            .get(i..i + BLOCK)
+            .and_then(|block| <&[u8; BLOCK]>::try_from(block).ok())
+            .filter(|block| is_ascii(block))
+        {
+            history = self.ascii_block(block, &history);
+            i += BLOCK;
+        }
+        if i != from {
+            self.state = history.state();
+        }
+        i
+    }
+
     /// Counts the features of an ASCII block with bit operations on its
-    /// byte classes, exactly as the automaton would, and moves the
-    /// automaton to the state it would end in.
-    fn ascii_block(&mut self, block: &[u8; BLOCK]) {
+    /// byte classes, given the `history` of the bytes before; returns the
+    /// block's.
+    #[inline(always)]
+    fn ascii_block(&mut self, block: &[u8; BLOCK], history: &History) -> History {
         let Classes {
             lower,
             upper,
@@ -641,101 +790,56 @@ impl Scan {
         let letter = lower | upper;
         let punct = !(letter | digit | space | line_break);
 
-        // What the state says about the bytes before the block.
-        let state = self.state;
-        let (letters_before, lower_before, non_ascii_word) = match letter_of(state) {
-            Some((kind, len)) => (
-                last_bytes(len),
-                last_bytes(usize::from(kind == KIND_LOWER || kind == KIND_LOWER_NA)),
-                kind >= KIND_LOWER_NA,
-            ),
-            None => (0, 0, false),
-        };
-        let digit_before = continues_digit_group(state) || state == FIRST_DIGIT + 2;
-        let spaces_before = match state {
-            ONE_SPACE => last_bytes(1),
-            SPACES => last_bytes(2),
-            _ => 0,
-        };
-        let breaks_before = last_bytes(usize::from(state == IN_LINE_BREAKS));
-        let punct_before = match state {
-            IN_PUNCT => last_bytes(1),
-            IN_PUNCT_2 => last_bytes(2),
-            IN_PUNCT_LONG => last_bytes(3),
-            _ => 0,
-        };
-
-        let mut long_word = letter;
-        for k in 1..=6 {
-            long_word &= before(letter, letters_before, k);
-        }
-        let digit_groups = digit_group_starts(digit, digit_before.then(|| state - FIRST_DIGIT));
+        // Letters with 1, 3 and 6 letters before them in the word (and
+        // the same in the tails), each from the one before by doubling.
+        let after_letter = before(letter, history.letter, 1);
+        let two = letter & after_letter;
+        let two_tail = history.letter & (history.letter << 1);
+        let four = two & before(two, two_tail, 2);
+        let four_tail = two_tail & (two_tail << 2);
+        let long_word = four & before(four, four_tail, 3);
+        let digit_groups = digit_group_starts(digit, history);
 
         let mut add = |feature: Feature, mask: u64| {
             self.counts[feature.index()] += u64::from(mask.count_ones());
         };
         add(Feature::AsciiLetters, letter);
-        add(Feature::Words, letter & !before(letter, letters_before, 1));
-        add(Feature::CaseChanges, upper & before(lower, lower_before, 1));
+        add(Feature::Words, letter & !after_letter);
+        add(
+            Feature::CaseChanges,
+            upper & before(lower, history.lower, 1),
+        );
         add(Feature::LongWordExcess, long_word);
         add(Feature::DigitGroups, digit_groups);
         add(Feature::AsciiPunctuation, punct);
         add(
             Feature::PunctuationRuns,
-            punct & !before(punct, punct_before, 1),
+            punct & !before(punct, history.punct, 1),
         );
         add(
             Feature::PunctuationRunExcess,
-            punct & before(punct, punct_before, 1) & before(punct, punct_before, 2),
+            punct & before(punct, history.punct, 1) & before(punct, history.punct, 2),
         );
         add(
             Feature::LineBreakRuns,
-            line_break & !before(line_break, breaks_before, 1),
+            line_break & !before(line_break, history.line_break, 1),
         );
         add(
             Feature::SpaceRuns,
-            space & before(space, spaces_before, 1) & !before(space, spaces_before, 2),
+            space & before(space, history.space, 1) & !before(space, history.space, 2),
         );
 
-        // The state after the last byte, from the run it ends.
-        const LAST: u64 = 1 << 63;
-        self.state = if letter & LAST != 0 {
-            let run = trailing_run(letter);
-            let whole = run == 64 && letters_before != 0;
-            let len = if whole {
-                LETTER_LEN_CAP
-            } else {
-                run.min(LETTER_LEN_CAP)
-            };
-            let kind = match (lower & LAST != 0, whole && non_ascii_word) {
-                (true, false) => KIND_LOWER,
-                (true, true) => KIND_LOWER_NA,
-                (false, false) => KIND_UPPER,
-                (false, true) => KIND_UPPER_NA,
-            };
-            letter_state(kind, len)
-        } else if digit & LAST != 0 {
-            let run = trailing_run(digit);
-            let position = match (run == 64, digit_before) {
-                (true, true) => state - FIRST_DIGIT + run,
-                _ => run - 1,
-            };
-            FIRST_DIGIT + position % 3
-        } else if space & LAST != 0 {
-            if trailing_run(space) >= 2 {
-                SPACES
-            } else {
-                ONE_SPACE
-            }
-        } else if line_break & LAST != 0 {
-            IN_LINE_BREAKS
-        } else {
-            match trailing_run(punct) {
-                1 => IN_PUNCT,
-                2 => IN_PUNCT_2,
-                _ => IN_PUNCT_LONG,
-            }
-        };
+        History {
+            letter: tail(letter),
+            lower: tail(lower),
+            digit: tail(digit),
+            digit_group_starts: tail(digit_groups),
+            space: tail(space),
+            line_break: tail(line_break),
+            punct: tail(punct),
+            // The word goes on only if the whole block is letters.
+            non_ascii_word: history.non_ascii_word && letter == u64::MAX,
+        }
     }
 
     /// The counts, with every transition's features added.
@@ -750,30 +854,20 @@ impl Scan {
 }
 
 /// The digits of `digit` that start a group of three (`DigitGroups`): the
-/// first of each run, then every third. `continued` is the position in its
-/// group (0, 1, 2) of the digit just before the block, if there is one.
+/// first of each run, then every third, counting from the starts in
+/// `history` for a run that goes on from the bytes before.
 #[inline]
-fn digit_group_starts(digit: u64, continued: Option<usize>) -> u64 {
-    let digit_before = u64::from(continued.is_some());
-    let mut starts = digit & !((digit << 1) | digit_before);
-    if let Some(position) = continued {
-        // The run goes on: its next group starts at byte 2 - position.
-        let first = 2 - position;
-        let prefix = (2u64 << first) - 1;
-        if digit & prefix == prefix {
-            starts |= 1 << first;
-        }
-    }
-    // A group starts three digits after another if the run lasts that long.
-    let three = digit & (digit << 1) & (digit << 2);
-    let mut next = starts;
-    loop {
-        next = (next << 3) & three;
-        if next == 0 {
-            return starts;
-        }
+fn digit_group_starts(digit: u64, history: &History) -> u64 {
+    let after_digit = before(digit, history.digit, 1);
+    // Three digits in a row end here.
+    let three = digit & after_digit & before(digit, history.digit, 2);
+    let mut starts = digit & !after_digit;
+    let mut next = before(starts, history.digit_group_starts, 3) & three;
+    while next != 0 {
         starts |= next;
+        next = (next << 3) & three;
     }
+    starts
 }
 
 impl TextFeatures {
@@ -792,15 +886,11 @@ impl TextFeatures {
     pub fn of(text: &str) -> Self {
         let bytes = text.as_bytes();
         let mut scan = Scan::new();
-        let mut i = 0;
-        while let Some(block) = bytes.get(i..i + BLOCK) {
-            match <&[u8; BLOCK]>::try_from(block) {
-                Ok(block) if is_ascii(block) => {
-                    scan.ascii_block(block);
-                    i += BLOCK;
-                }
-                _ => i = scan.scalar(bytes, i, i + BLOCK),
-            }
+        let mut i = scan.ascii_blocks(bytes, 0);
+        while i + BLOCK <= bytes.len() {
+            // A block with a non-ASCII byte, then the ASCII ones after it.
+            i = scan.scalar(bytes, i, i + BLOCK);
+            i = scan.ascii_blocks(bytes, i);
         }
         scan.scalar(bytes, i, bytes.len());
         scan.finish()

@@ -29,6 +29,8 @@ mod exact;
 mod features;
 mod fitted;
 mod ratio;
+#[cfg(test)]
+mod reference;
 mod refinement;
 mod seed;
 mod upper_bound;
