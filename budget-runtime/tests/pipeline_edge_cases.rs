@@ -280,6 +280,31 @@ fn a_slicer_that_overshoots_is_held_to_the_effective_max() {
     );
 }
 
+/// The ceiling a custom slicer is held to is the effective one: with a 50%
+/// safety margin, the 1,000-token window leaves 500 for unpinned items, so
+/// only one of three 300-token items stays (900 were kept before the fix).
+#[test]
+fn a_slicer_that_overshoots_is_held_below_the_safety_margin() {
+    let items = [item("a", 300), item("b", 300), item("c", 300)];
+    let budget = ContextBudget::builder(1_000, 1_000)
+        .safety_margin_percent(50.0)
+        .build()
+        .unwrap();
+    let pipeline = Pipeline::builder()
+        .slicer(TakeAll)
+        .overflow_strategy(OverflowStrategy::Proceed)
+        .build();
+    let selection = pipeline.run(&items, &budget).unwrap();
+    assert_eq!(selection.report().effective_budget.max_tokens, 500);
+    assert_eq!(selection.tokens(), 300);
+
+    // Pinned items count on top of the effective ceiling, which is taken
+    // from what they leave: (1,000 - 200) * 50% = 400 for the rest.
+    let items = [pinned("p", 200), item("a", 300), item("b", 300)];
+    let selection = pipeline.run(&items, &budget).unwrap();
+    assert_eq!(selection.tokens(), 500, "200 pinned + one item of 300");
+}
+
 #[test]
 fn pinned_override_names_the_pinned_item() {
     let items = [pinned("pinned-item", 120), item("regular", 80)];

@@ -139,9 +139,89 @@ proptest! {
                 prop_assert_eq!(contents.len(), non_pinned);
             }
 
+            // Exclusions come best score first, NaN last.
+            let in_order = |a: f64, b: f64| if a.is_nan() { b.is_nan() } else { b.is_nan() || a >= b };
+            prop_assert!(report.excluded.windows(2).all(|w| in_order(w[0].score, w[1].score)));
+
             // The same input gives the same output.
             let again = pipeline.run(&items, &budget).expect("second run succeeds like the first");
             prop_assert_eq!(again.report(), report);
+
+            // The report reads the same however it is taken: assembled on the
+            // first `report()`, by `into_parts` without one, and by `run_dyn`.
+            let (parts_items, parts_report) = pipeline.run(&items, &budget).expect("runs again").into_parts();
+            prop_assert_eq!(parts_items.len(), selected.len());
+            prop_assert_eq!(&parts_report, report);
+            let views: Vec<&dyn ContextItem> = items.iter().map(|i| i as &dyn ContextItem).collect();
+            let (order, dyn_report) = pipeline.run_dyn(&views, &budget).expect("runs again");
+            prop_assert_eq!(&order, &selected);
+            prop_assert_eq!(&dyn_report, report);
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    /// Deduplication keeps, for each content, the first pinned copy (input
+    /// order) when there is one, else the scoreable copy with the highest
+    /// score (NaN never wins), the earliest on ties; every other copy is
+    /// excluded against it. Checked against a brute-force reference over the
+    /// scorer's own scores.
+    #[test]
+    fn dedup_keeps_a_pinned_copy_else_the_best_scored(
+        items in proptest::collection::vec(arb_item(), 0..80),
+    ) {
+        use budget_runtime::scorer::{KindScorer, PriorityScorer};
+        use budget_runtime::pipeline::ExclusionReason;
+        use budget_runtime::scorer::Scorer;
+
+        let budget = ContextBudget::new(1_000_000, 1_000_000).expect("valid budget");
+        let scorers: [Box<dyn Scorer>; 2] = [Box::new(KindScorer::new()), Box::new(PriorityScorer::new())];
+        let kept = |i: usize| items[i].negative_tokens().is_none();
+        let pinned: Vec<usize> = (0..items.len()).filter(|&i| kept(i) && items[i].pinned()).collect();
+        let scoreable: Vec<usize> = (0..items.len()).filter(|&i| kept(i) && !items[i].pinned()).collect();
+        for scorer in scorers {
+            let views: Vec<&dyn ContextItem> = scoreable.iter().map(|&i| &items[i] as &dyn ContextItem).collect();
+            let scores = scorer.scores(&views);
+            let pipeline = Pipeline::builder().scorer(scorer).build();
+            let Ok(selection) = pipeline.run(&items, &budget) else {
+                // Only pinned items beyond the budget can fail here.
+                continue;
+            };
+            let report = selection.report();
+            for (a, &i) in scoreable.iter().enumerate() {
+                let content = items[i].content();
+                let expected = match pinned.iter().find(|&&p| items[p].content() == content) {
+                    Some(&p) => Some(p),
+                    None => {
+                        let mut winner = a;
+                        for (b, &j) in scoreable.iter().enumerate() {
+                            if items[j].content() != content {
+                                continue;
+                            }
+                            let (best, challenger) = (scores[winner], scores[b]);
+                            let better = challenger > best || (best.is_nan() && !challenger.is_nan());
+                            let tied_earlier = (challenger == best || (best.is_nan() && challenger.is_nan())) && b < winner;
+                            if better || tied_earlier {
+                                winner = b;
+                            }
+                        }
+                        (winner != a).then_some(scoreable[winner])
+                    }
+                };
+                match expected {
+                    Some(against) => prop_assert_eq!(
+                        report.exclusion_of(i),
+                        Some(&ExclusionReason::Deduplicated { deduplicated_against: against }),
+                        "item {}", i
+                    ),
+                    None => prop_assert!(
+                        !matches!(report.exclusion_of(i), Some(ExclusionReason::Deduplicated { .. })),
+                        "item {} keeps its content", i
+                    ),
+                }
+            }
         }
     }
 }

@@ -113,7 +113,7 @@ impl<'a, T: ContextItem> Candidate<'a, T> {
         selection
             .items()
             .iter()
-            .zip(&selection.report().included)
+            .zip(selection.included())
             .map(|(&item, included)| Self::with_tokens(item, included.score, included.tokens))
             .collect()
     }

@@ -4,107 +4,177 @@
 //! content does not show everything the model sees (tool calls, ids, role).
 
 use std::borrow::Cow;
-use std::collections::HashMap;
+use std::hash::{BuildHasher, Hasher};
 
-use crate::model::{ContextItem, ScoredItem};
+use crate::model::ContextItem;
+use crate::pipeline::candidates::Candidates;
 use crate::pipeline::report::{ExcludedItem, ExclusionReason};
 
 /// Which item a class of identical contents keeps.
-#[derive(Clone, Copy, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 enum Keeper {
     /// A pinned item, by input index: it is always included, so every
     /// scored copy of its content is a duplicate of it.
     Pinned(usize),
-    /// The best scored copy so far, by position in `scored`.
+    /// The first copy met in score order, by candidate position.
     Scored(usize),
 }
 
 /// The content `item` is merged by, or `None` when it is its own class
-/// (empty content, or a member of a [`group`](crate::ContextItem::group)).
-fn merge_key<'a>(item: &'a dyn ContextItem) -> Option<Cow<'a, str>> {
-    if item.group().is_some() {
+/// (empty content, or a member of a [`group`](crate::ContextItem::group),
+/// asked only when some item of the run has one: `grouped`).
+fn merge_key(item: &dyn ContextItem, grouped: bool) -> Option<Cow<'_, str>> {
+    if grouped && item.group().is_some() {
         return None;
     }
     Some(item.content()).filter(|content| !content.is_empty())
 }
 
-/// Removes from `scored` every item whose content is byte-identical to a
-/// pinned item's (input indices `pinned` of `items`) or to a better-scored
-/// item's, keeping for each content the pinned item, else the highest score
-/// (the earliest on ties), and the survivors' order. Pinned items are never
-/// removed. Items with empty content or a
-/// [`group`](crate::ContextItem::group) are each their own class. Losers are
-/// recorded in `excluded` in input order.
+/// The keepers by content hash: open addressing with linear probing over
+/// slots holding a keeper's number (plus one; 0 is empty), at most two
+/// thirds full; contents are compared only when full hashes agree.
+struct Keepers {
+    slots: Vec<usize>,
+    /// Each keeper with its content's hash, in the order they claimed.
+    claimed: Vec<(u64, Keeper)>,
+    mask: u64,
+}
+
+impl Keepers {
+    /// Room for `len` keepers.
+    fn with_room_for(len: usize) -> Self {
+        let slots = len
+            .saturating_add(len / 2)
+            .saturating_add(1)
+            .next_power_of_two();
+        Self {
+            slots: vec![0; slots],
+            claimed: Vec::with_capacity(len),
+            mask: u64::try_from(slots - 1).unwrap_or(u64::MAX),
+        }
+    }
+
+    /// The keeper of the content hashing to `hash` for which `same` holds,
+    /// if there is one; else `keeper` becomes its keeper (`None`).
+    fn claim(
+        &mut self,
+        hash: u64,
+        keeper: Keeper,
+        same: impl Fn(Keeper) -> bool,
+    ) -> Option<Keeper> {
+        // `mask` is below the slot count, so the index always fits.
+        let mut slot = usize::try_from(hash & self.mask).unwrap_or(0);
+        loop {
+            match self.slots[slot].checked_sub(1) {
+                None => {
+                    self.claimed.push((hash, keeper));
+                    self.slots[slot] = self.claimed.len();
+                    return None;
+                }
+                Some(number) => {
+                    let (known_hash, known) = self.claimed[number];
+                    if known_hash == hash && same(known) {
+                        return Some(known);
+                    }
+                    slot = (slot + 1) & (self.slots.len() - 1);
+                }
+            }
+        }
+    }
+}
+
+/// Removes from `order` (candidate positions in score order: score
+/// descending, ties and NaN scores in position order) every candidate whose
+/// content is byte-identical to a pinned item's (input indices `pinned` of
+/// `items`) or to an earlier candidate's in `order`, keeping for each
+/// content the pinned item, else the highest score (the earliest on ties),
+/// and the survivors' order. Losers are recorded in `excluded` in score
+/// order. Items with empty content or (when `grouped`, some item of the
+/// run has one) a [`group`](crate::ContextItem::group) are each their own
+/// class.
+///
+/// Walking the score order, the first candidate met with a content is its
+/// keeper: no later one outranks it.
 pub(crate) fn deduplicate(
-    scored: &mut Vec<ScoredItem<'_>>,
-    items: &[&dyn ContextItem],
+    candidates: &Candidates<'_>,
+    order: &mut Vec<usize>,
+    items: &[impl ContextItem],
     pinned: &[usize],
+    grouped: bool,
     excluded: &mut Vec<ExcludedItem>,
 ) {
-    if scored.is_empty() || (scored.len() < 2 && pinned.is_empty()) {
+    if order.is_empty() || (order.len() < 2 && pinned.is_empty()) {
         return;
     }
-    // One hash per item: contents map to a class, each class remembers its
-    // keeper so far. foldhash is seeded per process, so crafted contents
-    // cannot force collisions.
-    let mut classes: HashMap<Cow<'_, str>, usize, foldhash::fast::RandomState> =
-        HashMap::with_capacity_and_hasher(scored.len() + pinned.len(), Default::default());
-    let mut keepers: Vec<Keeper> = Vec::with_capacity(scored.len() + pinned.len());
+    // One hash per item. foldhash is seeded per process, so crafted
+    // contents cannot force collisions.
+    let state = foldhash::fast::RandomState::default();
+    let hash_of = |content: &str| {
+        let mut hasher = state.build_hasher();
+        hasher.write(content.as_bytes());
+        hasher.finish()
+    };
+    let content_of = |keeper: Keeper| match keeper {
+        Keeper::Pinned(index) => items[index].content(),
+        Keeper::Scored(pos) => candidates.items[pos].content(),
+    };
+    let mut keepers = Keepers::with_room_for(order.len() + pinned.len());
     for &index in pinned {
-        let next = keepers.len();
-        if let Some(content) = merge_key(items[index])
-            && *classes.entry(content).or_insert(next) == next
-        {
-            keepers.push(Keeper::Pinned(index));
+        if let Some(content) = merge_key(&items[index], grouped) {
+            keepers.claim(hash_of(&content), Keeper::Pinned(index), |known| {
+                content_of(known) == content
+            });
         }
     }
-    let mut class_of: Vec<usize> = Vec::with_capacity(scored.len());
-    for (pos, candidate) in scored.iter().enumerate() {
-        let next = keepers.len();
-        let class = match merge_key(candidate.item) {
-            Some(content) => *classes.entry(content).or_insert(next),
-            None => next,
-        };
-        if class == next {
-            keepers.push(Keeper::Scored(pos));
-        } else if let Keeper::Scored(best) = keepers[class]
-            && outranks(candidate.score, scored[best].score)
-        {
-            keepers[class] = Keeper::Scored(pos);
-        }
-        class_of.push(class);
-    }
-    let kept = |pos: usize, class: usize| keepers[class] == Keeper::Scored(pos);
-    if class_of
-        .iter()
-        .enumerate()
-        .all(|(pos, &class)| kept(pos, class))
-    {
-        return;
-    }
-    for (pos, candidate) in scored.iter().enumerate() {
-        let deduplicated_against = match keepers[class_of[pos]] {
-            Keeper::Scored(winner) if winner == pos => continue,
-            Keeper::Scored(winner) => scored[winner].index,
-            Keeper::Pinned(index) => index,
+    let mut kept = 0;
+    for next in 0..order.len() {
+        let pos = order[next];
+        let winner = merge_key(candidates.items[pos], grouped).and_then(|content| {
+            keepers.claim(hash_of(&content), Keeper::Scored(pos), |known| {
+                content_of(known) == content
+            })
+        });
+        let deduplicated_against = match winner {
+            None => {
+                order[kept] = pos;
+                kept += 1;
+                continue;
+            }
+            Some(Keeper::Pinned(index)) => index,
+            Some(Keeper::Scored(winner)) => candidates.indices[winner],
         };
         excluded.push(ExcludedItem {
-            index: candidate.index,
-            score: candidate.score,
+            index: candidates.indices[pos],
+            score: candidates.scores[pos],
             reason: ExclusionReason::Deduplicated {
                 deduplicated_against,
             },
         });
     }
-    let mut pos = 0;
-    scored.retain(|_| {
-        let keep = kept(pos, class_of[pos]);
-        pos += 1;
-        keep
-    });
+    order.truncate(kept);
 }
 
-/// Whether `challenger` beats `holder`; NaN never beats anything.
-fn outranks(challenger: f64, holder: f64) -> bool {
-    challenger > holder || (holder.is_nan() && !challenger.is_nan())
+#[cfg(test)]
+mod tests {
+    use super::{Keeper, Keepers};
+
+    /// Contents whose hashes collide each keep their own slot (probing past
+    /// the last slot wraps to the first), and a later copy finds its keeper
+    /// past the others.
+    #[test]
+    fn colliding_hashes_probe_on_and_wrap() {
+        let mut keepers = Keepers::with_room_for(3);
+        assert_eq!(keepers.slots.len(), 8);
+        let last = 7;
+        assert_eq!(keepers.claim(last, Keeper::Pinned(4), |_| false), None);
+        assert_eq!(keepers.claim(last, Keeper::Scored(0), |_| false), None);
+        assert_eq!(keepers.slots[0], 2, "wrapped to the first slot");
+        assert_eq!(
+            keepers.claim(last, Keeper::Scored(1), |k| k == Keeper::Scored(0)),
+            Some(Keeper::Scored(0))
+        );
+        // Equal contents with another hash are another class.
+        assert_eq!(keepers.claim(3, Keeper::Scored(2), |_| true), None);
+        assert_eq!(keepers.claimed.len(), 3);
+    }
 }

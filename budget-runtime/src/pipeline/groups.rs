@@ -1,10 +1,10 @@
-//! Atomic groups ([`ContextItem::group`]): the slicer sees each group as one
+//! Atomic groups ([`ContextItem::group`](crate::ContextItem::group)): the slicer sees each group as one
 //! candidate (its members' tokens summed, its best member's score), so any
 //! slicer includes a group whole or not at all.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
-use crate::model::{ContextItem, ItemView, ScoredItem};
+use crate::model::{ItemView, ScoredItem};
 
 /// What became of one atomic group in a pipeline run.
 ///
@@ -25,7 +25,7 @@ use crate::model::{ContextItem, ItemView, ScoredItem};
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct GroupSelection {
-    /// The id the members return from [`ContextItem::group`].
+    /// The id the members return from [`ContextItem::group`](crate::ContextItem::group).
     pub group: u64,
     /// Input indices of the members that reached the slicer, in score order.
     pub members: Vec<usize>,
@@ -35,17 +35,6 @@ pub struct GroupSelection {
     pub included: bool,
 }
 
-/// Groups with at least one pinned member (`pinned[i]` tells whether
-/// `items[i]` is, as read once per run): every member is pinned.
-pub(crate) fn pinned_groups(items: &[&dyn ContextItem], pinned: &[bool]) -> HashSet<u64> {
-    items
-        .iter()
-        .zip(pinned)
-        .filter(|&(_, &is_pinned)| is_pinned)
-        .filter_map(|(item, _)| item.group())
-        .collect()
-}
-
 /// Score-sorted candidates gathered into slicing units: a lone item is a
 /// unit of one, a group is one unit placed at its best (first) member.
 pub(crate) struct Units<'a> {
@@ -53,22 +42,17 @@ pub(crate) struct Units<'a> {
     positions: Vec<usize>,
     /// Unit `u`'s members are `positions[bounds[u]..bounds[u + 1]]`.
     bounds: Vec<usize>,
-    /// One view per unit when some candidate has a group; `None` when every
-    /// unit is a single candidate (the candidates are the sorted list).
-    views: Option<Vec<ItemView<'a>>>,
+    /// One view per unit: its lead's item with the unit's tokens.
+    views: Vec<ItemView<'a>>,
 }
 
 impl<'a> Units<'a> {
-    /// The units of `sorted`.
-    pub(crate) fn of(sorted: &[ScoredItem<'a>]) -> Self {
-        let identity = || Self {
-            positions: (0..sorted.len()).collect(),
-            bounds: (0..=sorted.len()).collect(),
-            views: None,
-        };
+    /// The units of `sorted`, or `None` when no candidate has a group (each
+    /// unit would be one candidate: the units are `sorted` itself).
+    pub(crate) fn of(sorted: &[ScoredItem<'a>]) -> Option<Self> {
         let groups: Vec<Option<u64>> = sorted.iter().map(|c| c.item.group()).collect();
         if groups.iter().all(Option::is_none) {
-            return identity();
+            return None;
         }
         let mut unit_of_group: HashMap<u64, usize> = HashMap::new();
         let mut members: Vec<Vec<usize>> = Vec::new();
@@ -100,11 +84,11 @@ impl<'a> Units<'a> {
             positions.extend(m);
             bounds.push(positions.len());
         }
-        Self {
+        Some(Self {
             positions,
             bounds,
-            views: Some(views),
-        }
+            views,
+        })
     }
 
     /// Positions in the sorted candidates of unit `unit`'s members.
@@ -112,32 +96,22 @@ impl<'a> Units<'a> {
         &self.positions[self.bounds[unit]..self.bounds[unit + 1]]
     }
 
-    /// One candidate per unit, scored and indexed by its first member;
-    /// `None` when the units are the sorted candidates themselves.
-    pub(crate) fn candidates<'u>(
-        &'u self,
-        sorted: &[ScoredItem<'a>],
-    ) -> Option<Vec<ScoredItem<'u>>> {
-        let views = self.views.as_ref()?;
-        Some(
-            views
-                .iter()
-                .enumerate()
-                .map(|(unit, view)| {
-                    let lead = &sorted[self.members(unit)[0]];
-                    ScoredItem::new(view, lead.index, lead.score)
-                })
-                .collect(),
-        )
+    /// One candidate per unit, scored and indexed by its first member.
+    pub(crate) fn candidates<'u>(&'u self, sorted: &[ScoredItem<'a>]) -> Vec<ScoredItem<'u>> {
+        self.views
+            .iter()
+            .enumerate()
+            .map(|(unit, view)| {
+                let lead = &sorted[self.members(unit)[0]];
+                ScoredItem::new(view, lead.index, lead.score)
+            })
+            .collect()
     }
 
     /// The report entries of the groups, `included` still unset (the
     /// pipeline knows it only after placement).
     pub(crate) fn report(&self, sorted: &[ScoredItem<'a>]) -> Vec<GroupSelection> {
-        let Some(views) = &self.views else {
-            return Vec::new();
-        };
-        views
+        self.views
             .iter()
             .enumerate()
             .filter_map(|(unit, view)| {

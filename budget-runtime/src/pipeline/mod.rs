@@ -2,10 +2,12 @@
 //! → Slice → Place, one file per stage, plus the [`Pipeline`] builder and
 //! the [`SelectionReport`].
 
+mod candidates;
 mod classify;
 mod deduplicate;
 mod error;
 mod groups;
+mod pending_report;
 mod place;
 mod report;
 mod selection;
@@ -18,6 +20,7 @@ pub use report::{ExcludedItem, ExclusionReason, IncludedItem, InclusionReason, S
 pub use selection::Selection;
 
 use std::fmt;
+use std::sync::OnceLock;
 
 use crate::model::{
     ContextBudget, ContextItem, EffectiveBudget, ItemView, ScoredItem, descending_key,
@@ -25,14 +28,9 @@ use crate::model::{
 use crate::placer::{ChronologicalPlacer, Placer};
 use crate::scorer::{RelevanceScorer, Scorer};
 use crate::slicer::{CountShortfall, GreedySlicer, Slicer};
+use candidates::Candidates;
+use pending_report::{PendingReport, SliceChoice, Unsliced};
 use token_counts::TokenCounts;
-
-/// Sorts exclusions by score descending, ties in exclusion order. Stable
-/// and run-adaptive: the Slice stage already records its exclusions in
-/// score order, so this is close to linear.
-fn sort_excluded(excluded: &mut [ExcludedItem]) {
-    excluded.sort_by_key(|e| descending_key(e.score));
-}
 
 /// The pinned items' hold on the budget, for attributing exclusions.
 #[derive(Clone, Copy, Debug)]
@@ -212,12 +210,12 @@ impl Pipeline {
         items: &'a [T],
         budget: &ContextBudget,
     ) -> Result<Selection<'a, T>, PipelineError> {
-        let views: Vec<&'a dyn ContextItem> = items.iter().map(|i| i as &dyn ContextItem).collect();
-        let (order, report) = self.run_dyn(&views, budget)?;
+        let (order, pending) = self.select(items, budget)?;
         let selected = order.into_iter().map(|index| &items[index]).collect();
         Ok(Selection {
             items: selected,
-            report,
+            pending,
+            report: OnceLock::new(),
         })
     }
 
@@ -231,17 +229,47 @@ impl Pipeline {
         items: &[&dyn ContextItem],
         budget: &ContextBudget,
     ) -> Result<(Vec<usize>, SelectionReport), PipelineError> {
-        let mut excluded = Vec::new();
+        let (order, pending) = self.select(items, budget)?;
+        Ok((order, pending.into_report()))
+    }
+
+    /// The six stages: the input indices of the selected items in placed
+    /// order, and the facts the report is assembled from.
+    fn select<T: ContextItem>(
+        &self,
+        items: &[T],
+        budget: &ContextBudget,
+    ) -> Result<(Vec<usize>, PendingReport), PipelineError> {
+        let mut excluded_before_slice = Vec::new();
 
         let tokens = TokenCounts::read(items);
-        let classified = classify::classify(items, &tokens, budget, &mut excluded)?;
+        let classified = classify::classify(items, &tokens, budget, &mut excluded_before_slice)?;
         let effective = budget.effective(classified.pinned_tokens);
 
-        let mut scored = self.score(items, &tokens, &classified.scoreable);
+        let candidates = self.score(items, classified.scoreable);
+        let mut order = sort::score_order(&candidates.scores);
         if self.deduplicate {
-            deduplicate::deduplicate(&mut scored, items, &classified.pinned, &mut excluded);
+            deduplicate::deduplicate(
+                &candidates,
+                &mut order,
+                items,
+                &classified.pinned,
+                classified.grouped,
+                &mut excluded_before_slice,
+            );
         }
-        sort::sort_by_score(&mut scored);
+        let sorted: Vec<ScoredItem<'_>> = order
+            .iter()
+            .map(|&pos| {
+                let index = candidates.indices[pos];
+                ScoredItem {
+                    item: candidates.items[pos],
+                    index,
+                    score: candidates.scores[pos],
+                    tokens: tokens.get(index),
+                }
+            })
+            .collect();
 
         let largest_pinned = classified
             .pinned
@@ -252,49 +280,66 @@ impl Pipeline {
             largest: index,
             tokens: classified.pinned_tokens,
         });
-        let mut shortfalls = Vec::new();
-        let (sliced, mut groups) =
-            self.slice(&scored, effective, pinned, &mut excluded, &mut shortfalls)?;
+        let Sliced {
+            selected: sliced,
+            chosen,
+            available_tokens,
+            listed,
+            mut groups,
+            shortfalls,
+        } = self.slice(&sorted, classified.grouped, effective, pinned)?;
 
         // Pinned items, seen as pinned also when only their group is, each
         // with the count this run read.
         let pinned_views: Vec<ItemView<'_>> = classified
             .pinned
             .iter()
-            .map(|&index| ItemView::pinned(items[index], tokens.get(index)))
+            .map(|&index| ItemView::pinned(&items[index], tokens.get(index)))
             .collect();
         let pinned_count = pinned_views.len();
-        let mut merged: Vec<ScoredItem<'_>> = classified
-            .pinned
-            .iter()
-            .zip(&pinned_views)
-            .map(|(&index, view)| ScoredItem::new(view, index, 1.0))
-            .collect();
+        let mut merged: Vec<ScoredItem<'_>> = Vec::with_capacity(pinned_count + sliced.len());
+        merged.extend(
+            classified
+                .pinned
+                .iter()
+                .zip(&pinned_views)
+                .map(|(&index, view)| ScoredItem::new(view, index, 1.0)),
+        );
         merged.extend(sliced);
+        let mut excluded_after_slice = Vec::new();
         let merged = place::handle_overflow(
             merged,
             pinned_count,
             budget.target_tokens(),
             self.overflow_strategy,
             pinned,
-            &mut excluded,
+            &mut excluded_after_slice,
         )?;
 
         // Count quotas commit required items whatever the budget, and a custom
         // slicer may overshoot: after the overflow strategy had its say, the
-        // hard ceiling holds regardless.
-        let ceiling_tokens = budget.max_tokens().saturating_sub(budget.output_reserve());
-        let merged = place::hold_ceiling(merged, pinned_count, ceiling_tokens, &mut excluded);
+        // hard ceiling holds regardless: the pinned items plus the effective
+        // (margin-adjusted) ceiling, never more than `max - reserve`.
+        let ceiling_tokens = classified
+            .pinned_tokens
+            .saturating_add(effective.max_tokens)
+            .min(budget.max_tokens().saturating_sub(budget.output_reserve()));
+        let merged = place::hold_ceiling(
+            merged,
+            pinned_count,
+            ceiling_tokens,
+            &mut excluded_after_slice,
+        );
 
-        let order = self.placer.place(&merged.items);
-        if !place::is_permutation(&order, merged.items.len()) {
+        let placed = self.placer.place(&merged.items);
+        if !place::is_permutation(&placed, merged.items.len()) {
             return Err(PipelineError::PlacerNotPermutation {
-                returned: order.len(),
+                returned: placed.len(),
                 len: merged.items.len(),
             });
         }
 
-        let included = order
+        let included = placed
             .iter()
             .map(|&pos| {
                 let c = &merged.items[pos];
@@ -314,117 +359,162 @@ impl Pipeline {
                 }
             })
             .collect::<Vec<_>>();
-        sort_excluded(&mut excluded);
         // The overflow strategy and the ceiling may still drop a sliced
         // group (whole): report each group's final fate.
-        let mut in_selection = vec![false; items.len()];
-        for i in &included {
-            in_selection[i.index] = true;
-        }
-        for group in &mut groups {
-            group.included = group.members.first().is_some_and(|&m| in_selection[m]);
+        if !groups.is_empty() {
+            let mut in_selection = vec![false; items.len()];
+            for i in &included {
+                in_selection[i.index] = true;
+            }
+            for group in &mut groups {
+                group.included = group.members.first().is_some_and(|&m| in_selection[m]);
+            }
         }
 
         let indices = included.iter().map(|i| i.index).collect();
-        let report = SelectionReport {
-            total_candidates: items.len(),
-            total_tokens_considered: classified.total_tokens_considered,
-            pinned_tokens: classified.pinned_tokens,
-            selected_tokens: merged.tokens,
-            effective_budget: effective,
-            overflow_tokens: merged.accepted_overflow,
-            shortfalls,
-            groups,
-            included,
-            excluded,
+        let unsliced = match listed {
+            Some(listed) => Unsliced::Listed(listed),
+            None => Unsliced::Deferred(SliceChoice {
+                order,
+                indices: candidates.indices,
+                scores: candidates.scores,
+                tokens,
+                chosen,
+                available_tokens,
+                pinned,
+            }),
         };
-        Ok((indices, report))
+        let pending = PendingReport {
+            summary: SelectionReport {
+                total_candidates: items.len(),
+                total_tokens_considered: classified.total_tokens_considered,
+                pinned_tokens: classified.pinned_tokens,
+                selected_tokens: merged.tokens,
+                effective_budget: effective,
+                overflow_tokens: merged.accepted_overflow,
+                shortfalls,
+                groups,
+                included,
+                excluded: Vec::new(),
+            },
+            excluded_before_slice,
+            unsliced,
+            excluded_after_slice,
+        };
+        Ok((indices, pending))
     }
 
-    fn score<'a>(
-        &self,
-        items: &[&'a dyn ContextItem],
-        tokens: &TokenCounts,
-        scoreable: &[usize],
-    ) -> Vec<ScoredItem<'a>> {
-        let views: Vec<&dyn ContextItem> = scoreable.iter().map(|&i| items[i]).collect();
+    /// Scores the items at input indices `scoreable` (in input order).
+    fn score<'a, T: ContextItem>(&self, items: &'a [T], scoreable: Vec<usize>) -> Candidates<'a> {
+        let views: Vec<&dyn ContextItem> = scoreable
+            .iter()
+            .map(|&i| &items[i] as &dyn ContextItem)
+            .collect();
         let mut scores = vec![0.0; views.len()];
         if !views.is_empty() {
             self.scorer.score_all(&views, &mut scores);
         }
-        scoreable
-            .iter()
-            .zip(scores)
-            .map(|(&index, score)| ScoredItem {
-                item: items[index],
-                index,
-                score,
-                tokens: tokens.get(index),
-            })
-            .collect()
+        Candidates {
+            items: views,
+            indices: scoreable,
+            scores,
+        }
     }
 
     /// Runs the slicer over the units of `sorted` (each group one unit);
     /// returns the selected candidates in the slicer's order, members of a
-    /// group together, records every other candidate as excluded, and
-    /// reports each group's fate.
+    /// group together, the candidates left out, and each group's fate.
     fn slice<'a>(
         &self,
         sorted: &[ScoredItem<'a>],
+        grouped: bool,
         effective: EffectiveBudget,
         pinned: Option<PinnedLoad>,
-        excluded: &mut Vec<ExcludedItem>,
-        shortfalls: &mut Vec<CountShortfall>,
-    ) -> Result<(Vec<ScoredItem<'a>>, Vec<GroupSelection>), PipelineError> {
-        let units = groups::Units::of(sorted);
-        let grouped = units.candidates(sorted);
-        let candidates: &[ScoredItem<'_>] = grouped.as_deref().unwrap_or(sorted);
-        let mut outcome = self.slicer.slice(candidates, effective)?;
-        shortfalls.append(&mut outcome.shortfalls);
-        let mut chosen = vec![false; candidates.len()];
-        for &pos in &outcome.selected {
-            match chosen.get_mut(pos) {
-                Some(slot) => *slot = true,
-                None => {
-                    return Err(PipelineError::SlicerIndexOutOfRange {
-                        index: pos,
-                        len: candidates.len(),
-                    });
-                }
-            }
-        }
-
-        let selected_tokens = candidates
-            .iter()
-            .zip(&chosen)
-            .filter(|(_, c)| **c)
-            .fold(0u64, |sum, (s, _)| sum.saturating_add(s.tokens()));
-        let available_tokens = effective.target_tokens.saturating_sub(selected_tokens);
-        for (unit, candidate) in candidates.iter().enumerate() {
-            if !chosen[unit] {
-                // Count-cap exclusions are reported like budget ones: the
-                // specification reserves `QuotaCapExceeded` for custom stages.
-                // A group's members are excluded for the group's tokens.
-                let reason = PinnedLoad::exclusion(pinned, candidate.tokens(), available_tokens);
-                for &pos in units.members(unit) {
-                    excluded.push(ExcludedItem {
-                        index: sorted[pos].index,
-                        score: sorted[pos].score,
-                        reason: reason.clone(),
-                    });
-                }
-            }
-        }
-        let groups = units.report(sorted);
+    ) -> Result<Sliced<'a>, PipelineError> {
+        // Without groups the units are the sorted candidates themselves.
+        let units = if grouped {
+            groups::Units::of(sorted)
+        } else {
+            None
+        };
+        let unit_candidates = units.as_ref().map(|units| units.candidates(sorted));
+        let candidates: &[ScoredItem<'_>] = unit_candidates.as_deref().unwrap_or(sorted);
+        let outcome = self.slicer.slice(candidates, effective)?;
         // The merged list takes sliced items in the slicer's own order (as
         // the reference implementation does); it decides ties in placers and
-        // truncation. Each position is taken once.
-        let mut sliced = Vec::with_capacity(outcome.selected.len());
+        // truncation. Each unit is taken once, a group's members together.
+        let mut chosen = vec![false; candidates.len()];
+        let mut selected = Vec::with_capacity(outcome.selected.len());
+        let mut selected_tokens = 0u64;
         for &unit in &outcome.selected {
-            if std::mem::take(&mut chosen[unit]) {
-                sliced.extend(units.members(unit).iter().map(|&pos| sorted[pos]));
+            let Some(slot) = chosen.get_mut(unit) else {
+                return Err(PipelineError::SlicerIndexOutOfRange {
+                    index: unit,
+                    len: candidates.len(),
+                });
+            };
+            if !std::mem::replace(slot, true) {
+                selected_tokens = selected_tokens.saturating_add(candidates[unit].tokens());
+                match &units {
+                    Some(units) => {
+                        selected.extend(units.members(unit).iter().map(|&pos| sorted[pos]));
+                    }
+                    None => selected.push(sorted[unit]),
+                }
             }
         }
-        Ok((sliced, groups))
+        let available_tokens = effective.target_tokens.saturating_sub(selected_tokens);
+        // Without groups the units are the candidates: their exclusions are
+        // derived from `chosen` when the report is read.
+        let listed = units.as_ref().map(|units| {
+            let mut listed = Vec::new();
+            for (unit, candidate) in candidates.iter().enumerate() {
+                if !chosen[unit] {
+                    // Count-cap exclusions are reported like budget ones: the
+                    // specification reserves `QuotaCapExceeded` for custom
+                    // stages. A group's members are excluded for the group's
+                    // tokens.
+                    let reason =
+                        PinnedLoad::exclusion(pinned, candidate.tokens(), available_tokens);
+                    for &pos in units.members(unit) {
+                        listed.push(ExcludedItem {
+                            index: sorted[pos].index,
+                            score: sorted[pos].score,
+                            reason: reason.clone(),
+                        });
+                    }
+                }
+            }
+            listed
+        });
+        let groups = units
+            .as_ref()
+            .map_or_else(Vec::new, |units| units.report(sorted));
+        Ok(Sliced {
+            selected,
+            chosen,
+            available_tokens,
+            listed,
+            groups,
+            shortfalls: outcome.shortfalls,
+        })
     }
+}
+
+/// What the Slice stage decided.
+struct Sliced<'a> {
+    /// The selected candidates in the slicer's order, a group's members
+    /// together.
+    selected: Vec<ScoredItem<'a>>,
+    /// Whether the slicer selected each unit.
+    chosen: Vec<bool>,
+    /// Target tokens the selection left over.
+    available_tokens: u64,
+    /// With atomic groups, the exclusion of every member of a unit left
+    /// out, in the slicer's order; `None` without groups.
+    listed: Option<Vec<ExcludedItem>>,
+    /// Every group's fate, `included` still unset.
+    groups: Vec<GroupSelection>,
+    /// Kinds whose required count the slicer could not meet.
+    shortfalls: Vec<CountShortfall>,
 }

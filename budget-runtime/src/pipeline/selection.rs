@@ -1,15 +1,21 @@
 //! [`Selection`]: the result of a pipeline run, borrowing the caller's items.
 
-use crate::pipeline::report::SelectionReport;
+use std::fmt;
+use std::sync::OnceLock;
+
+use crate::pipeline::pending_report::PendingReport;
+use crate::pipeline::report::{IncludedItem, SelectionReport};
 
 /// The items a pipeline run selected, in placed order, plus its report.
 ///
 /// Items are references into the slice passed to
-/// [`Pipeline::run`](crate::Pipeline::run): nothing is copied.
-#[derive(Debug)]
+/// [`Pipeline::run`](crate::Pipeline::run): nothing is copied. The report
+/// is assembled from the run's decisions the first time it is read, so a
+/// caller who needs only the items does not pay for it.
 pub struct Selection<'a, T> {
     pub(crate) items: Vec<&'a T>,
-    pub(crate) report: SelectionReport,
+    pub(crate) pending: PendingReport,
+    pub(crate) report: OnceLock<SelectionReport>,
 }
 
 impl<'a, T> Selection<'a, T> {
@@ -18,9 +24,15 @@ impl<'a, T> Selection<'a, T> {
         &self.items
     }
 
-    /// Why each candidate was included or excluded.
+    /// Why each candidate was included or excluded (assembled on the first
+    /// call, then kept).
     pub fn report(&self) -> &SelectionReport {
-        &self.report
+        self.report.get_or_init(|| self.pending.assemble())
+    }
+
+    /// The report's `included` list, without assembling the report.
+    pub(crate) fn included(&self) -> &[IncludedItem] {
+        &self.pending.summary.included
     }
 
     /// The selected items, giving up the report.
@@ -30,11 +42,24 @@ impl<'a, T> Selection<'a, T> {
 
     /// The selected items and the report.
     pub fn into_parts(self) -> (Vec<&'a T>, SelectionReport) {
-        (self.items, self.report)
+        let report = match self.report.into_inner() {
+            Some(report) => report,
+            None => self.pending.into_report(),
+        };
+        (self.items, report)
     }
 
     /// Total tokens of the selected items.
     pub fn tokens(&self) -> u64 {
-        self.report.selected_tokens
+        self.pending.summary.selected_tokens
+    }
+}
+
+impl<T: fmt::Debug> fmt::Debug for Selection<'_, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Selection")
+            .field("items", &self.items)
+            .field("report", self.report())
+            .finish()
     }
 }

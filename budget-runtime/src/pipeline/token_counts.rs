@@ -13,13 +13,14 @@ use crate::model::ContextItem;
 /// refinement step that replaces estimates by exact counts for chosen items
 /// belongs right after [`TokenCounts::read`]: every stage after it sees the
 /// refined counts.
+#[derive(Debug)]
 pub(crate) struct TokenCounts {
     counts: Vec<u64>,
 }
 
 impl TokenCounts {
     /// Reads each item's count once.
-    pub(crate) fn read(items: &[&dyn ContextItem]) -> Self {
+    pub(crate) fn read<T: ContextItem>(items: &[T]) -> Self {
         Self {
             counts: items.iter().map(|item| item.tokens()).collect(),
         }
@@ -64,7 +65,7 @@ mod tests {
             inner: Item::new("b", 0).unwrap(),
             calls: Cell::new(0),
         };
-        let counts = TokenCounts::read(&[&a, &drifting]);
+        let counts = TokenCounts::read::<&dyn ContextItem>(&[&a, &drifting]);
         assert_eq!(counts.get(0), u64::MAX);
         assert_eq!(counts.get(1), 1);
         assert_eq!(counts.get(1), 1);

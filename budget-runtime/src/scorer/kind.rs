@@ -109,9 +109,38 @@ impl Default for KindScorer {
 }
 
 impl Scorer for KindScorer {
+    /// Looks each distinct label up once: items usually share a few kind
+    /// values (the well-known constants, or labels the application reuses),
+    /// so the weights of the first labels met are remembered and most items
+    /// cost a pointer comparison.
     fn score_all(&self, items: &[&dyn ContextItem], scores: &mut [f64]) {
-        for (item, score) in items.iter().zip(scores.iter_mut()) {
-            *score = self.weight(item.kind());
+        const SEEN: usize = 8;
+        // The first labels met: their addresses (each label's bytes are
+        // compared only when no address matches) and weights.
+        let mut addresses = [0usize; SEEN];
+        let mut labels: [&str; SEEN] = [""; SEEN];
+        let mut weights = [0.0f64; SEEN];
+        let mut known = 0;
+        for (&item, score) in items.iter().zip(scores.iter_mut()) {
+            let kind = item.kind();
+            let label = kind.as_str();
+            let address = label.as_ptr().addr();
+            let hit = (0..known)
+                .find(|&i| addresses[i] == address && labels[i].len() == label.len())
+                .or_else(|| (0..known).find(|&i| labels[i] == label));
+            *score = match hit {
+                Some(i) => weights[i],
+                None => {
+                    let weight = self.weight(kind);
+                    if known < SEEN {
+                        addresses[known] = address;
+                        labels[known] = label;
+                        weights[known] = weight;
+                        known += 1;
+                    }
+                    weight
+                }
+            };
         }
     }
 }
@@ -237,6 +266,33 @@ mod tests {
         )
         .unwrap_err();
         assert!(matches!(err, ScorerError::DuplicateKind { .. }));
+    }
+
+    /// `score_all` remembers the first labels it meets: copies of a label at
+    /// other addresses, case variants and more labels than it remembers
+    /// all score as the weight table says.
+    #[test]
+    fn remembered_labels_score_like_a_fresh_lookup() {
+        let owned = |label: &str| ContextKind::new(label.to_owned()).unwrap();
+        let kinds: Vec<ContextKind> = [
+            "Memory", "Message", "memory", "K1", "K2", "K3", "K4", "K5", "K6", "K7", "Message",
+            "MESSAGE", "Document", "Memory",
+        ]
+        .iter()
+        .map(|label| owned(label))
+        .chain([ContextKind::MEMORY, ContextKind::DOCUMENT])
+        .collect();
+        let items: Vec<Item> = kinds
+            .into_iter()
+            .map(|kind| Item::builder("x").tokens(1).kind(kind).build().unwrap())
+            .collect();
+        let views: Vec<&dyn ContextItem> = items.iter().map(|i| i as &dyn ContextItem).collect();
+        assert_eq!(
+            KindScorer::new().scores(&views),
+            [
+                0.8, 0.2, 0.8, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.2, 0.2, 0.4, 0.8, 0.8, 0.4
+            ]
+        );
     }
 
     #[test]

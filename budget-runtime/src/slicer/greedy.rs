@@ -41,6 +41,70 @@ pub(crate) fn density(candidate: &ScoredItem<'_>) -> f64 {
     }
 }
 
+/// A candidate's place in the density order, packed so that ascending
+/// integer order is density descending, ties by position.
+fn density_rank(candidate: &ScoredItem<'_>, pos: usize) -> u128 {
+    // A position always fits in 64 bits on the platforms Rust supports.
+    let pos = u64::try_from(pos).unwrap_or(u64::MAX);
+    u128::from(descending_key(density(candidate))) << 64 | u128::from(pos)
+}
+
+/// The position packed in a [`density_rank`].
+fn position(rank: u128) -> usize {
+    let low = u64::try_from(rank & u128::from(u64::MAX)).unwrap_or(u64::MAX);
+    usize::try_from(low).unwrap_or(usize::MAX)
+}
+
+/// The density at or above which candidates about fill `remaining` and a
+/// quarter more, as a sample of `sorted` tells; `None` (every candidate in
+/// the first chunk) for small inputs or when the sample never gets there.
+/// Any threshold gives the same selection; a good one only saves work.
+fn head_threshold(sorted: &[ScoredItem<'_>], remaining: u64) -> Option<f64> {
+    const SAMPLE: usize = 256;
+    let len = sorted.len();
+    if len <= 4 * SAMPLE {
+        return None;
+    }
+    let stride = len / SAMPLE;
+    let mut sample: Vec<(u64, f64, u64)> = sorted
+        .iter()
+        .step_by(stride)
+        .map(|candidate| {
+            let density = density(candidate);
+            (descending_key(density), density, candidate.tokens())
+        })
+        .collect();
+    sample.sort_unstable_by_key(|&(key, _, _)| key);
+    let weight = u64::try_from(stride).unwrap_or(u64::MAX);
+    let goal = remaining.saturating_add(remaining / 4);
+    let mut covered = 0u64;
+    sample
+        .iter()
+        .find(|&&(_, _, tokens)| {
+            covered = covered.saturating_add(tokens.saturating_mul(weight));
+            covered >= goal
+        })
+        .map(|&(_, density, _)| density)
+        .filter(|density| !density.is_nan())
+}
+
+/// Takes, in `ranks`' order, each candidate that still fits `remaining`.
+fn take_fitting(
+    ranks: &[u128],
+    sorted: &[ScoredItem<'_>],
+    remaining: &mut u64,
+    selected: &mut Vec<usize>,
+) {
+    for &rank in ranks {
+        let pos = position(rank);
+        let tokens = sorted[pos].tokens();
+        if tokens <= *remaining {
+            selected.push(pos);
+            *remaining -= tokens;
+        }
+    }
+}
+
 impl Slicer for GreedySlicer {
     fn slice(
         &self,
@@ -50,18 +114,32 @@ impl Slicer for GreedySlicer {
         if sorted.is_empty() || budget.target_tokens == 0 {
             return Ok(SliceOutcome::default());
         }
-        // (density key, position, tokens).
-        let mut pending: Vec<(u64, usize, u64)> = sorted
-            .iter()
-            .enumerate()
-            .map(|(pos, candidate)| (descending_key(density(candidate)), pos, candidate.tokens()))
-            .collect();
-        // Walk the density order a chunk at a time: select the next chunk
-        // (linear), sort only it, and after each chunk drop every candidate
-        // larger than what is left, since the remainder only shrinks. The
-        // result is the full sort's, without sorting items that cannot fit.
+        // Walk the density order a chunk at a time, sorting only each chunk
+        // and, after it, dropping every candidate larger than what is left
+        // (the remainder only shrinks): the full sort's result without
+        // sorting items that cannot fit. The first chunk is every candidate
+        // at least as dense as a sampled threshold, about what fills the
+        // budget; the others get their rank only if they still fit.
         let mut remaining = budget.target_tokens;
         let mut selected = Vec::new();
+        let threshold = head_threshold(sorted, remaining);
+        let mut head: Vec<u128> = Vec::with_capacity(sorted.len());
+        let mut rest: Vec<usize> = Vec::with_capacity(sorted.len());
+        for (pos, candidate) in sorted.iter().enumerate() {
+            // A NaN density ranks after every threshold.
+            if threshold.is_none_or(|threshold| density(candidate) >= threshold) {
+                head.push(density_rank(candidate, pos));
+            } else {
+                rest.push(pos);
+            }
+        }
+        head.sort_unstable();
+        take_fitting(&head, sorted, &mut remaining, &mut selected);
+        let mut pending: Vec<u128> = rest
+            .into_iter()
+            .filter(|&pos| sorted[pos].tokens() <= remaining)
+            .map(|pos| density_rank(&sorted[pos], pos))
+            .collect();
         let mut chunk = 1_024;
         while !pending.is_empty() {
             let take = chunk.min(pending.len());
@@ -69,17 +147,17 @@ impl Slicer for GreedySlicer {
                 pending.select_nth_unstable(take - 1);
             }
             pending[..take].sort_unstable();
-            for &(_, pos, tokens) in &pending[..take] {
-                if tokens <= remaining {
-                    selected.push(pos);
-                    remaining -= tokens;
+            take_fitting(&pending[..take], sorted, &mut remaining, &mut selected);
+            // Keep, in place, the rest that can still fit.
+            let mut kept = 0;
+            for next in take..pending.len() {
+                let rank = pending[next];
+                if sorted[position(rank)].tokens() <= remaining {
+                    pending[kept] = rank;
+                    kept += 1;
                 }
             }
-            pending = pending[take..]
-                .iter()
-                .copied()
-                .filter(|&(_, _, tokens)| tokens <= remaining)
-                .collect();
+            pending.truncate(kept);
             chunk = chunk.saturating_mul(2);
         }
         Ok(SliceOutcome::selected(selected))
@@ -203,7 +281,13 @@ mod tests {
         /// Chunked selection equals the full sort, across several chunks.
         #[test]
         fn matches_the_full_sort(
-            rows in proptest::collection::vec((0u64..3_000, 0.0f64..1.0, 0usize..4), 0..4_000),
+            rows in proptest::collection::vec((0u64..3_000, prop_oneof![
+                8 => 0.0f64..1.0,
+                1 => Just(f64::NAN),
+                1 => Just(-0.0f64),
+                1 => Just(f64::INFINITY),
+                1 => -1.0f64..0.0,
+            ], 0usize..4), 0..4_000),
             target in 0u64..2_000_000,
         ) {
             let (items, scores) = random_items(&rows);
