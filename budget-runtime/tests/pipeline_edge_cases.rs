@@ -226,6 +226,15 @@ impl Slicer for TakeAll {
     }
 }
 
+/// A pipeline whose slicer takes every candidate and whose overflow
+/// strategy accepts it: only the hard ceiling stands in its way.
+fn overshooting() -> Pipeline {
+    Pipeline::builder()
+        .slicer(TakeAll)
+        .overflow_strategy(OverflowStrategy::Proceed)
+        .build()
+}
+
 #[derive(Debug)]
 struct Duplicating;
 impl Placer for Duplicating {
@@ -268,10 +277,7 @@ fn a_slicer_that_overshoots_is_held_to_the_effective_max() {
         .output_reserve(20)
         .build()
         .unwrap();
-    let pipeline = Pipeline::builder()
-        .slicer(TakeAll)
-        .overflow_strategy(OverflowStrategy::Proceed)
-        .build();
+    let pipeline = overshooting();
     let selection = pipeline.run(&items, &budget).unwrap();
     assert_eq!(
         selection.tokens(),
@@ -290,10 +296,7 @@ fn a_slicer_that_overshoots_is_held_below_the_safety_margin() {
         .safety_margin_percent(50.0)
         .build()
         .unwrap();
-    let pipeline = Pipeline::builder()
-        .slicer(TakeAll)
-        .overflow_strategy(OverflowStrategy::Proceed)
-        .build();
+    let pipeline = overshooting();
     let selection = pipeline.run(&items, &budget).unwrap();
     assert_eq!(selection.report().effective_budget.max_tokens, 500);
     assert_eq!(selection.tokens(), 300);
