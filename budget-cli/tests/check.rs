@@ -2,6 +2,8 @@
 
 mod common;
 
+use std::path::Path;
+
 use common::{budget_in, tree};
 use tempfile::TempDir;
 
@@ -20,7 +22,7 @@ fn pipeline(window: u64) -> TempDir {
     ])
 }
 
-fn check(dir: &TempDir, extra: &[&str]) -> common::Run {
+fn check(dir: &Path, extra: &[&str]) -> common::Run {
     let args = [
         &[
             "check",
@@ -33,13 +35,13 @@ fn check(dir: &TempDir, extra: &[&str]) -> common::Run {
         extra,
     ]
     .concat();
-    budget_in(dir.path(), &args)
+    budget_in(dir, &args)
 }
 
 #[test]
 fn json_report_has_every_term() {
     let dir = pipeline(1_000);
-    let run = check(&dir, &["--counter", "seed:prose", "--format", "json"]);
+    let run = check(dir.path(), &["--counter", "seed:prose", "--format", "json"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let reports = run.json();
     let report = &reports[0];
@@ -66,7 +68,7 @@ fn json_report_has_every_term() {
 fn format_overhead_and_counter_reach_the_fixed_prompt() {
     let dir = pipeline(1_000);
     let fixed = |extra: &[&str]| {
-        check(&dir, &[extra, &["--format", "json"]].concat()).json()[0]["steps"][0]["fixed_prompt_tokens"]
+        check(dir.path(), &[extra, &["--format", "json"]].concat()).json()[0]["steps"][0]["fixed_prompt_tokens"]
             .as_u64()
             .unwrap()
     };
@@ -85,7 +87,7 @@ fn format_overhead_and_counter_reach_the_fixed_prompt() {
 fn the_exact_counter_reaches_the_fixed_prompt() {
     let dir = pipeline(1_000);
     let json = check(
-        &dir,
+        dir.path(),
         &[
             "--counter",
             "o200k",
@@ -106,7 +108,7 @@ fn the_exact_counter_reaches_the_fixed_prompt() {
 fn a_violation_exits_one_and_auto_clamp_fixes_it() {
     // 795 tokens against a 700-token window: 95 over.
     let dir = pipeline(700);
-    let run = check(&dir, &["--counter", "seed:prose", "--format", "json"]);
+    let run = check(dir.path(), &["--counter", "seed:prose", "--format", "json"]);
     assert_eq!(run.code, 1, "{}", run.stderr);
     let report = &run.json()[0];
     assert_eq!(report["ok"], false);
@@ -117,7 +119,7 @@ fn a_violation_exits_one_and_auto_clamp_fixes_it() {
     assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
 
     let run = check(
-        &dir,
+        dir.path(),
         &[
             "--counter",
             "seed:prose",
@@ -139,7 +141,7 @@ fn a_violation_exits_one_and_auto_clamp_fixes_it() {
         (Some(500), Some(405))
     );
 
-    let table = check(&dir, &["--counter", "seed:prose"]);
+    let table = check(dir.path(), &["--counter", "seed:prose"]);
     assert_eq!(table.code, 1);
     assert!(table.stdout.contains("p (FAILED"), "{}", table.stdout);
     assert!(table.stdout.contains("1 pipelines checked, 1 failed"));
@@ -171,19 +173,7 @@ fn missing_model_config_is_two() {
 #[test]
 fn the_bundled_sample_checks() {
     let sample = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/contract");
-    let run = budget_in(
-        std::path::Path::new(sample),
-        &[
-            "check",
-            "pipelines",
-            "--model-config",
-            "model.json",
-            "--prompts",
-            "prompts",
-            "--format",
-            "json",
-        ],
-    );
+    let run = check(Path::new(sample), &["--format", "json"]);
     let reports = run.json();
     let verdicts: Vec<(&str, bool)> = reports
         .as_array()
