@@ -49,11 +49,15 @@ impl Sample {
     }
 }
 
+/// The vendored test data of `budget-runtime`, found from whichever sibling
+/// crate of the workspace includes this file.
+const DATA_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../budget-runtime/tests/data");
+
 /// The corpus directory: `$BUDGET_CORPUS_DIR`, or the vendored copy.
 pub fn corpus_dir() -> PathBuf {
     match std::env::var_os("BUDGET_CORPUS_DIR") {
         Some(dir) => PathBuf::from(dir),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/corpus"),
+        None => PathBuf::from(DATA_DIR).join("corpus"),
     }
 }
 
@@ -105,7 +109,7 @@ pub fn load_corpus() -> Result<Vec<Sample>, String> {
 
 /// The path of the multilingual samples file.
 pub fn multilingual_path() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/multilingual.toml")
+    PathBuf::from(DATA_DIR).join("multilingual.toml")
 }
 
 /// The multilingual samples with their recorded exact counts.

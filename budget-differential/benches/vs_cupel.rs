@@ -1,11 +1,11 @@
 //! This crate against the `cupel` crate 1.2.0, side by side on one workload
-//! (see `tests/support/workload.rs`), in one run.
+//! (see `src/workload.rs`), in one run.
 //!
 //! Before timing, each configuration checks that both libraries select the
 //! same items in the same order. After the criterion groups, a summary
 //! prints the median time of each side and the ratio.
 //!
-//! Run: `cargo bench -p budget-runtime --bench vs_cupel`
+//! Run: `cargo bench -p budget-differential --bench vs_cupel`
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -16,8 +16,7 @@ use budget_runtime::slicer::{GreedySlicer, KnapsackSlicer};
 use budget_runtime::{ContextItem, Pipeline, scorer::Scorer};
 use criterion::Criterion;
 
-#[path = "../tests/support/workload.rs"]
-mod workload;
+use budget_differential::workload;
 
 /// One configuration, built for both libraries.
 struct Case {

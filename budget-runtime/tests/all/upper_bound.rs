@@ -3,8 +3,7 @@
 //! hostile families, the corpus, and random text of every kind.
 #![cfg(feature = "exact")]
 
-#[path = "../examples/support/corpus.rs"]
-mod corpus;
+use crate::corpus;
 
 use budget_runtime::estimate::{TextFeatures, guaranteed_upper_bound};
 use budget_runtime::{

@@ -1,6 +1,5 @@
 //! The chat format against the OpenAI cookbook's published numbers and
 //! against `tiktoken-rs`'s `num_tokens_from_messages` (feature `tiktoken`).
-#![cfg(feature = "tiktoken")]
 
 use budget_runtime::compact::{Message, ToolCall};
 use budget_runtime::estimate::{Encoding, TiktokenCounter};
@@ -137,7 +136,6 @@ proptest! {
 
 /// The cookbook's section 7 request, as `async-openai` would send it (its
 /// JSON), converted and counted: 101 tokens on gpt-4o, as the API reported.
-#[cfg(feature = "async-openai")]
 #[test]
 fn cookbook_tools_example_through_async_openai() {
     use budget_runtime::prompt::async_openai::Conversation;

@@ -4,7 +4,7 @@
 //! read, so the unreadable input is `/proc/self/mem`, which any process can
 //! open but whose first page is unmapped: reading it fails with EIO.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::process::Command;

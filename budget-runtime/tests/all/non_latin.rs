@@ -4,8 +4,7 @@
 //! scripts; and it is the best guess on ASCII text.
 #![cfg(feature = "exact")]
 
-#[path = "../examples/support/corpus.rs"]
-mod corpus;
+use crate::corpus;
 
 use budget_runtime::estimate::DEFAULT_ESTIMATOR;
 use budget_runtime::{

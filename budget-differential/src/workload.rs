@@ -5,17 +5,21 @@
 //! 0–99, every 25th item a byte-identical duplicate of an earlier one, and one
 //! pinned system prompt. Budget: max 200,000 / target 128,000 / reserve 4,096.
 
-#![allow(dead_code)]
-
 use budget_runtime::{ContextBudget, ContextKind, Item, model::Timestamp};
 
 /// One generated item, independent of either library.
 pub struct Spec {
+    /// The item's text (every 25th a copy of an earlier one).
     pub content: String,
+    /// Its token count, 10–2,000.
     pub tokens: u64,
+    /// One of four well-known kinds.
     pub kind: &'static str,
+    /// Its timestamp, in seconds since the Unix epoch.
     pub unix_seconds: i64,
+    /// Its priority, 0–99.
     pub priority: i64,
+    /// Whether it is pinned (the first item only).
     pub pinned: bool,
 }
 
@@ -32,7 +36,7 @@ impl SplitMix {
     }
 
     /// The next 64 random bits.
-    pub fn next(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -42,7 +46,7 @@ impl SplitMix {
 
     /// A number in `0..n`.
     pub fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
+        self.next_u64() % n
     }
 }
 
@@ -54,7 +58,7 @@ pub fn specs(n: usize, seed: u64) -> Vec<Spec> {
         let content = if i > 0 && i % 25 == 0 {
             specs[rng.below(i as u64) as usize].content.clone()
         } else {
-            format!("item {i}: {:016x}", rng.next())
+            format!("item {i}: {:016x}", rng.next_u64())
         };
         specs.push(Spec {
             content,

@@ -1,7 +1,6 @@
 //! The exact counter (`bpe-openai`) against `tiktoken-rs`, OpenAI's own
 //! algorithm ported to Rust: identical counts on random text of every kind,
 //! and `count_tokens_up_to` consistent with `count_tokens`.
-#![cfg(feature = "exact")]
 
 use std::sync::LazyLock;
 

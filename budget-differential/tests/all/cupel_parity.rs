@@ -1,16 +1,12 @@
 //! The same workload through this crate and through `cupel` 1.2.0 selects
 //! the same items in the same order.
 
-mod support {
-    pub mod workload;
-}
-
+use budget_differential::workload;
+use budget_differential::workload::cupel_pipeline;
 use budget_runtime::placer::ChronologicalPlacer;
 use budget_runtime::scorer::{PriorityScorer, RecencyScorer};
 use budget_runtime::slicer::GreedySlicer;
 use budget_runtime::{ContextItem, Pipeline};
-use support::workload;
-use support::workload::cupel_pipeline;
 
 fn ours(pipeline: &Pipeline, n: usize, seed: u64) -> Vec<String> {
     let items = workload::items(&workload::specs(n, seed));

@@ -94,7 +94,7 @@ fn rendered_payload_matches_the_reviewed_golden_file() {
         ]
     );
 
-    let expected = include_str!("golden/payload.md");
+    let expected = include_str!("../golden/payload.md");
     let actual = payload.markdown();
     if actual != expected {
         let path = std::env::temp_dir().join("payload.actual.md");

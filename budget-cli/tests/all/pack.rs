@@ -1,6 +1,6 @@
 //! `budget pack`: paths, globs, formats, output and the budget guarantee.
 
-mod common;
+use crate::common;
 
 #[cfg(feature = "exact")]
 use common::o200k;

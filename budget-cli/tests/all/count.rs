@@ -2,7 +2,7 @@
 //! compares with the exact o200k counter, the binary's default counter.
 #![cfg(feature = "exact")]
 
-mod common;
+use crate::common;
 
 use common::{budget_in, o200k, project};
 

@@ -3,10 +3,8 @@
 //! corpus fails the tests) and of the multilingual samples in
 //! `tests/data/multilingual.toml`.
 
-#[path = "../examples/support/accuracy.rs"]
-mod accuracy;
-#[path = "../examples/support/corpus.rs"]
-mod corpus;
+use crate::accuracy;
+use crate::corpus;
 
 use accuracy::{ErrorStats, error_percent};
 use budget_runtime::{

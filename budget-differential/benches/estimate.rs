@@ -4,15 +4,15 @@
 //! exact counter side by side with `tiktoken-rs`.
 //!
 //! ```text
-//! cargo bench -p budget-runtime --bench estimate
-//! cargo bench -p budget-runtime --bench estimate --features exact
+//! cargo bench -p budget-differential --bench estimate
+//! cargo bench -p budget-differential --bench estimate --features exact
 //! ```
 //!
 //! Every iteration estimates every corpus file once, each with its own
 //! content type (the corpus vendored in `tests/data/corpus`, or
 //! `$BUDGET_CORPUS_DIR`; a missing corpus is a panic).
 
-#[path = "../examples/support/corpus.rs"]
+#[path = "../../budget-runtime/examples/support/corpus.rs"]
 mod corpus;
 
 use std::hint::black_box;
@@ -82,7 +82,6 @@ fn throughput(c: &mut Criterion) {
     });
     small.finish();
 
-    #[cfg(feature = "exact")]
     {
         use budget_runtime::estimate::{ExactCounter, TokenCounter};
         let mut exact = c.benchmark_group("count_corpus_exact");
@@ -126,7 +125,6 @@ fn throughput(c: &mut Criterion) {
 /// Filling a budget of 32,000 `o200k_base` tokens from every corpus file
 /// twice over (320 items, in a fixed shuffled order): counting everything
 /// exactly, the exact refinement, and the calibrated estimate alone.
-#[cfg(feature = "exact")]
 fn fill_budget(c: &mut Criterion, files: &[Sample]) {
     use budget_runtime::estimate::{Candidate, ExactRefinement, guaranteed_upper_bound};
     use budget_runtime::estimate::{ExactCounter, TokenCounter};

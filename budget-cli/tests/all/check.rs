@@ -1,6 +1,6 @@
 //! `budget check`: contract reports per pipeline, exit 1 on a violation.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

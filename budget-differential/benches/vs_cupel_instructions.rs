@@ -1,11 +1,11 @@
 //! Instruction counts against the `cupel` crate 1.2.0 under callgrind:
 //! immune to machine load, unlike wall-clock time. Runs one side of the
 //! "kind + greedy + chronological" workload (10,000 items, see
-//! `tests/support/workload.rs`) `RUNS` times inside `measured_ours` or
+//! `src/workload.rs`) `RUNS` times inside `measured_ours` or
 //! `measured_cupel`, so callgrind can count only those functions:
 //!
 //! ```sh
-//! cargo bench -p budget-runtime --bench vs_cupel_instructions --no-run
+//! cargo bench -p budget-differential --bench vs_cupel_instructions --no-run
 //! BIN=$(ls -t target/release/deps/vs_cupel_instructions-* | grep -v '\.d$' | head -1)
 //! for side in ours cupel; do
 //!   valgrind --tool=callgrind --callgrind-out-file=/tmp/cg.$side \
@@ -24,8 +24,7 @@ use budget_runtime::scorer::KindScorer;
 use budget_runtime::slicer::GreedySlicer;
 use budget_runtime::{ContextBudget, ContextItem, Item, Pipeline};
 
-#[path = "../tests/support/workload.rs"]
-mod workload;
+use budget_differential::workload;
 
 /// Runs per measurement.
 const RUNS: usize = 10;

@@ -8,12 +8,9 @@
 //! `BUDGET_DIFF_SEED` the first seed (default 1). A failure names the seed of
 //! the case, so `BUDGET_DIFF_SEED=<seed> BUDGET_DIFF_CASES=1` replays it.
 
-mod support {
-    pub mod workload;
-}
-
 use std::time::Duration;
 
+use budget_differential::workload::SplitMix;
 use budget_runtime::placer::{ChronologicalPlacer, UShapedPlacer};
 use budget_runtime::scorer::{
     CompositeScorer, DecayCurve, DecayScorer, FrequencyScorer, KindScorer, MetadataKeyScorer,
@@ -27,7 +24,6 @@ use budget_runtime::{
     ContextBudget, ContextItem, ContextKind, Item, Pipeline, model::Timestamp,
     pipeline::OverflowStrategy, placer::Placer, scorer::Scorer, slicer::Slicer,
 };
-use support::workload::SplitMix;
 
 const KINDS: [&str; 5] = [
     "Message",

@@ -1,7 +1,7 @@
 //! Exit codes: 0 success, 1 budget violation, 2 usage or input error, each
 //! with one line on stderr.
 
-mod common;
+use crate::common;
 
 use common::{budget_in, project};
 

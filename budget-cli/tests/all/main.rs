@@ -1,0 +1,10 @@
+//! The integration tests of the `budget` binary, one module per command,
+//! linked into one test binary. Each test runs the built binary.
+
+mod common;
+
+mod check;
+mod count;
+mod exit_codes;
+mod pack;
+mod skips;

@@ -1,0 +1,8 @@
+//! The differential tests, linked into one test binary: this workspace's
+//! selection against `cupel`, its exact counter and chat counting against
+//! `tiktoken-rs`.
+
+mod chat_format;
+mod cupel_differential;
+mod cupel_parity;
+mod exact_counter;
