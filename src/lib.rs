@@ -53,7 +53,7 @@
 //! | render a tiered payload (RAW, LINKED, SUMMARY) with fingerprints | [`payload`] | [`payload::PayloadAssembler`], [`payload::TierBudget`] |
 //! | compact a chat history with a summarizer | [`compact`] | [`compact::Compactor`], [`compact::CompactionConfig`] |
 //! | fit a whole chat prompt (system, tools, history, retrieved items) | [`prompt`] | [`prompt::PromptBudget`] |
-//! | check the budget contracts of pipeline configs | [`contract`] | [`contract::ContractTerms`], `contract::Checker` (feature `contract`) |
+//! | check the budget contracts of pipeline configs | `contract` (feature `contract`, crate `budget-contract`) | [`model::ContractTerms`], `contract::Checker` |
 //!
 //! # Features
 //!
@@ -84,11 +84,16 @@ pub use budget_runtime::{
     Pipeline, Selection,
 };
 pub use budget_runtime::{
-    compact, contract, estimate, model, payload, pipeline, placer, prompt, scorer, slicer,
+    compact, estimate, model, payload, pipeline, placer, prompt, scorer, slicer,
 };
 
+/// Budget contracts of prompt pipelines: the `budget-contract` crate.
+#[cfg(feature = "contract")]
+#[cfg_attr(docsrs, doc(cfg(feature = "contract")))]
+pub use budget_contract as contract;
+
 /// Builds a budget constant — a [`ContextBudget`], a
-/// [`ContractTerms`](contract::ContractTerms) or a
+/// [`ContractTerms`](model::ContractTerms) or a
 /// [`TierBudget`](payload::TierBudget) — and rejects an invalid one at
 /// compile time.
 ///

@@ -119,7 +119,7 @@ impl Runtime {
             Self::ContextBudget => ("model", "ContextBudget"),
             Self::ContextItem => ("model", "ContextItem"),
             Self::ContextKind => ("model", "ContextKind"),
-            Self::ContractTerms => ("contract", "ContractTerms"),
+            Self::ContractTerms => ("model", "ContractTerms"),
             Self::Encoding => ("estimate", "Encoding"),
             Self::EstimationRatio => ("estimate", "EstimationRatio"),
             Self::FlagField => ("model", "FlagField"),

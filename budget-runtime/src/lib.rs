@@ -32,7 +32,6 @@
 #![warn(missing_docs)]
 
 pub mod compact;
-pub mod contract;
 mod convert;
 pub mod estimate;
 pub mod model;

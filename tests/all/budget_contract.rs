@@ -2,7 +2,7 @@
 //! crate's `CARGO_MANIFEST_DIR` (trybuild cases run from another directory).
 
 use budget::budget;
-use budget::contract::ContractTerms;
+use budget::model::ContractTerms;
 
 /// `tests/fixtures/prompts/answer.txt` has 101 characters; `.txt` is
 /// estimated as prose (4 characters per token): ceil(101 / 4) = 26 tokens.

@@ -43,6 +43,7 @@ mod summary_job;
 mod token_budget;
 mod tool_pairs;
 mod trim;
+mod trim_history;
 
 #[cfg(feature = "async")]
 pub use async_summarizer::AsyncSummarizer;
@@ -61,3 +62,4 @@ pub use token_budget::{
 };
 pub(crate) use trim::fitting_suffix_start;
 pub use trim::trim_messages;
+pub use trim_history::trim_history;

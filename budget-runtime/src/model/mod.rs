@@ -1,10 +1,12 @@
-//! The data model: budgets, kinds, timestamps, items and the order of
+//! The data model: budgets (a selection's and a model call's contract
+//! terms), kinds, timestamps, items and the order of
 //! their scores.
 
 mod content_parts;
 mod context_budget;
 mod context_item;
 mod context_kind;
+mod contract_terms;
 mod field;
 mod item;
 mod item_view;
@@ -24,6 +26,7 @@ pub use context_budget::{
 };
 pub use context_item::ContextItem;
 pub use context_kind::{ContextKind, ContextKindError};
+pub use contract_terms::{ContractTerms, ContractViolation, DEFAULT_SAFETY_MARGIN_TOKENS};
 pub use field::{
     FlagField, FloatField, GroupField, IntegerField, OptionalTextField, TextField, TimestampField,
     TokenCountField,

@@ -29,6 +29,18 @@ impl Sha256Digest {
         Self(hasher.finalize().into())
     }
 
+    /// A digest computed elsewhere, from its 32 bytes.
+    ///
+    /// ```
+    /// use budget_runtime::payload::Sha256Digest;
+    ///
+    /// let digest = Sha256Digest::of(b"abc");
+    /// assert_eq!(Sha256Digest::from_bytes(*digest.as_bytes()), digest);
+    /// ```
+    pub const fn from_bytes(bytes: [u8; 32]) -> Self {
+        Self(bytes)
+    }
+
     /// The 32 digest bytes.
     pub const fn as_bytes(&self) -> &[u8; 32] {
         &self.0

@@ -11,7 +11,6 @@ mod corpus;
 
 mod audit_regressions;
 mod compaction_properties;
-mod contract;
 mod error_sources;
 mod estimate_corpus;
 mod exact_on_demand;

@@ -1,5 +1,5 @@
 use budget::budget;
-use budget::contract::ContractTerms;
+use budget::model::ContractTerms;
 
 const WINDOW: u64 = 8_192;
 const CONTEXT: u64 = 8_000;

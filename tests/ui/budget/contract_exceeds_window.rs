@@ -1,5 +1,5 @@
 use budget::budget;
-use budget::contract::ContractTerms;
+use budget::model::ContractTerms;
 
 // 1040 + 2000 + 13000 + 1024 + 128 = 17192 = 16384 + 808
 const CONTRACT: ContractTerms = budget!(contract {

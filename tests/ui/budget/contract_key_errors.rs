@@ -1,5 +1,5 @@
 use budget::budget;
-use budget::contract::ContractTerms;
+use budget::model::ContractTerms;
 
 // Unknown, repeated and missing keys, all reported at once.
 const KEYS: ContractTerms = budget!(contract {

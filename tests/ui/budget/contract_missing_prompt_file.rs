@@ -1,5 +1,5 @@
 use budget::budget;
-use budget::contract::ContractTerms;
+use budget::model::ContractTerms;
 
 const CONTRACT: ContractTerms = budget!(contract {
     context_window: 16_384,

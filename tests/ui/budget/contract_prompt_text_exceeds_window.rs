@@ -1,5 +1,5 @@
 use budget::budget;
-use budget::contract::ContractTerms;
+use budget::model::ContractTerms;
 
 // The prompt is 44 characters of prose: ceil(44 / 4) = 11 tokens, so
 // 11 + 0 + 50 + 20 + 20 = 101 = 100 + 1.

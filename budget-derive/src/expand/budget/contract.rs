@@ -36,7 +36,7 @@
 
 use std::path::PathBuf;
 
-use budget_runtime::contract::{ContractTerms, DEFAULT_SAFETY_MARGIN_TOKENS};
+use budget_runtime::model::{ContractTerms, DEFAULT_SAFETY_MARGIN_TOKENS};
 use budget_runtime::{
     Estimator,
     estimate::{ContentType, SeedEstimator},

@@ -1,5 +1,5 @@
 use budget::budget;
-use budget::contract::ContractTerms;
+use budget::model::ContractTerms;
 
 const WINDOW: u64 = 16 * 1024;
 

@@ -1,7 +1,6 @@
 //! Budget contract on pipelines written in the LocalAI-RAG format: extends
 //! chains, multi-pipeline files, step merging, every typo case, unsafe files
 //! (FIFO, oversize, non-UTF-8), both policies, reports, caching.
-#![cfg(feature = "contract")]
 
 use std::collections::BTreeMap;
 use std::ffi::OsStr;
@@ -9,12 +8,13 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use budget_runtime::contract::{
+use budget_contract::ContractError;
+use budget_contract::{
     CacheStatus, Checker, ClampedSetting, ContractCache, ContractTerms, Evaluation, ModelConfig,
     PipelineConfig, PipelineLoader, PipelineReport, Policy, PromptStore, ReadError, StepReport,
     check_paths, parse_policy_var,
 };
-use budget_runtime::{contract::ContractError, estimate::TokenCounter};
+use budget_runtime::estimate::TokenCounter;
 use proptest::prelude::*;
 
 /// A temporary LocalAI-RAG-like project: `pipelines/`, `prompts/`, `config.json`.
@@ -67,7 +67,7 @@ impl Project {
         name: &str,
         yaml: &str,
         policy: Option<Policy>,
-    ) -> Result<budget_runtime::contract::ContractReport, ContractError> {
+    ) -> Result<budget_contract::ContractReport, ContractError> {
         self.write(&format!("pipelines/{name}"), yaml);
         let pipeline = self.load(&format!("pipelines/{name}"))?;
         let model = self.model();
@@ -103,7 +103,7 @@ fn pipeline(name: &str, settings: &str, steps: &str) -> String {
     format!("YAMLpipeline:\n  name: {name}\n  settings:\n{settings}  steps:\n{steps}")
 }
 
-fn terms_of(report: &budget_runtime::contract::ContractReport, id: &str) -> ContractTerms {
+fn terms_of(report: &budget_contract::ContractReport, id: &str) -> ContractTerms {
     report.steps.iter().find(|s| s.id == id).unwrap().terms
 }
 

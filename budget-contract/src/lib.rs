@@ -1,8 +1,9 @@
 //! Budget contracts: every model call of a pipeline must satisfy
 //! `fixed prompt + history + context + output + safety margin <= context window`.
 //!
-//! [`ContractTerms`] and [`trim_history`] are always available. With the
-//! `contract` feature, this module reads pipelines in the LocalAI-RAG format
+//! The terms themselves ([`ContractTerms`]) and history trimming
+//! ([`trim_history`]) are budget vocabulary of `budget-runtime`, re-exported
+//! here. This crate is the checker: it reads pipelines in the LocalAI-RAG format
 //! (`YAMLpipeline` / `YAMLpipelines`, `extends`, steps with `id` and
 //! `action`), model configs (JSON) and prompt files, all through bounded
 //! reads of regular files ([`MAX_CONFIG_FILE_BYTES`]), checks every
@@ -11,48 +12,27 @@
 //! ([`PipelineReport`], JSON via serde) and caches results by a SHA-256
 //! content hash.
 
-mod history;
-mod terms;
+pub use budget_runtime::compact::trim_history;
+pub use budget_runtime::model::{ContractTerms, ContractViolation, DEFAULT_SAFETY_MARGIN_TOKENS};
 
-pub use history::trim_history;
-pub use terms::{ContractTerms, ContractViolation, DEFAULT_SAFETY_MARGIN_TOKENS};
-
-#[cfg(feature = "contract")]
 mod cache;
-#[cfg(feature = "contract")]
 mod check;
-#[cfg(feature = "contract")]
 mod check_paths;
-#[cfg(feature = "contract")]
 mod clamp;
-#[cfg(feature = "contract")]
 mod error;
-#[cfg(feature = "contract")]
 mod fixed_prompt;
-#[cfg(feature = "contract")]
 mod loader;
-#[cfg(feature = "contract")]
 mod model_config;
-#[cfg(feature = "contract")]
 mod pipeline_config;
-#[cfg(feature = "contract")]
 mod policy;
-#[cfg(feature = "contract")]
 mod prompts;
-#[cfg(feature = "contract")]
 mod read;
-#[cfg(feature = "contract")]
 mod report;
-#[cfg(feature = "contract")]
 mod source;
-#[cfg(feature = "contract")]
 mod template;
-#[cfg(feature = "contract")]
 mod typo;
-#[cfg(feature = "contract")]
 mod yaml;
 
-#[cfg(feature = "contract")]
 pub use {
     cache::{CacheStatus, ContractCache},
     check::{Checker, ContractReport, Evaluation, StepReport},

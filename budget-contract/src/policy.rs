@@ -5,7 +5,7 @@ use std::ffi::OsStr;
 use std::fmt;
 use std::str::FromStr;
 
-use crate::contract::ContractError;
+use crate::ContractError;
 
 /// The environment variable that selects the policy: `fail_fast` or
 /// `auto_clamp`. Read only by [`policy_from_env`].
@@ -16,12 +16,12 @@ pub const POLICY_ENV_VAR: &str = "PIPELINE_LIMITS_POLICY";
 /// Missing or invalid required values are errors under both policies.
 ///
 /// ```
-/// use budget_runtime::contract::Policy;
+/// use budget_contract::Policy;
 ///
 /// assert_eq!(Policy::default(), Policy::FailFast);
 /// assert_eq!(" Auto_Clamp ".parse::<Policy>()?, Policy::AutoClamp);
 /// assert_eq!(Policy::AutoClamp.to_string(), "auto_clamp");
-/// # Ok::<(), budget_runtime::contract::ContractError>(())
+/// # Ok::<(), budget_contract::ContractError>(())
 /// ```
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -32,7 +32,7 @@ pub enum Policy {
     FailFast,
     /// Lower the pipeline-wide `max_context_tokens` to what the worst-case
     /// step allows, then a step's output limit if it still does not fit
-    /// (see [`clamp_steps`](crate::contract::clamp_steps)); each reduction is
+    /// (see [`clamp_steps`](crate::clamp_steps)); each reduction is
     /// logged with `tracing::warn!` and returned. Configuration files are
     /// never written. A clamp that would reach 0 or below is an error.
     AutoClamp,
@@ -74,16 +74,16 @@ impl FromStr for Policy {
 /// The policy requested by [`POLICY_ENV_VAR`] in the process environment:
 /// `None` when unset or blank. This is the only place the crate reads the
 /// environment; pass its result to
-/// [`Checker::policy_override`](crate::contract::Checker::policy_override).
+/// [`Checker::policy_override`](crate::Checker::policy_override).
 ///
 /// ```
-/// use budget_runtime::contract::{Checker, ModelConfig, PromptStore, policy_from_env};
+/// use budget_contract::{Checker, ModelConfig, PromptStore, policy_from_env};
 ///
 /// let model = ModelConfig::new(8_192, Some(1_024))?;
 /// let prompts = PromptStore::new("prompts");
 /// let checker = Checker::new(&model, &prompts).policy_override(policy_from_env()?);
 /// # let _ = checker;
-/// # Ok::<(), budget_runtime::contract::ContractError>(())
+/// # Ok::<(), budget_contract::ContractError>(())
 /// ```
 ///
 /// # Errors
@@ -97,14 +97,14 @@ pub fn policy_from_env() -> Result<Option<Policy>, ContractError> {
 /// environment: `None` or a blank value means "not set".
 ///
 /// ```
-/// use budget_runtime::contract::{Policy, parse_policy_var};
+/// use budget_contract::{Policy, parse_policy_var};
 /// use std::ffi::OsStr;
 ///
 /// assert_eq!(parse_policy_var(None)?, None);
 /// assert_eq!(parse_policy_var(Some(OsStr::new("")))?, None);
 /// assert_eq!(parse_policy_var(Some(OsStr::new("auto_clamp")))?, Some(Policy::AutoClamp));
 /// assert!(parse_policy_var(Some(OsStr::new("clamp"))).is_err());
-/// # Ok::<(), budget_runtime::contract::ContractError>(())
+/// # Ok::<(), budget_contract::ContractError>(())
 /// ```
 ///
 /// # Errors

@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use crate::contract::{ContractError, ContractTerms, StepReport};
+use crate::{ContractError, ContractTerms, StepReport};
 
 /// A setting that auto-clamping may reduce.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -36,7 +36,7 @@ impl fmt::Display for ClampedSetting {
 /// written).
 ///
 /// ```
-/// use budget_runtime::contract::{ClampedSetting, ContractTerms, StepReport, clamp_steps};
+/// use budget_contract::{ClampedSetting, ContractTerms, StepReport, clamp_steps};
 ///
 /// let terms = ContractTerms { fixed_prompt_tokens: 100, max_context_tokens: 900, max_output_tokens: 200, context_window: 1_000, ..Default::default() };
 /// let mut steps = vec![StepReport::new("answer", terms)];
@@ -44,7 +44,7 @@ impl fmt::Display for ClampedSetting {
 /// assert_eq!(clamps[0].setting, ClampedSetting::MaxContextTokens);
 /// assert_eq!((clamps[0].step.as_deref(), clamps[0].before, clamps[0].after), (None, 900, 700));
 /// assert_eq!(steps[0].terms.total(), Some(1_000));
-/// # Ok::<(), budget_runtime::contract::ContractError>(())
+/// # Ok::<(), budget_contract::ContractError>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -208,7 +208,26 @@ pub fn clamp_steps(pipeline: &str, steps: &mut [StepReport]) -> Result<Vec<Clamp
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::contract::terms::terms;
+
+    /// Terms in declaration order, for tests: prompt, history, context,
+    /// output, safety, window.
+    fn terms(
+        prompt: u64,
+        history: u64,
+        context: u64,
+        output: u64,
+        safety: u64,
+        window: u64,
+    ) -> ContractTerms {
+        ContractTerms {
+            fixed_prompt_tokens: prompt,
+            max_history_tokens: history,
+            max_context_tokens: context,
+            max_output_tokens: output,
+            safety_margin_tokens: safety,
+            context_window: window,
+        }
+    }
 
     fn steps(all: &[ContractTerms]) -> Vec<StepReport> {
         all.iter()

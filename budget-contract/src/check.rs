@@ -4,15 +4,15 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use crate::contract::clamp::worst_step;
-use crate::contract::model_config::{non_negative, positive};
-use crate::contract::template::TemplateError;
-use crate::contract::{
+use crate::clamp::worst_step;
+use crate::model_config::{non_negative, positive};
+use crate::template::TemplateError;
+use crate::{
     Clamp, ContractError, ContractTerms, DEFAULT_FORMAT_OVERHEAD_TOKENS,
     DEFAULT_SAFETY_MARGIN_TOKENS, ModelConfig, PipelineConfig, Policy, Prompt, PromptStore,
     SourceLocation, Step, clamp_steps, fixed_prompt_text, fixed_prompt_tokens, render_empty,
 };
-use crate::estimate::{Estimator, SeedEstimator};
+use budget_runtime::estimate::{Estimator, SeedEstimator};
 
 /// Checks pipelines against one model config and prompt store.
 ///
@@ -25,7 +25,7 @@ use crate::estimate::{Estimator, SeedEstimator};
 /// - `fixed_prompt`: the system prompt `<prompts_dir>/<prompt_key>.txt`,
 ///   a blank line and the `user_parts` templates with `{}` rendered empty,
 ///   counted as one text by the estimator (default [`SeedEstimator`]; pass
-///   an exact [`TokenCounter`](crate::estimate::TokenCounter) for exact counts), plus
+///   an exact [`TokenCounter`](budget_runtime::estimate::TokenCounter) for exact counts), plus
 ///   the per-step format overhead ([`DEFAULT_FORMAT_OVERHEAD_TOKENS`] = 64
 ///   unless set with [`Checker::format_overhead`]);
 /// - `max_history_tokens` (0 when unset) is counted for **every**
@@ -47,12 +47,12 @@ use crate::estimate::{Estimator, SeedEstimator};
 /// Policy, first to last: [`Checker::policy_override`], the pipeline's
 /// `limits_policy` setting, [`Policy::FailFast`]. Under `fail_fast` the
 /// worst-case step breaking the inequality is an error, and so is a key or
-/// action that resembles a budget key ([`Typo`](crate::contract::Typo));
+/// action that resembles a budget key ([`Typo`](crate::Typo));
 /// under `auto_clamp` typos are `tracing::warn!`ed and the terms are
 /// clamped by [`clamp_steps`].
 ///
 /// ```
-/// use budget_runtime::contract::{Checker, ModelConfig, PipelineConfig, Policy, PromptStore};
+/// use budget_contract::{Checker, ModelConfig, PipelineConfig, Policy, PromptStore};
 ///
 /// let dir = std::env::temp_dir().join(format!("budget-doc-checker-{}", std::process::id()));
 /// std::fs::create_dir_all(&dir)?;
@@ -117,7 +117,7 @@ pub(crate) struct Budget {
 /// The terms of one `call_model` step, in tokens.
 ///
 /// ```
-/// use budget_runtime::contract::{ContractTerms, StepReport};
+/// use budget_contract::{ContractTerms, StepReport};
 ///
 /// let step = StepReport::new("answer", ContractTerms { max_context_tokens: 900, context_window: 800, ..Default::default() });
 /// assert_eq!(step.headroom(), -100);
@@ -165,13 +165,13 @@ impl StepReport {
 /// A validated pipeline's step terms before the policy is applied.
 ///
 /// ```
-/// use budget_runtime::contract::{ContractTerms, Evaluation, Policy, StepReport};
+/// use budget_contract::{ContractTerms, Evaluation, Policy, StepReport};
 ///
 /// let over = ContractTerms { max_context_tokens: 900, max_output_tokens: 10, context_window: 800, ..Default::default() };
 /// let evaluation = Evaluation::new("p", "p.yaml", Policy::AutoClamp, 900, vec![StepReport::new("answer", over)]);
 /// let report = evaluation.enforce()?;
 /// assert_eq!(report.max_context_tokens_after, 790);
-/// # Ok::<(), budget_runtime::contract::ContractError>(())
+/// # Ok::<(), budget_contract::ContractError>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]

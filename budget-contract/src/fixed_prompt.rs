@@ -1,20 +1,20 @@
 //! The fixed prompt of a model call: what every call of the step costs
 //! before any history, context or output.
 
-use crate::estimate::ContentType;
-use crate::estimate::Estimator;
+use budget_runtime::estimate::ContentType;
+use budget_runtime::estimate::Estimator;
 
 /// Tokens added to each step's fixed prompt for the chat format (role
 /// markers, `[INST]` wrappers, separators): 64, the reference
 /// implementation's conservative figure. Set another with
-/// [`Checker::format_overhead`](crate::contract::Checker::format_overhead).
+/// [`Checker::format_overhead`](crate::Checker::format_overhead).
 pub const DEFAULT_FORMAT_OVERHEAD_TOKENS: u64 = 64;
 
 /// The text a step always sends: the system prompt, a blank line, then the
 /// user-part templates rendered empty, concatenated in order.
 ///
 /// ```
-/// use budget_runtime::contract::fixed_prompt_text;
+/// use budget_contract::fixed_prompt_text;
 ///
 /// let parts = ["### User:\n\n\n".to_owned()];
 /// assert_eq!(fixed_prompt_text("Be brief.", &parts), "Be brief.\n\n### User:\n\n\n");
@@ -35,7 +35,7 @@ pub fn fixed_prompt_text(system_prompt: &str, rendered_parts: &[String]) -> Stri
 ///
 /// ```
 /// use budget_runtime::estimate::SeedEstimator;
-/// use budget_runtime::contract::fixed_prompt_tokens;
+/// use budget_contract::fixed_prompt_tokens;
 ///
 /// // 40 characters of prose: ceil(40 / 4) = 10, plus 64.
 /// assert_eq!(fixed_prompt_tokens(&"x".repeat(40), &SeedEstimator, 64), 74);

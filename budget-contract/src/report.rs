@@ -5,14 +5,14 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
-use crate::contract::{Checker, ContractError, ContractReport, PipelineConfig, StepReport};
+use crate::{Checker, ContractError, ContractReport, PipelineConfig, StepReport};
 
 /// The outcome of checking one pipeline. Serializes (JSON) with exactly the
 /// fields `name`, `ok`, `error` (only when not ok),
 /// `max_context_tokens_after` (`null` when not ok), `clamps` and `steps`.
 ///
 /// ```
-/// use budget_runtime::contract::{Checker, ModelConfig, PipelineConfig, PipelineReport, PromptStore};
+/// use budget_contract::{Checker, ModelConfig, PipelineConfig, PipelineReport, PromptStore};
 ///
 /// let dir = std::env::temp_dir().join(format!("budget-doc-report-{}", std::process::id()));
 /// std::fs::create_dir_all(&dir)?;

@@ -6,9 +6,9 @@ use std::sync::Arc;
 
 use sha2::{Digest, Sha256};
 
-use crate::payload::Sha256Digest;
+use budget_runtime::payload::Sha256Digest;
 
-use crate::contract::{Checker, ContractError, ContractReport, PipelineConfig};
+use crate::{Checker, ContractError, ContractReport, PipelineConfig};
 
 /// Whether a report came from the cache.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -30,7 +30,7 @@ pub enum CacheStatus {
 /// pipeline path.
 ///
 /// ```
-/// use budget_runtime::contract::{CacheStatus, Checker, ContractCache, ModelConfig, PromptStore};
+/// use budget_contract::{CacheStatus, Checker, ContractCache, ModelConfig, PromptStore};
 ///
 /// let dir = std::env::temp_dir().join(format!("budget-doc-cache-{}", std::process::id()));
 /// std::fs::create_dir_all(&dir)?;
@@ -117,7 +117,7 @@ impl ContractCache {
 fn fingerprint<'p>(
     checker: &Checker<'_>,
     pipeline: &PipelineConfig,
-    prompts: impl Iterator<Item = &'p crate::contract::Prompt>,
+    prompts: impl Iterator<Item = &'p crate::Prompt>,
 ) -> Sha256Digest {
     let mut hasher = Sha256::new();
     let mut field = |tag: &str, bytes: &[u8]| {
@@ -147,5 +147,5 @@ fn fingerprint<'p>(
     }
     field("policy", checker.policy_for(pipeline).name().as_bytes());
     field("format-overhead", &checker.overhead().to_le_bytes());
-    Sha256Digest::from_hasher(hasher)
+    Sha256Digest::from_bytes(hasher.finalize().into())
 }

@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use crate::contract::{ContractError, SourceLocation, read_config_file};
+use crate::{ContractError, SourceLocation, read_config_file};
 
 /// A model's limits, in tokens.
 ///
@@ -16,7 +16,7 @@ use crate::contract::{ContractError, SourceLocation, read_config_file};
 /// when such a step exists.
 ///
 /// ```
-/// use budget_runtime::contract::ModelConfig;
+/// use budget_contract::ModelConfig;
 ///
 /// let model = ModelConfig::from_json_str(
 ///     r#"{"name": "gpt-4o-mini", "model_context_window": 16384, "model_max_tokens": 1024}"#,
@@ -30,7 +30,7 @@ use crate::contract::{ContractError, SourceLocation, read_config_file};
 ///     broken.unwrap_err().to_string(),
 ///     "model.json:3:1: invalid JSON: trailing comma"
 /// );
-/// # Ok::<(), budget_runtime::contract::ContractError>(())
+/// # Ok::<(), budget_contract::ContractError>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct ModelConfig {
@@ -49,7 +49,7 @@ impl ModelConfig {
     /// A model config built in code; `context_window` and `max_tokens` must be > 0.
     ///
     /// ```
-    /// use budget_runtime::contract::ModelConfig;
+    /// use budget_contract::ModelConfig;
     ///
     /// assert!(ModelConfig::new(8_192, None).is_ok());
     /// assert_eq!(
@@ -80,7 +80,7 @@ impl ModelConfig {
     }
 
     /// Reads and validates the JSON model config at `path` (a regular file
-    /// of at most [`MAX_CONFIG_FILE_BYTES`](crate::contract::MAX_CONFIG_FILE_BYTES)).
+    /// of at most [`MAX_CONFIG_FILE_BYTES`](crate::MAX_CONFIG_FILE_BYTES)).
     ///
     /// # Errors
     /// [`ContractError::Read`], [`ContractError::Json`] (with line and

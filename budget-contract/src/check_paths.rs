@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::contract::{Checker, ContractError, PipelineLoader, PipelineReport};
+use crate::{Checker, ContractError, PipelineLoader, PipelineReport};
 
 /// Checks every pipeline under `paths` and returns one [`PipelineReport`]
 /// per pipeline, in order: a file contributes each pipeline it holds; a
@@ -15,7 +15,7 @@ use crate::contract::{Checker, ContractError, PipelineLoader, PipelineReport};
 /// the others.
 ///
 /// ```
-/// use budget_runtime::contract::{Checker, ModelConfig, PromptStore, check_paths};
+/// use budget_contract::{Checker, ModelConfig, PromptStore, check_paths};
 ///
 /// let dir = std::env::temp_dir().join(format!("budget-doc-paths-{}", std::process::id()));
 /// std::fs::create_dir_all(dir.join("pipelines"))?;

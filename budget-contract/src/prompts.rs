@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use thiserror::Error;
 
-use crate::contract::{ReadError, read_config_file};
+use crate::{ReadError, read_config_file};
 
 /// `settings.prompts_dir` when a pipeline sets none.
 pub const DEFAULT_PROMPTS_DIR: &str = "prompts";
@@ -23,7 +23,7 @@ pub const DEFAULT_PROMPTS_DIR: &str = "prompts";
 /// folder.
 ///
 /// ```
-/// use budget_runtime::contract::PromptStore;
+/// use budget_contract::PromptStore;
 ///
 /// let dir = std::env::temp_dir().join(format!("budget-doc-prompts-{}", std::process::id()));
 /// std::fs::create_dir_all(dir.join("prompts/rejewski"))?;

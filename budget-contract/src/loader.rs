@@ -3,9 +3,9 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::contract::yaml::{Node, Value};
-use crate::contract::{ContractError, PipelineConfig, SourceLocation, read_config_file};
-use crate::payload::Sha256Digest;
+use crate::yaml::{Node, Value};
+use crate::{ContractError, PipelineConfig, SourceLocation, read_config_file};
+use budget_runtime::payload::Sha256Digest;
 
 /// The SHA-256 digest of one file of a pipeline's `extends` chain.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -36,7 +36,7 @@ pub struct PipelineSource {
 /// `name` wins. A cycle is an error.
 ///
 /// ```
-/// use budget_runtime::contract::PipelineLoader;
+/// use budget_contract::PipelineLoader;
 ///
 /// let dir = std::env::temp_dir().join(format!("budget-doc-loader-{}", std::process::id()));
 /// std::fs::create_dir_all(dir.join("base"))?;

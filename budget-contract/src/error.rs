@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use thiserror::Error;
 
-use crate::contract::{
+use crate::{
     ContractTerms, ContractViolation, PromptError, ReadError, SourceLocation, TemplateError, Typo,
 };
 

@@ -7,12 +7,12 @@
 /// reordered and never skipped in the middle; if the newest turn alone is too
 /// large, nothing is kept. `cost` returns a turn's tokens.
 ///
-/// Turns here are opaque: for chat [`Message`](crate::compact::Message)s
-/// use [`compact::trim_messages`](crate::compact::trim_messages), the same
+/// Turns here are opaque: for chat [`Message`](super::Message)s
+/// use [`trim_messages`](super::trim_messages), the same
 /// trimming that also never separates a tool call from its results.
 ///
 /// ```
-/// use budget_runtime::contract::trim_history;
+/// use budget_runtime::compact::trim_history;
 ///
 /// let turns = ["hello", "how can I help?", "my build fails", "which error?"];
 /// // One token per character, to keep the arithmetic visible.
@@ -22,7 +22,7 @@
 /// assert_eq!(turns.len() - kept.len(), 2); // dropped
 /// ```
 pub fn trim_history<T>(turns: &[T], max_history_tokens: u64, cost: impl FnMut(&T) -> u64) -> &[T] {
-    let start = crate::compact::fitting_suffix_start(turns, max_history_tokens, cost, |_| true);
+    let start = super::fitting_suffix_start(turns, max_history_tokens, cost, |_| true);
     &turns[start..]
 }
 

@@ -7,7 +7,7 @@ use std::path::Path;
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_saphyr::Spanned;
 
-use crate::contract::{ContractError, SourceLocation};
+use crate::{ContractError, SourceLocation};
 
 /// One YAML value with where it was written.
 #[derive(Debug, Clone, PartialEq)]
