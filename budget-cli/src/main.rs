@@ -14,11 +14,13 @@
 
 mod check;
 mod cli;
+mod complexity;
 mod count;
 mod counter;
 mod output;
 mod pack;
 mod progress;
+mod relevance;
 mod scan;
 mod skip;
 mod tree;

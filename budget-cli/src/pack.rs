@@ -10,9 +10,7 @@
 use std::collections::HashMap;
 
 use budget::estimate::{CountingWork, OnDemandCounts};
-use budget::payload::Complexity;
 use budget::payload::{HybridPayload, PayloadAssembler, PlacementOrder, TierBudget};
-use budget::scorer::FileRelevanceScorer;
 use budget::{
     ContextBudget, Item, Pipeline, Selection, estimate::ContentType, model::ScoredItem,
     pipeline::ExclusionReason, placer::Placer,
@@ -20,9 +18,11 @@ use budget::{
 use serde_json::json;
 
 use crate::cli::{BudgetArg, Order, PackArgs, PackFormat};
+use crate::complexity::Complexity;
 use crate::counter::Counter;
 use crate::output;
 use crate::progress::Progress;
+use crate::relevance::FileRelevanceScorer;
 use crate::scan::{Scan, ScanOptions, scan};
 use crate::skip::{FileTally, Skip};
 use crate::walk::walk;

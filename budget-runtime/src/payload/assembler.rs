@@ -532,7 +532,7 @@ pub enum PayloadError {
 mod tests {
     use super::*;
     use crate::model::Item;
-    use crate::payload::{Complexity, DemotionCause, ItemState};
+    use crate::payload::{DemotionCause, ItemState, TierBudget};
 
     fn item(tokens: i64, relevance: f64, link: &str) -> Item {
         Item::builder("x".repeat(usize::try_from(tokens).unwrap_or(1).max(1)))
@@ -559,7 +559,7 @@ mod tests {
     #[test]
     fn a_simple_payload_is_never_padded() {
         let items = [item(400, 0.9, "a.rs"), item(300, 0.5, "b.rs")];
-        let payload = PayloadAssembler::new(Complexity::Simple.budget())
+        let payload = PayloadAssembler::new(TierBudget::with_total_const(25_000))
             .assemble_items(&items)
             .unwrap();
         assert!(payload.in_state(ItemState::Raw).count() == 2);

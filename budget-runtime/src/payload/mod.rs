@@ -46,7 +46,6 @@
 
 mod assembler;
 pub(crate) mod candidate;
-mod complexity;
 pub(crate) mod demotion;
 mod event;
 mod fingerprint;
@@ -59,7 +58,6 @@ mod tier_budget;
 
 pub use assembler::{PayloadAssembler, PayloadError, PlacementOrder};
 pub use candidate::Candidate;
-pub use complexity::Complexity;
 pub use event::{DemotionCause, PlacementAction, PlacementEvent};
 pub use fingerprint::{Fingerprint, Sha256Digest};
 pub use hybrid_payload::{Demotion, HybridPayload};

@@ -14,7 +14,6 @@
 mod composite;
 mod decay;
 mod error;
-mod file_relevance;
 mod frequency;
 mod kind;
 mod metadata_key;
@@ -33,7 +32,6 @@ mod time_provider;
 pub use composite::{CompositeScorer, CompositeScorerBuilder};
 pub use decay::{DecayCurve, DecayScorer};
 pub use error::ScorerError;
-pub use file_relevance::FileRelevanceScorer;
 pub use frequency::FrequencyScorer;
 pub use kind::KindScorer;
 pub use metadata_key::MetadataKeyScorer;

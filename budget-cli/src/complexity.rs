@@ -2,8 +2,8 @@
 
 use std::ops::RangeInclusive;
 
-use crate::estimate::TokenCounter;
-use crate::payload::TierBudget;
+use budget::estimate::TokenCounter;
+use budget::payload::TierBudget;
 
 /// The seed's complexity classes and their expected payload totals, in
 /// tokens: simple 15,000–25,000, medium 40,000–70,000, complex
@@ -12,18 +12,7 @@ use crate::payload::TierBudget;
 /// The range is an expectation, not a floor: the assembler never adds
 /// content to reach it, so a simple task with 3,000 tokens of material
 /// yields a payload of about 3,000 tokens plus its structure.
-///
-/// ```
-/// use budget_runtime::payload::Complexity;
-///
-/// assert_eq!(Complexity::for_demand(12_000), Complexity::Simple);
-/// assert_eq!(Complexity::for_demand(55_000), Complexity::Medium);
-/// assert_eq!(Complexity::for_demand(250_000), Complexity::Complex);
-/// assert_eq!(Complexity::Medium.budget().total(), 70_000);
-/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
 pub enum Complexity {
     /// Expected total 15,000–25,000 tokens.
     Simple,
@@ -60,21 +49,6 @@ impl Complexity {
     /// their counts, as [`Complexity::for_demand`] classes it), counting
     /// only until the class is settled: once the texts counted so far pass
     /// the Medium ceiling of 70,000 tokens, the rest is not counted.
-    ///
-    /// ```
-    /// use budget_runtime::estimate::TokenCounter;
-    /// use budget_runtime::payload::Complexity;
-    ///
-    /// /// A toy exact counter: one token per word.
-    /// struct Words;
-    /// impl TokenCounter for Words {
-    ///     fn count_tokens(&self, t: &str) -> u64 { t.split_whitespace().count() as u64 }
-    /// }
-    /// let page = "word ".repeat(30_000);
-    /// assert_eq!(Complexity::for_counted_demand(&Words, [page.as_str()]), Complexity::Medium);
-    /// let pages = [page.as_str(); 3];
-    /// assert_eq!(Complexity::for_counted_demand(&Words, pages), Complexity::Complex);
-    /// ```
     pub fn for_counted_demand<'t>(
         counter: &dyn TokenCounter,
         texts: impl IntoIterator<Item = &'t str>,
@@ -100,7 +74,7 @@ impl Complexity {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::Tier;
+    use budget::model::Tier;
 
     /// One token per byte; counts how many texts it was asked about.
     #[derive(Default)]
@@ -156,5 +130,36 @@ mod tests {
         assert_eq!(Complexity::Simple.expected_total(), 15_000..=25_000);
         assert_eq!(Complexity::Medium.expected_total(), 40_000..=70_000);
         assert_eq!(Complexity::Complex.expected_total(), 70_000..=100_000);
+    }
+
+    /// The example that documented `complexity`.
+    #[test]
+    fn example_type() {
+        assert_eq!(Complexity::for_demand(12_000), Complexity::Simple);
+        assert_eq!(Complexity::for_demand(55_000), Complexity::Medium);
+        assert_eq!(Complexity::for_demand(250_000), Complexity::Complex);
+        assert_eq!(Complexity::Medium.budget().total(), 70_000);
+    }
+
+    /// The example that documented `for_counted_demand`.
+    #[test]
+    fn example_for_counted_demand() {
+        /// A toy exact counter: one token per word.
+        struct Words;
+        impl TokenCounter for Words {
+            fn count_tokens(&self, t: &str) -> u64 {
+                t.split_whitespace().count() as u64
+            }
+        }
+        let page = "word ".repeat(30_000);
+        assert_eq!(
+            Complexity::for_counted_demand(&Words, [page.as_str()]),
+            Complexity::Medium
+        );
+        let pages = [page.as_str(); 3];
+        assert_eq!(
+            Complexity::for_counted_demand(&Words, pages),
+            Complexity::Complex
+        );
     }
 }

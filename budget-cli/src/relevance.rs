@@ -2,8 +2,8 @@
 //! query's words in the file's path and text, or (without a query) from the
 //! kind of file its path names.
 
-use crate::model::ContextItem;
-use crate::scorer::Scorer;
+use budget::ContextItem;
+use budget::scorer::Scorer;
 
 /// Scores files for packing into a prompt. Each item's path is its
 /// [`link`](ContextItem::link) (`/`-separated; an item without a link has
@@ -23,24 +23,6 @@ use crate::scorer::Scorer;
 /// Scores are absolute (an item's score does not depend on the others).
 /// Cost: O(path + text) per item and word; the text is lower-cased once per
 /// item, and only when there is a query.
-///
-/// ```
-/// use budget_runtime::{Item, scorer::{FileRelevanceScorer, Scorer}};
-///
-/// let lib = Item::builder("pub fn tide() {}").tokens(5).link("src/tide.rs").build()?;
-/// let notes = Item::builder("The tide table.").tokens(4).link("NOTES.txt").build()?;
-/// let readme = Item::builder("# Tidewater").tokens(3).link("README.md").build()?;
-///
-/// // "tide" is in lib's path (2) and text (1): 3 of 3 points.
-/// // notes has it only in its text: 1 of 3.
-/// let query = FileRelevanceScorer::with_query("tide");
-/// assert_eq!(query.scores(&[&lib, &notes]), vec![1.0, 1.0 / 3.0]);
-///
-/// // No query: the path prior, READMEs first.
-/// let prior = FileRelevanceScorer::new();
-/// assert_eq!(prior.scores(&[&readme, &lib, &notes]), vec![1.0, 0.7, 0.2]);
-/// # Ok::<(), budget_runtime::model::ItemError>(())
-/// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct FileRelevanceScorer {
     /// Lower-cased, distinct query words in the order given.
@@ -81,14 +63,6 @@ impl FileRelevanceScorer {
 
     /// A scorer for `query`. A query with no words (empty or only
     /// whitespace) scores like [`new`](Self::new).
-    ///
-    /// ```
-    /// use budget_runtime::scorer::FileRelevanceScorer;
-    ///
-    /// let scorer = FileRelevanceScorer::with_query("Tide  tide TABLE");
-    /// assert_eq!(scorer.words(), ["tide", "table"]);
-    /// assert_eq!(FileRelevanceScorer::with_query("  "), FileRelevanceScorer::new());
-    /// ```
     pub fn with_query(query: &str) -> Self {
         let mut words: Vec<String> = Vec::new();
         for word in query.split_whitespace().map(str::to_lowercase) {
@@ -99,29 +73,12 @@ impl FileRelevanceScorer {
         Self { words }
     }
 
-    /// The lower-cased, distinct query words; empty without a query.
-    pub fn words(&self) -> &[String] {
-        &self.words
-    }
-
     /// The prior relevance of a file from its path alone, in `0.0..=1.0`:
     /// the first of these rules that applies, comparing without ASCII case
     /// ([`README`](Self::README) 1.0, changelogs [`OTHER`](Self::OTHER) 0.2,
     /// [`TESTS`](Self::TESTS) 0.4, [`DOCS`](Self::DOCS) 0.8,
     /// [`CODE`](Self::CODE) 0.7, [`CONFIG`](Self::CONFIG) 0.5, else
     /// [`OTHER`](Self::OTHER) 0.2).
-    ///
-    /// ```
-    /// use budget_runtime::scorer::FileRelevanceScorer as F;
-    ///
-    /// assert_eq!(F::path_prior("README.md"), F::README);
-    /// assert_eq!(F::path_prior("CHANGELOG.md"), F::OTHER);
-    /// assert_eq!(F::path_prior("tests/predict.rs"), F::TESTS);
-    /// assert_eq!(F::path_prior("docs/design.txt"), F::DOCS);
-    /// assert_eq!(F::path_prior("src/lib.rs"), F::CODE);
-    /// assert_eq!(F::path_prior("config/stations.yaml"), F::CONFIG);
-    /// assert_eq!(F::path_prior("data/stations.csv"), F::OTHER);
-    /// ```
     pub fn path_prior(path: &str) -> f64 {
         let lower = path.to_ascii_lowercase();
         let name = lower.rsplit('/').next().unwrap_or(&lower);
@@ -148,14 +105,6 @@ impl FileRelevanceScorer {
 
     /// The query score of a file with this `path` and `text`, in
     /// `0.0..=1.0`; 0.0 without a query. See the type documentation.
-    ///
-    /// ```
-    /// use budget_runtime::scorer::FileRelevanceScorer;
-    ///
-    /// let scorer = FileRelevanceScorer::with_query("tide station");
-    /// // tide: path 2 + text 1; station: text 1 → 4 of 6 points.
-    /// assert_eq!(scorer.query_score("src/tide.rs", "Station tide"), 4.0 / 6.0);
-    /// ```
     pub fn query_score(&self, path: &str, text: &str) -> f64 {
         if self.words.is_empty() {
             return 0.0;
@@ -193,8 +142,8 @@ mod tests {
     use proptest::prelude::*;
 
     use super::FileRelevanceScorer as F;
-    use crate::model::{ContextItem, Item};
-    use crate::scorer::Scorer;
+    use budget::scorer::Scorer;
+    use budget::{ContextItem, Item};
 
     fn file(path: &str, text: &str) -> Item {
         Item::builder(text).tokens(1).link(path).build().unwrap()
@@ -250,11 +199,69 @@ mod tests {
             let item = file(&path, &format!("x{text}"));
             let score = scorer.scores(&[&item])[0];
             prop_assert!((0.0..=1.0).contains(&score), "{score}");
-            if let Some(word) = scorer.words().first() {
+            if let Some(word) = scorer.words.first() {
                 let in_path = scorer.query_score(word, "");
                 let in_text = scorer.query_score("", word);
                 prop_assert!(in_path > in_text);
             }
         }
+    }
+
+    /// The example that documented `filerelevancescorer`.
+    #[test]
+    fn example_type() -> Result<(), Box<dyn std::error::Error>> {
+        let lib = Item::builder("pub fn tide() {}")
+            .tokens(5)
+            .link("src/tide.rs")
+            .build()?;
+        let notes = Item::builder("The tide table.")
+            .tokens(4)
+            .link("NOTES.txt")
+            .build()?;
+        let readme = Item::builder("# Tidewater")
+            .tokens(3)
+            .link("README.md")
+            .build()?;
+
+        // "tide" is in lib's path (2) and text (1): 3 of 3 points.
+        // notes has it only in its text: 1 of 3.
+        let query = F::with_query("tide");
+        assert_eq!(query.scores(&[&lib, &notes]), vec![1.0, 1.0 / 3.0]);
+
+        // No query: the path prior, READMEs first.
+        let prior = F::new();
+        assert_eq!(prior.scores(&[&readme, &lib, &notes]), vec![1.0, 0.7, 0.2]);
+        Ok(())
+    }
+
+    /// The example that documented `with_query`.
+    #[test]
+    fn example_with_query() {
+        let scorer = F::with_query("Tide  tide TABLE");
+        assert_eq!(scorer.words, ["tide", "table"]);
+        assert_eq!(
+            F::with_query("  "),
+            F::new()
+        );
+    }
+
+    /// The example that documented `path_prior`.
+    #[test]
+    fn example_path_prior() {
+        assert_eq!(F::path_prior("README.md"), F::README);
+        assert_eq!(F::path_prior("CHANGELOG.md"), F::OTHER);
+        assert_eq!(F::path_prior("tests/predict.rs"), F::TESTS);
+        assert_eq!(F::path_prior("docs/design.txt"), F::DOCS);
+        assert_eq!(F::path_prior("src/lib.rs"), F::CODE);
+        assert_eq!(F::path_prior("config/stations.yaml"), F::CONFIG);
+        assert_eq!(F::path_prior("data/stations.csv"), F::OTHER);
+    }
+
+    /// The example that documented `query_score`.
+    #[test]
+    fn example_query_score() {
+        let scorer = F::with_query("tide station");
+        // tide: path 2 + text 1; station: text 1 → 4 of 6 points.
+        assert_eq!(scorer.query_score("src/tide.rs", "Station tide"), 4.0 / 6.0);
     }
 }
