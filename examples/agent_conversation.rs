@@ -23,8 +23,8 @@ struct Doc {
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let builder = PromptBudget::builder(WINDOW).output_reserve(RESERVE);
-    #[cfg(feature = "tiktoken")]
-    let builder = builder.counter(budget::estimate::TiktokenCounter::new(
+    #[cfg(feature = "exact")]
+    let builder = builder.counter(budget::estimate::ExactCounter::new(
         budget::estimate::Encoding::O200kBase,
     )?);
     let budget = builder.build()?;

@@ -66,7 +66,6 @@
 //! | `contract` | loading model configs (JSON) and pipelines (YAML) and checking their budget contracts |
 //! | `o200k`, `cl100k` | [`estimate::ExactCounter`] for that encoding, vocabulary compiled in |
 //! | `exact` | both exact vocabularies |
-//! | `tiktoken` | the former name of `exact` |
 //! | `async` | `compact::AsyncSummarizer` and `Compactor::compact_async` (no runtime dependency) |
 //! | `async-openai` | conversions to and from `async-openai`'s chat request types |
 //!

@@ -10,7 +10,7 @@
 use std::collections::HashMap;
 
 use budget::estimate::{CountingWork, OnDemandCounts};
-use budget::payload::{HybridPayload, PayloadAssembler, PlacementOrder, TierBudget};
+use budget::payload::{HybridPayload, OfferOrder, PayloadAssembler, TierBudget};
 use budget::{
     ContextBudget, Item, Pipeline, Selection, estimate::ContentType, model::ScoredItem,
     pipeline::ExclusionReason, placer::Placer,
@@ -148,8 +148,8 @@ pub fn run(args: &PackArgs) -> Result<(), CliError> {
         counts: counts.as_ref(),
         format: args.format,
         order: match args.order {
-            Order::Rank => PlacementOrder::Rank,
-            Order::Arrival => PlacementOrder::Arrival,
+            Order::Rank => OfferOrder::Rank,
+            Order::Arrival => OfferOrder::Arrival,
         },
     };
     let mut packed = packer.fit_or_minimum(budget)?;
@@ -283,7 +283,7 @@ struct Packer<'s, 'a> {
     /// Exact counts on demand, under an exact counter.
     counts: Option<&'s OnDemandCounts<'s>>,
     format: PackFormat,
-    order: PlacementOrder,
+    order: OfferOrder,
 }
 
 impl<'a> Packer<'_, 'a> {

@@ -239,10 +239,7 @@ mod tests {
     fn example_with_query() {
         let scorer = F::with_query("Tide  tide TABLE");
         assert_eq!(scorer.words, ["tide", "table"]);
-        assert_eq!(
-            F::with_query("  "),
-            F::new()
-        );
+        assert_eq!(F::with_query("  "), F::new());
     }
 
     /// The example that documented `path_prior`.

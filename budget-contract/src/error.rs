@@ -5,7 +5,8 @@ use std::path::PathBuf;
 use thiserror::Error;
 
 use crate::{
-    ContractTerms, ContractViolation, PromptError, ReadError, SourceLocation, TemplateError, Typo,
+    ContractTerms, ContractViolation, PromptFileError, ReadError, SourceLocation, TemplateError,
+    Typo,
 };
 
 /// A budget contract could not be loaded, validated or met.
@@ -175,7 +176,7 @@ pub enum ContractError {
         /// The step id.
         step: String,
         /// Why.
-        source: Box<PromptError>,
+        source: Box<PromptFileError>,
     },
     /// A user-part template cannot be filled.
     #[error("{location}: step `{step}` user_parts `{part}`: {source}")]

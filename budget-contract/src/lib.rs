@@ -44,7 +44,7 @@ pub use {
     model_config::ModelConfig,
     pipeline_config::{PipelineConfig, Settings, Step, UserPart},
     policy::{POLICY_ENV_VAR, Policy, parse_policy_var, policy_from_env},
-    prompts::{DEFAULT_PROMPTS_DIR, Prompt, PromptError, PromptStore},
+    prompts::{DEFAULT_PROMPTS_DIR, Prompt, PromptFileError, PromptStore},
     read::{FileKind, MAX_CONFIG_FILE_BYTES, ReadError, read_config_file},
     report::{ClampRow, PipelineReport, StepRow},
     source::{SourceLocation, Sourced},

@@ -59,7 +59,7 @@ pub struct Prompt {
 /// A prompt that could not be loaded.
 #[derive(Debug, Error)]
 #[non_exhaustive]
-pub enum PromptError {
+pub enum PromptFileError {
     /// The key could name a file outside the folder.
     #[error("invalid prompt key {key:?}: {reason}")]
     InvalidKey {
@@ -110,8 +110,8 @@ impl PromptStore {
     /// Reads the prompt for `key` (see [`PromptStore::folder`]).
     ///
     /// # Errors
-    /// [`PromptError`]: an invalid key or an unreadable file.
-    pub fn load(&self, key: &str, prompts_dir: Option<&str>) -> Result<Prompt, PromptError> {
+    /// [`PromptFileError`]: an invalid key or an unreadable file.
+    pub fn load(&self, key: &str, prompts_dir: Option<&str>) -> Result<Prompt, PromptFileError> {
         validate_key(key)?;
         let path = self.folder(prompts_dir).join(format!("{key}.txt"));
         match read_config_file(&path) {
@@ -120,7 +120,7 @@ impl PromptStore {
                 path,
                 text,
             }),
-            Err(source) => Err(PromptError::Read { path, source }),
+            Err(source) => Err(PromptFileError::Read { path, source }),
         }
     }
 
@@ -130,8 +130,8 @@ impl PromptStore {
     }
 }
 
-fn validate_key(key: &str) -> Result<(), PromptError> {
-    let invalid = |reason| PromptError::InvalidKey {
+fn validate_key(key: &str) -> Result<(), PromptFileError> {
+    let invalid = |reason| PromptFileError::InvalidKey {
         key: key.to_owned(),
         reason,
     };
@@ -166,7 +166,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let err = PromptStore::new(dir.path()).load("nope", None).unwrap_err();
         assert!(
-            matches!(&err, PromptError::Read { path, source } if path.ends_with("nope.txt") && source.is_not_found())
+            matches!(&err, PromptFileError::Read { path, source } if path.ends_with("nope.txt") && source.is_not_found())
         );
     }
 
@@ -183,7 +183,7 @@ mod tests {
             "ä",
         ] {
             assert!(
-                matches!(validate_key(key), Err(PromptError::InvalidKey { .. })),
+                matches!(validate_key(key), Err(PromptFileError::InvalidKey { .. })),
                 "{key:?} was accepted"
             );
         }

@@ -118,70 +118,7 @@ fn throughput(c: &mut Criterion) {
             });
         }
         exact.finish();
-        fill_budget(c, &files);
     }
-}
-
-/// Filling a budget of 32,000 `o200k_base` tokens from every corpus file
-/// twice over (320 items, in a fixed shuffled order): counting everything
-/// exactly, the exact refinement, and the calibrated estimate alone.
-fn fill_budget(c: &mut Criterion, files: &[Sample]) {
-    use budget_runtime::estimate::{Candidate, ExactRefinement, guaranteed_upper_bound};
-    use budget_runtime::estimate::{ExactCounter, TokenCounter};
-
-    const BUDGET: u64 = 32_000;
-    let mut items: Vec<&Sample> = files.iter().chain(files).collect();
-    let mut state = 0x9e37_79b9_u64;
-    for i in (1..items.len()).rev() {
-        state = state
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1);
-        items.swap(i, (state >> 33) as usize % (i + 1));
-    }
-    let bytes: u64 = items.iter().map(|f| f.text.len() as u64).sum();
-    let counter = ExactCounter::new(Encoding::O200kBase).expect("vocabulary compiled in");
-    let greedy = |cost: &dyn Fn(&Sample) -> u64| {
-        let mut left = BUDGET;
-        items
-            .iter()
-            .filter(|f| {
-                let tokens = cost(f);
-                let fits = tokens <= left;
-                if fits {
-                    left -= tokens;
-                }
-                fits
-            })
-            .count()
-    };
-    let mut group = c.benchmark_group("fill_budget_32k");
-    group
-        .throughput(Throughput::Bytes(bytes))
-        .sample_size(10)
-        .measurement_time(Duration::from_secs(10));
-    group.bench_function("count_everything_exactly", |b| {
-        b.iter(|| greedy(&|f| counter.count_tokens(black_box(&f.text))))
-    });
-    group.bench_function("exact_refinement", |b| {
-        b.iter(|| {
-            let candidates: Vec<Candidate> = items
-                .iter()
-                .map(|f| Candidate {
-                    text: black_box(&f.text),
-                    upper_bound: guaranteed_upper_bound(&f.text),
-                })
-                .collect();
-            ExactRefinement::new(&counter)
-                .fill(&candidates, BUDGET)
-                .included()
-                .len()
-        })
-    });
-    let calibrated = CalibratedEstimator::new(Encoding::O200kBase);
-    group.bench_function("calibrated_estimate_only", |b| {
-        b.iter(|| greedy(&|f| calibrated.estimate(black_box(&f.text), f.content_type)))
-    });
-    group.finish();
 }
 
 criterion_group! {

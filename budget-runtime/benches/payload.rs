@@ -5,7 +5,7 @@
 
 use std::hint::black_box;
 
-use budget_runtime::payload::{PayloadAssembler, PlacementOrder, TierBudget};
+use budget_runtime::payload::{OfferOrder, PayloadAssembler, TierBudget};
 use budget_runtime::{Item, estimate::ContentType};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 
@@ -43,10 +43,7 @@ fn assemble(c: &mut Criterion) {
     for n in [10_000usize, 100_000] {
         let items = items(n);
         group.throughput(Throughput::Elements(n as u64));
-        for (name, order) in [
-            ("rank", PlacementOrder::Rank),
-            ("arrival", PlacementOrder::Arrival),
-        ] {
+        for (name, order) in [("rank", OfferOrder::Rank), ("arrival", OfferOrder::Arrival)] {
             let assembler = PayloadAssembler::new(budget).order(order);
             group.bench_with_input(BenchmarkId::new(name, n), &items, |b, items| {
                 b.iter(|| {

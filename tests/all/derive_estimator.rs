@@ -196,12 +196,12 @@ fn chinese_prose_is_undercounted_by_the_seed_and_not_by_calibrated() {
     );
 }
 
-#[cfg(feature = "tiktoken")]
+#[cfg(feature = "exact")]
 #[test]
 fn the_recorded_chinese_count_is_the_exact_one() {
-    use budget::estimate::TiktokenCounter;
+    use budget::estimate::ExactCounter;
     use budget::estimate::TokenCounter;
-    let counter = TiktokenCounter::new(Encoding::O200kBase).expect("o200k_base is built in");
+    let counter = ExactCounter::new(Encoding::O200kBase).expect("o200k_base is built in");
     assert_eq!(counter.count_tokens(CHINESE), CHINESE_O200K_TOKENS);
 }
 

@@ -18,7 +18,7 @@ fn refused() -> std::io::Error {
 }
 use std::path::PathBuf;
 
-use budget_contract::{ContractError, PromptError, ReadError, SourceLocation, TemplateError};
+use budget_contract::{ContractError, PromptFileError, ReadError, SourceLocation, TemplateError};
 
 #[test]
 fn read_error_returns_the_io_error() {
@@ -60,7 +60,7 @@ fn prompt_error_chains_to_the_read_error() {
     let error = ContractError::Prompt {
         location: SourceLocation::at("pipeline.yaml", 7, 3),
         step: "answer".to_owned(),
-        source: Box::new(PromptError::Read {
+        source: Box::new(PromptFileError::Read {
             path: PathBuf::from("prompts/answer.md"),
             source: ReadError::Io(refused()),
         }),

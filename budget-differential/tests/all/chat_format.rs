@@ -2,7 +2,7 @@
 //! against `tiktoken-rs`'s `num_tokens_from_messages` (feature `tiktoken`).
 
 use budget_runtime::compact::{Message, ToolCall};
-use budget_runtime::estimate::{Encoding, TiktokenCounter};
+use budget_runtime::estimate::{Encoding, ExactCounter};
 use budget_runtime::prompt::{ChatFormat, ToolDefinition, ToolParameter};
 use proptest::prelude::*;
 
@@ -28,7 +28,7 @@ fn cookbook_messages() -> Vec<Message> {
 }
 
 fn count(encoding: Encoding, messages: &[Message], tools: &[ToolDefinition]) -> u64 {
-    let counter = TiktokenCounter::new(encoding).unwrap();
+    let counter = ExactCounter::new(encoding).unwrap();
     ChatFormat::openai(encoding).request_tokens(messages, tools, &counter)
 }
 

@@ -31,7 +31,7 @@ pub enum PromptTokens {
 
 impl PromptTokens {
     /// The conversation counted with `counter` — typically an exact
-    /// [`TokenCounter`](crate::estimate::TokenCounter) such as `TiktokenCounter` — as
+    /// [`TokenCounter`](crate::estimate::TokenCounter) such as [`ExactCounter`](crate::estimate::ExactCounter) — as
     /// [`PromptTokens::Reported`]: the content, tool names and tool-call
     /// arguments of every message (read as prose), plus
     /// `per_message_overhead` tokens per message. Use it where no provider

@@ -4,8 +4,8 @@ use std::fmt;
 
 /// An OpenAI byte-pair encoding. It selects the fitted coefficients of the
 /// [`CalibratedEstimator`](crate::estimate::CalibratedEstimator) and, with the
-/// `tiktoken` feature, the vocabulary of the exact
-/// `TiktokenCounter`.
+/// `exact` feature, the vocabulary of the exact
+/// [`ExactCounter`](crate::estimate::ExactCounter).
 ///
 /// ```
 /// use budget_runtime::estimate::Encoding;

@@ -2,9 +2,8 @@
 //! [`SeedEstimator`] with its fixed characters-per-token ratios, the
 //! [`CalibratedEstimator`] fitted per [`Encoding`] (with the recommended
 //! [`DEFAULT_ESTIMATOR`] and a guaranteed upper bound), the
-//! [`ExactCounter`] (features `o200k`, `cl100k`), [`ExactRefinement`],
-//! which fills a budget with exact results while counting exactly only what
-//! can change them, and [`OnDemandCounts`], which counts a list of texts
+//! [`ExactCounter`] (features `o200k`, `cl100k`), and [`OnDemandCounts`],
+//! which counts a list of texts
 //! only as far as each question needs (the payload assembler's exact mode).
 //!
 //! Measured on the project's corpus (160 files of code, prose, YAML and
@@ -34,7 +33,6 @@ mod on_demand;
 mod ratio;
 #[cfg(test)]
 mod reference;
-mod refinement;
 mod seed;
 mod upper_bound;
 
@@ -46,11 +44,8 @@ pub use exact::{ExactCounter, TokenizerError};
 pub use features::{FEATURE_COUNT, Feature, TextFeatures};
 pub use on_demand::{CountingWork, OnDemandCounts};
 pub use ratio::EstimationRatio;
-pub use refinement::{Candidate, ExactRefinement, Fill, Inclusion};
 pub use seed::{SeedEstimator, count_chars, seed_estimate};
 pub use upper_bound::guaranteed_upper_bound;
-/// The former name of [`ExactCounter`] (it used to wrap `tiktoken-rs`).
-pub type TiktokenCounter = ExactCounter;
 
 /// The estimator to default to where text of any language is estimated
 /// (`Prompt`, compaction, the command-line tool): the calibrated model for

@@ -57,8 +57,7 @@ impl CountingWork {
 ///
 /// [`PayloadAssembler::exact_counts`](crate::payload::PayloadAssembler::exact_counts)
 /// uses it to place items by their exact counts while counting exactly
-/// only the items a tier has room for. [`ExactRefinement`](crate::estimate::ExactRefinement)
-/// is the one-budget, one-pass counterpart.
+/// only the items a tier has room for.
 ///
 /// Contract: position `i` always holds the same text. A text of another
 /// length at a position is counted afresh (a cheap guard against a

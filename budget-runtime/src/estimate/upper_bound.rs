@@ -24,7 +24,7 @@
 //! So a guaranteed bound within +20% of exact on ordinary prose and code is
 //! impossible for any estimator that does not consult the vocabulary. The
 //! bound is for guarantees and for deciding what must be counted exactly
-//! ([`ExactRefinement`](crate::estimate::ExactRefinement)), not for filling a
+//! ([`OnDemandCounts`](crate::estimate::OnDemandCounts)), not for filling a
 //! window: it is 4–5× the exact count of English prose, 3–4× for code.
 
 /// A count of `o200k_base` or `cl100k_base` tokens that `text` never

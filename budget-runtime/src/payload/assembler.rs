@@ -15,10 +15,10 @@ use crate::pipeline::Selection;
 /// The order in which candidates are offered to the tiers.
 ///
 /// ```
-/// use budget_runtime::payload::{PayloadAssembler, PlacementOrder, TierBudget};
+/// use budget_runtime::payload::{PayloadAssembler, OfferOrder, TierBudget};
 ///
-/// assert_eq!(PlacementOrder::default(), PlacementOrder::Rank);
-/// let streaming = PayloadAssembler::new(TierBudget::with_total(20_000)?).order(PlacementOrder::Arrival);
+/// assert_eq!(OfferOrder::default(), OfferOrder::Rank);
+/// let streaming = PayloadAssembler::new(TierBudget::with_total(20_000)?).order(OfferOrder::Arrival);
 /// # let _ = streaming;
 /// # Ok::<(), budget_runtime::payload::TierBudgetError>(())
 /// ```
@@ -26,7 +26,7 @@ use crate::pipeline::Selection;
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
 #[non_exhaustive]
-pub enum PlacementOrder {
+pub enum OfferOrder {
     /// Best rank first (score descending, ties by position). Each item then
     /// ranks lowest when it arrives, so a full tier never demotes for it:
     /// it falls to the next tier. This is the default.
@@ -92,7 +92,7 @@ pub enum PlacementOrder {
 pub struct PayloadAssembler<'e> {
     budget: TierBudget,
     estimator: &'e dyn Estimator,
-    order: PlacementOrder,
+    order: OfferOrder,
     thresholds: Option<TierThresholds>,
     counts: Option<&'e OnDemandCounts<'e>>,
 }
@@ -115,7 +115,7 @@ impl PayloadAssembler<'static> {
         Self {
             budget,
             estimator: &SeedEstimator,
-            order: PlacementOrder::Rank,
+            order: OfferOrder::Rank,
             thresholds: None,
             counts: None,
         }
@@ -215,7 +215,7 @@ impl<'e> PayloadAssembler<'e> {
     }
 
     /// This assembler with another placement order.
-    pub fn order(mut self, order: PlacementOrder) -> Self {
+    pub fn order(mut self, order: OfferOrder) -> Self {
         self.order = order;
         self
     }
@@ -418,7 +418,7 @@ impl<'e> PayloadAssembler<'e> {
 
     fn offer_order(&self, scores: &[f64]) -> Vec<usize> {
         let mut order: Vec<usize> = (0..scores.len()).collect();
-        if self.order == PlacementOrder::Rank {
+        if self.order == OfferOrder::Rank {
             order.sort_unstable_by_key(|&p| std::cmp::Reverse(Rank::new(scores[p], p)));
         }
         order
@@ -673,7 +673,7 @@ mod tests {
         let budget = TierBudget::with_total(2_000).unwrap(); // RAW 1,620
         let items = [item(1_000, 0.1, "early.rs"), item(1_000, 0.9, "late.rs")];
         let payload = PayloadAssembler::new(budget)
-            .order(PlacementOrder::Arrival)
+            .order(OfferOrder::Arrival)
             .assemble_items(&items)
             .unwrap();
         let p = payload.placements();

@@ -66,7 +66,7 @@ pub enum PlacementAction {
 ///
 /// ```
 /// use budget_runtime::{Item, model::Tier};
-/// use budget_runtime::payload::{DemotionCause, PayloadAssembler, PlacementOrder, TierBudget};
+/// use budget_runtime::payload::{DemotionCause, PayloadAssembler, OfferOrder, TierBudget};
 ///
 /// // RAW holds 1,620 tokens: the better late item displaces the early one.
 /// let items = [
@@ -74,7 +74,7 @@ pub enum PlacementAction {
 ///     Item::builder("late").tokens(1_000).relevance(0.9).build()?,
 /// ];
 /// let payload = PayloadAssembler::new(TierBudget::with_total(2_000)?)
-///     .order(PlacementOrder::Arrival)
+///     .order(OfferOrder::Arrival)
 ///     .assemble_items(&items)?;
 /// let d = payload.demotions().next().unwrap();
 /// assert_eq!((d.position, d.from, d.cause), (0, Tier::Raw, DemotionCause::Displaced { by: 1 }));

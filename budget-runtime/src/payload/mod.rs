@@ -25,7 +25,7 @@
 //! # Placement and demotion
 //!
 //! See [`PayloadAssembler`] for costs and the render-overflow pass, and
-//! [`PlacementOrder`] for the order items are offered in. The rules in a
+//! [`OfferOrder`] for the order items are offered in. The rules in a
 //! tier `t` are:
 //!
 //! 1. an item ranked at or below one already demoted from `t` is not
@@ -56,7 +56,7 @@ pub(crate) mod render;
 mod tally;
 mod tier_budget;
 
-pub use assembler::{PayloadAssembler, PayloadError, PlacementOrder};
+pub use assembler::{OfferOrder, PayloadAssembler, PayloadError};
 pub use candidate::Candidate;
 pub use event::{DemotionCause, PlacementAction, PlacementEvent};
 pub use fingerprint::{Fingerprint, Sha256Digest};

@@ -3,7 +3,7 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use budget_runtime::payload::{Candidate, ItemState, PayloadAssembler, PlacementOrder, TierBudget};
+use budget_runtime::payload::{Candidate, ItemState, OfferOrder, PayloadAssembler, TierBudget};
 use budget_runtime::{
     ContextItem, Estimator, Item,
     estimate::{CalibratedEstimator, ContentType, Encoding, SeedEstimator},
@@ -100,9 +100,9 @@ fn case(
         EstimatorSpec::Panicking => &Panicking,
     };
     let order = if arrival {
-        PlacementOrder::Arrival
+        OfferOrder::Arrival
     } else {
-        PlacementOrder::Rank
+        OfferOrder::Rank
     };
     let candidates: Vec<Candidate<'_, Item>> = items
         .iter()

@@ -9,7 +9,7 @@ use budget_runtime::estimate::{
 };
 use budget_runtime::model::Tier;
 use budget_runtime::payload::{
-    Candidate, HybridPayload, PayloadAssembler, PlacementOrder, PlacementReason, TierBudget,
+    Candidate, HybridPayload, OfferOrder, PayloadAssembler, PlacementReason, TierBudget,
 };
 use proptest::prelude::*;
 
@@ -119,7 +119,7 @@ proptest! {
     ) {
         let counter = ExactCounter::new(encoding).unwrap();
         let scores: Vec<f64> = score_steps.iter().map(|&s| f64::from(s) / 4.0).collect();
-        let order = if arrival { PlacementOrder::Arrival } else { PlacementOrder::Rank };
+        let order = if arrival { OfferOrder::Arrival } else { OfferOrder::Rank };
         let budget = TierBudget::with_total(total).unwrap();
 
         let exact_items = items(&texts, |t| counter.count_tokens(t));

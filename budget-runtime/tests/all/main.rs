@@ -21,6 +21,5 @@ mod pipeline_edge_cases;
 mod pipeline_groups;
 mod pipeline_properties;
 mod prompt_budget;
-mod refinement;
 mod serde_roundtrip;
 mod upper_bound;

@@ -3,7 +3,7 @@
 //! on a mismatch the actual output is written next to the target directory
 //! (`payload.actual.md` in the OS temp dir) for diffing.
 
-use budget_runtime::payload::{ItemState, PayloadAssembler, PlacementOrder, TierBudget};
+use budget_runtime::payload::{ItemState, OfferOrder, PayloadAssembler, TierBudget};
 use budget_runtime::{Item, estimate::ContentType, model::Tier};
 
 fn items() -> Vec<Item> {
@@ -76,7 +76,7 @@ fn rendered_payload_matches_the_reviewed_golden_file() {
     // RAW 1,400 × 0.9 = 1,260; LINKED 400 × 0.9 = 360; SUMMARY 200 × 0.9 = 180.
     let budget = TierBudget::new(2_000, 300, 10.0, 20.0, 70.0, 10.0).unwrap();
     let payload = PayloadAssembler::new(budget)
-        .order(PlacementOrder::Arrival)
+        .order(OfferOrder::Arrival)
         .assemble_items(&items)
         .unwrap();
 

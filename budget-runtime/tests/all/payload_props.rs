@@ -5,7 +5,7 @@
 use std::cmp::Ordering;
 
 use budget_runtime::payload::{
-    ItemState, PayloadAssembler, PlacementAction, PlacementOrder, TierBudget,
+    ItemState, OfferOrder, PayloadAssembler, PlacementAction, TierBudget,
 };
 use budget_runtime::{
     ContextItem, Estimator, Item,
@@ -89,7 +89,7 @@ proptest! {
         budget in budget(),
         arrival in any::<bool>(),
     ) {
-        let order = if arrival { PlacementOrder::Arrival } else { PlacementOrder::Rank };
+        let order = if arrival { OfferOrder::Arrival } else { OfferOrder::Rank };
         let assembler = PayloadAssembler::new(budget).order(order);
         let Ok(payload) = assembler.assemble_items(&items) else {
             // Only a structure larger than the total may fail, and then

@@ -1,6 +1,6 @@
 //! `PromptBudget`: the counted request never exceeds the window minus the
 //! reserve under the exact counter, and history keeps its tool pairs.
-#![cfg(feature = "tiktoken")]
+#![cfg(feature = "exact")]
 
 use std::collections::HashSet;
 
@@ -11,12 +11,12 @@ use budget_runtime::prompt::{
 use budget_runtime::{
     ContextItem, Item,
     compact::SummarizerError,
-    estimate::{Encoding, TiktokenCounter},
+    estimate::{Encoding, ExactCounter},
 };
 use proptest::prelude::*;
 
-fn counter() -> TiktokenCounter {
-    TiktokenCounter::new(Encoding::O200kBase).unwrap()
+fn counter() -> ExactCounter {
+    ExactCounter::new(Encoding::O200kBase).unwrap()
 }
 
 fn summarize(request: SummaryRequest<'_>) -> Result<String, SummarizerError> {
