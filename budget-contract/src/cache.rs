@@ -30,7 +30,7 @@ pub enum CacheStatus {
 /// pipeline path.
 ///
 /// ```
-/// use budget_contract::{CacheStatus, Checker, ContractCache, ModelConfig, PromptStore};
+/// use budget::contract::{CacheStatus, Checker, ContractCache, ModelConfig, PromptStore};
 ///
 /// let dir = std::env::temp_dir().join(format!("budget-doc-cache-{}", std::process::id()));
 /// std::fs::create_dir_all(&dir)?;

@@ -25,7 +25,7 @@ use budget_runtime::estimate::{Estimator, SeedEstimator};
 /// - `fixed_prompt`: the system prompt `<prompts_dir>/<prompt_key>.txt`,
 ///   a blank line and the `user_parts` templates with `{}` rendered empty,
 ///   counted as one text by the estimator (default [`SeedEstimator`]; pass
-///   an exact [`TokenCounter`](budget_runtime::estimate::TokenCounter) for exact counts), plus
+///   an exact [`TokenCounter`](budget::estimate::TokenCounter) for exact counts), plus
 ///   the per-step format overhead ([`DEFAULT_FORMAT_OVERHEAD_TOKENS`] = 64
 ///   unless set with [`Checker::format_overhead`]);
 /// - `max_history_tokens` (0 when unset) is counted for **every**
@@ -52,7 +52,7 @@ use budget_runtime::estimate::{Estimator, SeedEstimator};
 /// clamped by [`clamp_steps`].
 ///
 /// ```
-/// use budget_contract::{Checker, ModelConfig, PipelineConfig, Policy, PromptStore};
+/// use budget::contract::{Checker, ModelConfig, PipelineConfig, Policy, PromptStore};
 ///
 /// let dir = std::env::temp_dir().join(format!("budget-doc-checker-{}", std::process::id()));
 /// std::fs::create_dir_all(&dir)?;
@@ -117,7 +117,7 @@ pub(crate) struct Budget {
 /// The terms of one `call_model` step, in tokens.
 ///
 /// ```
-/// use budget_contract::{ContractTerms, StepReport};
+/// use budget::contract::{ContractTerms, StepReport};
 ///
 /// let step = StepReport::new("answer", ContractTerms { max_context_tokens: 900, context_window: 800, ..Default::default() });
 /// assert_eq!(step.headroom(), -100);
@@ -165,13 +165,13 @@ impl StepReport {
 /// A validated pipeline's step terms before the policy is applied.
 ///
 /// ```
-/// use budget_contract::{ContractTerms, Evaluation, Policy, StepReport};
+/// use budget::contract::{ContractTerms, Evaluation, Policy, StepReport};
 ///
 /// let over = ContractTerms { max_context_tokens: 900, max_output_tokens: 10, context_window: 800, ..Default::default() };
 /// let evaluation = Evaluation::new("p", "p.yaml", Policy::AutoClamp, 900, vec![StepReport::new("answer", over)]);
 /// let report = evaluation.enforce()?;
 /// assert_eq!(report.max_context_tokens_after, 790);
-/// # Ok::<(), budget_contract::ContractError>(())
+/// # Ok::<(), budget::contract::ContractError>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]

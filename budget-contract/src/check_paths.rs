@@ -15,7 +15,7 @@ use crate::{Checker, ContractError, PipelineLoader, PipelineReport};
 /// the others.
 ///
 /// ```
-/// use budget_contract::{Checker, ModelConfig, PromptStore, check_paths};
+/// use budget::contract::{Checker, ModelConfig, PromptStore, check_paths};
 ///
 /// let dir = std::env::temp_dir().join(format!("budget-doc-paths-{}", std::process::id()));
 /// std::fs::create_dir_all(dir.join("pipelines"))?;

@@ -36,7 +36,7 @@ impl fmt::Display for ClampedSetting {
 /// written).
 ///
 /// ```
-/// use budget_contract::{ClampedSetting, ContractTerms, StepReport, clamp_steps};
+/// use budget::contract::{ClampedSetting, ContractTerms, StepReport, clamp_steps};
 ///
 /// let terms = ContractTerms { fixed_prompt_tokens: 100, max_context_tokens: 900, max_output_tokens: 200, context_window: 1_000, ..Default::default() };
 /// let mut steps = vec![StepReport::new("answer", terms)];
@@ -44,7 +44,7 @@ impl fmt::Display for ClampedSetting {
 /// assert_eq!(clamps[0].setting, ClampedSetting::MaxContextTokens);
 /// assert_eq!((clamps[0].step.as_deref(), clamps[0].before, clamps[0].after), (None, 900, 700));
 /// assert_eq!(steps[0].terms.total(), Some(1_000));
-/// # Ok::<(), budget_contract::ContractError>(())
+/// # Ok::<(), budget::contract::ContractError>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[non_exhaustive]

@@ -14,7 +14,7 @@ pub const DEFAULT_FORMAT_OVERHEAD_TOKENS: u64 = 64;
 /// user-part templates rendered empty, concatenated in order.
 ///
 /// ```
-/// use budget_contract::fixed_prompt_text;
+/// use budget::contract::fixed_prompt_text;
 ///
 /// let parts = ["### User:\n\n\n".to_owned()];
 /// assert_eq!(fixed_prompt_text("Be brief.", &parts), "Be brief.\n\n### User:\n\n\n");
@@ -34,8 +34,8 @@ pub fn fixed_prompt_text(system_prompt: &str, rendered_parts: &[String]) -> Stri
 /// saturating.
 ///
 /// ```
-/// use budget_runtime::estimate::SeedEstimator;
-/// use budget_contract::fixed_prompt_tokens;
+/// use budget::estimate::SeedEstimator;
+/// use budget::contract::fixed_prompt_tokens;
 ///
 /// // 40 characters of prose: ceil(40 / 4) = 10, plus 64.
 /// assert_eq!(fixed_prompt_tokens(&"x".repeat(40), &SeedEstimator, 64), 74);

@@ -36,7 +36,7 @@ pub struct PipelineSource {
 /// `name` wins. A cycle is an error.
 ///
 /// ```
-/// use budget_contract::PipelineLoader;
+/// use budget::contract::PipelineLoader;
 ///
 /// let dir = std::env::temp_dir().join(format!("budget-doc-loader-{}", std::process::id()));
 /// std::fs::create_dir_all(dir.join("base"))?;

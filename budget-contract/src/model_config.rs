@@ -16,7 +16,7 @@ use crate::{ContractError, SourceLocation, read_config_file};
 /// when such a step exists.
 ///
 /// ```
-/// use budget_contract::ModelConfig;
+/// use budget::contract::ModelConfig;
 ///
 /// let model = ModelConfig::from_json_str(
 ///     r#"{"name": "gpt-4o-mini", "model_context_window": 16384, "model_max_tokens": 1024}"#,
@@ -30,7 +30,7 @@ use crate::{ContractError, SourceLocation, read_config_file};
 ///     broken.unwrap_err().to_string(),
 ///     "model.json:3:1: invalid JSON: trailing comma"
 /// );
-/// # Ok::<(), budget_contract::ContractError>(())
+/// # Ok::<(), budget::contract::ContractError>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct ModelConfig {
@@ -49,7 +49,7 @@ impl ModelConfig {
     /// A model config built in code; `context_window` and `max_tokens` must be > 0.
     ///
     /// ```
-    /// use budget_contract::ModelConfig;
+    /// use budget::contract::ModelConfig;
     ///
     /// assert!(ModelConfig::new(8_192, None).is_ok());
     /// assert_eq!(

@@ -44,7 +44,7 @@ pub struct UserPart {
 /// action is accepted and not checked.
 ///
 /// ```
-/// use budget_contract::PipelineConfig;
+/// use budget::contract::PipelineConfig;
 ///
 /// let yaml = "YAMLpipeline:\n  name: p\n  steps:\n    - id: answer\n      action: call_model\n      prompt_key: answer\n      max_tokens: 512\n";
 /// let p = PipelineConfig::from_yaml_str(yaml, "p.yaml")?;
@@ -52,7 +52,7 @@ pub struct UserPart {
 /// assert_eq!(step.id, "answer");
 /// assert!(step.is_call_model());
 /// assert_eq!(step.max_tokens.as_ref().map(|m| m.value), Some(512));
-/// # Ok::<(), budget_contract::ContractError>(())
+/// # Ok::<(), budget::contract::ContractError>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -85,14 +85,14 @@ impl Step {
 /// A pipeline with its `extends` chain resolved (see [`PipelineLoader`]).
 ///
 /// ```
-/// use budget_contract::PipelineConfig;
+/// use budget::contract::PipelineConfig;
 ///
 /// let yaml = "YAMLpipeline:\n  name: p\n  settings:\n    max_context_token: 5000\n";
 /// let p = PipelineConfig::from_yaml_str(yaml, "p.yaml")?;
 /// assert_eq!(p.name(), "p");
 /// assert!(p.settings().max_context_tokens.is_none());
 /// assert_eq!(p.typos()[0].resembles, "max_context_tokens");
-/// # Ok::<(), budget_contract::ContractError>(())
+/// # Ok::<(), budget::contract::ContractError>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PipelineConfig {

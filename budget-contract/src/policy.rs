@@ -16,12 +16,12 @@ pub const POLICY_ENV_VAR: &str = "PIPELINE_LIMITS_POLICY";
 /// Missing or invalid required values are errors under both policies.
 ///
 /// ```
-/// use budget_contract::Policy;
+/// use budget::contract::Policy;
 ///
 /// assert_eq!(Policy::default(), Policy::FailFast);
 /// assert_eq!(" Auto_Clamp ".parse::<Policy>()?, Policy::AutoClamp);
 /// assert_eq!(Policy::AutoClamp.to_string(), "auto_clamp");
-/// # Ok::<(), budget_contract::ContractError>(())
+/// # Ok::<(), budget::contract::ContractError>(())
 /// ```
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -77,13 +77,13 @@ impl FromStr for Policy {
 /// [`Checker::policy_override`](crate::Checker::policy_override).
 ///
 /// ```
-/// use budget_contract::{Checker, ModelConfig, PromptStore, policy_from_env};
+/// use budget::contract::{Checker, ModelConfig, PromptStore, policy_from_env};
 ///
 /// let model = ModelConfig::new(8_192, Some(1_024))?;
 /// let prompts = PromptStore::new("prompts");
 /// let checker = Checker::new(&model, &prompts).policy_override(policy_from_env()?);
 /// # let _ = checker;
-/// # Ok::<(), budget_contract::ContractError>(())
+/// # Ok::<(), budget::contract::ContractError>(())
 /// ```
 ///
 /// # Errors
@@ -97,14 +97,14 @@ pub fn policy_from_env() -> Result<Option<Policy>, ContractError> {
 /// environment: `None` or a blank value means "not set".
 ///
 /// ```
-/// use budget_contract::{Policy, parse_policy_var};
+/// use budget::contract::{Policy, parse_policy_var};
 /// use std::ffi::OsStr;
 ///
 /// assert_eq!(parse_policy_var(None)?, None);
 /// assert_eq!(parse_policy_var(Some(OsStr::new("")))?, None);
 /// assert_eq!(parse_policy_var(Some(OsStr::new("auto_clamp")))?, Some(Policy::AutoClamp));
 /// assert!(parse_policy_var(Some(OsStr::new("clamp"))).is_err());
-/// # Ok::<(), budget_contract::ContractError>(())
+/// # Ok::<(), budget::contract::ContractError>(())
 /// ```
 ///
 /// # Errors

@@ -23,7 +23,7 @@ pub const DEFAULT_PROMPTS_DIR: &str = "prompts";
 /// folder.
 ///
 /// ```
-/// use budget_contract::PromptStore;
+/// use budget::contract::PromptStore;
 ///
 /// let dir = std::env::temp_dir().join(format!("budget-doc-prompts-{}", std::process::id()));
 /// std::fs::create_dir_all(dir.join("prompts/rejewski"))?;

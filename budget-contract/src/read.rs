@@ -44,7 +44,7 @@ impl fmt::Display for FileKind {
 /// Why a configuration file could not be read.
 ///
 /// ```
-/// use budget_contract::{FileKind, ReadError, read_config_file};
+/// use budget::contract::{FileKind, ReadError, read_config_file};
 ///
 /// let dir = std::env::temp_dir();
 /// let err = read_config_file(&dir).unwrap_err();
@@ -94,7 +94,7 @@ impl ReadError {
 /// immediate error even if the path is swapped between a check and the open.
 ///
 /// ```
-/// use budget_contract::read_config_file;
+/// use budget::contract::read_config_file;
 ///
 /// let path = std::env::temp_dir().join(format!("budget-doc-read-{}.txt", std::process::id()));
 /// std::fs::write(&path, "max_context_tokens: 5000\n")?;

@@ -12,7 +12,7 @@ use crate::{Checker, ContractError, ContractReport, PipelineConfig, StepReport};
 /// `max_context_tokens_after` (`null` when not ok), `clamps` and `steps`.
 ///
 /// ```
-/// use budget_contract::{Checker, ModelConfig, PipelineConfig, PipelineReport, PromptStore};
+/// use budget::contract::{Checker, ModelConfig, PipelineConfig, PipelineReport, PromptStore};
 ///
 /// let dir = std::env::temp_dir().join(format!("budget-doc-report-{}", std::process::id()));
 /// std::fs::create_dir_all(&dir)?;

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 /// absent when unknown. Displays as `path:line:column`, `path:line` or `path`.
 ///
 /// ```
-/// use budget_contract::SourceLocation;
+/// use budget::contract::SourceLocation;
 ///
 /// assert_eq!(SourceLocation::at("p.yaml", 3, 5).to_string(), "p.yaml:3:5");
 /// assert_eq!(SourceLocation::file("p.yaml").to_string(), "p.yaml");
@@ -64,7 +64,7 @@ impl fmt::Display for SourceLocation {
 /// validation errors can point at the file and line.
 ///
 /// ```
-/// use budget_contract::{SourceLocation, Sourced};
+/// use budget::contract::{SourceLocation, Sourced};
 ///
 /// let v = Sourced { value: 6_000_i64, location: SourceLocation::at("base.yaml", 4, 23) };
 /// assert_eq!(v.value, 6_000);

@@ -7,7 +7,7 @@ use thiserror::Error;
 /// A template the runtime could not fill.
 ///
 /// ```
-/// use budget_contract::{TemplateError, render_empty};
+/// use budget::contract::{TemplateError, render_empty};
 ///
 /// assert_eq!(render_empty("### User:\n{}\n\n")?, "### User:\n\n\n");
 /// assert_eq!(render_empty("{{literal}} {}")?, "{literal} ");

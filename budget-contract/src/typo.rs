@@ -4,7 +4,7 @@
 use std::fmt;
 
 use crate::SourceLocation;
-use budget_runtime::suggest::edit_distance;
+use budget_rules::edit_distance;
 
 /// Budget keys of `settings`.
 pub const SETTINGS_KEYS: [&str; 5] = [
@@ -34,7 +34,7 @@ pub const MAX_TYPO_DISTANCE: usize = 2;
 /// A key or action that is not a known name but resembles one.
 ///
 /// ```
-/// use budget_contract::{SETTINGS_KEYS, SourceLocation, Typo};
+/// use budget::contract::{SETTINGS_KEYS, SourceLocation, Typo};
 ///
 /// let typo = Typo::find("max_context_token", &SETTINGS_KEYS, SourceLocation::at("p.yaml", 4, 5));
 /// assert_eq!(typo.unwrap().to_string(), "p.yaml:4:5: `max_context_token` is not a known key; did you mean `max_context_tokens`?");

@@ -7,10 +7,7 @@
 //! attributes. The checks that span several attributes (one field per role,
 //! a `content` field, `tiers` with a `score` field, …) are in `check`.
 
-use budget_runtime::{
-    estimate::ContentType,
-    model::{Tier, TierThresholds},
-};
+use budget_rules::{ContentType, Tier, TierThresholds};
 use syn::{DeriveInput, Generics, Ident, Member, Type};
 
 use crate::attr::{ContainerAttrs, EstimatorChoice, FieldAttrs, Level, Role};

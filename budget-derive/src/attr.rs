@@ -14,11 +14,7 @@
 //!          | link | description | group | skip
 //! ```
 
-use budget_runtime::{
-    ContextKind,
-    estimate::ContentType,
-    model::{Tier, TierThresholds},
-};
+use budget_rules::{ContentType, ContextKind, Tier, TierThresholds};
 use proc_macro2::TokenStream;
 use quote::ToTokens;
 use syn::meta::ParseNestedMeta;

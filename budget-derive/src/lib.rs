@@ -39,8 +39,8 @@ pub fn derive_context_item(input: TokenStream) -> TokenStream {
 /// * `budget!(contract { context_window: .., .. })`: a `ContractTerms`;
 /// * `budget!(tiers { total: .., .. })`: a `TierBudget` for the hybrid payload.
 ///
-/// Every validation rule is checked with the runtime's own validation
-/// function; a broken rule is a compile error on the offending field that
+/// Every validation rule is checked with the function the runtime validates
+/// with (crate `budget-rules`); a broken rule is a compile error on the offending field that
 /// quotes the numbers.
 #[proc_macro]
 pub fn budget(input: TokenStream) -> TokenStream {

@@ -1,6 +1,6 @@
 //! "Did you mean …?" suggestions for misspelt attribute keys and values.
 
-use budget_runtime::suggest::edit_distance;
+use budget_rules::edit_distance;
 
 /// The candidate closest to `input`, if one is close enough to be a likely
 /// typo: an edit distance (with transpositions, ignoring ASCII case) of at

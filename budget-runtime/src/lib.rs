@@ -6,7 +6,7 @@
 //! `#[derive(ContextItem)]` and `budget!`.
 //!
 //! ```
-//! use budget_runtime::{ContextBudget, ContextItem, Item, Pipeline, scorer::PriorityScorer};
+//! use budget::{ContextBudget, ContextItem, Item, Pipeline, scorer::PriorityScorer};
 //!
 //! let items = vec![
 //!     Item::builder("system prompt").tokens(20).pinned(true).build()?,
@@ -32,7 +32,6 @@
 #![warn(missing_docs)]
 
 pub mod compact;
-mod convert;
 pub mod estimate;
 pub mod model;
 pub mod payload;
@@ -41,7 +40,6 @@ pub mod placer;
 pub mod prompt;
 pub mod scorer;
 pub mod slicer;
-pub mod suggest;
 
 // The types most users need; everything else is reached through its module.
 pub use estimate::{DEFAULT_ESTIMATOR, Estimator};

@@ -3,7 +3,7 @@
 //! `impl EstimationRatio` when it is estimated at the seed ratios. Every
 //! path is absolute, through the facade's hidden module (see `paths`).
 
-use budget_runtime::{estimate::ContentType, model::Tier};
+use budget_rules::{ContentType, Tier};
 use proc_macro2::{Literal, Span, TokenStream};
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;

@@ -15,8 +15,8 @@ use crate::compact::summarizer::SummaryRequest;
 /// required by this crate.
 ///
 /// ```
-/// use budget_runtime::compact::{AsyncSummarizer, SummaryRequest};
-/// use budget_runtime::compact::SummarizerError;
+/// use budget::compact::{AsyncSummarizer, SummaryRequest};
+/// use budget::compact::SummarizerError;
 ///
 /// struct Remote;
 /// impl AsyncSummarizer for Remote {

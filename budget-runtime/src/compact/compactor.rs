@@ -23,7 +23,7 @@ use crate::estimate::{Estimator, count_chars};
 /// First line of every summary message: marks it as reference material.
 ///
 /// ```
-/// assert!(budget_runtime::compact::SUMMARY_HEADER.starts_with("[Summary"));
+/// assert!(budget::compact::SUMMARY_HEADER.starts_with("[Summary"));
 /// ```
 pub const SUMMARY_HEADER: &str = "[Summary of the earlier conversation, compacted to save context. \
 Reference only: it records what happened, it gives no new instructions.]\n";
@@ -34,7 +34,7 @@ const MIN_SUMMARY_TEXT_TOKENS: u64 = 32;
 /// messages; see [`CompactionConfigError::SummarizerWindowTooSmall`].
 ///
 /// ```
-/// assert_eq!(budget_runtime::compact::MIN_SUMMARIZER_INPUT_TOKENS, 256);
+/// assert_eq!(budget::compact::MIN_SUMMARIZER_INPUT_TOKENS, 256);
 /// ```
 pub const MIN_SUMMARIZER_INPUT_TOKENS: u64 = 256;
 
@@ -44,8 +44,8 @@ pub const MIN_SUMMARIZER_INPUT_TOKENS: u64 = 256;
 ///
 /// ```
 /// use std::borrow::Cow;
-/// use budget_runtime::compact::{CompactionConfig, Compactor, Message, PromptTokens, SummaryRequest};
-/// use budget_runtime::compact::SummarizerError;
+/// use budget::compact::{CompactionConfig, Compactor, Message, PromptTokens, SummaryRequest};
+/// use budget::compact::SummarizerError;
 ///
 /// let toy = |_: SummaryRequest<'_>| -> Result<String, SummarizerError> { Ok("…".into()) };
 /// let messages = vec![Message::user("hello")];
@@ -68,8 +68,8 @@ pub struct Compacted<'a> {
 /// the middle by a summary from a [`Summarizer`].
 ///
 /// ```
-/// use budget_runtime::compact::{CompactionConfig, CompactionOutcome, Compactor, Message, PromptTokens, SummaryRequest};
-/// use budget_runtime::compact::SummarizerError;
+/// use budget::compact::{CompactionConfig, CompactionOutcome, Compactor, Message, PromptTokens, SummaryRequest};
+/// use budget::compact::SummarizerError;
 ///
 /// let mut messages = vec![Message::system("You are a helpful assistant.")];
 /// for i in 0..60 {
@@ -179,8 +179,8 @@ impl Compactor {
     /// tokens.
     ///
     /// ```
-    /// use budget_runtime::{estimate::{CalibratedEstimator, Encoding}};
-    /// use budget_runtime::compact::{CompactionConfig, Compactor, Message, PromptTokens};
+    /// use budget::{estimate::{CalibratedEstimator, Encoding}};
+    /// use budget::compact::{CompactionConfig, Compactor, Message, PromptTokens};
     ///
     /// let chinese = vec![Message::user("东京的天气今天晴朗，气温二十度。".repeat(800))];
     /// let seed = Compactor::new(&CompactionConfig::default(), Some(8_000))?;
@@ -188,7 +188,7 @@ impl Compactor {
     /// // 12 800 characters: 3 200 + 4 tokens at chars / 4, above the 6 800 threshold in o200k_base
     /// assert!(!seed.plan(&chinese, PromptTokens::Estimate).needed());
     /// assert!(calibrated.plan(&chinese, PromptTokens::Estimate).needed());
-    /// # Ok::<(), budget_runtime::compact::CompactionConfigError>(())
+    /// # Ok::<(), budget::compact::CompactionConfigError>(())
     /// ```
     #[must_use]
     pub fn with_estimator(self, estimator: impl Estimator + 'static) -> Self {

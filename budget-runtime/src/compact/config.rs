@@ -5,7 +5,7 @@
 /// fails (returns an error or an empty summary).
 ///
 /// ```
-/// use budget_runtime::compact::FailurePolicy;
+/// use budget::compact::FailurePolicy;
 /// assert_eq!(FailurePolicy::default(), FailurePolicy::Fallback);
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -25,7 +25,7 @@ pub enum FailurePolicy {
 /// The `context` section: the window the conversation must fit.
 ///
 /// ```
-/// use budget_runtime::compact::ContextSettings;
+/// use budget::compact::ContextSettings;
 /// assert_eq!(ContextSettings::default().max_tokens, None);
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -48,7 +48,7 @@ pub struct ContextSettings {
 /// window, [`FailurePolicy::Fallback`].
 ///
 /// ```
-/// use budget_runtime::compact::CompressionSettings;
+/// use budget::compact::CompressionSettings;
 /// let s = CompressionSettings::default();
 /// assert_eq!((s.threshold, s.target_ratio, s.protect_first_n), (0.50, 0.20, 3));
 /// ```
@@ -115,7 +115,7 @@ impl Default for CompressionSettings {
 /// [`Compactor`](crate::compact::Compactor) is built from it.
 ///
 /// ```
-/// use budget_runtime::compact::{CompactionConfig, FailurePolicy};
+/// use budget::compact::{CompactionConfig, FailurePolicy};
 ///
 /// let mut config = CompactionConfig::default();
 /// config.context.max_tokens = Some(32_000);

@@ -8,8 +8,8 @@ use crate::compact::SummarizerError;
 /// [`Compactor`](crate::compact::Compactor).
 ///
 /// ```
-/// use budget_runtime::compact::CompactionConfigError;
-/// use budget_runtime::compact::{CompactionConfig, TokenBudget};
+/// use budget::compact::CompactionConfigError;
+/// use budget::compact::{CompactionConfig, TokenBudget};
 ///
 /// let mut config = CompactionConfig::default();
 /// config.compression.threshold = f64::NAN;
@@ -82,8 +82,8 @@ pub enum CompactionConfigError {
 /// A compaction could not complete.
 ///
 /// ```
-/// use budget_runtime::{compact::{CompactionError, SummarizerError}};
-/// use budget_runtime::compact::{CompactionConfig, Compactor, FailurePolicy, Message, PromptTokens, SummaryRequest};
+/// use budget::{compact::{CompactionError, SummarizerError}};
+/// use budget::compact::{CompactionConfig, Compactor, FailurePolicy, Message, PromptTokens, SummaryRequest};
 ///
 /// let mut config = CompactionConfig::default();
 /// config.compression.on_summarizer_error = FailurePolicy::Abort;

@@ -6,7 +6,7 @@ use crate::estimate::count_chars;
 /// Who wrote a [`Message`].
 ///
 /// ```
-/// use budget_runtime::compact::Role;
+/// use budget::compact::Role;
 /// assert_eq!(Role::Tool.as_str(), "tool");
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -46,7 +46,7 @@ impl std::fmt::Display for Role {
 /// later [`Role::Tool`] message whose `tool_call_id` equals `id`.
 ///
 /// ```
-/// use budget_runtime::compact::ToolCall;
+/// use budget::compact::ToolCall;
 /// let call = ToolCall::new("call_1", "read_file", r#"{"path":"src/lib.rs"}"#);
 /// assert_eq!(call.name, "read_file");
 /// ```
@@ -86,7 +86,7 @@ impl ToolCall {
 ///   the summarizer as the previous summary.
 ///
 /// ```
-/// use budget_runtime::compact::{Message, Role, ToolCall};
+/// use budget::compact::{Message, Role, ToolCall};
 ///
 /// let call = Message::assistant_with_tool_calls("", vec![ToolCall::new("c1", "ls", "{}")]);
 /// let result = Message::tool_result("c1", "Cargo.toml\nsrc/");
@@ -134,7 +134,7 @@ impl Message {
     /// A message of `role` with `content` and nothing else.
     ///
     /// ```
-    /// use budget_runtime::compact::{Message, Role};
+    /// use budget::compact::{Message, Role};
     /// assert_eq!(Message::new(Role::User, "hi"), Message::user("hi"));
     /// ```
     pub fn new(role: Role, content: impl Into<String>) -> Self {
@@ -185,7 +185,7 @@ impl Message {
     /// This message with the author name `name`.
     ///
     /// ```
-    /// use budget_runtime::compact::Message;
+    /// use budget::compact::Message;
     /// let m = Message::system("New synergies.").with_name("example_user");
     /// assert_eq!(m.name.as_deref(), Some("example_user"));
     /// ```
@@ -198,7 +198,7 @@ impl Message {
     /// This message marked (or unmarked) as reference-only.
     ///
     /// ```
-    /// use budget_runtime::compact::Message;
+    /// use budget::compact::Message;
     /// assert!(Message::user("summary").with_reference_only(true).reference_only);
     /// ```
     #[must_use]
@@ -222,7 +222,7 @@ impl Message {
     /// overhead of [`TokenBudget`](crate::compact::TokenBudget).
     ///
     /// ```
-    /// use budget_runtime::compact::{Message, ToolCall};
+    /// use budget::compact::{Message, ToolCall};
     /// let m = Message::assistant_with_tool_calls("ok", vec![ToolCall::new("id", "ls", "{}")]);
     /// assert_eq!(m.char_count(), 2 + 2 + 2);
     /// ```

@@ -14,8 +14,8 @@
 //!   counted in a [`CompactionReport`].
 //!
 //! ```
-//! use budget_runtime::compact::{CompactionConfig, Compactor, Message, PromptTokens, SummaryRequest};
-//! use budget_runtime::compact::SummarizerError;
+//! use budget::compact::{CompactionConfig, Compactor, Message, PromptTokens, SummaryRequest};
+//! use budget::compact::SummarizerError;
 //!
 //! let compactor = Compactor::new(&CompactionConfig::default(), Some(8_000))?;
 //! let short = vec![Message::system("be brief"), Message::user("hi")];

@@ -29,7 +29,7 @@ const ROLE_FIX_STEPS: usize = 3;
 /// tool outputs).
 ///
 /// ```
-/// use budget_runtime::compact::{CompactionConfig, Compactor, Message, PromptTokens, Role};
+/// use budget::compact::{CompactionConfig, Compactor, Message, PromptTokens, Role};
 ///
 /// let mut messages = vec![Message::system("You are terse.")];
 /// for i in 0..40 {
@@ -43,7 +43,7 @@ const ROLE_FIX_STEPS: usize = 3;
 /// assert_eq!(plan.tail().end, messages.len());
 /// assert_eq!(messages[plan.tail().start].role, Role::Assistant); // roles alternate around the summary
 /// assert_eq!(plan.summary_role(), Role::User);
-/// # Ok::<(), budget_runtime::compact::CompactionConfigError>(())
+/// # Ok::<(), budget::compact::CompactionConfigError>(())
 /// ```
 #[derive(Clone, Debug)]
 pub struct CompactionPlan {

@@ -14,7 +14,7 @@ use crate::estimate::Estimator;
 /// compaction is converted back (rounded up).
 ///
 /// ```
-/// use budget_runtime::compact::PromptTokens;
+/// use budget::compact::PromptTokens;
 /// let usage = PromptTokens::Reported(91_250); // e.g. `usage.prompt_tokens` of the last response
 /// assert_ne!(usage, PromptTokens::Estimate);
 /// ```
@@ -38,8 +38,8 @@ impl PromptTokens {
     /// count is at hand; the compactor then plans in this count's units.
     ///
     /// ```
-    /// use budget_runtime::estimate::TokenCounter;
-    /// use budget_runtime::compact::{Message, PromptTokens, ToolCall};
+    /// use budget::estimate::TokenCounter;
+    /// use budget::compact::{Message, PromptTokens, ToolCall};
     ///
     /// /// A toy counter: one token per whitespace-separated word.
     /// struct Words;

@@ -28,7 +28,7 @@ pub enum ReductionKind {
 /// One planned replacement of a tool output's content.
 ///
 /// ```
-/// use budget_runtime::compact::{CompactionConfig, Compactor, Message, PromptTokens, ReductionKind, ToolCall};
+/// use budget::compact::{CompactionConfig, Compactor, Message, PromptTokens, ReductionKind, ToolCall};
 ///
 /// let out = "line\n".repeat(100);
 /// let mut messages = vec![Message::system("s"), Message::user("u"), Message::assistant("a")];
@@ -42,7 +42,7 @@ pub enum ReductionKind {
 /// // the older copy (index 4) points at the newer one (index 6)
 /// assert_eq!(plan.reductions()[0].index, 4);
 /// assert_eq!(plan.reductions()[0].kind, ReductionKind::Duplicate { kept: 6 });
-/// # Ok::<(), budget_runtime::compact::CompactionConfigError>(())
+/// # Ok::<(), budget::compact::CompactionConfigError>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Reduction {

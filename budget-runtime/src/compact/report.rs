@@ -3,7 +3,7 @@
 /// How a compaction ended relative to the target and the threshold.
 ///
 /// ```
-/// use budget_runtime::compact::CompactionOutcome;
+/// use budget::compact::CompactionOutcome;
 /// assert!(CompactionOutcome::Ineffective.is_ineffective());
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -41,7 +41,7 @@ impl CompactionOutcome {
     /// the threshold.
     ///
     /// ```
-    /// use budget_runtime::compact::CompactionOutcome;
+    /// use budget::compact::CompactionOutcome;
     /// assert!(CompactionOutcome::NotSmaller { compacted_tokens: 9 }.is_ineffective());
     /// assert!(!CompactionOutcome::ReachedTarget.is_ineffective());
     /// ```
@@ -53,7 +53,7 @@ impl CompactionOutcome {
 /// Where the summary of the middle came from.
 ///
 /// ```
-/// use budget_runtime::compact::SummarySource;
+/// use budget::compact::SummarySource;
 /// let source = SummarySource::Fallback { error: "timeout".into() };
 /// assert!(matches!(source, SummarySource::Fallback { .. }));
 /// ```
@@ -78,8 +78,8 @@ pub enum SummarySource {
 /// never separates a call from its results.
 ///
 /// ```
-/// use budget_runtime::compact::{CompactionConfig, Compactor, Message, PromptTokens, SummaryRequest};
-/// use budget_runtime::compact::SummarizerError;
+/// use budget::compact::{CompactionConfig, Compactor, Message, PromptTokens, SummaryRequest};
+/// use budget::compact::SummarizerError;
 ///
 /// // a tool result whose call was never recorded
 /// let mut messages = vec![Message::system("s"), Message::tool_result("lost", "?")];
@@ -106,7 +106,7 @@ impl RepairReport {
     /// True when nothing was repaired.
     ///
     /// ```
-    /// use budget_runtime::compact::RepairReport;
+    /// use budget::compact::RepairReport;
     /// assert!(RepairReport::default().is_empty());
     /// ```
     pub fn is_empty(&self) -> bool {
@@ -121,8 +121,8 @@ impl RepairReport {
 /// and tail counts, are 0.
 ///
 /// ```
-/// use budget_runtime::compact::{CompactionConfig, CompactionOutcome, Compactor, Message, PromptTokens, SummaryRequest};
-/// use budget_runtime::compact::SummarizerError;
+/// use budget::compact::{CompactionConfig, CompactionOutcome, Compactor, Message, PromptTokens, SummaryRequest};
+/// use budget::compact::SummarizerError;
 ///
 /// let messages: Vec<Message> = (0..200).map(|i| Message::user(format!("{i} {}", "x".repeat(200)))).collect();
 /// let toy = |_: SummaryRequest<'_>| -> Result<String, SummarizerError> { Ok("earlier numbers".into()) };

@@ -5,7 +5,7 @@ use crate::compact::message::Message;
 /// One call to a summarizer: fold `messages` into `previous_summary`.
 ///
 /// ```
-/// use budget_runtime::compact::{Message, SummaryRequest};
+/// use budget::compact::{Message, SummaryRequest};
 /// let messages = [Message::user("Rename the crate.")];
 /// let request = SummaryRequest::new(Some("Set up CI."), &messages, 500);
 /// assert_eq!((request.chunk, request.chunks), (0, 1));
@@ -45,8 +45,8 @@ pub struct SummaryRequest<'a> {
 /// are summarizers:
 ///
 /// ```
-/// use budget_runtime::compact::{Summarizer, SummaryRequest};
-/// use budget_runtime::compact::SummarizerError;
+/// use budget::compact::{Summarizer, SummaryRequest};
+/// use budget::compact::SummarizerError;
 ///
 /// let count = |req: SummaryRequest<'_>| -> Result<String, SummarizerError> {
 ///     Ok(format!("{}+{} messages", req.previous_summary.unwrap_or(""), req.messages.len()))
@@ -92,7 +92,7 @@ where
 /// A [`Summarizer`](crate::compact::Summarizer) could not summarize.
 ///
 /// ```
-/// use budget_runtime::compact::SummarizerError;
+/// use budget::compact::SummarizerError;
 /// let err = SummarizerError::failed("HTTP 429: rate limited");
 /// assert_eq!(err.to_string(), "the summarizer failed: HTTP 429: rate limited");
 /// ```

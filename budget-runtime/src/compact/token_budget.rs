@@ -10,7 +10,7 @@ use crate::estimate::seed_estimate;
 /// Characters per token of the compaction estimate: `ceil(chars / 4)`.
 ///
 /// ```
-/// use budget_runtime::compact::{CHARS_PER_TOKEN, DEFAULT_CONTEXT_WINDOW, MAX_WINDOW_FRACTION, MINIMUM_CONTEXT_LENGTH};
+/// use budget::compact::{CHARS_PER_TOKEN, DEFAULT_CONTEXT_WINDOW, MAX_WINDOW_FRACTION, MINIMUM_CONTEXT_LENGTH};
 /// assert_eq!((CHARS_PER_TOKEN, DEFAULT_CONTEXT_WINDOW, MINIMUM_CONTEXT_LENGTH), (4, 128_000, 64_000));
 /// assert_eq!(MAX_WINDOW_FRACTION, 0.85);
 /// ```
@@ -30,14 +30,14 @@ pub const MIN_THRESHOLD_TARGET_GAP: f64 = 0.10;
 /// `trunc(available × ratio)`, the integer truncation of the seed. NaN
 /// gives 0 and out-of-range products saturate.
 const fn fraction_of(available: u64, ratio: f64) -> u64 {
-    crate::convert::saturating_u64_from_f64(available as f64 * ratio)
+    budget_rules::convert::saturating_u64_from_f64(available as f64 * ratio)
 }
 
 /// The compaction threshold of the seed, in tokens:
 /// `min(max(trunc(available × ratio), MINIMUM_CONTEXT_LENGTH), trunc(available × MAX_WINDOW_FRACTION))`.
 ///
 /// ```
-/// use budget_runtime::compact::compaction_threshold;
+/// use budget::compact::compaction_threshold;
 /// assert_eq!(compaction_threshold(8_000, 0.5), 6_800); // the 85 % cap
 /// assert_eq!(compaction_threshold(128_000, 0.5), 64_000); // the floor
 /// assert_eq!(compaction_threshold(1_000_000, 0.5), 500_000); // the ratio
@@ -56,7 +56,7 @@ pub const fn compaction_threshold(available_tokens: u64, threshold_ratio: f64) -
 /// The compaction target of the seed, in tokens: `trunc(available × target_ratio)`.
 ///
 /// ```
-/// use budget_runtime::compact::compaction_target;
+/// use budget::compact::compaction_target;
 /// assert_eq!(compaction_target(128_000, 0.2), 25_600);
 /// ```
 pub const fn compaction_target(available_tokens: u64, target_ratio: f64) -> u64 {
@@ -75,7 +75,7 @@ pub const fn compaction_target(available_tokens: u64, target_ratio: f64) -> u64 
 ///   `per_message_overhead_tokens` per message (0 gives the seed's formula).
 ///
 /// ```
-/// use budget_runtime::compact::{CompactionConfig, Message, TokenBudget};
+/// use budget::compact::{CompactionConfig, Message, TokenBudget};
 ///
 /// let budget = TokenBudget::new(&CompactionConfig::default(), Some(8_000))?;
 /// assert_eq!(budget.compaction_threshold(), 6_800);
@@ -83,7 +83,7 @@ pub const fn compaction_target(available_tokens: u64, target_ratio: f64) -> u64 
 ///
 /// let long = vec![Message::user("x".repeat(30_000))]; // 7 500 + 4 tokens
 /// assert!(budget.needs_compaction(&long));
-/// # Ok::<(), budget_runtime::compact::CompactionConfigError>(())
+/// # Ok::<(), budget::compact::CompactionConfigError>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct TokenBudget {
@@ -176,10 +176,10 @@ impl TokenBudget {
     /// `ceil(chars / 4) + messages × overhead`.
     ///
     /// ```
-    /// use budget_runtime::compact::{CompactionConfig, TokenBudget};
+    /// use budget::compact::{CompactionConfig, TokenBudget};
     /// let budget = TokenBudget::new(&CompactionConfig::default(), None)?;
     /// assert_eq!(budget.tokens_for(401, 2), 101 + 2 * 4);
-    /// # Ok::<(), budget_runtime::compact::CompactionConfigError>(())
+    /// # Ok::<(), budget::compact::CompactionConfigError>(())
     /// ```
     pub const fn tokens_for(&self, chars: u64, messages: u64) -> u64 {
         // `seed_estimate` for prose is exactly ceil(chars / CHARS_PER_TOKEN).
@@ -196,12 +196,12 @@ impl TokenBudget {
     /// the per-message overhead.
     ///
     /// ```
-    /// use budget_runtime::compact::{CompactionConfig, Message, TokenBudget};
+    /// use budget::compact::{CompactionConfig, Message, TokenBudget};
     /// let mut config = CompactionConfig::default();
     /// config.compression.per_message_overhead_tokens = 0; // the seed's formula
     /// let budget = TokenBudget::new(&config, None)?;
     /// assert_eq!(budget.estimate_tokens(&[Message::user("a".repeat(400))]), 100);
-    /// # Ok::<(), budget_runtime::compact::CompactionConfigError>(())
+    /// # Ok::<(), budget::compact::CompactionConfigError>(())
     /// ```
     pub fn estimate_tokens(&self, messages: &[Message]) -> u64 {
         let chars = messages
@@ -221,11 +221,11 @@ impl TokenBudget {
     /// last request) exceeds the threshold.
     ///
     /// ```
-    /// use budget_runtime::compact::{CompactionConfig, TokenBudget};
+    /// use budget::compact::{CompactionConfig, TokenBudget};
     /// let budget = TokenBudget::new(&CompactionConfig::default(), Some(128_000))?;
     /// assert!(!budget.needs_compaction_at(64_000));
     /// assert!(budget.needs_compaction_at(64_001));
-    /// # Ok::<(), budget_runtime::compact::CompactionConfigError>(())
+    /// # Ok::<(), budget::compact::CompactionConfigError>(())
     /// ```
     pub const fn needs_compaction_at(&self, prompt_tokens: u64) -> bool {
         self.enabled && prompt_tokens > self.threshold

@@ -39,7 +39,7 @@ pub(crate) fn fitting_suffix_start<T>(
 /// [`ChatFormat`](crate::prompt::ChatFormat).
 ///
 /// ```
-/// use budget_runtime::compact::{Message, ToolCall, trim_messages};
+/// use budget::compact::{Message, ToolCall, trim_messages};
 ///
 /// let history = [
 ///     Message::user("list the files"),

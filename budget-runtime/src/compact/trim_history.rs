@@ -12,7 +12,7 @@
 /// trimming that also never separates a tool call from its results.
 ///
 /// ```
-/// use budget_runtime::compact::trim_history;
+/// use budget::compact::trim_history;
 ///
 /// let turns = ["hello", "how can I help?", "my build fails", "which error?"];
 /// // One token per character, to keep the arithmetic visible.

@@ -14,7 +14,7 @@ const NON_LATIN_SEPARATOR_SHARE: f64 = 0.25;
 /// What a [`CalibratedEstimator`] returns.
 ///
 /// ```
-/// use budget_runtime::{estimate::{CalibratedEstimator, Encoding, EstimateMode}};
+/// use budget::{estimate::{CalibratedEstimator, Encoding, EstimateMode}};
 /// let e = CalibratedEstimator::new(Encoding::O200kBase).with_mode(EstimateMode::UpperBound);
 /// assert_eq!(e.mode(), EstimateMode::UpperBound);
 /// ```
@@ -65,7 +65,7 @@ pub enum EstimateMode {
 /// byte).
 ///
 /// ```
-/// use budget_runtime::{Estimator, estimate::{CalibratedEstimator, ContentType, Encoding}};
+/// use budget::{Estimator, estimate::{CalibratedEstimator, ContentType, Encoding}};
 ///
 /// let best = CalibratedEstimator::new(Encoding::O200kBase);
 /// let safe = CalibratedEstimator::upper_bound(Encoding::O200kBase);
@@ -89,7 +89,7 @@ impl CalibratedEstimator {
     /// The built-in calibration of `encoding`, in [`EstimateMode::BestGuess`].
     ///
     /// ```
-    /// use budget_runtime::{estimate::{CalibratedEstimator, Encoding, EstimateMode}};
+    /// use budget::{estimate::{CalibratedEstimator, Encoding, EstimateMode}};
     /// const E: CalibratedEstimator = CalibratedEstimator::new(Encoding::Cl100kBase);
     /// assert_eq!(E.mode(), EstimateMode::BestGuess);
     /// ```
@@ -103,7 +103,7 @@ impl CalibratedEstimator {
     /// The built-in calibration of `encoding`, in [`EstimateMode::NonLatinSafe`].
     ///
     /// ```
-    /// use budget_runtime::{Estimator, estimate::{CalibratedEstimator, ContentType, Encoding}};
+    /// use budget::{Estimator, estimate::{CalibratedEstimator, ContentType, Encoding}};
     /// let safe = CalibratedEstimator::non_latin_safe(Encoding::O200kBase);
     /// let best = CalibratedEstimator::new(Encoding::O200kBase);
     /// assert_eq!(safe.estimate("日本語", ContentType::Prose), 9); // 3 × 3.25 tokens, capped at 9 bytes
@@ -116,7 +116,7 @@ impl CalibratedEstimator {
     /// The built-in calibration of `encoding`, in [`EstimateMode::UpperBound`].
     ///
     /// ```
-    /// use budget_runtime::{Estimator, estimate::{CalibratedEstimator, ContentType, Encoding}};
+    /// use budget::{Estimator, estimate::{CalibratedEstimator, ContentType, Encoding}};
     /// let safe = CalibratedEstimator::upper_bound(Encoding::O200kBase);
     /// assert!(safe.estimate("fn main() {}", ContentType::Code) >= 4); // exact: 4
     /// ```
@@ -129,8 +129,8 @@ impl CalibratedEstimator {
     /// [`Calibration::validate`].
     ///
     /// ```
-    /// use budget_runtime::estimate::Calibration;
-    /// use budget_runtime::{estimate::{CalibratedEstimator, EstimateMode}};
+    /// use budget::estimate::Calibration;
+    /// use budget::{estimate::{CalibratedEstimator, EstimateMode}};
     ///
     /// let mut cal = Calibration::O200K_BASE;
     /// cal.code.safety_factor = 1.5;
@@ -149,7 +149,7 @@ impl CalibratedEstimator {
     /// The same calibration in another mode.
     ///
     /// ```
-    /// use budget_runtime::{estimate::{CalibratedEstimator, Encoding, EstimateMode}};
+    /// use budget::{estimate::{CalibratedEstimator, Encoding, EstimateMode}};
     /// let e = CalibratedEstimator::upper_bound(Encoding::O200kBase).with_mode(EstimateMode::BestGuess);
     /// assert_eq!(e, CalibratedEstimator::new(Encoding::O200kBase));
     /// ```
@@ -166,7 +166,7 @@ impl CalibratedEstimator {
     /// The calibration of this estimator.
     ///
     /// ```
-    /// use budget_runtime::{estimate::{Calibration, CalibratedEstimator, Encoding}};
+    /// use budget::{estimate::{Calibration, CalibratedEstimator, Encoding}};
     /// let e = CalibratedEstimator::new(Encoding::O200kBase);
     /// assert_eq!(e.calibration(), &Calibration::O200K_BASE);
     /// ```
@@ -178,8 +178,8 @@ impl CalibratedEstimator {
     /// UTF-8 bytes, read as `content_type`.
     ///
     /// ```
-    /// use budget_runtime::{Estimator, estimate::{CalibratedEstimator, ContentType, Encoding}};
-    /// use budget_runtime::estimate::TextFeatures;
+    /// use budget::{Estimator, estimate::{CalibratedEstimator, ContentType, Encoding}};
+    /// use budget::estimate::TextFeatures;
     ///
     /// let e = CalibratedEstimator::new(Encoding::O200kBase);
     /// let text = "key: value\n";
@@ -218,7 +218,7 @@ impl CalibratedEstimator {
         };
         // Weights are validated finite and non-negative, so `scaled` is a
         // finite number >= 0; the conversion saturates at u64::MAX.
-        let tokens = crate::convert::saturating_u64_from_f64(scaled.ceil());
+        let tokens = budget_rules::convert::saturating_u64_from_f64(scaled.ceil());
         let max = u64::try_from(len_bytes).unwrap_or(u64::MAX);
         tokens.clamp(1, max)
     }

@@ -9,8 +9,8 @@ use crate::estimate::features::{FEATURE_COUNT, Feature, TextFeatures};
 /// [`Feature`], and the factor that turns a best guess into an upper bound.
 ///
 /// ```
-/// use budget_runtime::estimate::{Calibration, Feature, TextFeatures};
-/// use budget_runtime::estimate::ContentType;
+/// use budget::estimate::{Calibration, Feature, TextFeatures};
+/// use budget::estimate::ContentType;
 ///
 /// let prose = Calibration::O200K_BASE.for_content_type(ContentType::Prose);
 /// let tokens = prose.raw_estimate(&TextFeatures::of("Hello there, world."));
@@ -33,7 +33,7 @@ impl Coefficients {
     /// `Σ weight × count`.
     ///
     /// ```
-    /// use budget_runtime::estimate::{Coefficients, FEATURE_COUNT, Feature, TextFeatures};
+    /// use budget::estimate::{Coefficients, FEATURE_COUNT, Feature, TextFeatures};
     ///
     /// let mut weights = [0.0; FEATURE_COUNT];
     /// weights[Feature::Words.index()] = 1.0;
@@ -82,8 +82,8 @@ impl Coefficients {
 /// [`CalibratedEstimator::with_calibration`](crate::estimate::CalibratedEstimator::with_calibration).
 ///
 /// ```
-/// use budget_runtime::estimate::Calibration;
-/// use budget_runtime::{estimate::{ContentType, Encoding}};
+/// use budget::estimate::Calibration;
+/// use budget::{estimate::{ContentType, Encoding}};
 ///
 /// let cal = Calibration::for_encoding(Encoding::Cl100kBase);
 /// assert_eq!(cal, &Calibration::CL100K_BASE);
@@ -106,7 +106,7 @@ impl Calibration {
     /// The built-in calibration of `encoding`.
     ///
     /// ```
-    /// use budget_runtime::{estimate::{Calibration, Encoding}};
+    /// use budget::{estimate::{Calibration, Encoding}};
     /// assert_eq!(Calibration::for_encoding(Encoding::O200kBase), &Calibration::O200K_BASE);
     /// ```
     pub const fn for_encoding(encoding: Encoding) -> &'static Self {
@@ -119,7 +119,7 @@ impl Calibration {
     /// The coefficients for `content_type`.
     ///
     /// ```
-    /// use budget_runtime::{estimate::{Calibration, ContentType}};
+    /// use budget::{estimate::{Calibration, ContentType}};
     /// let cal = Calibration::O200K_BASE;
     /// assert_eq!(cal.for_content_type(ContentType::Code), &cal.code);
     /// ```
@@ -135,7 +135,7 @@ impl Calibration {
     /// Checks every weight (finite, `>= 0`) and safety factor (finite, `>= 1`).
     ///
     /// ```
-    /// use budget_runtime::estimate::Calibration;
+    /// use budget::estimate::Calibration;
     ///
     /// let mut cal = Calibration::O200K_BASE;
     /// cal.prose.weights[0] = f64::NAN;

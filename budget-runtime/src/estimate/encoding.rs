@@ -8,7 +8,7 @@ use std::fmt;
 /// [`ExactCounter`](crate::estimate::ExactCounter).
 ///
 /// ```
-/// use budget_runtime::estimate::Encoding;
+/// use budget::estimate::Encoding;
 ///
 /// assert_eq!("o200k_base".parse::<Encoding>(), Ok(Encoding::O200kBase));
 /// assert_eq!(Encoding::Cl100kBase.to_string(), "cl100k_base");
@@ -33,7 +33,7 @@ impl Encoding {
     /// The encoding's name as tiktoken spells it (`"o200k_base"`, …).
     ///
     /// ```
-    /// assert_eq!(budget_runtime::estimate::Encoding::O200kBase.name(), "o200k_base");
+    /// assert_eq!(budget::estimate::Encoding::O200kBase.name(), "o200k_base");
     /// ```
     pub const fn name(self) -> &'static str {
         match self {
@@ -45,7 +45,7 @@ impl Encoding {
     /// The encoding with this name, if any (usable in `const`).
     ///
     /// ```
-    /// use budget_runtime::estimate::Encoding;
+    /// use budget::estimate::Encoding;
     /// assert_eq!(Encoding::from_name("cl100k_base"), Some(Encoding::Cl100kBase));
     /// assert_eq!(Encoding::from_name("p50k_base"), None);
     /// ```

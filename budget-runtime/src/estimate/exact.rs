@@ -58,7 +58,7 @@ const fn feature_of(encoding: Encoding) -> &'static str {
 /// ignored):
 ///
 /// ```
-/// use budget_runtime::{Estimator, estimate::{ContentType, Encoding, ExactCounter, TokenCounter}};
+/// use budget::{Estimator, estimate::{ContentType, Encoding, ExactCounter, TokenCounter}};
 ///
 /// # #[cfg(feature = "o200k")] {
 /// let exact = ExactCounter::new(Encoding::O200kBase)?;
@@ -68,7 +68,7 @@ const fn feature_of(encoding: Encoding) -> &'static str {
 /// let estimator: &dyn Estimator = &exact;
 /// assert_eq!(estimator.estimate("hello world", ContentType::Prose), 2);
 /// # }
-/// # Ok::<(), budget_runtime::estimate::TokenizerError>(())
+/// # Ok::<(), budget::estimate::TokenizerError>(())
 /// ```
 #[derive(Clone, Copy)]
 pub struct ExactCounter {
@@ -85,13 +85,13 @@ impl ExactCounter {
     /// not compiled in (its cargo feature, named in the error, is off).
     ///
     /// ```
-    /// use budget_runtime::{estimate::{Encoding, ExactCounter, TokenCounter}};
+    /// use budget::{estimate::{Encoding, ExactCounter, TokenCounter}};
     /// # #[cfg(feature = "cl100k")] {
     /// let cl100k = ExactCounter::new(Encoding::Cl100kBase)?;
     /// assert_eq!(cl100k.encoding(), Encoding::Cl100kBase);
     /// assert_eq!(cl100k.count_tokens(""), 0);
     /// # }
-    /// # Ok::<(), budget_runtime::estimate::TokenizerError>(())
+    /// # Ok::<(), budget::estimate::TokenizerError>(())
     /// ```
     pub fn new(encoding: Encoding) -> Result<Self, TokenizerError> {
         Ok(Self {
@@ -103,10 +103,10 @@ impl ExactCounter {
     /// The encoding this counter uses.
     ///
     /// ```
-    /// use budget_runtime::{estimate::{Encoding, ExactCounter}};
+    /// use budget::{estimate::{Encoding, ExactCounter}};
     /// # #[cfg(feature = "o200k")]
     /// assert_eq!(ExactCounter::new(Encoding::O200kBase)?.encoding(), Encoding::O200kBase);
-    /// # Ok::<(), budget_runtime::estimate::TokenizerError>(())
+    /// # Ok::<(), budget::estimate::TokenizerError>(())
     /// ```
     pub fn encoding(&self) -> Encoding {
         self.encoding

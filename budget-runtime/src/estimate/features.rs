@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use crate::convert::{table_u8, table_u16};
+use budget_rules::convert::{table_u8, table_u16};
 
 /// How many [`Feature`]s there are.
 pub const FEATURE_COUNT: usize = 22;
@@ -18,7 +18,7 @@ pub const FEATURE_COUNT: usize = 22;
 /// punctuation, whitespace, CJK, symbols and emoji end a word.
 ///
 /// ```
-/// use budget_runtime::estimate::{Feature, TextFeatures};
+/// use budget::estimate::{Feature, TextFeatures};
 ///
 /// let f = TextFeatures::of("parseJson(12345)");
 /// assert_eq!(f.get(Feature::Words), 1);
@@ -119,7 +119,7 @@ impl Feature {
     /// [`Coefficients::weights`](crate::estimate::Coefficients::weights).
     ///
     /// ```
-    /// use budget_runtime::estimate::Feature;
+    /// use budget::estimate::Feature;
     /// assert_eq!(Feature::Words.index(), 0);
     /// assert_eq!(Feature::ALL[Feature::CjkChars.index()], Feature::CjkChars);
     /// ```
@@ -130,7 +130,7 @@ impl Feature {
     /// The feature's snake_case name, as used in reports.
     ///
     /// ```
-    /// assert_eq!(budget_runtime::estimate::Feature::CjkChars.name(), "cjk_chars");
+    /// assert_eq!(budget::estimate::Feature::CjkChars.name(), "cjk_chars");
     /// ```
     pub const fn name(self) -> &'static str {
         match self {
@@ -164,7 +164,7 @@ impl Feature {
     /// length. `None` for features that are not single characters.
     ///
     /// ```
-    /// use budget_runtime::estimate::Feature;
+    /// use budget::estimate::Feature;
     /// assert_eq!(Feature::CjkChars.max_tokens_per_occurrence(), Some(3.0));
     /// assert_eq!(Feature::Words.max_tokens_per_occurrence(), None);
     /// ```
@@ -197,7 +197,7 @@ impl fmt::Display for Feature {
 /// without allocation.
 ///
 /// ```
-/// use budget_runtime::estimate::{Feature, TextFeatures};
+/// use budget::estimate::{Feature, TextFeatures};
 ///
 /// let f = TextFeatures::of("日本語 and émigré\n\n    done 👍");
 /// assert_eq!(f.get(Feature::CjkChars), 3);
@@ -883,7 +883,7 @@ impl TextFeatures {
     /// no allocation.
     ///
     /// ```
-    /// use budget_runtime::estimate::{Feature, TextFeatures};
+    /// use budget::estimate::{Feature, TextFeatures};
     ///
     /// let f = TextFeatures::of("fn main() {\n    let x = 1;\n}");
     /// assert_eq!(f.get(Feature::Words), 4); // fn main let x
@@ -907,7 +907,7 @@ impl TextFeatures {
     /// The count of one feature.
     ///
     /// ```
-    /// use budget_runtime::estimate::{Feature, TextFeatures};
+    /// use budget::estimate::{Feature, TextFeatures};
     /// assert_eq!(TextFeatures::of("a  b").get(Feature::SpaceRuns), 1);
     /// ```
     pub fn get(&self, feature: Feature) -> u64 {
@@ -917,7 +917,7 @@ impl TextFeatures {
     /// All counts, indexed by [`Feature::index`].
     ///
     /// ```
-    /// use budget_runtime::estimate::{Feature, TextFeatures};
+    /// use budget::estimate::{Feature, TextFeatures};
     /// let f = TextFeatures::of("ab");
     /// assert_eq!(f.counts()[Feature::AsciiLetters.index()], 2);
     /// ```

@@ -24,7 +24,6 @@
 
 mod calibrated;
 mod calibration;
-mod content_type;
 mod encoding;
 mod exact;
 mod features;
@@ -36,15 +35,15 @@ mod reference;
 mod seed;
 mod upper_bound;
 
+pub use budget_rules::{ContentType, UnknownContentType, count_chars, seed_estimate};
 pub use calibrated::{CalibratedEstimator, EstimateMode};
 pub use calibration::{Calibration, CalibrationError, Coefficients};
-pub use content_type::{ContentType, UnknownContentType};
 pub use encoding::{Encoding, UnknownEncoding};
 pub use exact::{ExactCounter, TokenizerError};
 pub use features::{FEATURE_COUNT, Feature, TextFeatures};
 pub use on_demand::{CountingWork, OnDemandCounts};
 pub use ratio::EstimationRatio;
-pub use seed::{SeedEstimator, count_chars, seed_estimate};
+pub use seed::SeedEstimator;
 pub use upper_bound::guaranteed_upper_bound;
 
 /// The estimator to default to where text of any language is estimated
@@ -58,8 +57,8 @@ pub use upper_bound::guaranteed_upper_bound;
 /// derive's default stays the seed ratios ([`SeedEstimator`]).
 ///
 /// ```
-/// use budget_runtime::estimate::DEFAULT_ESTIMATOR;
-/// use budget_runtime::{Estimator, estimate::ContentType};
+/// use budget::estimate::DEFAULT_ESTIMATOR;
+/// use budget::{Estimator, estimate::ContentType};
 ///
 /// let estimator: &dyn Estimator = &DEFAULT_ESTIMATOR;
 /// assert_eq!(estimator.estimate("中文文本的令牌估计", ContentType::Prose), 27); // capped at 27 bytes
@@ -74,7 +73,7 @@ pub const DEFAULT_ESTIMATOR: CalibratedEstimator =
 /// Every [`TokenCounter`] is an `Estimator` that ignores the content type.
 ///
 /// ```
-/// use budget_runtime::{Estimator, estimate::{ContentType, SeedEstimator}};
+/// use budget::{Estimator, estimate::{ContentType, SeedEstimator}};
 ///
 /// fn cost(estimator: &dyn Estimator, parts: &[&str]) -> u64 {
 ///     parts.iter().map(|p| estimator.estimate(p, ContentType::Prose)).sum()
@@ -89,7 +88,7 @@ pub trait Estimator: Send + Sync {
 /// Counts tokens exactly, with a tokenizer. Results are in tokens.
 ///
 /// ```
-/// use budget_runtime::{Estimator, estimate::{ContentType, TokenCounter}};
+/// use budget::{Estimator, estimate::{ContentType, TokenCounter}};
 ///
 /// /// A toy counter: one token per whitespace-separated word.
 /// struct Words;
@@ -108,7 +107,7 @@ pub trait TokenCounter: Send + Sync {
     /// part of the text that fits; the default counts everything.
     ///
     /// ```
-    /// use budget_runtime::estimate::TokenCounter;
+    /// use budget::estimate::TokenCounter;
     ///
     /// struct Words;
     /// impl TokenCounter for Words {

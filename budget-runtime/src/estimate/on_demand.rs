@@ -20,7 +20,7 @@ struct Known {
 /// How much counting an [`OnDemandCounts`] has done, in texts.
 ///
 /// ```
-/// use budget_runtime::estimate::CountingWork;
+/// use budget::estimate::CountingWork;
 /// let work = CountingWork { exact: 3, at_least: 10, untouched: 4_987 };
 /// assert_eq!(work.texts(), 5_000);
 /// ```
@@ -40,7 +40,7 @@ impl CountingWork {
     /// All texts: `exact + at_least + untouched`.
     ///
     /// ```
-    /// # use budget_runtime::estimate::CountingWork;
+    /// # use budget::estimate::CountingWork;
     /// assert_eq!(CountingWork::default().texts(), 0);
     /// ```
     pub fn texts(&self) -> usize {
@@ -66,8 +66,8 @@ impl CountingWork {
 /// may ask at once.
 ///
 /// ```
-/// use budget_runtime::estimate::OnDemandCounts;
-/// use budget_runtime::estimate::TokenCounter;
+/// use budget::estimate::OnDemandCounts;
+/// use budget::estimate::TokenCounter;
 ///
 /// /// A toy exact counter: one token per word.
 /// struct Words;
@@ -101,8 +101,8 @@ impl<'c> OnDemandCounts<'c> {
     /// Counts for `len` texts with `counter`, nothing counted yet.
     ///
     /// ```
-    /// use budget_runtime::estimate::OnDemandCounts;
-    /// use budget_runtime::estimate::TokenCounter;
+    /// use budget::estimate::OnDemandCounts;
+    /// use budget::estimate::TokenCounter;
     /// struct Bytes;
     /// impl TokenCounter for Bytes { fn count_tokens(&self, t: &str) -> u64 { t.len() as u64 } }
     /// assert_eq!(OnDemandCounts::new(&Bytes, 7).work().untouched, 7);
@@ -117,8 +117,8 @@ impl<'c> OnDemandCounts<'c> {
     /// The counter.
     ///
     /// ```
-    /// # use budget_runtime::estimate::OnDemandCounts;
-    /// # use budget_runtime::estimate::TokenCounter;
+    /// # use budget::estimate::OnDemandCounts;
+    /// # use budget::estimate::TokenCounter;
     /// # struct Bytes;
     /// # impl TokenCounter for Bytes { fn count_tokens(&self, t: &str) -> u64 { t.len() as u64 } }
     /// let counts = OnDemandCounts::new(&Bytes, 1);
@@ -133,8 +133,8 @@ impl<'c> OnDemandCounts<'c> {
     /// when the remembered facts answer.
     ///
     /// ```
-    /// # use budget_runtime::estimate::OnDemandCounts;
-    /// # use budget_runtime::estimate::TokenCounter;
+    /// # use budget::estimate::OnDemandCounts;
+    /// # use budget::estimate::TokenCounter;
     /// # struct Bytes;
     /// # impl TokenCounter for Bytes { fn count_tokens(&self, t: &str) -> u64 { t.len() as u64 } }
     /// let counts = OnDemandCounts::new(&Bytes, 1);
@@ -161,8 +161,8 @@ impl<'c> OnDemandCounts<'c> {
     /// remembered.
     ///
     /// ```
-    /// # use budget_runtime::estimate::OnDemandCounts;
-    /// # use budget_runtime::estimate::TokenCounter;
+    /// # use budget::estimate::OnDemandCounts;
+    /// # use budget::estimate::TokenCounter;
     /// # struct Bytes;
     /// # impl TokenCounter for Bytes { fn count_tokens(&self, t: &str) -> u64 { t.len() as u64 } }
     /// let counts = OnDemandCounts::new(&Bytes, 1);
@@ -181,8 +181,8 @@ impl<'c> OnDemandCounts<'c> {
     /// The exact count at `position`, if it has been counted.
     ///
     /// ```
-    /// # use budget_runtime::estimate::OnDemandCounts;
-    /// # use budget_runtime::estimate::TokenCounter;
+    /// # use budget::estimate::OnDemandCounts;
+    /// # use budget::estimate::TokenCounter;
     /// # struct Bytes;
     /// # impl TokenCounter for Bytes { fn count_tokens(&self, t: &str) -> u64 { t.len() as u64 } }
     /// assert_eq!(OnDemandCounts::new(&Bytes, 1).known_exact(0), None);
@@ -196,8 +196,8 @@ impl<'c> OnDemandCounts<'c> {
     /// to exceed, else 0.
     ///
     /// ```
-    /// # use budget_runtime::estimate::OnDemandCounts;
-    /// # use budget_runtime::estimate::TokenCounter;
+    /// # use budget::estimate::OnDemandCounts;
+    /// # use budget::estimate::TokenCounter;
     /// # struct Bytes;
     /// # impl TokenCounter for Bytes { fn count_tokens(&self, t: &str) -> u64 { t.len() as u64 } }
     /// let counts = OnDemandCounts::new(&Bytes, 1);
@@ -215,8 +215,8 @@ impl<'c> OnDemandCounts<'c> {
     /// never counted.
     ///
     /// ```
-    /// # use budget_runtime::estimate::{CountingWork, OnDemandCounts};
-    /// # use budget_runtime::estimate::TokenCounter;
+    /// # use budget::estimate::{CountingWork, OnDemandCounts};
+    /// # use budget::estimate::TokenCounter;
     /// # struct Bytes;
     /// # impl TokenCounter for Bytes { fn count_tokens(&self, t: &str) -> u64 { t.len() as u64 } }
     /// let counts = OnDemandCounts::new(&Bytes, 2);

@@ -12,7 +12,7 @@ use crate::estimate::ContentType;
 /// still estimated at its own ratio.
 ///
 /// ```
-/// use budget_runtime::{estimate::{ContentType, EstimationRatio, seed_estimate}};
+/// use budget::{estimate::{ContentType, EstimationRatio, seed_estimate}};
 ///
 /// struct Snippet;
 /// impl EstimationRatio for Snippet {

@@ -1,60 +1,13 @@
 //! The seed estimator: one characters-per-token ratio per content type.
 
-use crate::estimate::ContentType;
-use crate::estimate::Estimator;
-
-/// The seed ratios as exact fractions `(characters, tokens)`:
-/// code 3.5 = 7/2, prose 4.0 = 4/1, yaml 3.8 = 19/5, markdown 3.75 = 15/4.
-const fn ratio(content_type: ContentType) -> (u128, u128) {
-    match content_type {
-        ContentType::Code => (7, 2),
-        ContentType::Prose => (4, 1),
-        ContentType::Yaml => (19, 5),
-        ContentType::Markdown => (15, 4),
-    }
-}
-
-impl ContentType {
-    /// Characters per token of the seed estimator for this content type.
-    ///
-    /// ```
-    /// use budget_runtime::estimate::ContentType;
-    /// assert_eq!(ContentType::Yaml.chars_per_token(), 3.8);
-    /// ```
-    pub const fn chars_per_token(self) -> f64 {
-        let (chars, tokens) = ratio(self);
-        chars as f64 / tokens as f64
-    }
-}
-
-/// Tokens for `chars` Unicode scalar values under the seed ratio of
-/// `content_type`, rounded up; exact integer arithmetic, usable in `const`.
-///
-/// ```
-/// use budget_runtime::{estimate::{ContentType, seed_estimate}};
-///
-/// const COST: u64 = seed_estimate(1_000, ContentType::Code);
-/// assert_eq!(COST, 286); // 1000 / 3.5 = 285.7…
-/// assert_eq!(seed_estimate(0, ContentType::Prose), 0);
-/// ```
-pub const fn seed_estimate(chars: u64, content_type: ContentType) -> u64 {
-    let (per, tokens) = ratio(content_type);
-    let scaled = chars as u128 * tokens;
-    let estimate = scaled.div_ceil(per);
-    crate::convert::saturating_u64_from_u128(estimate)
-}
-
-/// The number of Unicode scalar values (`char`s) in `text`.
-pub fn count_chars(text: &str) -> u64 {
-    text.chars().count() as u64
-}
+use crate::estimate::{ContentType, Estimator, count_chars, seed_estimate};
 
 /// The seed estimator: `ceil(chars / ratio)` with the ratio of the content
 /// type (code 3.5, prose 4.0, yaml 3.8, markdown 3.75 characters per token).
 /// Characters are Unicode scalar values.
 ///
 /// ```
-/// use budget_runtime::{Estimator, estimate::{ContentType, SeedEstimator}};
+/// use budget::{Estimator, estimate::{ContentType, SeedEstimator}};
 ///
 /// assert_eq!(SeedEstimator.estimate("héllo wörld", ContentType::Prose), 3); // 11 chars
 /// assert_eq!(SeedEstimator.estimate("", ContentType::Code), 0);

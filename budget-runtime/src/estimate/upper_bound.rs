@@ -32,7 +32,7 @@
 /// why, and why no cheaper rule is tighter on every input).
 ///
 /// ```
-/// use budget_runtime::estimate::guaranteed_upper_bound;
+/// use budget::estimate::guaranteed_upper_bound;
 ///
 /// assert_eq!(guaranteed_upper_bound("hello"), 5); // exact: 1
 /// assert_eq!(guaranteed_upper_bound("日本"), 6); // exact: 1 or 2

@@ -12,7 +12,7 @@ pub const PART_SEPARATOR: &str = "\n\n";
 /// all round up to 1).
 ///
 /// ```
-/// use budget_runtime::{estimate::{ContentType, seed_estimate}, model::PART_SEPARATOR_TOKENS};
+/// use budget::{estimate::{ContentType, seed_estimate}, model::PART_SEPARATOR_TOKENS};
 ///
 /// for content_type in ContentType::ALL {
 ///     assert_eq!(seed_estimate(2, content_type), PART_SEPARATOR_TOKENS);
@@ -33,7 +33,7 @@ const _: () = {
 /// has `parts.len() - 1` separators.
 ///
 /// ```
-/// use budget_runtime::model::join_parts;
+/// use budget::model::join_parts;
 ///
 /// assert_eq!(join_parts(&["Title", "Body"]), "Title\n\nBody");
 /// assert_eq!(join_parts(&["only"]), "only");
@@ -64,7 +64,7 @@ pub fn join_parts(parts: &[&str]) -> String {
 /// it is never below the estimate of the joined text at a single ratio.
 ///
 /// ```
-/// use budget_runtime::{estimate::ContentType, model::seed_estimate_parts};
+/// use budget::{estimate::ContentType, model::seed_estimate_parts};
 ///
 /// let parts = [("Fix the build", ContentType::Prose), ("cargo build --release", ContentType::Code)];
 /// // 13 chars / 4.0 → 4, separator 1, 21 chars / 3.5 → 6
@@ -88,7 +88,7 @@ pub fn seed_estimate_parts(parts: &[(&str, ContentType)]) -> u64 {
 /// for the seed ratios.
 ///
 /// ```
-/// use budget_runtime::{Estimator, estimate::{CalibratedEstimator, ContentType, Encoding}, model::estimate_parts};
+/// use budget::{Estimator, estimate::{CalibratedEstimator, ContentType, Encoding}, model::estimate_parts};
 ///
 /// /// One token per byte.
 /// struct Bytes;

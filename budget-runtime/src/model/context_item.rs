@@ -18,7 +18,7 @@ static DEFAULT_KIND: ContextKind = ContextKind::MESSAGE;
 ///
 /// ```
 /// use std::borrow::Cow;
-/// use budget_runtime::{ContextItem, ContextKind, Estimator, estimate::{ContentType, SeedEstimator}};
+/// use budget::{ContextItem, ContextKind, Estimator, estimate::{ContentType, SeedEstimator}};
 ///
 /// struct ToolResult { output: String }
 ///
@@ -65,12 +65,12 @@ pub trait ContextItem {
     /// with a count below zero; the default is `None`.
     ///
     /// ```
-    /// use budget_runtime::{ContextItem, Item};
+    /// use budget::{ContextItem, Item};
     ///
     /// let item = Item::builder("from a Cupel vector").signed_tokens(-5).build()?;
     /// assert_eq!(item.negative_tokens(), Some(-5));
     /// assert_eq!(item.tokens(), 0);
-    /// # Ok::<(), budget_runtime::model::ItemError>(())
+    /// # Ok::<(), budget::model::ItemError>(())
     /// ```
     fn negative_tokens(&self) -> Option<i64> {
         None
@@ -149,10 +149,10 @@ pub trait ContextItem {
     /// result). Default `None`: the item stands alone.
     ///
     /// ```
-    /// use budget_runtime::{ContextItem, Item};
+    /// use budget::{ContextItem, Item};
     /// let call = Item::builder("read_file(src/lib.rs)").group(7).build()?;
     /// assert_eq!(call.group(), Some(7));
-    /// # Ok::<(), budget_runtime::model::ItemError>(())
+    /// # Ok::<(), budget::model::ItemError>(())
     /// ```
     fn group(&self) -> Option<u64> {
         None

@@ -14,7 +14,7 @@ use crate::model::{
 /// for application structs prefer `#[derive(ContextItem)]`, which borrows.
 ///
 /// ```
-/// use budget_runtime::{ContextItem, ContextKind, Item};
+/// use budget::{ContextItem, ContextKind, Item};
 ///
 /// let item = Item::builder("The deploy failed at step 3.")
 ///     .kind(ContextKind::TOOL_OUTPUT)
@@ -23,7 +23,7 @@ use crate::model::{
 ///     .build()?;
 /// assert_eq!(item.tokens(), 8); // estimated: 28 chars / 3.75, rounded up
 /// assert!(item.tags().has_tag("CI"));
-/// # Ok::<(), budget_runtime::model::ItemError>(())
+/// # Ok::<(), budget::model::ItemError>(())
 /// ```
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
@@ -200,11 +200,11 @@ impl ItemBuilder {
     /// [`ExclusionReason::NegativeTokens`](crate::pipeline::ExclusionReason::NegativeTokens).
     ///
     /// ```
-    /// use budget_runtime::{ContextItem, Item};
+    /// use budget::{ContextItem, Item};
     ///
     /// let item = Item::builder("x").signed_tokens(7).build()?;
     /// assert_eq!((item.tokens(), item.negative_tokens()), (7, None));
-    /// # Ok::<(), budget_runtime::model::ItemError>(())
+    /// # Ok::<(), budget::model::ItemError>(())
     /// ```
     pub fn signed_tokens(mut self, tokens: i64) -> Self {
         self.tokens = Some(DeclaredTokens::from_signed(tokens));
@@ -304,14 +304,14 @@ impl ItemBuilder {
     /// [`ItemError::EmptyContent`] if the content is empty.
     ///
     /// ```
-    /// use budget_runtime::{ContextItem, Item, estimate::{CalibratedEstimator, ContentType, Encoding}};
+    /// use budget::{ContextItem, Item, estimate::{CalibratedEstimator, ContentType, Encoding}};
     ///
     /// let estimator = CalibratedEstimator::new(Encoding::O200kBase);
     /// let item = Item::builder("東京の天気は晴れです")
     ///     .content_type(ContentType::Prose)
     ///     .build_with(&estimator)?;
     /// assert!(item.tokens() >= 8); // exact o200k_base count: 8; seed ratios say 3
-    /// # Ok::<(), budget_runtime::model::ItemError>(())
+    /// # Ok::<(), budget::model::ItemError>(())
     /// ```
     pub fn build_with(self, estimator: &dyn Estimator) -> Result<Item, ItemError> {
         let mut item = self.item;

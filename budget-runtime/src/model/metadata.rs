@@ -56,7 +56,7 @@ impl fmt::Display for MetadataValueRef<'_> {
 /// An owned metadata value, stored by [`Item`](crate::Item).
 ///
 /// ```
-/// use budget_runtime::model::MetadataValue;
+/// use budget::model::MetadataValue;
 ///
 /// let v = MetadataValue::from("0.8");
 /// assert_eq!(v.as_ref().as_f64(), Some(0.8));

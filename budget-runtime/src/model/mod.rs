@@ -3,10 +3,7 @@
 //! their scores.
 
 mod content_parts;
-mod context_budget;
 mod context_item;
-mod context_kind;
-mod contract_terms;
 mod field;
 mod item;
 mod item_view;
@@ -14,19 +11,17 @@ mod metadata;
 mod score_order;
 mod scored_item;
 mod tags;
-mod tier;
 mod timestamp;
 
+pub use budget_rules::{
+    BudgetRule, ContextBudget, ContextBudgetBuilder, ContextBudgetError, ContextKind,
+    ContextKindError, ContractTerms, ContractViolation, DEFAULT_SAFETY_MARGIN_TOKENS,
+    EffectiveBudget, ReservedSlot, Tier, TierThresholds,
+};
 pub use content_parts::{
     PART_SEPARATOR, PART_SEPARATOR_TOKENS, estimate_parts, join_parts, seed_estimate_parts,
 };
-pub use context_budget::{
-    BudgetRule, ContextBudget, ContextBudgetBuilder, ContextBudgetError, EffectiveBudget,
-    ReservedSlot,
-};
 pub use context_item::ContextItem;
-pub use context_kind::{ContextKind, ContextKindError};
-pub use contract_terms::{ContractTerms, ContractViolation, DEFAULT_SAFETY_MARGIN_TOKENS};
 pub use field::{
     FlagField, FloatField, GroupField, IntegerField, OptionalTextField, TextField, TimestampField,
     TokenCountField,
@@ -38,5 +33,4 @@ pub(crate) use score_order::descending_key;
 pub use score_order::descending_score;
 pub use scored_item::ScoredItem;
 pub use tags::{NoTags, TagList};
-pub use tier::{Tier, TierThresholds};
 pub use timestamp::{Timestamp, TimestampOutOfRange};

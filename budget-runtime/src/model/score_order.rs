@@ -7,7 +7,7 @@ use std::cmp::Ordering;
 /// after every number (`-0.0` equals `0.0`).
 ///
 /// ```
-/// use budget_runtime::model::descending_score;
+/// use budget::model::descending_score;
 ///
 /// let mut scores = [0.5, f64::NAN, 1.0, -2.0];
 /// scores.sort_by(|&a, &b| descending_score(a, b));

@@ -13,12 +13,12 @@ use crate::model::ContextItem;
 /// working in score order do not go back to the item for it.
 ///
 /// ```
-/// use budget_runtime::{Item, model::ScoredItem};
+/// use budget::{Item, model::ScoredItem};
 ///
 /// let item = Item::new("hello", 2)?;
 /// let scored = ScoredItem::new(&item, 0, 0.5);
 /// assert_eq!((scored.tokens, scored.score), (2, 0.5));
-/// # Ok::<(), budget_runtime::model::ItemError>(())
+/// # Ok::<(), budget::model::ItemError>(())
 /// ```
 #[derive(Clone, Copy)]
 pub struct ScoredItem<'a> {

@@ -9,7 +9,7 @@ use std::collections::{BTreeSet, HashSet};
 /// those. Tag comparison in the pipeline is ASCII case-insensitive.
 ///
 /// ```
-/// use budget_runtime::model::TagList;
+/// use budget::model::TagList;
 ///
 /// let tags = vec!["Rust".to_string(), "async".to_string()];
 /// assert!(tags.has_tag("rust"));

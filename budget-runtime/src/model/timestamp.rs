@@ -9,7 +9,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 /// representable range (about ±5.4 × 10^21 years), so they never panic.
 ///
 /// ```
-/// use budget_runtime::model::Timestamp;
+/// use budget::model::Timestamp;
 ///
 /// let t = Timestamp::from_ymd_hms(2024, 6, 15, 12, 0, 0).unwrap();
 /// assert_eq!(t.unix_seconds(), 1_718_452_800);
@@ -83,7 +83,9 @@ impl Timestamp {
     /// Whole seconds since the epoch, rounded toward negative infinity and
     /// saturated to the `i64` range.
     pub const fn unix_seconds(self) -> i64 {
-        crate::convert::saturating_i64_from_i128(self.unix_nanos.div_euclid(NANOS_PER_SECOND))
+        budget_rules::convert::saturating_i64_from_i128(
+            self.unix_nanos.div_euclid(NANOS_PER_SECOND),
+        )
     }
 
     /// Signed seconds from `earlier` to `self` (positive when `self` is later).

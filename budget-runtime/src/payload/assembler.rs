@@ -15,12 +15,12 @@ use crate::pipeline::Selection;
 /// The order in which candidates are offered to the tiers.
 ///
 /// ```
-/// use budget_runtime::payload::{PayloadAssembler, OfferOrder, TierBudget};
+/// use budget::payload::{PayloadAssembler, OfferOrder, TierBudget};
 ///
 /// assert_eq!(OfferOrder::default(), OfferOrder::Rank);
 /// let streaming = PayloadAssembler::new(TierBudget::with_total(20_000)?).order(OfferOrder::Arrival);
 /// # let _ = streaming;
-/// # Ok::<(), budget_runtime::payload::TierBudgetError>(())
+/// # Ok::<(), budget::payload::TierBudgetError>(())
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -72,8 +72,8 @@ pub enum OfferOrder {
 /// tier is demoted and the payload rendered again.
 ///
 /// ```
-/// use budget_runtime::{Item, model::Tier};
-/// use budget_runtime::payload::{ItemState, PayloadAssembler, TierBudget};
+/// use budget::{Item, model::Tier};
+/// use budget::payload::{ItemState, PayloadAssembler, TierBudget};
 ///
 /// let items = [
 ///     Item::builder("fn main() {}").tokens(5).relevance(0.9).link("src/main.rs").build()?,
@@ -127,7 +127,7 @@ impl<'e> PayloadAssembler<'e> {
     /// rendered text (for example an exact tokenizer).
     ///
     /// ```
-    /// use budget_runtime::{payload::{PayloadAssembler, TierBudget}, estimate::TokenCounter};
+    /// use budget::{payload::{PayloadAssembler, TierBudget}, estimate::TokenCounter};
     ///
     /// struct Words;
     /// impl TokenCounter for Words {
@@ -135,7 +135,7 @@ impl<'e> PayloadAssembler<'e> {
     /// }
     /// let assembler = PayloadAssembler::new(TierBudget::with_total(20_000)?).estimator(&Words);
     /// # let _ = assembler;
-    /// # Ok::<(), budget_runtime::payload::TierBudgetError>(())
+    /// # Ok::<(), budget::payload::TierBudgetError>(())
     /// ```
     pub fn estimator<'f>(self, estimator: &'f dyn Estimator) -> PayloadAssembler<'f>
     where
@@ -174,9 +174,9 @@ impl<'e> PayloadAssembler<'e> {
     /// have no room for cost a count up to that room, or nothing.
     ///
     /// ```
-    /// use budget_runtime::estimate::{OnDemandCounts, guaranteed_upper_bound};
-    /// use budget_runtime::payload::{Candidate, ItemState, PayloadAssembler, TierBudget};
-    /// use budget_runtime::{Item, estimate::TokenCounter};
+    /// use budget::estimate::{OnDemandCounts, guaranteed_upper_bound};
+    /// use budget::payload::{Candidate, ItemState, PayloadAssembler, TierBudget};
+    /// use budget::{Item, estimate::TokenCounter};
     ///
     /// /// A toy exact counter: one token per word.
     /// struct Words;
@@ -225,7 +225,7 @@ impl<'e> PayloadAssembler<'e> {
     /// carried in full just because there is room.
     ///
     /// ```
-    /// use budget_runtime::{Item, payload::{ItemState, PayloadAssembler, TierBudget}, model::Tier};
+    /// use budget::{Item, payload::{ItemState, PayloadAssembler, TierBudget}, model::Tier};
     ///
     /// let items = [Item::builder("meh").tokens(1).relevance(0.5).build()?];
     /// let payload = PayloadAssembler::new(TierBudget::with_total(20_000)?)
@@ -273,8 +273,8 @@ impl<'e> PayloadAssembler<'e> {
     /// the rendered text per render pass.
     ///
     /// ```
-    /// use budget_runtime::{ContextItem, Item};
-    /// use budget_runtime::payload::{Candidate, ItemState, PayloadAssembler, TierBudget};
+    /// use budget::{ContextItem, Item};
+    /// use budget::payload::{Candidate, ItemState, PayloadAssembler, TierBudget};
     ///
     /// let a = Item::builder("alpha").tokens(2).link("a.txt").build()?;
     /// let b = Item::builder("beta").tokens(2).link("b.txt").build()?;

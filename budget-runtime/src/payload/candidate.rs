@@ -21,8 +21,8 @@ use crate::pipeline::Selection;
 /// item again.
 ///
 /// ```
-/// use budget_runtime::{ContextItem, Item};
-/// use budget_runtime::payload::Candidate;
+/// use budget::{ContextItem, Item};
+/// use budget::payload::Candidate;
 ///
 /// let items = [
 ///     Item::builder("a").tokens(1).relevance(0.9).build()?,
@@ -31,7 +31,7 @@ use crate::pipeline::Selection;
 /// let candidates = Candidate::from_relevance(&items);
 /// assert_eq!(candidates[0].score, 0.9);
 /// assert_eq!(candidates[1].score, 0.0); // no relevance
-/// # Ok::<(), budget_runtime::model::ItemError>(())
+/// # Ok::<(), budget::model::ItemError>(())
 /// ```
 #[derive(Debug)]
 pub struct Candidate<'a, T: ?Sized> {
@@ -55,12 +55,12 @@ impl<'a, T: ContextItem + ?Sized> Candidate<'a, T> {
     /// A candidate with an explicit score; reads the item's token count.
     ///
     /// ```
-    /// use budget_runtime::{Item, payload::Candidate};
+    /// use budget::{Item, payload::Candidate};
     ///
     /// let item = Item::new("alpha", 7)?;
     /// let candidate = Candidate::new(&item, 0.5);
     /// assert_eq!((candidate.score, candidate.tokens), (0.5, 7));
-    /// # Ok::<(), budget_runtime::model::ItemError>(())
+    /// # Ok::<(), budget::model::ItemError>(())
     /// ```
     pub fn new(item: &'a T, score: f64) -> Self {
         Self::with_tokens(item, score, item.tokens())
@@ -72,11 +72,11 @@ impl<'a, T: ?Sized> Candidate<'a, T> {
     /// exact count the caller already has).
     ///
     /// ```
-    /// use budget_runtime::{Item, payload::Candidate};
+    /// use budget::{Item, payload::Candidate};
     ///
     /// let item = Item::new("alpha", 7)?;
     /// assert_eq!(Candidate::with_tokens(&item, 0.5, 9).tokens, 9);
-    /// # Ok::<(), budget_runtime::model::ItemError>(())
+    /// # Ok::<(), budget::model::ItemError>(())
     /// ```
     pub fn with_tokens(item: &'a T, score: f64, tokens: u64) -> Self {
         Self {
@@ -93,8 +93,8 @@ impl<'a, T: ContextItem> Candidate<'a, T> {
     /// score 1.0) and counted with the tokens the run read.
     ///
     /// ```
-    /// use budget_runtime::{ContextBudget, ContextItem, Item, Pipeline, scorer::PriorityScorer};
-    /// use budget_runtime::payload::Candidate;
+    /// use budget::{ContextBudget, ContextItem, Item, Pipeline, scorer::PriorityScorer};
+    /// use budget::payload::Candidate;
     ///
     /// let items = [
     ///     Item::builder("low").tokens(10).priority(1).build()?,

@@ -9,8 +9,8 @@ use crate::model::Tier;
 /// `position` is the item's index in the candidate list.
 ///
 /// ```
-/// use budget_runtime::model::Tier;
-/// use budget_runtime::payload::{PlacementAction, PlacementEvent};
+/// use budget::model::Tier;
+/// use budget::payload::{PlacementAction, PlacementEvent};
 ///
 /// let event = PlacementEvent { position: 3, action: PlacementAction::Placed { tier: Tier::Raw, tokens: 120 } };
 /// assert_eq!(event.to_string(), "#3 placed in RAW (120 tokens)");
@@ -27,8 +27,8 @@ pub struct PlacementEvent {
 /// What a [`PlacementEvent`] did.
 ///
 /// ```
-/// use budget_runtime::model::Tier;
-/// use budget_runtime::payload::{DemotionCause, PlacementAction, PlacementEvent};
+/// use budget::model::Tier;
+/// use budget::payload::{DemotionCause, PlacementAction, PlacementEvent};
 ///
 /// let e = PlacementEvent {
 ///     position: 0,
@@ -65,8 +65,8 @@ pub enum PlacementAction {
 /// Why a placed item was moved one tier down.
 ///
 /// ```
-/// use budget_runtime::{Item, model::Tier};
-/// use budget_runtime::payload::{DemotionCause, PayloadAssembler, OfferOrder, TierBudget};
+/// use budget::{Item, model::Tier};
+/// use budget::payload::{DemotionCause, PayloadAssembler, OfferOrder, TierBudget};
 ///
 /// // RAW holds 1,620 tokens: the better late item displaces the early one.
 /// let items = [

@@ -7,7 +7,7 @@ use sha2::{Digest, Sha256};
 /// A SHA-256 digest, displayed as 64 lower-case hex digits.
 ///
 /// ```
-/// use budget_runtime::payload::Sha256Digest;
+/// use budget::payload::Sha256Digest;
 ///
 /// let empty = Sha256Digest::of(b"");
 /// assert_eq!(
@@ -32,7 +32,7 @@ impl Sha256Digest {
     /// A digest computed elsewhere, from its 32 bytes.
     ///
     /// ```
-    /// use budget_runtime::payload::Sha256Digest;
+    /// use budget::payload::Sha256Digest;
     ///
     /// let digest = Sha256Digest::of(b"abc");
     /// assert_eq!(Sha256Digest::from_bytes(*digest.as_bytes()), digest);
@@ -90,15 +90,15 @@ impl serde::Serialize for Sha256Digest {
 /// digits.
 ///
 /// ```
-/// use budget_runtime::{Item, payload::{PayloadAssembler, TierBudget}};
+/// use budget::{Item, payload::{PayloadAssembler, TierBudget}};
 ///
 /// let items = [Item::builder("fn main() {}").tokens(4).link("src/main.rs").build()?];
 /// let payload = PayloadAssembler::new(TierBudget::with_total(20_000)?).assemble_items(&items)?;
 /// let fp = payload.fingerprint();
 /// let text = payload.markdown();
 /// let before = &text[..text.find("## Fingerprint").unwrap()];
-/// assert_eq!(fp.payload, budget_runtime::payload::Sha256Digest::of(before.as_bytes()));
-/// assert_eq!(fp.sources, budget_runtime::payload::Sha256Digest::of(b"src/main.rs\n"));
+/// assert_eq!(fp.payload, budget::payload::Sha256Digest::of(before.as_bytes()));
+/// assert_eq!(fp.sources, budget::payload::Sha256Digest::of(b"src/main.rs\n"));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -12,8 +12,8 @@ use crate::payload::{
 /// borrowed from the caller for `'a`.
 ///
 /// ```
-/// use budget_runtime::{Item, model::Tier};
-/// use budget_runtime::payload::{ItemState, PayloadAssembler, TierBudget};
+/// use budget::{Item, model::Tier};
+/// use budget::payload::{ItemState, PayloadAssembler, TierBudget};
 ///
 /// let items = [Item::builder("hello").tokens(2).link("a.txt").build()?];
 /// let payload = PayloadAssembler::new(TierBudget::with_total(20_000)?).assemble_items(&items)?;
@@ -108,8 +108,8 @@ impl<'a, T: ?Sized> HybridPayload<'a, T> {
 /// [`DemotionCause`](crate::payload::DemotionCause).
 ///
 /// ```
-/// use budget_runtime::model::Tier;
-/// use budget_runtime::payload::{Demotion, DemotionCause};
+/// use budget::model::Tier;
+/// use budget::payload::{Demotion, DemotionCause};
 ///
 /// let d = Demotion { position: 2, from: Tier::Raw, freed_tokens: 90, cause: DemotionCause::RenderOverflow };
 /// assert_eq!(d.from, Tier::Raw);

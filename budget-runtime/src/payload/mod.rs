@@ -3,8 +3,8 @@
 //! highest, and render the result as Markdown with fingerprints.
 //!
 //! ```
-//! use budget_runtime::{ContextBudget, Item, Pipeline, scorer::PriorityScorer};
-//! use budget_runtime::payload::{PayloadAssembler, TierBudget};
+//! use budget::{ContextBudget, Item, Pipeline, scorer::PriorityScorer};
+//! use budget::payload::{PayloadAssembler, TierBudget};
 //!
 //! let items = [
 //!     Item::builder("fn answer() -> u32 { 42 }").tokens(9).priority(9).link("src/answer.rs").build()?,
@@ -54,13 +54,12 @@ pub(crate) mod markdown;
 mod placement;
 pub(crate) mod render;
 mod tally;
-mod tier_budget;
 
 pub use assembler::{OfferOrder, PayloadAssembler, PayloadError};
+pub use budget_rules::{TierBudget, TierBudgetError, TierBudgetRule};
 pub use candidate::Candidate;
 pub use event::{DemotionCause, PlacementAction, PlacementEvent};
 pub use fingerprint::{Fingerprint, Sha256Digest};
 pub use hybrid_payload::{Demotion, HybridPayload};
 pub use placement::{ItemState, Placement, PlacementReason};
 pub use tally::{Tally, TallyTrace, TierTally};
-pub use tier_budget::{TierBudget, TierBudgetError, TierBudgetRule};

@@ -24,7 +24,7 @@ impl ItemState {
     /// The tier of this state, `None` for [`ItemState::Omitted`].
     ///
     /// ```
-    /// use budget_runtime::{payload::ItemState, model::Tier};
+    /// use budget::{payload::ItemState, model::Tier};
     /// assert_eq!(ItemState::Linked.tier(), Some(Tier::Linked));
     /// assert_eq!(ItemState::Omitted.tier(), None);
     /// ```
@@ -59,8 +59,8 @@ impl fmt::Display for ItemState {
 /// Why an item is in its final state and not in the tier above it.
 ///
 /// ```
-/// use budget_runtime::model::Tier;
-/// use budget_runtime::payload::PlacementReason;
+/// use budget::model::Tier;
+/// use budget::payload::PlacementReason;
 ///
 /// let r = PlacementReason::TierFull { tier: Tier::Raw, needed: 120, available: 80 };
 /// assert_eq!(r.to_string(), "RAW full: needs 120 tokens, 80 free");
@@ -162,8 +162,8 @@ impl fmt::Display for PlacementReason {
 /// [`HybridPayload::placements`](super::HybridPayload::placements).
 ///
 /// ```
-/// use budget_runtime::{Item, model::Tier};
-/// use budget_runtime::payload::{ItemState, PayloadAssembler, PlacementReason, TierBudget};
+/// use budget::{Item, model::Tier};
+/// use budget::payload::{ItemState, PayloadAssembler, PlacementReason, TierBudget};
 ///
 /// let items = [Item::builder("notes").tokens(3).tier(Tier::Linked).link("notes.md").build()?];
 /// let payload = PayloadAssembler::new(TierBudget::with_total(20_000)?).assemble_items(&items)?;

@@ -161,7 +161,7 @@ pub(crate) fn push_link_line<T: ContextItem + ?Sized>(
         item.metadata(key)
             .and_then(|v| v.as_f64())
             .filter(|v| v.is_finite() && *v >= 0.0 && v.fract() == 0.0)
-            .map(crate::convert::saturating_u64_from_f64)
+            .map(budget_rules::convert::saturating_u64_from_f64)
     };
     match (line("line_start"), line("line_end")) {
         (Some(start), Some(end)) if end > start => {

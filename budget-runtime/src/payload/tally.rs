@@ -8,7 +8,7 @@ use crate::payload::{PlacementAction, PlacementEvent, TierBudget};
 /// One tier's account, in tokens: its effective limit and what is used.
 ///
 /// ```
-/// use budget_runtime::{payload::TierTally, model::Tier};
+/// use budget::{payload::TierTally, model::Tier};
 ///
 /// let t = TierTally { tier: Tier::Raw, limit: 100, used: 30 };
 /// assert_eq!(t.remaining(), 70);
@@ -38,13 +38,13 @@ impl TierTally {
 /// assembler updates it after every [`PlacementEvent`].
 ///
 /// ```
-/// use budget_runtime::{payload::{Tally, TierBudget}, model::Tier};
+/// use budget::{payload::{Tally, TierBudget}, model::Tier};
 ///
 /// let tally = Tally::new(&TierBudget::with_total(100_000)?);
 /// assert_eq!(tally.tier(Tier::Raw).limit, 81_000);
 /// assert_eq!(tally.used(), 300); // META only
 /// assert_eq!(tally.remaining(), 99_700);
-/// # Ok::<(), budget_runtime::payload::TierBudgetError>(())
+/// # Ok::<(), budget::payload::TierBudgetError>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
@@ -148,7 +148,7 @@ pub(crate) const fn slot(tier: Tier) -> usize {
 /// A table of the tally, one line per part.
 ///
 /// ```
-/// use budget_runtime::payload::{Tally, TierBudget};
+/// use budget::payload::{Tally, TierBudget};
 ///
 /// let tally = Tally::new(&TierBudget::with_total(100_000)?);
 /// assert_eq!(tally.to_string(), "\
@@ -159,7 +159,7 @@ pub(crate) const fn slot(tier: Tier) -> usize {
 /// SUMMARY      900        0        900
 /// total     100000      300      99700
 /// ");
-/// # Ok::<(), budget_runtime::payload::TierBudgetError>(())
+/// # Ok::<(), budget::payload::TierBudgetError>(())
 /// ```
 impl fmt::Display for Tally {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -199,8 +199,8 @@ impl fmt::Display for Tally {
 /// [`HybridPayload::trace`](super::HybridPayload::trace).
 ///
 /// ```
-/// use budget_runtime::model::Tier;
-/// use budget_runtime::payload::{PlacementAction, PlacementEvent, Tally, TallyTrace, TierBudget};
+/// use budget::model::Tier;
+/// use budget::payload::{PlacementAction, PlacementEvent, Tally, TallyTrace, TierBudget};
 ///
 /// let events = [
 ///     PlacementEvent { position: 0, action: PlacementAction::Placed { tier: Tier::Raw, tokens: 50 } },
@@ -209,7 +209,7 @@ impl fmt::Display for Tally {
 /// let start = Tally::new(&TierBudget::with_total(1_000)?);
 /// let used: Vec<u64> = TallyTrace::new(start, &events).map(|(_, t)| t.tier(Tier::Raw).used).collect();
 /// assert_eq!(used, [50, 70]);
-/// # Ok::<(), budget_runtime::payload::TierBudgetError>(())
+/// # Ok::<(), budget::payload::TierBudgetError>(())
 /// ```
 #[derive(Clone, Debug)]
 pub struct TallyTrace<'p> {

@@ -9,7 +9,7 @@ use crate::model::{ItemView, ScoredItem};
 /// What became of one atomic group in a pipeline run.
 ///
 /// ```
-/// use budget_runtime::{ContextBudget, Item, Pipeline};
+/// use budget::{ContextBudget, Item, Pipeline};
 ///
 /// let items = [
 ///     Item::builder("call: search(rust)").tokens(10).group(1).build()?,

@@ -91,8 +91,8 @@ pub enum OverflowStrategy {
 /// group's fate in [`SelectionReport::groups`].
 ///
 /// ```
-/// use budget_runtime::{ContextBudget, Item, Pipeline, pipeline::OverflowStrategy};
-/// use budget_runtime::{scorer::PriorityScorer, slicer::GreedySlicer};
+/// use budget::{ContextBudget, Item, Pipeline, pipeline::OverflowStrategy};
+/// use budget::{scorer::PriorityScorer, slicer::GreedySlicer};
 ///
 /// let pipeline = Pipeline::builder()
 ///     .scorer(PriorityScorer::new())

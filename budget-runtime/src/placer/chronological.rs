@@ -8,7 +8,7 @@ use crate::placer::Placer;
 /// not used. O(n log n).
 ///
 /// ```
-/// use budget_runtime::{Item, placer::{ChronologicalPlacer, Placer}, model::{ScoredItem, Timestamp}};
+/// use budget::{Item, placer::{ChronologicalPlacer, Placer}, model::{ScoredItem, Timestamp}};
 ///
 /// let new = Item::builder("new").tokens(1).timestamp(Timestamp::from_unix_seconds(20)).build()?;
 /// let old = Item::builder("old").tokens(1).timestamp(Timestamp::from_unix_seconds(10)).build()?;
@@ -19,7 +19,7 @@ use crate::placer::Placer;
 ///     ScoredItem::new(&old, 2, 0.1),
 /// ];
 /// assert_eq!(ChronologicalPlacer::new().place(&merged), vec![2, 1, 0]);
-/// # Ok::<(), budget_runtime::model::ItemError>(())
+/// # Ok::<(), budget::model::ItemError>(())
 /// ```
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ChronologicalPlacer;

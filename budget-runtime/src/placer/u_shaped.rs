@@ -15,7 +15,7 @@ use crate::placer::Placer;
 /// score 1.0 and so land at the edges. O(n log n).
 ///
 /// ```
-/// use budget_runtime::{Item, placer::{UShapedPlacer, Placer}, model::ScoredItem};
+/// use budget::{Item, placer::{UShapedPlacer, Placer}, model::ScoredItem};
 ///
 /// let items: Vec<Item> = ["A", "B", "C", "D", "E"]
 ///     .into_iter()
@@ -29,7 +29,7 @@ use crate::placer::Placer;
 ///     .collect();
 /// // A C E D B: scores 0.9 0.5 0.1 0.3 0.7.
 /// assert_eq!(UShapedPlacer::new().place(&merged), vec![0, 2, 4, 3, 1]);
-/// # Ok::<(), budget_runtime::model::ItemError>(())
+/// # Ok::<(), budget::model::ItemError>(())
 /// ```
 #[derive(Clone, Copy, Debug, Default)]
 pub struct UShapedPlacer;

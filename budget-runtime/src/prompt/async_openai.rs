@@ -8,10 +8,10 @@
 //!     ChatCompletionRequestMessage, ChatCompletionRequestSystemMessage, ChatCompletionRequestUserMessage,
 //!     CreateChatCompletionRequest,
 //! };
-//! use budget_runtime::compact::SummaryRequest;
-//! use budget_runtime::prompt::async_openai::{Conversation, to_request_messages};
-//! use budget_runtime::prompt::{ChatFormat, PromptBudget};
-//! use budget_runtime::{compact::SummarizerError, estimate::{Encoding, SeedEstimator}};
+//! use budget::compact::SummaryRequest;
+//! use budget::prompt::async_openai::{Conversation, to_request_messages};
+//! use budget::prompt::{ChatFormat, PromptBudget};
+//! use budget::{compact::SummarizerError, estimate::{Encoding, SeedEstimator}};
 //!
 //! let mut request = CreateChatCompletionRequest {
 //!     model: "gpt-4o".into(),

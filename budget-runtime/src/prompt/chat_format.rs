@@ -17,8 +17,8 @@ use crate::prompt::tool_definition::ToolDefinition;
 /// `enum_discount` once. After the last tool, `tools_end`. No tools cost 0.
 ///
 /// ```
-/// use budget_runtime::estimate::Encoding;
-/// use budget_runtime::prompt::ToolsFormat;
+/// use budget::estimate::Encoding;
+/// use budget::prompt::ToolsFormat;
 /// let gpt4o = ToolsFormat::openai(Encoding::O200kBase);
 /// assert_eq!((gpt4o.function_start, gpt4o.tools_end), (7, 12));
 /// ```
@@ -87,9 +87,9 @@ impl ToolsFormat {
 ///   guaranteed bound) and keep a margin.
 ///
 /// ```
-/// use budget_runtime::{Estimator, estimate::{ContentType, Encoding}};
-/// use budget_runtime::compact::Message;
-/// use budget_runtime::prompt::ChatFormat;
+/// use budget::{Estimator, estimate::{ContentType, Encoding}};
+/// use budget::compact::Message;
+/// use budget::prompt::ChatFormat;
 ///
 /// /// One token per whitespace-separated word.
 /// struct Words;
@@ -124,8 +124,8 @@ impl ChatFormat {
     /// The OpenAI chat format for models of `encoding` (see the type docs).
     ///
     /// ```
-    /// use budget_runtime::estimate::Encoding;
-    /// use budget_runtime::prompt::ChatFormat;
+    /// use budget::estimate::Encoding;
+    /// use budget::prompt::ChatFormat;
     /// let f = ChatFormat::openai(Encoding::Cl100kBase);
     /// assert_eq!((f.per_message, f.per_name, f.reply_priming), (3, 1, 3));
     /// ```
@@ -143,7 +143,7 @@ impl ChatFormat {
     /// (see the type docs).
     ///
     /// ```
-    /// use budget_runtime::prompt::ChatFormat;
+    /// use budget::prompt::ChatFormat;
     /// assert_eq!(ChatFormat::approximate().per_message, 4);
     /// ```
     pub const fn approximate() -> Self {
@@ -161,9 +161,9 @@ impl ChatFormat {
     /// as code.
     ///
     /// ```
-    /// use budget_runtime::estimate::SeedEstimator;
-    /// use budget_runtime::compact::Message;
-    /// use budget_runtime::prompt::ChatFormat;
+    /// use budget::estimate::SeedEstimator;
+    /// use budget::compact::Message;
+    /// use budget::prompt::ChatFormat;
     /// let format = ChatFormat::approximate();
     /// // 4 framing + "user" (4 chars / 3.5 as code → 2) + "hello" (5 / 4.0 as prose → 2)
     /// assert_eq!(format.message_tokens(&Message::user("hello"), &SeedEstimator), 8);
@@ -192,8 +192,8 @@ impl ChatFormat {
     /// none).
     ///
     /// ```
-    /// use budget_runtime::{Estimator, estimate::{ContentType, Encoding}};
-    /// use budget_runtime::prompt::{ChatFormat, ToolDefinition};
+    /// use budget::{Estimator, estimate::{ContentType, Encoding}};
+    /// use budget::prompt::{ChatFormat, ToolDefinition};
     /// struct Words;
     /// impl Estimator for Words {
     ///     fn estimate(&self, text: &str, _: ContentType) -> u64 { text.split_whitespace().count() as u64 }
@@ -252,8 +252,8 @@ impl ChatFormat {
     /// the tool definitions.
     ///
     /// ```
-    /// use budget_runtime::estimate::SeedEstimator;
-    /// use budget_runtime::prompt::ChatFormat;
+    /// use budget::estimate::SeedEstimator;
+    /// use budget::prompt::ChatFormat;
     /// assert_eq!(ChatFormat::approximate().request_tokens(&[], &[], &SeedEstimator), 3);
     /// ```
     pub fn request_tokens(

@@ -29,16 +29,16 @@ impl<T> FittedPrompt<'_, T> {
     /// continue from on the next turn.
     ///
     /// ```
-    /// use budget_runtime::compact::{Message, SummaryRequest};
-    /// use budget_runtime::prompt::{PromptBudget, Turn};
-    /// use budget_runtime::compact::SummarizerError;
+    /// use budget::compact::{Message, SummaryRequest};
+    /// use budget::prompt::{PromptBudget, Turn};
+    /// use budget::compact::SummarizerError;
     ///
     /// let history = [Message::user("hi"), Message::assistant("hello")];
     /// let none = |_: SummaryRequest<'_>| -> Result<String, SummarizerError> { Ok(String::new()) };
     /// let fitted = PromptBudget::builder(4_096).build()?.fit(Turn::new("Be brief.").history(&history), &none)?;
     /// assert_eq!(fitted.history(), history);
     /// assert_eq!(fitted.messages.len(), 3); // system + history
-    /// # Ok::<(), budget_runtime::prompt::PromptError>(())
+    /// # Ok::<(), budget::prompt::PromptError>(())
     /// ```
     pub fn history(&self) -> &[Message] {
         &self.messages[self.history_start..]

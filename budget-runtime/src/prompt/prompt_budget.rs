@@ -20,14 +20,14 @@ use crate::prompt::turn::Turn;
 /// the window.
 ///
 /// ```
-/// assert_eq!(budget_runtime::prompt::DEFAULT_OUTPUT_RESERVE, 4_096);
+/// assert_eq!(budget::prompt::DEFAULT_OUTPUT_RESERVE, 4_096);
 /// ```
 pub const DEFAULT_OUTPUT_RESERVE: u64 = 4_096;
 
 /// The history's share, when none is set, of what the fixed parts leave.
 ///
 /// ```
-/// assert_eq!(budget_runtime::prompt::DEFAULT_HISTORY_SHARE, 0.5);
+/// assert_eq!(budget::prompt::DEFAULT_HISTORY_SHARE, 0.5);
 /// ```
 pub const DEFAULT_HISTORY_SHARE: f64 = 0.5;
 
@@ -68,9 +68,9 @@ const SEPARATOR: &str = "\n\n";
 /// share [`DEFAULT_HISTORY_SHARE`], [`CompactionConfig::default`].
 ///
 /// ```
-/// use budget_runtime::compact::{Message, SummaryRequest, ToolCall};
-/// use budget_runtime::prompt::{PromptBudget, ToolDefinition, Turn};
-/// use budget_runtime::{ContextItem, Item, compact::SummarizerError};
+/// use budget::compact::{Message, SummaryRequest, ToolCall};
+/// use budget::prompt::{PromptBudget, ToolDefinition, Turn};
+/// use budget::{ContextItem, Item, compact::SummarizerError};
 ///
 /// let budget = PromptBudget::builder(16_384).output_reserve(2_048).build()?;
 /// let tools = [ToolDefinition::new("search", "Search the documentation")];
@@ -536,7 +536,7 @@ fn share_of(tokens: u64, share: f64) -> u64 {
     if scaled >= tokens as f64 {
         tokens
     } else {
-        crate::convert::saturating_u64_from_f64(scaled)
+        budget_rules::convert::saturating_u64_from_f64(scaled)
     }
 }
 

@@ -4,7 +4,7 @@
 /// One parameter of a [`ToolDefinition`] (a property of its JSON schema).
 ///
 /// ```
-/// use budget_runtime::prompt::ToolParameter;
+/// use budget::prompt::ToolParameter;
 /// let unit = ToolParameter::new("unit", "string", "The unit of temperature to return")
 ///     .with_enum(["celsius", "fahrenheit"]);
 /// assert_eq!(unit.enum_values.len(), 2);
@@ -57,7 +57,7 @@ impl ToolParameter {
     /// This parameter marked required.
     ///
     /// ```
-    /// use budget_runtime::prompt::ToolParameter;
+    /// use budget::prompt::ToolParameter;
     /// assert!(ToolParameter::new("path", "string", "File to read").required().required);
     /// ```
     #[must_use]
@@ -73,7 +73,7 @@ impl ToolParameter {
 /// by their top-level property only.
 ///
 /// ```
-/// use budget_runtime::prompt::{ToolDefinition, ToolParameter};
+/// use budget::prompt::{ToolDefinition, ToolParameter};
 ///
 /// let weather = ToolDefinition::new("get_current_weather", "Get the current weather in a given location")
 ///     .parameter(ToolParameter::new("location", "string", "The city and state, e.g. San Francisco, CA").required());

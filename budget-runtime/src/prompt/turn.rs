@@ -17,16 +17,16 @@ use crate::prompt::tool_definition::ToolDefinition;
 /// [`documents`](Turn::documents).
 ///
 /// ```
-/// use budget_runtime::compact::Message;
-/// use budget_runtime::prompt::{ToolDefinition, Turn};
-/// use budget_runtime::Item;
+/// use budget::compact::Message;
+/// use budget::prompt::{ToolDefinition, Turn};
+/// use budget::Item;
 ///
 /// let tools = [ToolDefinition::new("search", "Search the docs")];
 /// let history = [Message::user("How do I borrow mutably?")];
 /// let docs = [Item::builder("Mutable references: &mut T").relevance(0.8).build()?];
 /// let turn = Turn::new("You answer Rust questions.").tools(&tools).history(&history).documents(&docs);
 /// assert_eq!(turn.documents.len(), 1);
-/// # Ok::<(), budget_runtime::model::ItemError>(())
+/// # Ok::<(), budget::model::ItemError>(())
 /// ```
 #[non_exhaustive]
 pub struct Turn<'a, T = Item> {
@@ -84,12 +84,12 @@ impl<'a, T> Turn<'a, T> {
     /// This turn with `pinned` items, always included.
     ///
     /// ```
-    /// use budget_runtime::{ContextItem, Item};
-    /// use budget_runtime::prompt::Turn;
+    /// use budget::{ContextItem, Item};
+    /// use budget::prompt::Turn;
     /// let rules = Item::new("Never run rm -rf.", 6)?;
     /// let pinned: [&dyn ContextItem; 1] = [&rules];
     /// assert_eq!(Turn::new("You are an agent.").pinned(&pinned).pinned.len(), 1);
-    /// # Ok::<(), budget_runtime::model::ItemError>(())
+    /// # Ok::<(), budget::model::ItemError>(())
     /// ```
     #[must_use]
     pub fn pinned(mut self, pinned: &'a [&'a dyn ContextItem]) -> Self {

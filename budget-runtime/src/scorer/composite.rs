@@ -15,8 +15,8 @@ use crate::scorer::ScorerError;
 /// specification checks for at construction cannot be built at all.
 ///
 /// ```
-/// use budget_runtime::{Item, model::Timestamp, scorer::Scorer};
-/// use budget_runtime::scorer::{CompositeScorer, PriorityScorer, RecencyScorer};
+/// use budget::{Item, model::Timestamp, scorer::Scorer};
+/// use budget::scorer::{CompositeScorer, PriorityScorer, RecencyScorer};
 ///
 /// let scorer = CompositeScorer::builder()
 ///     .child(RecencyScorer::new(), 3.0)
@@ -39,8 +39,8 @@ impl CompositeScorer {
     /// A composite of `(child, weight)` entries, in order.
     ///
     /// ```
-    /// use budget_runtime::scorer::Scorer;
-    /// use budget_runtime::scorer::{CompositeScorer, KindScorer, ReflexiveScorer};
+    /// use budget::scorer::Scorer;
+    /// use budget::scorer::{CompositeScorer, KindScorer, ReflexiveScorer};
     ///
     /// let entries: Vec<(Box<dyn Scorer>, f64)> = vec![
     ///     (Box::new(KindScorer::new()), 1.0),
@@ -48,7 +48,7 @@ impl CompositeScorer {
     /// ];
     /// let scorer = CompositeScorer::new(entries)?;
     /// assert_eq!(scorer.weights(), &[0.5, 0.5]);
-    /// # Ok::<(), budget_runtime::scorer::ScorerError>(())
+    /// # Ok::<(), budget::scorer::ScorerError>(())
     /// ```
     ///
     /// # Errors
@@ -126,7 +126,7 @@ impl Scorer for CompositeScorer {
 /// Builds a [`CompositeScorer`]; see [`CompositeScorer::builder`].
 ///
 /// ```
-/// use budget_runtime::scorer::{CompositeScorer, KindScorer, ReflexiveScorer};
+/// use budget::scorer::{CompositeScorer, KindScorer, ReflexiveScorer};
 ///
 /// let inner = CompositeScorer::builder().child(KindScorer::new(), 1.0).build()?;
 /// let outer = CompositeScorer::builder()
@@ -134,7 +134,7 @@ impl Scorer for CompositeScorer {
 ///     .child(ReflexiveScorer::new(), 2.0)
 ///     .build()?;
 /// assert_eq!(outer.weights(), &[0.5, 0.5]);
-/// # Ok::<(), budget_runtime::scorer::ScorerError>(())
+/// # Ok::<(), budget::scorer::ScorerError>(())
 /// ```
 #[derive(Debug)]
 #[must_use = "call .build() to get the scorer"]

@@ -17,8 +17,8 @@ use crate::scorer::{Scorer, TimeProvider};
 ///
 /// ```
 /// use std::time::Duration;
-/// use budget_runtime::{Item, model::Timestamp, scorer::Scorer};
-/// use budget_runtime::scorer::{DecayCurve, DecayScorer};
+/// use budget::{Item, model::Timestamp, scorer::Scorer};
+/// use budget::scorer::{DecayCurve, DecayScorer};
 ///
 /// let now = Timestamp::from_ymd_hms(2025, 1, 1, 12, 0, 0).unwrap();
 /// let day_old = Timestamp::from_ymd_hms(2024, 12, 31, 12, 0, 0).unwrap();
@@ -55,8 +55,8 @@ impl<P: TimeProvider> DecayScorer<P> {
     ///
     /// ```
     /// use std::time::Duration;
-    /// use budget_runtime::{Item, scorer::Scorer};
-    /// use budget_runtime::scorer::{DecayCurve, DecayScorer, SystemClock};
+    /// use budget::{Item, scorer::Scorer};
+    /// use budget::scorer::{DecayCurve, DecayScorer, SystemClock};
     ///
     /// let curve = DecayCurve::window(Duration::from_secs(3600))?;
     /// let scorer = DecayScorer::new(SystemClock, curve).with_null_timestamp_score(0.0)?;
@@ -112,7 +112,7 @@ impl<P: TimeProvider> Scorer for DecayScorer<P> {
 ///
 /// ```
 /// use std::time::Duration;
-/// use budget_runtime::scorer::DecayCurve;
+/// use budget::scorer::DecayCurve;
 ///
 /// let hour = Duration::from_secs(3600);
 /// assert!(DecayCurve::exponential(hour).is_ok());
@@ -158,8 +158,8 @@ impl DecayCurve {
     ///
     /// ```
     /// use std::time::Duration;
-    /// use budget_runtime::{Item, model::Timestamp, scorer::Scorer};
-    /// use budget_runtime::scorer::{DecayCurve, DecayScorer};
+    /// use budget::{Item, model::Timestamp, scorer::Scorer};
+    /// use budget::scorer::{DecayCurve, DecayScorer};
     ///
     /// let hour = Duration::from_secs(3600);
     /// let curve = DecayCurve::step([(hour, 0.9), (24 * hour, 0.5), (72 * hour, 0.1)])?;

@@ -23,14 +23,14 @@ use crate::scorer::Scorer;
 /// more; for unbounded tag counts no exact subquadratic method is known.
 ///
 /// ```
-/// use budget_runtime::{Item, scorer::{FrequencyScorer, Scorer}};
+/// use budget::{Item, scorer::{FrequencyScorer, Scorer}};
 ///
 /// let a = Item::builder("a").tokens(1).tags(["web", "api"]).build()?;
 /// let b = Item::builder("b").tokens(1).tags(["WEB"]).build()?;
 /// let c = Item::builder("c").tokens(1).tags(["db"]).build()?;
 /// // a shares with b; b with a; c with nobody. Denominator n − 1 = 2.
 /// assert_eq!(FrequencyScorer::new().scores(&[&a, &b, &c]), vec![0.5, 0.5, 0.0]);
-/// # Ok::<(), budget_runtime::model::ItemError>(())
+/// # Ok::<(), budget::model::ItemError>(())
 /// ```
 #[derive(Clone, Copy, Debug, Default)]
 pub struct FrequencyScorer;

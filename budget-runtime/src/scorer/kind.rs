@@ -23,7 +23,7 @@ const DEFAULT_WEIGHTS: [(ContextKind, f64); 5] = [
 /// may exceed 1.0 (they are returned as given). An absolute scorer: O(n).
 ///
 /// ```
-/// use budget_runtime::{ContextKind, Item, scorer::{KindScorer, Scorer}};
+/// use budget::{ContextKind, Item, scorer::{KindScorer, Scorer}};
 ///
 /// let memory = Item::builder("fact").tokens(1).kind(ContextKind::MEMORY).build()?;
 /// let custom = Item::builder("x").tokens(1).kind(ContextKind::new("Custom")?).build()?;
@@ -87,10 +87,10 @@ impl KindScorer {
     /// The weight of `kind` (0.0 when none is configured).
     ///
     /// ```
-    /// use budget_runtime::{ContextKind, scorer::KindScorer};
+    /// use budget::{ContextKind, scorer::KindScorer};
     ///
     /// assert_eq!(KindScorer::new().weight(&ContextKind::new("DOCUMENT")?), 0.4);
-    /// # Ok::<(), budget_runtime::model::ContextKindError>(())
+    /// # Ok::<(), budget::model::ContextKindError>(())
     /// ```
     pub fn weight(&self, kind: &ContextKind) -> f64 {
         let position = match &self.index {

@@ -14,7 +14,7 @@ use crate::scorer::ScorerError;
 /// absolute scorer: O(n).
 ///
 /// ```
-/// use budget_runtime::{Item, scorer::{MetadataKeyScorer, Scorer}};
+/// use budget::{Item, scorer::{MetadataKeyScorer, Scorer}};
 ///
 /// let scorer = MetadataKeyScorer::new("cupel:priority", "high", 1.5)?;
 /// let high = Item::builder("a").tokens(1).metadata("cupel:priority", "high").build()?;

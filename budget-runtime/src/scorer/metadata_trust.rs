@@ -16,7 +16,7 @@ use crate::scorer::ScorerError;
 /// comes before the clamp). An absolute scorer: O(n).
 ///
 /// ```
-/// use budget_runtime::{Item, scorer::{MetadataTrustScorer, Scorer}};
+/// use budget::{Item, scorer::{MetadataTrustScorer, Scorer}};
 ///
 /// let scorer = MetadataTrustScorer::new(0.5)?;
 /// let trusted = Item::builder("a").tokens(1).metadata("cupel:trust", "0.85").build()?;
@@ -63,7 +63,7 @@ impl MetadataTrustScorer {
     /// Reads `key` instead of the default key.
     ///
     /// ```
-    /// use budget_runtime::{Item, scorer::{MetadataTrustScorer, Scorer}};
+    /// use budget::{Item, scorer::{MetadataTrustScorer, Scorer}};
     ///
     /// let scorer = MetadataTrustScorer::new(0.0)?.with_key("source_trust");
     /// let item = Item::builder("a").tokens(1).metadata("source_trust", 0.25).build()?;

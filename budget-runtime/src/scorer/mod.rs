@@ -55,7 +55,7 @@ use crate::model::ContextItem;
 /// reorders items.
 ///
 /// ```
-/// use budget_runtime::{ContextItem, Item, scorer::Scorer};
+/// use budget::{ContextItem, Item, scorer::Scorer};
 ///
 /// /// Prefers short items: 1 / (1 + tokens / 100).
 /// #[derive(Debug)]
@@ -69,7 +69,7 @@ use crate::model::ContextItem;
 /// }
 /// let item = Item::new("x", 100)?;
 /// assert_eq!(Brevity.scores(&[&item]), vec![0.5]);
-/// # Ok::<(), budget_runtime::model::ItemError>(())
+/// # Ok::<(), budget::model::ItemError>(())
 /// ```
 pub trait Scorer: Send + Sync + Debug {
     /// Writes one score per item into `scores` (same order, same length).

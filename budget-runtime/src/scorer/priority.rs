@@ -10,13 +10,13 @@ use crate::scorer::rank::rank_scores;
 /// score 0.0. O(n log n).
 ///
 /// ```
-/// use budget_runtime::{Item, scorer::{PriorityScorer, Scorer}};
+/// use budget::{Item, scorer::{PriorityScorer, Scorer}};
 ///
 /// let low = Item::builder("low").tokens(1).priority(1).build()?;
 /// let high = Item::builder("high").tokens(1).priority(10).build()?;
 /// let none = Item::new("none", 1)?;
 /// assert_eq!(PriorityScorer::new().scores(&[&low, &high, &none]), vec![0.0, 1.0, 0.0]);
-/// # Ok::<(), budget_runtime::model::ItemError>(())
+/// # Ok::<(), budget::model::ItemError>(())
 /// ```
 #[derive(Clone, Copy, Debug, Default)]
 pub struct PriorityScorer;

@@ -10,14 +10,14 @@ use crate::scorer::rank::rank_scores;
 /// 0.0. O(n log n).
 ///
 /// ```
-/// use budget_runtime::{Item, scorer::{RecencyScorer, Scorer}, model::Timestamp};
+/// use budget::{Item, scorer::{RecencyScorer, Scorer}, model::Timestamp};
 ///
 /// let at = |s| Timestamp::from_unix_seconds(s);
 /// let old = Item::builder("old").tokens(1).timestamp(at(1)).build()?;
 /// let mid = Item::builder("mid").tokens(1).timestamp(at(2)).build()?;
 /// let new = Item::builder("new").tokens(1).timestamp(at(3)).build()?;
 /// assert_eq!(RecencyScorer::new().scores(&[&old, &mid, &new]), vec![0.0, 0.5, 1.0]);
-/// # Ok::<(), budget_runtime::model::ItemError>(())
+/// # Ok::<(), budget::model::ItemError>(())
 /// ```
 #[derive(Clone, Copy, Debug, Default)]
 pub struct RecencyScorer;

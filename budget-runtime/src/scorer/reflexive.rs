@@ -9,7 +9,7 @@ use crate::scorer::Scorer;
 /// does not become 1.0). An absolute scorer: O(n).
 ///
 /// ```
-/// use budget_runtime::{Item, scorer::{ReflexiveScorer, Scorer}};
+/// use budget::{Item, scorer::{ReflexiveScorer, Scorer}};
 ///
 /// let hinted = Item::builder("hinted").tokens(1).relevance_hint(0.75).build()?;
 /// let over = Item::builder("over").tokens(1).relevance_hint(1.5).build()?;
@@ -17,7 +17,7 @@ use crate::scorer::Scorer;
 /// let plain = Item::new("plain", 1)?;
 /// let scores = ReflexiveScorer::new().scores(&[&hinted, &over, &broken, &plain]);
 /// assert_eq!(scores, vec![0.75, 1.0, 0.0, 0.0]);
-/// # Ok::<(), budget_runtime::model::ItemError>(())
+/// # Ok::<(), budget::model::ItemError>(())
 /// ```
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ReflexiveScorer;

@@ -17,7 +17,7 @@ use crate::scorer::{RecencyScorer, Scorer};
 /// and a list without any relevance is ranked exactly as by recency.
 ///
 /// ```
-/// use budget_runtime::{Item, scorer::{RelevanceScorer, Scorer}};
+/// use budget::{Item, scorer::{RelevanceScorer, Scorer}};
 ///
 /// let close = Item::builder("close match").tokens(1).relevance(0.92).build()?;
 /// let far = Item::builder("far match").tokens(1).relevance(0.31).build()?;
@@ -25,7 +25,7 @@ use crate::scorer::{RecencyScorer, Scorer};
 /// let unscored = Item::new("no score", 1)?;
 /// let scores = RelevanceScorer::new().scores(&[&close, &far, &over, &unscored]);
 /// assert_eq!(scores, vec![0.92, 0.31, 1.0, 0.0]);
-/// # Ok::<(), budget_runtime::model::ItemError>(())
+/// # Ok::<(), budget::model::ItemError>(())
 /// ```
 pub struct RelevanceScorer {
     fallback: Option<Box<dyn Scorer>>,
@@ -40,7 +40,7 @@ impl RelevanceScorer {
     /// Relevance, and `fallback`'s scores for the items without one.
     ///
     /// ```
-    /// use budget_runtime::{Item, scorer::{PriorityScorer, RelevanceScorer, Scorer}};
+    /// use budget::{Item, scorer::{PriorityScorer, RelevanceScorer, Scorer}};
     ///
     /// let scored = Item::builder("scored").tokens(1).relevance(0.5).build()?;
     /// let low = Item::builder("low").tokens(1).priority(1).build()?;
@@ -48,7 +48,7 @@ impl RelevanceScorer {
     /// let scorer = RelevanceScorer::with_fallback(PriorityScorer::new());
     /// // the fallback ranks only `low` and `high`: 0.0 and 1.0
     /// assert_eq!(scorer.scores(&[&scored, &low, &high]), vec![0.5, 0.0, 1.0]);
-    /// # Ok::<(), budget_runtime::model::ItemError>(())
+    /// # Ok::<(), budget::model::ItemError>(())
     /// ```
     pub fn with_fallback(fallback: impl Scorer + 'static) -> Self {
         Self {
@@ -60,7 +60,7 @@ impl RelevanceScorer {
     /// `None` when it is absent or not finite.
     ///
     /// ```
-    /// use budget_runtime::scorer::RelevanceScorer;
+    /// use budget::scorer::RelevanceScorer;
     /// assert_eq!(RelevanceScorer::clamp(Some(-0.5)), Some(0.0));
     /// assert_eq!(RelevanceScorer::clamp(Some(f64::NAN)), None);
     /// ```

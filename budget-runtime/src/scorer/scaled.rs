@@ -15,7 +15,7 @@ use crate::scorer::Scorer;
 /// no two finite scores differ the finite ones score 0.5.
 ///
 /// ```
-/// use budget_runtime::{Item, scorer::{ReflexiveScorer, ScaledScorer, Scorer}};
+/// use budget::{Item, scorer::{ReflexiveScorer, ScaledScorer, Scorer}};
 ///
 /// // Hints 0.25, 0.5, 0.75 spread to 0.0, 0.5, 1.0.
 /// let low = Item::builder("low").tokens(1).relevance_hint(0.25).build()?;
@@ -23,7 +23,7 @@ use crate::scorer::Scorer;
 /// let high = Item::builder("high").tokens(1).relevance_hint(0.75).build()?;
 /// let scaled = ScaledScorer::new(ReflexiveScorer::new());
 /// assert_eq!(scaled.scores(&[&low, &mid, &high]), vec![0.0, 0.5, 1.0]);
-/// # Ok::<(), budget_runtime::model::ItemError>(())
+/// # Ok::<(), budget::model::ItemError>(())
 /// ```
 #[derive(Clone, Debug, Default)]
 pub struct ScaledScorer<S> {

@@ -17,7 +17,7 @@ use crate::scorer::ScorerError;
 /// be finite and `>= 0`. An absolute scorer: O(total tags).
 ///
 /// ```
-/// use budget_runtime::{Item, scorer::{TagScorer, Scorer}};
+/// use budget::{Item, scorer::{TagScorer, Scorer}};
 ///
 /// let scorer = TagScorer::new([("important", 3.0), ("recent", 2.0), ("archived", 1.0)])?;
 /// let item = Item::builder("x").tokens(1).tags(["important"]).build()?;
@@ -58,7 +58,7 @@ impl TagScorer {
     /// weight for `"rust"`).
     ///
     /// ```
-    /// use budget_runtime::{Item, scorer::{TagScorer, Scorer}};
+    /// use budget::{Item, scorer::{TagScorer, Scorer}};
     ///
     /// let scorer = TagScorer::ignoring_ascii_case([("rust", 1.0), ("async", 1.0)])?;
     /// let item = Item::builder("x").tokens(1).tags(["RUST"]).build()?;

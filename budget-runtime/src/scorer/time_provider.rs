@@ -11,8 +11,8 @@ use crate::model::Timestamp;
 /// this trait) for reproducible runs and tests.
 ///
 /// ```
-/// use budget_runtime::model::Timestamp;
-/// use budget_runtime::scorer::{SystemClock, TimeProvider};
+/// use budget::model::Timestamp;
+/// use budget::scorer::{SystemClock, TimeProvider};
 ///
 /// let fixed = Timestamp::from_unix_seconds(1_700_000_000);
 /// assert_eq!(fixed.now(), fixed);
@@ -27,8 +27,8 @@ pub trait TimeProvider: Send + Sync + Debug {
 ///
 /// ```
 /// use std::time::Duration;
-/// use budget_runtime::{Item, model::Timestamp, scorer::Scorer};
-/// use budget_runtime::scorer::{DecayCurve, DecayScorer, SystemClock};
+/// use budget::{Item, model::Timestamp, scorer::Scorer};
+/// use budget::scorer::{DecayCurve, DecayScorer, SystemClock};
 ///
 /// let scorer = DecayScorer::new(SystemClock, DecayCurve::window(Duration::from_secs(60))?);
 /// let fresh = Item::builder("x").tokens(1).timestamp(Timestamp::now()).build()?;

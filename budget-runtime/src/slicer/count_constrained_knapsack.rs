@@ -22,8 +22,8 @@ use crate::slicer::{CountQuotaEntry, KnapsackSlicer, ScarcityBehavior, SliceOutc
 /// Cost: O(n log n) plus the knapsack's O(n × capacity).
 ///
 /// ```
-/// use budget_runtime::{ContextKind, Item, model::{EffectiveBudget, ScoredItem}, slicer::Slicer};
-/// use budget_runtime::slicer::{
+/// use budget::{ContextKind, Item, model::{EffectiveBudget, ScoredItem}, slicer::Slicer};
+/// use budget::slicer::{
 ///     CountConstrainedKnapsackSlicer, CountQuotaEntry, KnapsackSlicer, ScarcityBehavior,
 /// };
 ///
@@ -73,8 +73,8 @@ impl CountConstrainedKnapsackSlicer {
     /// The entries, sorted by kind.
     ///
     /// ```
-    /// use budget_runtime::ContextKind;
-    /// use budget_runtime::slicer::{
+    /// use budget::ContextKind;
+    /// use budget::slicer::{
     ///     CountConstrainedKnapsackSlicer, CountQuotaEntry, KnapsackSlicer, ScarcityBehavior,
     /// };
     ///
@@ -86,7 +86,7 @@ impl CountConstrainedKnapsackSlicer {
     /// )?;
     /// assert_eq!(slicer.entries(), [entry]);
     /// assert_eq!(slicer.knapsack().bucket_size(), 100);
-    /// # Ok::<(), budget_runtime::slicer::SlicerError>(())
+    /// # Ok::<(), budget::slicer::SlicerError>(())
     /// ```
     pub fn entries(&self) -> &[CountQuotaEntry] {
         self.policy.entries()

@@ -14,7 +14,7 @@ use crate::slicer::{CountShortfall, SliceOutcome, Slicer};
 /// At least `require_count` and at most `cap_count` items of one kind.
 ///
 /// ```
-/// use budget_runtime::{ContextKind, slicer::{CountQuotaEntry, SlicerError}};
+/// use budget::{ContextKind, slicer::{CountQuotaEntry, SlicerError}};
 ///
 /// let tools = CountQuotaEntry::new(ContextKind::TOOL_OUTPUT, 1, 3)?;
 /// assert_eq!((tools.require_count(), tools.cap_count()), (1, 3));
@@ -57,11 +57,11 @@ impl CountQuotaEntry {
     /// The kind constrained.
     ///
     /// ```
-    /// use budget_runtime::{ContextKind, slicer::CountQuotaEntry};
+    /// use budget::{ContextKind, slicer::CountQuotaEntry};
     ///
     /// let entry = CountQuotaEntry::new(ContextKind::MEMORY, 0, 2)?;
     /// assert_eq!(entry.kind(), &ContextKind::MEMORY);
-    /// # Ok::<(), budget_runtime::slicer::SlicerError>(())
+    /// # Ok::<(), budget::slicer::SlicerError>(())
     /// ```
     pub fn kind(&self) -> &ContextKind {
         &self.kind
@@ -70,10 +70,10 @@ impl CountQuotaEntry {
     /// Minimum items of the kind (committed before the inner slicer runs).
     ///
     /// ```
-    /// use budget_runtime::{ContextKind, slicer::CountQuotaEntry};
+    /// use budget::{ContextKind, slicer::CountQuotaEntry};
     ///
     /// assert_eq!(CountQuotaEntry::new(ContextKind::MEMORY, 1, 2)?.require_count(), 1);
-    /// # Ok::<(), budget_runtime::slicer::SlicerError>(())
+    /// # Ok::<(), budget::slicer::SlicerError>(())
     /// ```
     pub fn require_count(&self) -> usize {
         self.require_count
@@ -82,10 +82,10 @@ impl CountQuotaEntry {
     /// Maximum items of the kind in the result.
     ///
     /// ```
-    /// use budget_runtime::{ContextKind, slicer::CountQuotaEntry};
+    /// use budget::{ContextKind, slicer::CountQuotaEntry};
     ///
     /// assert_eq!(CountQuotaEntry::new(ContextKind::MEMORY, 1, 2)?.cap_count(), 2);
-    /// # Ok::<(), budget_runtime::slicer::SlicerError>(())
+    /// # Ok::<(), budget::slicer::SlicerError>(())
     /// ```
     pub fn cap_count(&self) -> usize {
         self.cap_count
@@ -95,7 +95,7 @@ impl CountQuotaEntry {
 /// What a count slicer does when a kind cannot reach its `require_count`.
 ///
 /// ```
-/// use budget_runtime::slicer::ScarcityBehavior;
+/// use budget::slicer::ScarcityBehavior;
 ///
 /// assert_eq!(ScarcityBehavior::default(), ScarcityBehavior::Degrade);
 /// ```

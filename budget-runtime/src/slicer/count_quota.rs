@@ -27,8 +27,8 @@ use crate::slicer::{CountQuotaEntry, ScarcityBehavior, SliceOutcome, Slicer};
 /// case-insensitively. O(n log n) plus the inner slicer.
 ///
 /// ```
-/// use budget_runtime::{ContextKind, Item, model::{EffectiveBudget, ScoredItem}, slicer::Slicer};
-/// use budget_runtime::slicer::{CountQuotaEntry, CountQuotaSlicer, GreedySlicer, ScarcityBehavior};
+/// use budget::{ContextKind, Item, model::{EffectiveBudget, ScoredItem}, slicer::Slicer};
+/// use budget::slicer::{CountQuotaEntry, CountQuotaSlicer, GreedySlicer, ScarcityBehavior};
 ///
 /// let tool = ContextKind::TOOL_OUTPUT;
 /// let a = Item::builder("tool-a").tokens(100).kind(tool.clone()).build()?;
@@ -78,14 +78,14 @@ impl CountQuotaSlicer {
     /// The entries, sorted by kind.
     ///
     /// ```
-    /// use budget_runtime::ContextKind;
-    /// use budget_runtime::slicer::{CountQuotaEntry, CountQuotaSlicer, GreedySlicer, ScarcityBehavior};
+    /// use budget::ContextKind;
+    /// use budget::slicer::{CountQuotaEntry, CountQuotaSlicer, GreedySlicer, ScarcityBehavior};
     ///
     /// let entry = CountQuotaEntry::new(ContextKind::MEMORY, 1, 2)?;
     /// let slicer = CountQuotaSlicer::new(vec![entry.clone()], Box::new(GreedySlicer::new()), ScarcityBehavior::Throw)?;
     /// assert_eq!(slicer.entries(), [entry]);
     /// assert_eq!(slicer.scarcity(), ScarcityBehavior::Throw);
-    /// # Ok::<(), budget_runtime::slicer::SlicerError>(())
+    /// # Ok::<(), budget::slicer::SlicerError>(())
     /// ```
     pub fn entries(&self) -> &[CountQuotaEntry] {
         self.policy.entries()

@@ -13,7 +13,7 @@ use crate::slicer::{SliceOutcome, Slicer};
 /// O(n log n) at worst; only candidates that can still fit are sorted.
 ///
 /// ```
-/// use budget_runtime::{ContextBudget, Item, Pipeline, slicer::GreedySlicer};
+/// use budget::{ContextBudget, Item, Pipeline, slicer::GreedySlicer};
 ///
 /// let items = [Item::new("a", 60)?, Item::new("b", 60)?, Item::new("c", 30)?];
 /// let pipeline = Pipeline::builder().slicer(GreedySlicer::new()).build();

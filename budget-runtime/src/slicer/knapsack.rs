@@ -45,7 +45,7 @@ const WORD_BITS: usize = u64::BITS as usize;
 /// reverse candidate order (the reconstruction order of the specification).
 ///
 /// ```
-/// use budget_runtime::{Item, slicer::{KnapsackSlicer, Slicer}, model::{EffectiveBudget, ScoredItem}};
+/// use budget::{Item, slicer::{KnapsackSlicer, Slicer}, model::{EffectiveBudget, ScoredItem}};
 ///
 /// // Greedy would take "small" (best score per token); the knapsack sees
 /// // that "big" alone is worth more.
@@ -86,7 +86,7 @@ impl KnapsackSlicer {
     /// A knapsack slicer with `bucket_size` tokens per bucket.
     ///
     /// ```
-    /// use budget_runtime::{slicer::{KnapsackSlicer, SlicerError}};
+    /// use budget::{slicer::{KnapsackSlicer, SlicerError}};
     ///
     /// assert_eq!(KnapsackSlicer::new(50)?.bucket_size(), 50);
     /// assert_eq!(
@@ -115,7 +115,7 @@ impl KnapsackSlicer {
     /// programme (keep table plus rolling row), in bits.
     ///
     /// ```
-    /// use budget_runtime::slicer::KnapsackSlicer;
+    /// use budget::slicer::KnapsackSlicer;
     ///
     /// let slicer = KnapsackSlicer::default().with_max_table_bits(1 << 20);
     /// assert_eq!(slicer.max_table_bits(), 1 << 20);
@@ -129,7 +129,7 @@ impl KnapsackSlicer {
     /// Tokens per bucket.
     ///
     /// ```
-    /// assert_eq!(budget_runtime::slicer::KnapsackSlicer::default().bucket_size(), 100);
+    /// assert_eq!(budget::slicer::KnapsackSlicer::default().bucket_size(), 100);
     /// ```
     pub const fn bucket_size(&self) -> u64 {
         self.bucket_size
@@ -138,7 +138,7 @@ impl KnapsackSlicer {
     /// The memory limit of the dynamic programme, in bits.
     ///
     /// ```
-    /// use budget_runtime::slicer::KnapsackSlicer;
+    /// use budget::slicer::KnapsackSlicer;
     ///
     /// assert_eq!(KnapsackSlicer::default().max_table_bits(), KnapsackSlicer::DEFAULT_MAX_TABLE_BITS);
     /// ```
@@ -201,7 +201,7 @@ fn programme_bits(rows: u128, capacity: u128) -> u128 {
 /// Integer value of a score: `max(0, floor(score × 10 000))`, NaN → 0.
 fn score_value(score: f64) -> u64 {
     // The conversion saturates and maps NaN to 0.
-    crate::convert::saturating_u64_from_f64((score * SCORE_SCALE).floor())
+    budget_rules::convert::saturating_u64_from_f64((score * SCORE_SCALE).floor())
 }
 
 impl Slicer for KnapsackSlicer {
@@ -738,8 +738,9 @@ mod tests {
         let values: Vec<i64> = candidates
             .iter()
             .map(|&p| {
-                let value =
-                    crate::convert::saturating_u64_from_f64((sorted[p].score * 10_000.0).floor());
+                let value = budget_rules::convert::saturating_u64_from_f64(
+                    (sorted[p].score * 10_000.0).floor(),
+                );
                 i64::try_from(value).unwrap_or(i64::MAX)
             })
             .collect();

@@ -77,7 +77,7 @@ pub struct CountShortfall {
 /// never select a position twice.
 ///
 /// ```
-/// use budget_runtime::{Item, slicer::{GreedySlicer, Slicer}, model::{EffectiveBudget, ScoredItem}};
+/// use budget::{Item, slicer::{GreedySlicer, Slicer}, model::{EffectiveBudget, ScoredItem}};
 ///
 /// let (a, b) = (Item::new("a", 60)?, Item::new("b", 60)?);
 /// let sorted = [

@@ -3,17 +3,17 @@
 
 use std::collections::HashMap;
 
-use crate::convert::saturating_u64_from_f64;
 use crate::model::{ContextKind, EffectiveBudget, ScoredItem};
 use crate::slicer::SliceError;
 use crate::slicer::SlicerError;
 use crate::slicer::delegate::slice_subset;
 use crate::slicer::{SliceOutcome, Slicer};
+use budget_rules::convert::saturating_u64_from_f64;
 
 /// At least `require` and at most `cap` percent of the target for one kind.
 ///
 /// ```
-/// use budget_runtime::{ContextKind, slicer::{QuotaEntry, SlicerError}};
+/// use budget::{ContextKind, slicer::{QuotaEntry, SlicerError}};
 ///
 /// let system = QuotaEntry::new(ContextKind::SYSTEM_PROMPT, 30.0, 50.0)?;
 /// assert_eq!((system.require(), system.cap()), (30.0, 50.0));
@@ -55,10 +55,10 @@ impl QuotaEntry {
     /// The kind constrained.
     ///
     /// ```
-    /// use budget_runtime::{ContextKind, slicer::QuotaEntry};
+    /// use budget::{ContextKind, slicer::QuotaEntry};
     ///
     /// assert_eq!(QuotaEntry::new(ContextKind::MEMORY, 0.0, 10.0)?.kind(), &ContextKind::MEMORY);
-    /// # Ok::<(), budget_runtime::slicer::SlicerError>(())
+    /// # Ok::<(), budget::slicer::SlicerError>(())
     /// ```
     pub fn kind(&self) -> &ContextKind {
         &self.kind
@@ -94,8 +94,8 @@ impl QuotaEntry {
 /// inner slicer per kind.
 ///
 /// ```
-/// use budget_runtime::{ContextKind, Item, model::{EffectiveBudget, ScoredItem}, slicer::Slicer};
-/// use budget_runtime::slicer::{GreedySlicer, QuotaEntry, QuotaSlicer};
+/// use budget::{ContextKind, Item, model::{EffectiveBudget, ScoredItem}, slicer::Slicer};
+/// use budget::slicer::{GreedySlicer, QuotaEntry, QuotaSlicer};
 ///
 /// let doc = Item::builder("doc").tokens(600).kind(ContextKind::DOCUMENT).build()?;
 /// let msg = Item::builder("msg").tokens(300).kind(ContextKind::MESSAGE).build()?;
@@ -150,12 +150,12 @@ impl QuotaSlicer {
     /// The entries, in the order given.
     ///
     /// ```
-    /// use budget_runtime::{ContextKind, slicer::{GreedySlicer, QuotaEntry, QuotaSlicer}};
+    /// use budget::{ContextKind, slicer::{GreedySlicer, QuotaEntry, QuotaSlicer}};
     ///
     /// let quota = QuotaEntry::new(ContextKind::MEMORY, 10.0, 20.0)?;
     /// let slicer = QuotaSlicer::new(vec![quota.clone()], Box::new(GreedySlicer::new()))?;
     /// assert_eq!(slicer.quotas(), [quota]);
-    /// # Ok::<(), budget_runtime::slicer::SlicerError>(())
+    /// # Ok::<(), budget::slicer::SlicerError>(())
     /// ```
     pub fn quotas(&self) -> &[QuotaEntry] {
         &self.quotas

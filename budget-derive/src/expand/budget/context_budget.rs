@@ -27,7 +27,7 @@
 //! `BudgetRule::message`, each rule's panic spanned at the field it concerns,
 //! so `cargo check` rejects the budget with the rule named on that field.
 
-use budget_runtime::{ContextBudget, ContextKind, model::ContextBudgetError};
+use budget_rules::{ContextBudget, ContextBudgetError, ContextKind};
 use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, quote, quote_spanned};
 use syn::Expr;

@@ -27,8 +27,7 @@
 //! `match` on `TierBudget::broken_rule` whose panics name the rule on the
 //! field it concerns.
 
-use budget_runtime::payload::TierBudget;
-use budget_runtime::{model::Tier, payload::TierBudgetError};
+use budget_rules::{Tier, TierBudget, TierBudgetError};
 use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, quote};
 use syn::spanned::Spanned;
@@ -55,8 +54,6 @@ impl Tiers {
             Tier::Summary => self.summary.as_ref(),
             Tier::Linked => self.linked.as_ref(),
             Tier::Raw => self.raw.as_ref(),
-            // A tier this macro does not know has no key, so no share.
-            _ => None,
         }
     }
 }

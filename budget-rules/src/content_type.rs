@@ -13,7 +13,7 @@ use std::fmt;
 /// | `Markdown` | 3.75 (mixed content, the default) |
 ///
 /// ```
-/// use budget_runtime::estimate::ContentType;
+/// use budget::estimate::ContentType;
 ///
 /// assert_eq!("yaml".parse::<ContentType>(), Ok(ContentType::Yaml));
 /// assert_eq!(ContentType::default(), ContentType::Markdown);
@@ -21,7 +21,6 @@ use std::fmt;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
-#[non_exhaustive]
 pub enum ContentType {
     /// Source code: 3.5 characters per token.
     Code,
@@ -67,10 +66,10 @@ impl fmt::Display for ContentType {
 }
 
 impl std::str::FromStr for ContentType {
-    type Err = crate::estimate::UnknownContentType;
+    type Err = UnknownContentType;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Self::from_name(s).ok_or_else(|| crate::estimate::UnknownContentType(s.to_owned()))
+        Self::from_name(s).ok_or_else(|| UnknownContentType(s.to_owned()))
     }
 }
 
@@ -78,3 +77,49 @@ impl std::str::FromStr for ContentType {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("unknown content type {0:?}: expected \"code\", \"prose\", \"yaml\" or \"markdown\"")]
 pub struct UnknownContentType(pub String);
+
+/// The seed ratios as exact fractions `(characters, tokens)`:
+/// code 3.5 = 7/2, prose 4.0 = 4/1, yaml 3.8 = 19/5, markdown 3.75 = 15/4.
+const fn ratio(content_type: ContentType) -> (u128, u128) {
+    match content_type {
+        ContentType::Code => (7, 2),
+        ContentType::Prose => (4, 1),
+        ContentType::Yaml => (19, 5),
+        ContentType::Markdown => (15, 4),
+    }
+}
+
+impl ContentType {
+    /// Characters per token of the seed estimator for this content type.
+    ///
+    /// ```
+    /// use budget::estimate::ContentType;
+    /// assert_eq!(ContentType::Yaml.chars_per_token(), 3.8);
+    /// ```
+    pub const fn chars_per_token(self) -> f64 {
+        let (chars, tokens) = ratio(self);
+        chars as f64 / tokens as f64
+    }
+}
+
+/// Tokens for `chars` Unicode scalar values under the seed ratio of
+/// `content_type`, rounded up; exact integer arithmetic, usable in `const`.
+///
+/// ```
+/// use budget::{estimate::{ContentType, seed_estimate}};
+///
+/// const COST: u64 = seed_estimate(1_000, ContentType::Code);
+/// assert_eq!(COST, 286); // 1000 / 3.5 = 285.7…
+/// assert_eq!(seed_estimate(0, ContentType::Prose), 0);
+/// ```
+pub const fn seed_estimate(chars: u64, content_type: ContentType) -> u64 {
+    let (per, tokens) = ratio(content_type);
+    let scaled = chars as u128 * tokens;
+    let estimate = scaled.div_ceil(per);
+    crate::convert::saturating_u64_from_u128(estimate)
+}
+
+/// The number of Unicode scalar values (`char`s) in `text`.
+pub fn count_chars(text: &str) -> u64 {
+    text.chars().count() as u64
+}

@@ -8,7 +8,7 @@ use std::fmt;
 /// contract checker without `budget_safety_margin_tokens`.
 ///
 /// ```
-/// use budget_runtime::model::{ContractTerms, DEFAULT_SAFETY_MARGIN_TOKENS};
+/// use budget::model::{ContractTerms, DEFAULT_SAFETY_MARGIN_TOKENS};
 ///
 /// let terms = ContractTerms {
 ///     max_output_tokens: 1_024,
@@ -27,7 +27,7 @@ pub const DEFAULT_SAFETY_MARGIN_TOKENS: u64 = 128;
 /// max_output_tokens + safety_margin_tokens <= context_window`.
 ///
 /// ```
-/// use budget_runtime::model::ContractTerms;
+/// use budget::model::ContractTerms;
 ///
 /// let terms = ContractTerms {
 ///     fixed_prompt_tokens: 1_040,
@@ -62,7 +62,7 @@ impl ContractTerms {
     /// (which always exceeds any window).
     ///
     /// ```
-    /// use budget_runtime::model::ContractTerms;
+    /// use budget::model::ContractTerms;
     ///
     /// let terms = ContractTerms { max_context_tokens: u64::MAX, max_output_tokens: 1, ..Default::default() };
     /// assert_eq!(terms.total(), None);
@@ -91,7 +91,7 @@ impl ContractTerms {
     /// term and the excess.
     ///
     /// ```
-    /// use budget_runtime::model::ContractTerms;
+    /// use budget::model::ContractTerms;
     ///
     /// let terms = ContractTerms {
     ///     fixed_prompt_tokens: 1_040,
@@ -134,7 +134,7 @@ impl ContractTerms {
 /// [`ContractTerms::check`].
 ///
 /// ```
-/// use budget_runtime::model::ContractTerms;
+/// use budget::model::ContractTerms;
 ///
 /// let terms = ContractTerms { max_context_tokens: 10, context_window: 8, ..Default::default() };
 /// let violation = terms.check().unwrap_err();

@@ -9,7 +9,7 @@ use std::fmt;
 /// narrative ([`Tier::Summary`]). `Raw > Linked > Summary` in ordering.
 ///
 /// ```
-/// use budget_runtime::model::Tier;
+/// use budget::model::Tier;
 ///
 /// assert!(Tier::Raw > Tier::Linked);
 /// assert_eq!(Tier::for_score(0.75, Tier::DEFAULT_THRESHOLDS), Tier::Raw);
@@ -19,7 +19,6 @@ use std::fmt;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
-#[non_exhaustive]
 pub enum Tier {
     /// Mentioned in the summary narrative only.
     Summary,

@@ -10,13 +10,13 @@
 /// `const` code, so this is the crate's one `as` from `f64` to an integer;
 /// `as` is defined to saturate exactly as described.
 #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-pub(crate) const fn saturating_u64_from_f64(value: f64) -> u64 {
+pub const fn saturating_u64_from_f64(value: f64) -> u64 {
     value as u64
 }
 
 /// `value` as `u64`, or `u64::MAX` when it is larger (`const`, where
 /// `TryFrom` is not available).
-pub(crate) const fn saturating_u64_from_u128(value: u128) -> u64 {
+pub const fn saturating_u64_from_u128(value: u128) -> u64 {
     if value > u64::MAX as u128 {
         return u64::MAX;
     }
@@ -26,7 +26,7 @@ pub(crate) const fn saturating_u64_from_u128(value: u128) -> u64 {
 
 /// `value` clamped to the `i64` range (`const`, where `TryFrom` is not
 /// available).
-pub(crate) const fn saturating_i64_from_i128(value: i128) -> i64 {
+pub const fn saturating_i64_from_i128(value: i128) -> i64 {
     if value > i64::MAX as i128 {
         return i64::MAX;
     }
@@ -41,14 +41,14 @@ pub(crate) const fn saturating_i64_from_i128(value: i128) -> i64 {
 
 /// `value` as `u8`, for `const` tables whose entries fit by construction:
 /// a value that does not fit stops the build (constant evaluation panics).
-pub(crate) const fn table_u8(value: usize) -> u8 {
+pub const fn table_u8(value: usize) -> u8 {
     assert!(value <= u8::MAX as usize, "table entry does not fit in u8");
     value.to_le_bytes()[0]
 }
 
 /// `value` as `u16`, for `const` tables whose entries fit by construction:
 /// a value that does not fit stops the build (constant evaluation panics).
-pub(crate) const fn table_u16(value: usize) -> u16 {
+pub const fn table_u16(value: usize) -> u16 {
     assert!(
         value <= u16::MAX as usize,
         "table entry does not fit in u16"

@@ -4,14 +4,6 @@
 /// Optimal-string-alignment distance between `a` and `b`, in characters:
 /// insertions, deletions, substitutions and swaps of adjacent characters
 /// each cost one.
-///
-/// ```
-/// use budget_runtime::suggest::edit_distance;
-///
-/// assert_eq!(edit_distance("use_histroy", "use_history"), 1); // one swap
-/// assert_eq!(edit_distance("max_token", "max_tokens"), 1);
-/// assert_eq!(edit_distance("kitten", "sitting"), 3);
-/// ```
 pub fn edit_distance(a: &str, b: &str) -> usize {
     let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
@@ -49,5 +41,8 @@ mod tests {
         assert_eq!(edit_distance("call_modle", "call_model"), 1);
         assert_eq!(edit_distance("", "tags"), 4);
         assert_eq!(edit_distance("score", "scale"), 2);
+        assert_eq!(edit_distance("use_histroy", "use_history"), 1); // one swap
+        assert_eq!(edit_distance("max_token", "max_tokens"), 1);
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
     }
 }

@@ -13,7 +13,7 @@
 //! is what the same 1% share gives for an 80,000-token payload; the headroom
 //! arithmetic (720 = 90% of 800) is the same either way.
 
-use crate::model::Tier;
+use crate::Tier;
 
 /// Which validation rule of a [`TierBudget`] a set of values breaks.
 ///
@@ -21,7 +21,7 @@ use crate::model::Tier;
 /// [`TierBudget::new`], [`TierBudget::new_const`] and the `budget!` macro.
 ///
 /// ```
-/// use budget_runtime::payload::{TierBudget, TierBudgetRule};
+/// use budget::payload::{TierBudget, TierBudgetRule};
 ///
 /// let rule = TierBudget::broken_rule(100_000, 300, 1.0, 9.0, 80.0, 10.0);
 /// assert_eq!(rule, Some(TierBudgetRule::SharesSumTo100));
@@ -46,7 +46,7 @@ impl TierBudgetRule {
     /// formatted (panics during constant evaluation).
     ///
     /// ```
-    /// use budget_runtime::payload::TierBudgetRule;
+    /// use budget::payload::TierBudgetRule;
     ///
     /// assert_eq!(
     ///     TierBudgetRule::MetaWithinTotal.message(),
@@ -101,8 +101,8 @@ impl TierBudgetRule {
 /// figure is resolved.
 ///
 /// ```
-/// use budget_runtime::model::Tier;
-/// use budget_runtime::payload::TierBudget;
+/// use budget::model::Tier;
+/// use budget::payload::TierBudget;
 ///
 /// const BUDGET: TierBudget = TierBudget::new_const(100_000, 300, 1.0, 9.0, 90.0, 10.0);
 /// assert_eq!(BUDGET.nominal(Tier::Raw), 90_000);
@@ -145,7 +145,7 @@ impl TierBudget {
     /// item this is a compile error.
     ///
     /// ```
-    /// use budget_runtime::payload::TierBudget;
+    /// use budget::payload::TierBudget;
     ///
     /// const SMALL: TierBudget = TierBudget::new_const(20_000, 200, 2.0, 18.0, 80.0, 5.0);
     /// assert_eq!(SMALL.total(), 20_000);
@@ -177,7 +177,7 @@ impl TierBudget {
     /// to give SUMMARY one effective token.
     ///
     /// ```
-    /// use budget_runtime::{payload::TierBudget, model::Tier};
+    /// use budget::{payload::TierBudget, model::Tier};
     ///
     /// const B: TierBudget = TierBudget::with_total_const(50_000);
     /// assert_eq!(B.effective(Tier::Linked), 4_050);
@@ -192,7 +192,7 @@ impl TierBudget {
     /// The [`TierBudgetError`] of the first broken rule, with the numbers.
     ///
     /// ```
-    /// use budget_runtime::payload::TierBudget;
+    /// use budget::payload::TierBudget;
     ///
     /// let err = TierBudget::new(200, 300, 1.0, 9.0, 90.0, 10.0).unwrap_err();
     /// assert_eq!(err.to_string(), "meta 300 tokens exceed the payload total of 200 tokens");
@@ -222,12 +222,12 @@ impl TierBudget {
     /// As [`TierBudget::new`].
     ///
     /// ```
-    /// use budget_runtime::{payload::TierBudget, model::Tier};
+    /// use budget::{payload::TierBudget, model::Tier};
     ///
     /// let b = TierBudget::with_total(100_000)?;
     /// assert_eq!(b.meta(), 300);
     /// assert_eq!(b.effective(Tier::Raw), 81_000);
-    /// # Ok::<(), budget_runtime::payload::TierBudgetError>(())
+    /// # Ok::<(), budget::payload::TierBudgetError>(())
     /// ```
     pub fn with_total(total: u64) -> Result<Self, TierBudgetError> {
         Self::defaults(total).validated()
@@ -297,7 +297,7 @@ impl TierBudget {
     /// tiers in the order SUMMARY, LINKED, RAW.
     ///
     /// ```
-    /// use budget_runtime::{payload::{TierBudget, TierBudgetRule}, model::Tier};
+    /// use budget::{payload::{TierBudget, TierBudgetRule}, model::Tier};
     ///
     /// assert_eq!(TierBudget::broken_rule(100_000, 300, 1.0, 9.0, 90.0, 10.0), None);
     /// assert_eq!(
@@ -369,7 +369,7 @@ impl TierBudget {
     /// The share of `tier`, in percent of [`total`](Self::total).
     ///
     /// ```
-    /// use budget_runtime::{payload::TierBudget, model::Tier};
+    /// use budget::{payload::TierBudget, model::Tier};
     /// assert_eq!(TierBudget::with_total_const(1_000).percent(Tier::Linked), 9.0);
     /// ```
     pub const fn percent(&self, tier: Tier) -> f64 {
@@ -383,7 +383,7 @@ impl TierBudget {
     /// The nominal budget of `tier` in tokens: `floor(total × share / 100)`.
     ///
     /// ```
-    /// use budget_runtime::{payload::TierBudget, model::Tier};
+    /// use budget::{payload::TierBudget, model::Tier};
     /// assert_eq!(TierBudget::with_total_const(100_000).nominal(Tier::Linked), 9_000);
     /// ```
     pub const fn nominal(&self, tier: Tier) -> u64 {
@@ -394,7 +394,7 @@ impl TierBudget {
     /// `floor(nominal × (100 − headroom) / 100)`, always ≥ 1.
     ///
     /// ```
-    /// use budget_runtime::{payload::TierBudget, model::Tier};
+    /// use budget::{payload::TierBudget, model::Tier};
     /// assert_eq!(TierBudget::with_total_const(100_000).effective(Tier::Linked), 8_100);
     /// ```
     pub const fn effective(&self, tier: Tier) -> u64 {
@@ -447,7 +447,7 @@ const fn effective_tokens(total: u64, share_percent: f64, headroom_percent: f64)
     percent_of(percent_of(total, share_percent), 100.0 - headroom_percent)
 }
 
-/// A [`TierBudget`](crate::payload::TierBudget) broke a validation rule.
+/// A [`TierBudget`] broke a validation rule.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum TierBudgetError {
@@ -455,7 +455,7 @@ pub enum TierBudgetError {
     #[error("{tier} share {percent} percent is outside 0.0..=100.0")]
     ShareOutOfRange {
         /// The tier.
-        tier: crate::model::Tier,
+        tier: crate::Tier,
         /// The value given.
         percent: f64,
     },
@@ -493,7 +493,7 @@ pub enum TierBudgetError {
     )]
     TierLimitZero {
         /// The tier.
-        tier: crate::model::Tier,
+        tier: crate::Tier,
         /// The payload total.
         total: u64,
         /// The tier's share.

@@ -3,12 +3,12 @@
 use std::borrow::Cow;
 use std::collections::HashSet;
 
-use crate::model::ContextKind;
+use crate::ContextKind;
 
 /// A minimum number of items of one kind that a quota slicer guarantees.
 ///
 /// ```
-/// use budget_runtime::{ContextKind, model::ReservedSlot};
+/// use budget::{ContextKind, model::ReservedSlot};
 ///
 /// const TOOLS: ReservedSlot = ReservedSlot::new(ContextKind::TOOL_OUTPUT, 2);
 /// assert_eq!(TOOLS.min_items, 2);
@@ -88,7 +88,7 @@ impl BudgetRule {
 /// message naming the rule.
 ///
 /// ```
-/// use budget_runtime::{ContextBudget, model::ContextBudgetError};
+/// use budget::{ContextBudget, model::ContextBudgetError};
 ///
 /// const BUDGET: ContextBudget = ContextBudget::new_const(128_000, 100_000)
 ///     .with_output_reserve(4_096);
@@ -130,7 +130,7 @@ impl ContextBudget {
     /// A builder for a budget with optional fields.
     ///
     /// ```
-    /// use budget_runtime::{ContextBudget, ContextKind};
+    /// use budget::{ContextBudget, ContextKind};
     ///
     /// let budget = ContextBudget::builder(200_000, 128_000)
     ///     .output_reserve(4_096)
@@ -138,7 +138,7 @@ impl ContextBudget {
     ///     .safety_margin_percent(10.0)
     ///     .build()?;
     /// assert_eq!(budget.reserved_slots().len(), 1);
-    /// # Ok::<(), budget_runtime::model::ContextBudgetError>(())
+    /// # Ok::<(), budget::model::ContextBudgetError>(())
     /// ```
     pub fn builder(max_tokens: u64, target_tokens: u64) -> ContextBudgetBuilder {
         ContextBudgetBuilder {
@@ -321,7 +321,7 @@ impl ContextBudget {
     /// `const` code cannot do yet.
     ///
     /// ```
-    /// use budget_runtime::{ContextBudget, model::EffectiveBudget};
+    /// use budget::{ContextBudget, model::EffectiveBudget};
     ///
     /// let budget = ContextBudget::builder(1_000, 800).output_reserve(100).build()?;
     /// assert_eq!(budget.effective(300), EffectiveBudget { max_tokens: 600, target_tokens: 500 });
@@ -335,7 +335,7 @@ impl ContextBudget {
     /// const SMALL: &ContextBudget = &ContextBudget::new_const(100, 50);
     /// const SMALL_EFFECTIVE: EffectiveBudget = SMALL.effective(20);
     /// assert_eq!(SMALL_EFFECTIVE, EffectiveBudget { max_tokens: 80, target_tokens: 30 });
-    /// # Ok::<(), budget_runtime::model::ContextBudgetError>(())
+    /// # Ok::<(), budget::model::ContextBudgetError>(())
     /// ```
     pub const fn effective(&self, pinned_tokens: u64) -> EffectiveBudget {
         let max = self
@@ -557,7 +557,7 @@ mod serde_impl {
     }
 }
 
-/// A [`ContextBudget`](crate::ContextBudget) broke a validation rule.
+/// A [`ContextBudget`] broke a validation rule.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum ContextBudgetError {

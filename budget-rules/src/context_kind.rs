@@ -12,12 +12,12 @@ use std::hash::{Hash, Hasher};
 /// accepted too.
 ///
 /// ```
-/// use budget_runtime::ContextKind;
+/// use budget::ContextKind;
 ///
 /// let kind = ContextKind::new("toolOUTPUT")?;
 /// assert_eq!(kind, ContextKind::TOOL_OUTPUT);
 /// assert_eq!(kind.as_str(), "toolOUTPUT");
-/// # Ok::<(), budget_runtime::model::ContextKindError>(())
+/// # Ok::<(), budget::model::ContextKindError>(())
 /// ```
 #[derive(Clone)]
 pub struct ContextKind(Cow<'static, str>);
