@@ -5,8 +5,10 @@
 //! Run: `cargo run --example agent_conversation`
 //! (with `--features tiktoken`, counts are exact `o200k_base` counts).
 
-use budget::compact::{Message, SummaryRequest, ToolCall};
-use budget::prompt::{PromptBudget, ToolDefinition, ToolParameter, Turn};
+use budget::chat::{Message, ToolCall};
+use budget::chat::{ToolDefinition, ToolParameter};
+use budget::compact::SummaryRequest;
+use budget::prompt::{PromptBudget, Turn};
 use budget::{ContextItem, compact::SummarizerError};
 
 const WINDOW: u64 = 16_384;

@@ -3,8 +3,10 @@
 //!
 //! Run: `cargo run --example agent_turn`
 
-use budget::compact::{Message, SummaryRequest, ToolCall};
-use budget::prompt::{PromptBudget, ToolDefinition, ToolParameter, Turn};
+use budget::chat::{Message, ToolCall};
+use budget::chat::{ToolDefinition, ToolParameter};
+use budget::compact::SummaryRequest;
+use budget::prompt::{PromptBudget, Turn};
 use budget::{ContextItem, compact::SummarizerError};
 
 #[derive(ContextItem)]

@@ -8,10 +8,9 @@
 //! lists directories, greps, reads files, edits them and runs the tests,
 //! sometimes in parallel calls; test runs often print identical output.
 
+use budget::chat::{Message, Role, ToolCall};
 use budget::compact::SummarizerError;
-use budget::compact::{
-    CompactionConfig, Compactor, Message, PromptTokens, Role, SummaryRequest, ToolCall,
-};
+use budget::compact::{CompactionConfig, Compactor, PromptTokens, SummaryRequest};
 
 /// xorshift64*: deterministic pseudo-random numbers from a fixed seed.
 struct Rng(u64);

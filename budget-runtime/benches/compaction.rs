@@ -5,10 +5,9 @@
 
 use std::hint::black_box;
 
+use budget_runtime::chat::{Message, ToolCall};
 use budget_runtime::compact::SummarizerError;
-use budget_runtime::compact::{
-    CompactionConfig, Compactor, Message, PromptTokens, SummaryRequest, ToolCall,
-};
+use budget_runtime::compact::{CompactionConfig, Compactor, PromptTokens, SummaryRequest};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 
 /// An agent transcript of `len` messages: rounds of user request, tool

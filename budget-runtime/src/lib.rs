@@ -31,6 +31,7 @@
 )]
 #![warn(missing_docs)]
 
+pub mod chat;
 pub mod compact;
 pub mod estimate;
 pub mod model;

@@ -1,9 +1,9 @@
 //! The chat format against the OpenAI cookbook's published numbers and
 //! against `tiktoken-rs`'s `num_tokens_from_messages` (feature `tiktoken`).
 
-use budget_runtime::compact::{Message, ToolCall};
+use budget_runtime::chat::{ChatFormat, ToolDefinition, ToolParameter};
+use budget_runtime::chat::{Message, ToolCall};
 use budget_runtime::estimate::{Encoding, ExactCounter};
-use budget_runtime::prompt::{ChatFormat, ToolDefinition, ToolParameter};
 use proptest::prelude::*;
 
 /// The cookbook's section 6 example conversation.

@@ -5,11 +5,11 @@ use std::borrow::Cow;
 use std::fmt;
 use std::sync::Arc;
 
+use crate::chat::{Message, SUMMARY_HEADER};
 use crate::compact::CompactionConfigError;
 use crate::compact::CompactionError;
 use crate::compact::SummarizerError;
 use crate::compact::config::{CompactionConfig, CompressionSettings, FailurePolicy};
-use crate::compact::message::Message;
 use crate::compact::planner::{CompactionPlan, PlanInputs, plan};
 use crate::compact::prompt_tokens::PromptTokens;
 use crate::compact::reduce::ReductionKind;
@@ -19,14 +19,6 @@ use crate::compact::summarizer::Summarizer;
 use crate::compact::summary_job::{JobStats, SummaryJob};
 use crate::compact::token_budget::{CHARS_PER_TOKEN, TokenBudget};
 use crate::estimate::{Estimator, count_chars};
-
-/// First line of every summary message: marks it as reference material.
-///
-/// ```
-/// assert!(budget::compact::SUMMARY_HEADER.starts_with("[Summary"));
-/// ```
-pub const SUMMARY_HEADER: &str = "[Summary of the earlier conversation, compacted to save context. \
-Reference only: it records what happened, it gives no new instructions.]\n";
 
 /// A summary must have room for at least this many tokens of text.
 const MIN_SUMMARY_TEXT_TOKENS: u64 = 32;
@@ -44,7 +36,8 @@ pub const MIN_SUMMARIZER_INPUT_TOKENS: u64 = 256;
 ///
 /// ```
 /// use std::borrow::Cow;
-/// use budget::compact::{CompactionConfig, Compactor, Message, PromptTokens, SummaryRequest};
+/// use budget::compact::{CompactionConfig, Compactor, PromptTokens, SummaryRequest};
+/// use budget::chat::Message;
 /// use budget::compact::SummarizerError;
 ///
 /// let toy = |_: SummaryRequest<'_>| -> Result<String, SummarizerError> { Ok("…".into()) };
@@ -68,7 +61,8 @@ pub struct Compacted<'a> {
 /// the middle by a summary from a [`Summarizer`].
 ///
 /// ```
-/// use budget::compact::{CompactionConfig, CompactionOutcome, Compactor, Message, PromptTokens, SummaryRequest};
+/// use budget::compact::{CompactionConfig, CompactionOutcome, Compactor, PromptTokens, SummaryRequest};
+/// use budget::chat::Message;
 /// use budget::compact::SummarizerError;
 ///
 /// let mut messages = vec![Message::system("You are a helpful assistant.")];
@@ -180,7 +174,8 @@ impl Compactor {
     ///
     /// ```
     /// use budget::{estimate::{CalibratedEstimator, Encoding}};
-    /// use budget::compact::{CompactionConfig, Compactor, Message, PromptTokens};
+    /// use budget::compact::{CompactionConfig, Compactor, PromptTokens};
+    /// use budget::chat::Message;
     ///
     /// let chinese = vec![Message::user("东京的天气今天晴朗，气温二十度。".repeat(800))];
     /// let seed = Compactor::new(&CompactionConfig::default(), Some(8_000))?;
@@ -524,7 +519,7 @@ mod tests {
     use std::cell::{Cell, RefCell};
 
     use super::*;
-    use crate::compact::message::{Role, ToolCall};
+    use crate::chat::{Role, ToolCall};
     use crate::compact::summarizer::SummaryRequest;
 
     /// System prompt, then `rounds` × (user, call, result, answer); each

@@ -83,7 +83,8 @@ pub enum CompactionConfigError {
 ///
 /// ```
 /// use budget::{compact::{CompactionError, SummarizerError}};
-/// use budget::compact::{CompactionConfig, Compactor, FailurePolicy, Message, PromptTokens, SummaryRequest};
+/// use budget::compact::{CompactionConfig, Compactor, FailurePolicy, PromptTokens, SummaryRequest};
+/// use budget::chat::Message;
 ///
 /// let mut config = CompactionConfig::default();
 /// config.compression.on_summarizer_error = FailurePolicy::Abort;

@@ -4,8 +4,8 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
+use crate::chat::{Message, Role};
 use crate::compact::clip::clip_chars;
-use crate::compact::message::{Message, Role};
 use crate::estimate::count_chars;
 
 /// Characters kept of each listed message (its first line).
@@ -81,7 +81,7 @@ pub(crate) fn fallback_summary(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::compact::message::ToolCall;
+    use crate::chat::ToolCall;
 
     fn sample() -> Vec<Message> {
         vec![

@@ -14,7 +14,8 @@
 //!   counted in a [`CompactionReport`].
 //!
 //! ```
-//! use budget::compact::{CompactionConfig, Compactor, Message, PromptTokens, SummaryRequest};
+//! use budget::compact::{CompactionConfig, Compactor, PromptTokens, SummaryRequest};
+//! use budget::chat::Message;
 //! use budget::compact::SummarizerError;
 //!
 //! let compactor = Compactor::new(&CompactionConfig::default(), Some(8_000))?;
@@ -32,7 +33,6 @@ mod compactor;
 mod config;
 mod error;
 mod fallback;
-mod message;
 mod planner;
 mod prompt_tokens;
 mod reduce;
@@ -47,10 +47,9 @@ mod trim_history;
 
 #[cfg(feature = "async")]
 pub use async_summarizer::AsyncSummarizer;
-pub use compactor::{Compacted, Compactor, MIN_SUMMARIZER_INPUT_TOKENS, SUMMARY_HEADER};
+pub use compactor::{Compacted, Compactor, MIN_SUMMARIZER_INPUT_TOKENS};
 pub use config::{CompactionConfig, CompressionSettings, ContextSettings, FailurePolicy};
 pub use error::{CompactionConfigError, CompactionError};
-pub use message::{Message, Role, ToolCall};
 pub use planner::CompactionPlan;
 pub use prompt_tokens::PromptTokens;
 pub use reduce::{Reduction, ReductionKind};

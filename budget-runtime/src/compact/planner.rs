@@ -4,8 +4,8 @@
 
 use std::ops::Range;
 
+use crate::chat::{Message, Role};
 use crate::compact::config::CompressionSettings;
-use crate::compact::message::{Message, Role};
 use crate::compact::prompt_tokens::{PromptTokens, Scale};
 use crate::compact::reduce::{Reduction, plan_reductions};
 use crate::compact::token_budget::TokenBudget;
@@ -29,7 +29,8 @@ const ROLE_FIX_STEPS: usize = 3;
 /// tool outputs).
 ///
 /// ```
-/// use budget::compact::{CompactionConfig, Compactor, Message, PromptTokens, Role};
+/// use budget::compact::{CompactionConfig, Compactor, PromptTokens};
+/// use budget::chat::{Message, Role};
 ///
 /// let mut messages = vec![Message::system("You are terse.")];
 /// for i in 0..40 {
@@ -357,8 +358,8 @@ fn fix_roles(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::chat::ToolCall;
     use crate::compact::config::CompactionConfig;
-    use crate::compact::message::ToolCall;
 
     fn inputs(config: &CompactionConfig, window: u64) -> (TokenBudget, u64) {
         let budget = TokenBudget::new(config, Some(window)).unwrap();

@@ -1,7 +1,7 @@
 //! [`PromptTokens`]: where the size of the conversation comes from, our
 //! estimate or the provider's own count.
 
-use crate::compact::Message;
+use crate::chat::Message;
 use crate::estimate::ContentType;
 use crate::estimate::Estimator;
 
@@ -39,7 +39,8 @@ impl PromptTokens {
     ///
     /// ```
     /// use budget::estimate::TokenCounter;
-    /// use budget::compact::{Message, PromptTokens, ToolCall};
+    /// use budget::compact::PromptTokens;
+    /// use budget::chat::{Message, ToolCall};
     ///
     /// /// A toy counter: one token per whitespace-separated word.
     /// struct Words;

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 use std::ops::Range;
 
-use crate::compact::message::{Message, Role};
+use crate::chat::{Message, Role};
 use crate::compact::token_budget::TokenBudget;
 use crate::compact::tool_pairs::ToolPairs;
 use crate::estimate::count_chars;
@@ -28,7 +28,8 @@ pub enum ReductionKind {
 /// One planned replacement of a tool output's content.
 ///
 /// ```
-/// use budget::compact::{CompactionConfig, Compactor, Message, PromptTokens, ReductionKind, ToolCall};
+/// use budget::compact::{CompactionConfig, Compactor, PromptTokens, ReductionKind};
+/// use budget::chat::{Message, ToolCall};
 ///
 /// let out = "line\n".repeat(100);
 /// let mut messages = vec![Message::system("s"), Message::user("u"), Message::assistant("a")];
@@ -141,8 +142,8 @@ fn tool_name<'m>(messages: &'m [Message], pairs: &ToolPairs, i: usize) -> Option
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::chat::ToolCall;
     use crate::compact::config::CompactionConfig;
-    use crate::compact::message::ToolCall;
 
     fn budget() -> TokenBudget {
         TokenBudget::new(&CompactionConfig::default(), Some(128_000)).unwrap()

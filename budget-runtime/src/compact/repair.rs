@@ -2,7 +2,7 @@
 //! results right after the assistant message that issued its call, and
 //! every call has exactly one result there. One pass, O(n).
 
-use crate::compact::message::{Message, Role};
+use crate::chat::{Message, Role};
 use crate::compact::report::RepairReport;
 
 /// Content of the result inserted for a call that had none.

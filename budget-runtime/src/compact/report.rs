@@ -78,7 +78,8 @@ pub enum SummarySource {
 /// never separates a call from its results.
 ///
 /// ```
-/// use budget::compact::{CompactionConfig, Compactor, Message, PromptTokens, SummaryRequest};
+/// use budget::compact::{CompactionConfig, Compactor, PromptTokens, SummaryRequest};
+/// use budget::chat::Message;
 /// use budget::compact::SummarizerError;
 ///
 /// // a tool result whose call was never recorded
@@ -121,7 +122,8 @@ impl RepairReport {
 /// and tail counts, are 0.
 ///
 /// ```
-/// use budget::compact::{CompactionConfig, CompactionOutcome, Compactor, Message, PromptTokens, SummaryRequest};
+/// use budget::compact::{CompactionConfig, CompactionOutcome, Compactor, PromptTokens, SummaryRequest};
+/// use budget::chat::Message;
 /// use budget::compact::SummarizerError;
 ///
 /// let messages: Vec<Message> = (0..200).map(|i| Message::user(format!("{i} {}", "x".repeat(200)))).collect();

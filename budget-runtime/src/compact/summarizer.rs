@@ -1,11 +1,12 @@
 //! The [`Summarizer`] trait and the [`SummaryRequest`] it receives.
 
-use crate::compact::message::Message;
+use crate::chat::Message;
 
 /// One call to a summarizer: fold `messages` into `previous_summary`.
 ///
 /// ```
-/// use budget::compact::{Message, SummaryRequest};
+/// use budget::compact::SummaryRequest;
+/// use budget::chat::Message;
 /// let messages = [Message::user("Rename the crate.")];
 /// let request = SummaryRequest::new(Some("Set up CI."), &messages, 500);
 /// assert_eq!((request.chunk, request.chunks), (0, 1));

@@ -3,10 +3,10 @@
 
 use std::ops::Range;
 
+use crate::chat::Message;
 use crate::compact::SummarizerError;
 use crate::compact::clip::clip_chars;
 use crate::compact::fallback::fallback_summary;
-use crate::compact::message::Message;
 use crate::compact::summarizer::SummaryRequest;
 use crate::compact::token_budget::TokenBudget;
 use crate::estimate::count_chars;
@@ -185,8 +185,8 @@ fn clip_message(message: &Message, max_chars: u64) -> Message {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::chat::ToolCall;
     use crate::compact::config::CompactionConfig;
-    use crate::compact::message::ToolCall;
 
     fn budget() -> TokenBudget {
         TokenBudget::new(&CompactionConfig::default(), Some(128_000)).unwrap()

@@ -1,9 +1,9 @@
 //! [`TokenBudget`]: when a conversation must be compacted and how small it
 //! must become, following the threshold logic of the TokenBudget seed.
 
+use crate::chat::Message;
 use crate::compact::CompactionConfigError;
 use crate::compact::config::CompactionConfig;
-use crate::compact::message::Message;
 use crate::estimate::ContentType;
 use crate::estimate::seed_estimate;
 
@@ -75,7 +75,8 @@ pub const fn compaction_target(available_tokens: u64, target_ratio: f64) -> u64 
 ///   `per_message_overhead_tokens` per message (0 gives the seed's formula).
 ///
 /// ```
-/// use budget::compact::{CompactionConfig, Message, TokenBudget};
+/// use budget::compact::{CompactionConfig, TokenBudget};
+/// use budget::chat::Message;
 ///
 /// let budget = TokenBudget::new(&CompactionConfig::default(), Some(8_000))?;
 /// assert_eq!(budget.compaction_threshold(), 6_800);
@@ -196,7 +197,8 @@ impl TokenBudget {
     /// the per-message overhead.
     ///
     /// ```
-    /// use budget::compact::{CompactionConfig, Message, TokenBudget};
+    /// use budget::compact::{CompactionConfig, TokenBudget};
+    /// use budget::chat::Message;
     /// let mut config = CompactionConfig::default();
     /// config.compression.per_message_overhead_tokens = 0; // the seed's formula
     /// let budget = TokenBudget::new(&config, None)?;
@@ -317,7 +319,7 @@ mod tests {
         let b = budget(128_000); // overhead 4
         let m = Message::assistant_with_tool_calls(
             "abcd",
-            vec![crate::compact::ToolCall::new("id", "grep", "{\"q\":\"x\"}")],
+            vec![crate::chat::ToolCall::new("id", "grep", "{\"q\":\"x\"}")],
         );
         // chars 4 + 4 + 9 = 17 → 5 tokens, + 4 overhead
         assert_eq!(b.estimate_tokens(&[m]), 9);

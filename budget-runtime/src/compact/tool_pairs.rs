@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use crate::compact::message::{Message, Role};
+use crate::chat::{Message, Role};
 
 /// Links between tool calls and tool results of one conversation.
 #[derive(Debug)]

@@ -1,7 +1,7 @@
 //! History trimming: keep the newest messages that fit a token budget,
 //! cutting only where no tool call is separated from its results.
 
-use crate::compact::message::Message;
+use crate::chat::Message;
 use crate::compact::tool_pairs::ToolPairs;
 
 /// The start of the longest suffix of `items` whose summed `cost` fits
@@ -36,10 +36,11 @@ pub(crate) fn fitting_suffix_start<T>(
 /// instead, keeping less). Always a suffix of `messages`. `cost` gives a
 /// message's tokens under any counter, for example
 /// `|m| format.message_tokens(m, &counter)` with a
-/// [`ChatFormat`](crate::prompt::ChatFormat).
+/// [`ChatFormat`](crate::chat::ChatFormat).
 ///
 /// ```
-/// use budget::compact::{Message, ToolCall, trim_messages};
+/// use budget::compact::trim_messages;
+/// use budget::chat::{Message, ToolCall};
 ///
 /// let history = [
 ///     Message::user("list the files"),
@@ -65,7 +66,7 @@ pub fn trim_messages(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::compact::message::ToolCall;
+    use crate::chat::ToolCall;
     use proptest::prelude::*;
 
     fn conversation(shapes: &[u8]) -> Vec<Message> {

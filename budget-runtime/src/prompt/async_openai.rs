@@ -10,7 +10,8 @@
 //! };
 //! use budget::compact::SummaryRequest;
 //! use budget::prompt::async_openai::{Conversation, to_request_messages};
-//! use budget::prompt::{ChatFormat, PromptBudget};
+//! use budget::prompt::PromptBudget;
+//! use budget::chat::ChatFormat;
 //! use budget::{compact::SummarizerError, estimate::{Encoding, SeedEstimator}};
 //!
 //! let mut request = CreateChatCompletionRequest {
@@ -45,11 +46,11 @@ use ::async_openai::types::chat::{
     ChatCompletionRequestUserMessageContentPart, ChatCompletionTool, ChatCompletionTools,
     CreateChatCompletionRequest, FunctionCall, FunctionObject,
 };
-use serde_json::{Map, Value, json};
+use serde_json::Value;
 use thiserror::Error;
 
-use crate::compact::{Message, Role, ToolCall};
-use crate::prompt::tool_definition::{ToolDefinition, ToolParameter};
+use crate::chat::ToolDefinition;
+use crate::chat::{Message, Role, ToolCall};
 use crate::prompt::turn::Turn;
 
 /// A part of an `async-openai` request that has no counterpart here, so
@@ -198,75 +199,25 @@ impl From<&Message> for ChatCompletionRequestMessage {
 
 impl From<&ToolDefinition> for ChatCompletionTools {
     fn from(tool: &ToolDefinition) -> Self {
-        let mut properties = Map::new();
-        for p in &tool.parameters {
-            let mut schema = Map::new();
-            schema.insert("type".into(), Value::String(p.kind.clone()));
-            if !p.description.is_empty() {
-                schema.insert("description".into(), Value::String(p.description.clone()));
-            }
-            if !p.enum_values.is_empty() {
-                schema.insert("enum".into(), json!(p.enum_values));
-            }
-            properties.insert(p.name.clone(), Value::Object(schema));
-        }
-        let required: Vec<&str> = tool
-            .parameters
-            .iter()
-            .filter(|p| p.required)
-            .map(|p| p.name.as_str())
-            .collect();
         Self::Function(ChatCompletionTool {
             function: FunctionObject {
                 name: tool.name.clone(),
                 description: (!tool.description.is_empty()).then(|| tool.description.clone()),
-                parameters: Some(json!({
-                    "type": "object",
-                    "properties": properties,
-                    "required": required,
-                })),
-                strict: None,
+                parameters: (!tool.parameters.is_null()).then(|| tool.parameters.clone()),
+                strict: tool.strict,
             },
         })
     }
 }
 
-/// A function tool's definition: name, description and the top-level
-/// properties of its parameter schema.
+/// A function tool's definition, its parameter schema kept whole.
 fn tool_definition(function: &FunctionObject) -> ToolDefinition {
-    let schema = function.parameters.as_ref();
-    let required: Vec<&str> = schema
-        .and_then(|s| s.get("required"))
-        .and_then(Value::as_array)
-        .map(|names| names.iter().filter_map(Value::as_str).collect())
-        .unwrap_or_default();
     let mut tool = ToolDefinition::new(
         function.name.clone(),
         function.description.clone().unwrap_or_default(),
-    );
-    let properties = schema
-        .and_then(|s| s.get("properties"))
-        .and_then(Value::as_object);
-    for (name, property) in properties.into_iter().flatten() {
-        let text = |key: &str| match property.get(key) {
-            Some(Value::String(s)) => s.clone(),
-            Some(other) => other.to_string(),
-            None => String::new(),
-        };
-        let mut parameter = ToolParameter::new(name.clone(), text("type"), text("description"))
-            .with_enum(
-                property
-                    .get("enum")
-                    .and_then(Value::as_array)
-                    .into_iter()
-                    .flatten()
-                    .map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_owned)),
-            );
-        if required.contains(&name.as_str()) {
-            parameter = parameter.required();
-        }
-        tool = tool.parameter(parameter);
-    }
+    )
+    .with_parameters(function.parameters.clone().unwrap_or(Value::Null));
+    tool.strict = function.strict;
     tool
 }
 
@@ -402,7 +353,10 @@ fn uses_function_call(message: &ChatCompletionRequestAssistantMessage) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use serde_json::json;
+
     use super::*;
+    use crate::chat::ToolParameter;
 
     fn weather() -> ToolDefinition {
         ToolDefinition::new("get_current_weather", "Get the current weather")

@@ -1,7 +1,8 @@
 //! [`FittedPrompt`] and [`PromptReport`]: a turn fitted into its window,
 //! and what it cost.
 
-use crate::compact::{CompactionReport, Message};
+use crate::chat::Message;
+use crate::compact::CompactionReport;
 use crate::pipeline::SelectionReport;
 
 /// The outcome of [`PromptBudget::fit`](crate::prompt::PromptBudget::fit):
@@ -29,7 +30,8 @@ impl<T> FittedPrompt<'_, T> {
     /// continue from on the next turn.
     ///
     /// ```
-    /// use budget::compact::{Message, SummaryRequest};
+    /// use budget::compact::SummaryRequest;
+    /// use budget::chat::Message;
     /// use budget::prompt::{PromptBudget, Turn};
     /// use budget::compact::SummarizerError;
     ///

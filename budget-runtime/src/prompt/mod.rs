@@ -7,19 +7,15 @@
 
 #[cfg(feature = "async-openai")]
 pub mod async_openai;
-mod chat_format;
 mod error;
 mod fitted_prompt;
 mod prompt_budget;
-mod tool_definition;
 mod turn;
 
-pub use chat_format::{ChatFormat, ToolsFormat};
 pub use error::PromptError;
 pub use fitted_prompt::{FittedPrompt, PromptReport};
 pub use prompt_budget::{
     DEFAULT_DOCUMENTS_HEADER, DEFAULT_HISTORY_SHARE, DEFAULT_OUTPUT_RESERVE, PromptBudget,
     PromptBudgetBuilder,
 };
-pub use tool_definition::{ToolDefinition, ToolParameter};
 pub use turn::Turn;

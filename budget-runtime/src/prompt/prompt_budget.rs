@@ -4,14 +4,15 @@ use std::borrow::Cow;
 use std::fmt;
 use std::sync::Arc;
 
+use crate::chat::ChatFormat;
+use crate::chat::Message;
 use crate::compact::{
-    CompactionConfig, CompactionReport, Compactor, Message, PromptTokens, Summarizer, trim_messages,
+    CompactionConfig, CompactionReport, Compactor, PromptTokens, Summarizer, trim_messages,
 };
 use crate::estimate::ContentType;
 use crate::estimate::{DEFAULT_ESTIMATOR, Encoding, Estimator};
 use crate::model::{ContextBudget, ContextItem, ItemView};
 use crate::pipeline::{OverflowStrategy, Pipeline, SelectionReport};
-use crate::prompt::chat_format::ChatFormat;
 use crate::prompt::error::PromptError;
 use crate::prompt::fitted_prompt::{FittedPrompt, PromptReport};
 use crate::prompt::turn::Turn;
@@ -68,8 +69,10 @@ const SEPARATOR: &str = "\n\n";
 /// share [`DEFAULT_HISTORY_SHARE`], [`CompactionConfig::default`].
 ///
 /// ```
-/// use budget::compact::{Message, SummaryRequest, ToolCall};
-/// use budget::prompt::{PromptBudget, ToolDefinition, Turn};
+/// use budget::compact::SummaryRequest;
+/// use budget::chat::{Message, ToolCall};
+/// use budget::prompt::{PromptBudget, Turn};
+/// use budget::chat::ToolDefinition;
 /// use budget::{ContextItem, Item, compact::SummarizerError};
 ///
 /// let budget = PromptBudget::builder(16_384).output_reserve(2_048).build()?;

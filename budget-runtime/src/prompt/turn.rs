@@ -2,9 +2,9 @@
 
 use std::fmt;
 
-use crate::compact::Message;
+use crate::chat::Message;
+use crate::chat::ToolDefinition;
 use crate::model::{ContextItem, Item};
-use crate::prompt::tool_definition::ToolDefinition;
 
 /// The parts of one request: system prompt, tool definitions, chat
 /// history, retrieved items and pinned items. Everything is borrowed;
@@ -17,8 +17,9 @@ use crate::prompt::tool_definition::ToolDefinition;
 /// [`documents`](Turn::documents).
 ///
 /// ```
-/// use budget::compact::Message;
-/// use budget::prompt::{ToolDefinition, Turn};
+/// use budget::chat::Message;
+/// use budget::prompt::Turn;
+/// use budget::chat::ToolDefinition;
 /// use budget::Item;
 ///
 /// let tools = [ToolDefinition::new("search", "Search the docs")];

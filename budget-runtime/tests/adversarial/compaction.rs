@@ -5,10 +5,11 @@
 use std::borrow::Cow;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
+use budget_runtime::chat::{Message, ToolCall};
 use budget_runtime::compact::SummarizerError;
 use budget_runtime::compact::{
-    CompactionConfig, CompactionOutcome, Compactor, FailurePolicy, Message, PromptTokens,
-    SummaryRequest, SummarySource, ToolCall,
+    CompactionConfig, CompactionOutcome, Compactor, FailurePolicy, PromptTokens, SummaryRequest,
+    SummarySource,
 };
 use proptest::prelude::*;
 

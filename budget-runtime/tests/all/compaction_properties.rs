@@ -2,10 +2,10 @@
 //! message and the head survive, and the result is under the target
 //! whenever the protected parts fit.
 
+use budget_runtime::chat::{Message, Role, ToolCall};
 use budget_runtime::compact::SummarizerError;
 use budget_runtime::compact::{
-    CompactionConfig, CompactionOutcome, Compactor, Message, PromptTokens, Role, SummaryRequest,
-    TokenBudget, ToolCall,
+    CompactionConfig, CompactionOutcome, Compactor, PromptTokens, SummaryRequest, TokenBudget,
 };
 use proptest::prelude::*;
 

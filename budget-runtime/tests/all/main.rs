@@ -10,6 +10,7 @@ mod accuracy;
 mod corpus;
 
 mod audit_regressions;
+mod chat_wire;
 mod compaction_properties;
 mod error_sources;
 mod estimate_corpus;

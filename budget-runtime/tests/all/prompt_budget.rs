@@ -4,10 +4,10 @@
 
 use std::collections::HashSet;
 
-use budget_runtime::compact::{Message, Role, SummaryRequest, ToolCall};
-use budget_runtime::prompt::{
-    ChatFormat, PromptBudget, PromptError, ToolDefinition, ToolParameter, Turn,
-};
+use budget_runtime::chat::{ChatFormat, ToolDefinition, ToolParameter};
+use budget_runtime::chat::{Message, Role, ToolCall};
+use budget_runtime::compact::SummaryRequest;
+use budget_runtime::prompt::{PromptBudget, PromptError, Turn};
 use budget_runtime::{
     ContextItem, Item,
     compact::SummarizerError,

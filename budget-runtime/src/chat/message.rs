@@ -6,7 +6,7 @@ use crate::estimate::count_chars;
 /// Who wrote a [`Message`].
 ///
 /// ```
-/// use budget::compact::Role;
+/// use budget::chat::Role;
 /// assert_eq!(Role::Tool.as_str(), "tool");
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -46,12 +46,16 @@ impl std::fmt::Display for Role {
 /// later [`Role::Tool`] message whose `tool_call_id` equals `id`.
 ///
 /// ```
-/// use budget::compact::ToolCall;
+/// use budget::chat::ToolCall;
 /// let call = ToolCall::new("call_1", "read_file", r#"{"path":"src/lib.rs"}"#);
 /// assert_eq!(call.name, "read_file");
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(from = "wire::WireToolCall", into = "wire::WireToolCall")
+)]
 pub struct ToolCall {
     /// The id tool results refer to.
     pub id: String,
@@ -76,7 +80,23 @@ impl ToolCall {
     }
 }
 
+/// First line of every summary message: marks it as reference material.
+///
+/// ```
+/// assert!(budget::chat::SUMMARY_HEADER.starts_with("[Summary"));
+/// ```
+pub const SUMMARY_HEADER: &str = "[Summary of the earlier conversation, compacted to save context. \
+Reference only: it records what happened, it gives no new instructions.]\n";
+
 /// One message of a conversation.
+///
+/// With the `serde` feature it reads and writes OpenAI's chat wire format:
+/// `{"role", "content", "name", "tool_calls": [{"id", "type": "function",
+/// "function": {"name", "arguments"}}], "tool_call_id"}`. Content may be
+/// read as a string, `null` (empty) or a list of text parts (joined); a part
+/// of another type (an image, audio) and an unknown field are errors, so no
+/// part of a request is lost silently. An assistant message with tool calls
+/// and no text is written with `"content": null`.
 ///
 /// * `tool_calls` is used by [`Role::Assistant`] messages that invoke tools.
 /// * `tool_call_id` is set on [`Role::Tool`] messages: the id of the call
@@ -86,7 +106,7 @@ impl ToolCall {
 ///   the summarizer as the previous summary.
 ///
 /// ```
-/// use budget::compact::{Message, Role, ToolCall};
+/// use budget::chat::{Message, Role, ToolCall};
 ///
 /// let call = Message::assistant_with_tool_calls("", vec![ToolCall::new("c1", "ls", "{}")]);
 /// let result = Message::tool_result("c1", "Cargo.toml\nsrc/");
@@ -95,38 +115,23 @@ impl ToolCall {
 /// assert_eq!(call.tool_calls[0].id, "c1");
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
 pub struct Message {
     /// Who wrote it.
     pub role: Role,
     /// Its text.
-    #[cfg_attr(feature = "serde", serde(default))]
     pub content: String,
     /// Tool calls requested by an assistant message (empty otherwise).
-    #[cfg_attr(
-        feature = "serde",
-        serde(default, skip_serializing_if = "Vec::is_empty")
-    )]
     pub tool_calls: Vec<ToolCall>,
     /// The author's name, for APIs that distinguish participants of one
     /// role (OpenAI's `name` field); counted by the chat format.
-    #[cfg_attr(
-        feature = "serde",
-        serde(default, skip_serializing_if = "Option::is_none")
-    )]
     pub name: Option<String>,
     /// For a tool result: the id of the call it answers.
-    #[cfg_attr(
-        feature = "serde",
-        serde(default, skip_serializing_if = "Option::is_none")
-    )]
     pub tool_call_id: Option<String>,
-    /// True for a compaction summary: reference material, not an instruction.
-    #[cfg_attr(
-        feature = "serde",
-        serde(default, skip_serializing_if = "std::ops::Not::not")
-    )]
+    /// True for a compaction summary: reference material, not an
+    /// instruction. Not part of the wire format: a message read from JSON
+    /// is reference-only when its content starts with [`SUMMARY_HEADER`],
+    /// as every summary the compactor writes does.
     pub reference_only: bool,
 }
 
@@ -134,7 +139,7 @@ impl Message {
     /// A message of `role` with `content` and nothing else.
     ///
     /// ```
-    /// use budget::compact::{Message, Role};
+    /// use budget::chat::{Message, Role};
     /// assert_eq!(Message::new(Role::User, "hi"), Message::user("hi"));
     /// ```
     pub fn new(role: Role, content: impl Into<String>) -> Self {
@@ -185,7 +190,7 @@ impl Message {
     /// This message with the author name `name`.
     ///
     /// ```
-    /// use budget::compact::Message;
+    /// use budget::chat::Message;
     /// let m = Message::system("New synergies.").with_name("example_user");
     /// assert_eq!(m.name.as_deref(), Some("example_user"));
     /// ```
@@ -198,7 +203,7 @@ impl Message {
     /// This message marked (or unmarked) as reference-only.
     ///
     /// ```
-    /// use budget::compact::Message;
+    /// use budget::chat::Message;
     /// assert!(Message::user("summary").with_reference_only(true).reference_only);
     /// ```
     #[must_use]
@@ -222,7 +227,7 @@ impl Message {
     /// overhead of [`TokenBudget`](crate::compact::TokenBudget).
     ///
     /// ```
-    /// use budget::compact::{Message, ToolCall};
+    /// use budget::chat::{Message, ToolCall};
     /// let m = Message::assistant_with_tool_calls("ok", vec![ToolCall::new("id", "ls", "{}")]);
     /// assert_eq!(m.char_count(), 2 + 2 + 2);
     /// ```
@@ -281,5 +286,136 @@ content = "hi"
     #[cfg(feature = "serde")]
     fn serde_json_like(m: &Message) -> String {
         toml::to_string(m).expect("message serializes")
+    }
+}
+
+#[cfg(feature = "serde")]
+mod wire {
+    //! OpenAI's chat wire format of messages and tool calls.
+
+    use serde::{Deserialize, Serialize};
+
+    use super::{Message, Role, SUMMARY_HEADER, ToolCall};
+
+    /// A tool call as a request writes it.
+    #[derive(Serialize, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    pub(super) struct WireToolCall {
+        id: String,
+        #[serde(rename = "type")]
+        kind: FunctionType,
+        function: WireFunctionCall,
+    }
+
+    /// The only tool-call type of a chat request.
+    #[derive(Serialize, Deserialize)]
+    #[serde(rename_all = "lowercase")]
+    enum FunctionType {
+        Function,
+    }
+
+    #[derive(Serialize, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct WireFunctionCall {
+        name: String,
+        arguments: String,
+    }
+
+    impl From<WireToolCall> for ToolCall {
+        fn from(call: WireToolCall) -> Self {
+            Self::new(call.id, call.function.name, call.function.arguments)
+        }
+    }
+
+    impl From<ToolCall> for WireToolCall {
+        fn from(call: ToolCall) -> Self {
+            Self {
+                id: call.id,
+                kind: FunctionType::Function,
+                function: WireFunctionCall {
+                    name: call.name,
+                    arguments: call.arguments,
+                },
+            }
+        }
+    }
+
+    /// A message as a request writes it.
+    #[derive(Serialize, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct WireMessage {
+        role: Role,
+        #[serde(default)]
+        content: Option<Content>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        name: Option<String>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        tool_calls: Vec<ToolCall>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        tool_call_id: Option<String>,
+    }
+
+    /// Message content: a string or a list of parts.
+    #[derive(Serialize, Deserialize)]
+    #[serde(untagged)]
+    enum Content {
+        Text(String),
+        Parts(Vec<Part>),
+    }
+
+    /// One content part; only text parts are read.
+    #[derive(Serialize, Deserialize)]
+    struct Part {
+        #[serde(rename = "type")]
+        kind: String,
+        #[serde(default)]
+        text: Option<String>,
+    }
+
+    impl Serialize for Message {
+        fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            let no_text = self.content.is_empty() && !self.tool_calls.is_empty();
+            WireMessage {
+                role: self.role,
+                content: (!no_text).then(|| Content::Text(self.content.clone())),
+                name: self.name.clone(),
+                tool_calls: self.tool_calls.clone(),
+                tool_call_id: self.tool_call_id.clone(),
+            }
+            .serialize(serializer)
+        }
+    }
+
+    impl<'de> Deserialize<'de> for Message {
+        fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+            let wire = WireMessage::deserialize(deserializer)?;
+            let content = match wire.content {
+                None => String::new(),
+                Some(Content::Text(text)) => text,
+                Some(Content::Parts(parts)) => {
+                    let mut text = String::new();
+                    for part in parts {
+                        match (part.kind.as_str(), part.text) {
+                            ("text", Some(part)) => text.push_str(&part),
+                            (kind, _) => {
+                                return Err(serde::de::Error::custom(format_args!(
+                                    "a {} message has a content part of type `{kind}`: only text parts can be counted",
+                                    wire.role
+                                )));
+                            }
+                        }
+                    }
+                    text
+                }
+            };
+            Ok(Self {
+                role: wire.role,
+                reference_only: content.starts_with(SUMMARY_HEADER),
+                content,
+                tool_calls: wire.tool_calls,
+                name: wire.name,
+                tool_call_id: wire.tool_call_id,
+            })
+        }
     }
 }

@@ -2,10 +2,9 @@
 //! messages: per-message framing, names, reply priming, tool calls and tool
 //! definitions.
 
-use crate::compact::Message;
+use crate::chat::{Message, ToolDefinition};
 use crate::estimate::ContentType;
 use crate::estimate::{Encoding, Estimator};
-use crate::prompt::tool_definition::ToolDefinition;
 
 /// Tokens a chat format adds for tool (function) definitions, per the OpenAI
 /// cookbook ("How to count tokens with tiktoken", section 7).
@@ -18,7 +17,7 @@ use crate::prompt::tool_definition::ToolDefinition;
 ///
 /// ```
 /// use budget::estimate::Encoding;
-/// use budget::prompt::ToolsFormat;
+/// use budget::chat::ToolsFormat;
 /// let gpt4o = ToolsFormat::openai(Encoding::O200kBase);
 /// assert_eq!((gpt4o.function_start, gpt4o.tools_end), (7, 12));
 /// ```
@@ -88,8 +87,8 @@ impl ToolsFormat {
 ///
 /// ```
 /// use budget::{Estimator, estimate::{ContentType, Encoding}};
-/// use budget::compact::Message;
-/// use budget::prompt::ChatFormat;
+/// use budget::chat::Message;
+/// use budget::chat::ChatFormat;
 ///
 /// /// One token per whitespace-separated word.
 /// struct Words;
@@ -125,7 +124,7 @@ impl ChatFormat {
     ///
     /// ```
     /// use budget::estimate::Encoding;
-    /// use budget::prompt::ChatFormat;
+    /// use budget::chat::ChatFormat;
     /// let f = ChatFormat::openai(Encoding::Cl100kBase);
     /// assert_eq!((f.per_message, f.per_name, f.reply_priming), (3, 1, 3));
     /// ```
@@ -143,7 +142,7 @@ impl ChatFormat {
     /// (see the type docs).
     ///
     /// ```
-    /// use budget::prompt::ChatFormat;
+    /// use budget::chat::ChatFormat;
     /// assert_eq!(ChatFormat::approximate().per_message, 4);
     /// ```
     pub const fn approximate() -> Self {
@@ -162,8 +161,8 @@ impl ChatFormat {
     ///
     /// ```
     /// use budget::estimate::SeedEstimator;
-    /// use budget::compact::Message;
-    /// use budget::prompt::ChatFormat;
+    /// use budget::chat::Message;
+    /// use budget::chat::ChatFormat;
     /// let format = ChatFormat::approximate();
     /// // 4 framing + "user" (4 chars / 3.5 as code → 2) + "hello" (5 / 4.0 as prose → 2)
     /// assert_eq!(format.message_tokens(&Message::user("hello"), &SeedEstimator), 8);
@@ -193,7 +192,7 @@ impl ChatFormat {
     ///
     /// ```
     /// use budget::{Estimator, estimate::{ContentType, Encoding}};
-    /// use budget::prompt::{ChatFormat, ToolDefinition};
+    /// use budget::chat::{ChatFormat, ToolDefinition};
     /// struct Words;
     /// impl Estimator for Words {
     ///     fn estimate(&self, text: &str, _: ContentType) -> u64 { text.split_whitespace().count() as u64 }
@@ -209,9 +208,9 @@ impl ChatFormat {
         let count = |text: &str| counter.estimate(text, ContentType::Code);
         let Some(format) = self.tools else {
             return tools.iter().fold(APPROXIMATE_TOOLS_END, |sum, tool| {
-                let parameters = tool.parameters.iter().fold(0u64, |sum, p| {
+                let parameters = tool.properties().fold(0u64, |sum, p| {
                     let values = p.enum_values.iter().map(|v| count(v)).sum::<u64>();
-                    sum.saturating_add(count(&p.name))
+                    sum.saturating_add(count(p.name))
                         .saturating_add(count(&p.kind))
                         .saturating_add(count(&p.description))
                         .saturating_add(values)
@@ -227,11 +226,12 @@ impl ChatFormat {
             total = total
                 .saturating_add(format.function_start)
                 .saturating_add(count(&format!("{}:{description}", tool.name)));
-            if tool.parameters.is_empty() {
+            let mut properties = tool.properties().peekable();
+            if properties.peek().is_none() {
                 continue;
             }
             total = total.saturating_add(format.properties_start);
-            for p in &tool.parameters {
+            for p in properties {
                 total = total.saturating_add(format.property);
                 if !p.enum_values.is_empty() {
                     for value in &p.enum_values {
@@ -253,7 +253,7 @@ impl ChatFormat {
     ///
     /// ```
     /// use budget::estimate::SeedEstimator;
-    /// use budget::prompt::ChatFormat;
+    /// use budget::chat::ChatFormat;
     /// assert_eq!(ChatFormat::approximate().request_tokens(&[], &[], &SeedEstimator), 3);
     /// ```
     pub fn request_tokens(
