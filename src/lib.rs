@@ -51,6 +51,7 @@
 //! | choose items under the budget | [`slicer`] | [`slicer::Slicer`], [`slicer::GreedySlicer`], [`slicer::KnapsackSlicer`] |
 //! | order the selected items | [`placer`] | [`placer::Placer`], [`placer::UShapedPlacer`] |
 //! | render a tiered payload (RAW, LINKED, SUMMARY) with fingerprints | [`payload`] | [`payload::PayloadAssembler`], [`payload::TierBudget`] |
+//! | speak chat: messages, tool calls, tool definitions (full JSON schema), what a request costs | [`chat`] | [`chat::Message`], [`chat::ToolDefinition`], [`chat::ChatFormat`] |
 //! | compact a chat history with a summarizer | [`compact`] | [`compact::Compactor`], [`compact::CompactionConfig`] |
 //! | fit a whole chat prompt (system, tools, history, retrieved items) | [`prompt`] | [`prompt::PromptBudget`] |
 //! | check the budget contracts of pipeline configs | `contract` (feature `contract`, crate `budget-contract`) | [`model::ContractTerms`], `contract::Checker` |
@@ -61,7 +62,7 @@
 //!
 //! | feature | adds |
 //! |---|---|
-//! | `serde` | `Serialize`/`Deserialize` for items, budgets and reports |
+//! | `serde` | `Serialize`/`Deserialize` for items, budgets and reports; chat messages and tool definitions in OpenAI's wire format |
 //! | `chrono` | `chrono::DateTime<Utc>` as a timestamp (conversions and derive fields) |
 //! | `contract` | loading model configs (JSON) and pipelines (YAML) and checking their budget contracts |
 //! | `o200k`, `cl100k` | [`estimate::ExactCounter`] for that encoding, vocabulary compiled in |

@@ -25,7 +25,7 @@ use budget_runtime::estimate::{Estimator, SeedEstimator};
 /// - `fixed_prompt`: the system prompt `<prompts_dir>/<prompt_key>.txt`,
 ///   a blank line and the `user_parts` templates with `{}` rendered empty,
 ///   counted as one text by the estimator (default [`SeedEstimator`]; pass
-///   an exact [`TokenCounter`](budget::estimate::TokenCounter) for exact counts), plus
+///   an exact [`TokenCounter`](budget_runtime::estimate::TokenCounter) for exact counts), plus
 ///   the per-step format overhead ([`DEFAULT_FORMAT_OVERHEAD_TOKENS`] = 64
 ///   unless set with [`Checker::format_overhead`]);
 /// - `max_history_tokens` (0 when unset) is counted for **every**

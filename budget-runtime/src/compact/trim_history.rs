@@ -7,7 +7,7 @@
 /// reordered and never skipped in the middle; if the newest turn alone is too
 /// large, nothing is kept. `cost` returns a turn's tokens.
 ///
-/// Turns here are opaque: for chat [`Message`](super::Message)s
+/// Turns here are opaque: for chat [`Message`](crate::chat::Message)s
 /// use [`trim_messages`](super::trim_messages), the same
 /// trimming that also never separates a tool call from its results.
 ///

@@ -1,9 +1,9 @@
 //! Whole prompts for agents: one [`PromptBudget`] for the system prompt,
 //! tool definitions, chat history and retrieved items of each request,
-//! counted as the provider counts them ([`ChatFormat`]).
+//! counted as the provider counts them ([`ChatFormat`](crate::chat::ChatFormat)).
 //!
-//! See [`PromptBudget`] for an agent turn, [`ChatFormat`] for the counting
-//! rules and [`ToolDefinition`] for tools.
+//! See [`PromptBudget`] for an agent turn, [`ChatFormat`](crate::chat::ChatFormat) for the counting
+//! rules and [`ToolDefinition`](crate::chat::ToolDefinition) for tools.
 
 #[cfg(feature = "async-openai")]
 pub mod async_openai;
