@@ -65,7 +65,12 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(error) => return usage_error(&error),
     };
+    let writes_stdout = match &cli.command {
+        Command::Pack(args) => args.output.is_none(),
+        Command::Count(_) | Command::Check(_) => true,
+    };
     let result = match &cli.command {
+        _ if writes_stdout && let Err(error) = output::ensure_stdout_open() => Err(error.into()),
         Command::Pack(args) => pack::run(args),
         Command::Count(args) => count::run(args),
         Command::Check(args) => check::run(args),

@@ -2,6 +2,8 @@
 //! file is read once, checked for binary content, size and emptiness, and
 //! counted with the chosen counter on every core.
 
+use std::fs::File;
+use std::io::Read;
 use std::num::NonZeroUsize;
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -122,20 +124,37 @@ pub fn scan(entries: Vec<Entry>, options: &ScanOptions<'_>, progress: &Progress)
     Scan { files, tally }
 }
 
-/// The file's text, or why it has none worth counting.
+/// The file's text, or why it has none worth counting. At most
+/// `max_bytes + 1` bytes are read whatever the file's metadata says (files
+/// in `/proc` report a size of 0 and can be endless), and a file whose
+/// first 8 KiB hold a NUL byte is skipped as binary before the rest is read.
 fn read_text(path: &Path, max_bytes: u64) -> Result<String, (Skip, String)> {
     let unreadable = |e: std::io::Error| (Skip::Unreadable, e.to_string());
-    let bytes = std::fs::metadata(path).map_err(unreadable)?.len();
-    if bytes > max_bytes {
+    let file = File::open(path).map_err(unreadable)?;
+    let reported = file.metadata().map_err(unreadable)?.len();
+    if reported > max_bytes {
         return Err((
             Skip::TooLarge,
-            format!("{bytes} bytes, over the {max_bytes}-byte limit"),
+            format!("{reported} bytes, over the {max_bytes}-byte limit"),
         ));
     }
-    // The size is only a hint (files in /proc report 0): read everything.
-    let bytes = std::fs::read(path).map_err(unreadable)?;
-    if bytes.iter().take(BINARY_SNIFF_BYTES).any(|&b| b == 0) {
+    let mut reader = file.take(max_bytes.saturating_add(1));
+    let mut bytes = Vec::new();
+    (&mut reader)
+        .take(BINARY_SNIFF_BYTES as u64)
+        .read_to_end(&mut bytes)
+        .map_err(unreadable)?;
+    if bytes.contains(&0) {
         return Err((Skip::Binary, "NUL byte in the first 8 KiB".to_owned()));
+    }
+    reader.read_to_end(&mut bytes).map_err(unreadable)?;
+    if bytes.len() as u64 > max_bytes {
+        return Err((
+            Skip::TooLarge,
+            format!(
+                "more than {max_bytes} bytes read (its size reads {reported}), over the {max_bytes}-byte limit"
+            ),
+        ));
     }
     let text = String::from_utf8(bytes).map_err(|e| {
         (

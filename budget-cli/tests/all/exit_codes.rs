@@ -159,3 +159,33 @@ fn help_documents_the_exit_codes() {
         assert!(run.stdout.contains("  2  usage or input error"));
     }
 }
+
+/// A closed stdout (`>&-`) loses the payload, so it is an error (exit 2),
+/// as a full disk is; with `-o FILE` stdout is not needed.
+#[cfg(target_os = "linux")]
+#[test]
+fn closed_stdout_is_two() {
+    let dir = project();
+    let closed = |args: &str| {
+        std::process::Command::new("sh")
+            .arg("-c")
+            .arg(format!("exec \"$0\" {args} >&-"))
+            .arg(env!("CARGO_BIN_EXE_budget"))
+            .current_dir(dir.path())
+            .output()
+            .expect("sh runs")
+    };
+    for command in ["pack .", "count ."] {
+        let output = closed(command);
+        assert_eq!(output.status.code(), Some(2), "{command}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            stderr.contains("stdout: it is closed"),
+            "{command}: {stderr}"
+        );
+    }
+    assert_eq!(closed("pack . -o out.md").status.code(), Some(0));
+    assert!(dir.path().join("out.md").is_file());
+    // An open stdout (here a pipe) is fine.
+    assert_eq!(budget_in(dir.path(), &["pack", "."]).code, 0);
+}

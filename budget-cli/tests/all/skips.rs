@@ -171,3 +171,38 @@ fn max_file_bytes_moves_the_too_large_limit() {
     let large = &report["files"][0];
     assert_eq!(large["reason"], "100 bytes, over the 50-byte limit");
 }
+
+/// `/proc` files report a size of 0 whatever they hold: the limit bounds
+/// what is read, not what the metadata says.
+#[cfg(target_os = "linux")]
+#[test]
+fn max_file_bytes_bounds_files_that_report_size_zero() {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap();
+    assert!(
+        status.len() > 64,
+        "/proc/self/status holds {} bytes",
+        status.len()
+    );
+    assert_eq!(std::fs::metadata("/proc/self/status").unwrap().len(), 0);
+    let dir = tree(&[]);
+    let report = budget_in(
+        dir.path(),
+        &[
+            "count",
+            "/proc/self/status",
+            "--max-file-bytes",
+            "64",
+            "--counter",
+            "seed",
+            "--format",
+            "json",
+        ],
+    )
+    .json();
+    let file = &report["files"][0];
+    assert_eq!(file["status"], "too_large", "{report}");
+    assert_eq!(
+        file["reason"],
+        "more than 64 bytes read (its size reads 0), over the 64-byte limit"
+    );
+}
