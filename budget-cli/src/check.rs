@@ -4,7 +4,8 @@
 use std::fmt::Write;
 
 use budget::contract::{
-    Checker, ModelConfig, PipelineReport, Policy, PromptStore, check_paths, policy_from_env,
+    Checker, FailureKind, ModelConfig, PipelineReport, Policy, PromptStore, check_paths,
+    policy_from_env,
 };
 
 use crate::CliError;
@@ -18,6 +19,16 @@ pub enum CheckError {
     /// The model config, the policy variable or a pipeline path is unusable.
     #[error(transparent)]
     Input(#[from] budget::contract::ContractError),
+    /// At least one pipeline file could not be read, parsed or understood.
+    #[error(
+        "{unusable} of {checked} pipelines could not be checked: their files cannot be read or understood"
+    )]
+    UnusablePipelines {
+        /// Reports whose failure is an input error.
+        unusable: usize,
+        /// Pipelines checked.
+        checked: usize,
+    },
     /// At least one pipeline fails its contract.
     #[error("{failed} of {checked} pipelines fail their budget contract")]
     Violations {
@@ -60,6 +71,17 @@ pub fn run(args: &CheckArgs) -> Result<(), CliError> {
         }
     };
     output::write(&text, None)?;
+    let unusable = reports
+        .iter()
+        .filter(|r| r.failure == Some(FailureKind::Input))
+        .count();
+    if unusable > 0 {
+        return Err(CheckError::UnusablePipelines {
+            unusable,
+            checked: reports.len(),
+        }
+        .into());
+    }
     let failed = reports.iter().filter(|r| !r.ok).count();
     if failed > 0 {
         return Err(CheckError::Violations {

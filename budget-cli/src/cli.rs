@@ -14,7 +14,7 @@ const EXIT_CODES: &str = "\
 Exit codes:
   0  success
   1  budget or contract violation: the payload exceeds --fail-over, or a pipeline fails its contract
-  2  usage or input error: bad flag or value, missing path, bad glob, --budget below the minimum, unreadable config";
+  2  usage or input error: bad flag or value, missing path, bad glob, --budget below the minimum, unreadable config, a pipeline file that cannot be read or understood (it is reported first)";
 
 /// Token budgets for LLM prompts: pack files into a prompt that fits, count
 /// tokens, check pipeline budget contracts.
@@ -51,7 +51,8 @@ pub enum Command {
     /// Every `call_model` step must satisfy: fixed prompt, history, context,
     /// output and safety margin add up to at most the model's context
     /// window. PIPELINES are YAML files or folders (every *.yaml / *.yml
-    /// below them). Exits 1 when a pipeline fails.
+    /// below them). Exits 1 when a pipeline fails its contract, 2 when a
+    /// pipeline file cannot be read or understood.
     #[command(after_help = EXIT_CODES)]
     Check(CheckArgs),
 }

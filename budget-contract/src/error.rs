@@ -250,3 +250,40 @@ pub enum ContractError {
         source: std::io::Error,
     },
 }
+
+/// What kind of failure a [`ContractError`] is: the input could not be
+/// used, or the pipeline was understood and breaks its budget.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum FailureKind {
+    /// A file could not be read, parsed or understood: unreadable, not
+    /// UTF-8, invalid YAML or JSON, a missing or unknown key, a broken
+    /// `extends` chain, a missing prompt. `budget check` exits 2.
+    Input,
+    /// The pipeline breaks its budget contract, or auto-clamp cannot make
+    /// it fit. `budget check` exits 1.
+    Violation,
+}
+
+impl ContractError {
+    /// Whether this error is a contract violation or an input error.
+    ///
+    /// ```
+    /// use budget::contract::{ContractError, FailureKind};
+    ///
+    /// let missing = ContractError::Input {
+    ///     path: "pipelines".into(),
+    ///     source: std::io::ErrorKind::NotFound.into(),
+    /// };
+    /// assert_eq!(missing.kind(), FailureKind::Input);
+    /// ```
+    pub fn kind(&self) -> FailureKind {
+        match self {
+            Self::Violation { .. }
+            | Self::ContextClampNotPositive { .. }
+            | Self::OutputClampNotPositive { .. } => FailureKind::Violation,
+            _ => FailureKind::Input,
+        }
+    }
+}

@@ -38,7 +38,7 @@ pub use {
     check::{Checker, ContractReport, Evaluation, StepReport},
     check_paths::check_paths,
     clamp::{Clamp, ClampedSetting, clamp_steps},
-    error::ContractError,
+    error::{ContractError, FailureKind},
     fixed_prompt::{DEFAULT_FORMAT_OVERHEAD_TOKENS, fixed_prompt_text, fixed_prompt_tokens},
     loader::{NamedPipeline, PipelineLoader, PipelineSource},
     model_config::ModelConfig,

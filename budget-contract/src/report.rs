@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
-use crate::{Checker, ContractError, ContractReport, PipelineConfig, StepReport};
+use crate::{Checker, ContractError, ContractReport, FailureKind, PipelineConfig, StepReport};
 
 /// The outcome of checking one pipeline. Serializes (JSON) with exactly the
 /// fields `name`, `ok`, `error` (only when not ok),
@@ -39,6 +39,9 @@ pub struct PipelineReport {
     /// Why not, when not ok.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// What kind of failure `error` is; `None` when ok.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub failure: Option<FailureKind>,
     /// `max_context_tokens` after clamping; `None` when not ok.
     pub max_context_tokens_after: Option<u64>,
     /// The clamps made (auto_clamp only).
@@ -113,6 +116,7 @@ impl From<&ContractReport> for PipelineReport {
             name: report.name.clone(),
             ok: true,
             error: None,
+            failure: None,
             max_context_tokens_after: Some(report.max_context_tokens_after),
             clamps: report
                 .clamps
@@ -156,6 +160,7 @@ impl PipelineReport {
             name: name.into(),
             ok: false,
             error: Some(error.to_string()),
+            failure: Some(error.kind()),
             max_context_tokens_after: None,
             clamps: Vec::new(),
             steps: Vec::new(),

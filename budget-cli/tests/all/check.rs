@@ -190,3 +190,42 @@ fn the_bundled_sample_checks() {
     );
     assert_eq!(run.code, 1);
 }
+
+/// A pipeline file that cannot be read or understood is an input error
+/// (exit 2), reported like the others with `failure: "input"`; a violation
+/// stays exit 1 with `failure: "violation"`.
+#[test]
+fn unreadable_or_broken_pipelines_are_two() {
+    let broken: [(&str, &[u8]); 4] = [
+        ("invalid YAML", b"YAMLpipeline: [unclosed\n"),
+        ("UTF-16", b"\xff\xfeY\x00A\x00M\x00L\x00"),
+        ("not UTF-8", b"YAMLpipeline:\n  name: \xc3\x28\n"),
+        (
+            "extends a folder",
+            b"YAMLpipeline:\n  name: q\n  extends: ../prompts\n",
+        ),
+    ];
+    for (what, bytes) in broken {
+        let dir = pipeline(100_000);
+        std::fs::write(dir.path().join("pipelines/q.yaml"), bytes).unwrap();
+        let run = check(dir.path(), &["--counter", "seed:prose", "--format", "json"]);
+        assert_eq!(run.code, 2, "{what}: {}", run.stderr);
+        let reports = run.json();
+        let broken = reports
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["ok"] == false)
+            .unwrap_or_else(|| panic!("{what}: {reports}"));
+        assert_eq!(broken["failure"], "input", "{what}: {broken}");
+        assert!(
+            run.stderr.contains("could not be checked"),
+            "{what}: {}",
+            run.stderr
+        );
+    }
+    let dir = pipeline(700);
+    let run = check(dir.path(), &["--counter", "seed:prose", "--format", "json"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert_eq!(run.json()[0]["failure"], "violation");
+}
