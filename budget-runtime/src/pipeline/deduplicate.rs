@@ -1,5 +1,5 @@
-//! Stage 3, Deduplicate: keep one of byte-identical contents, a pinned one
-//! when there is one, else the best-scored.
+//! Stage 3, Deduplicate: keep one of byte-identical contents (with
+//! `PinnedWins`, a pinned one when there is one), else the best-scored.
 //! Items with empty content and members of a group are never merged: their
 //! content does not show everything the model sees (tool calls, ids, role).
 
@@ -9,6 +9,44 @@ use std::hash::{BuildHasher, Hasher};
 use crate::model::ContextItem;
 use crate::pipeline::candidates::Candidates;
 use crate::pipeline::report::{ExcludedItem, ExclusionReason};
+
+/// How a [`Pipeline`](crate::Pipeline) deduplicates byte-identical
+/// contents. Items with empty content and members of a group are never
+/// deduplicated: they differ in what the content does not show (tool calls,
+/// their ids and arguments, the role).
+///
+/// ```
+/// use budget::pipeline::Deduplication;
+/// use budget::{ContextBudget, Item, Pipeline};
+///
+/// let items = [
+///     Item::builder("be brief").tokens(3).pinned(true).build()?,
+///     Item::builder("be brief").tokens(3).priority(5).build()?,
+/// ];
+/// let budget = ContextBudget::new(100, 100)?;
+/// // The Cupel specification deduplicates scored items only: both stay.
+/// assert_eq!(Pipeline::default().run(&items, &budget)?.items().len(), 2);
+/// // PinnedWins drops the scored copy of a pinned content.
+/// let pinned_wins = Pipeline::builder().deduplication(Deduplication::PinnedWins).build();
+/// assert_eq!(pinned_wins.run(&items, &budget)?.items().len(), 1);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Deduplication {
+    /// No deduplication.
+    Off,
+    /// The Cupel specification's rule, the default: among scored (unpinned)
+    /// items, the best-scored copy of each content stays (the earliest on
+    /// ties); pinned items are never compared.
+    #[default]
+    AmongScored,
+    /// As [`AmongScored`](Self::AmongScored), and a scored item whose
+    /// content equals a pinned item's is dropped as its duplicate: the
+    /// pinned copy is always in the window already. Departs from the Cupel
+    /// specification; choose it explicitly.
+    PinnedWins,
+}
 
 /// Which item a class of identical contents keeps.
 #[derive(Clone, Copy, Debug, PartialEq)]

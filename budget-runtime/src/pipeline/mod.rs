@@ -14,6 +14,7 @@ mod selection;
 mod sort;
 mod token_counts;
 
+pub use deduplicate::Deduplication;
 pub use error::PipelineError;
 pub use groups::GroupSelection;
 pub use report::{ExcludedItem, ExclusionReason, IncludedItem, InclusionReason, SelectionReport};
@@ -108,7 +109,7 @@ pub struct Pipeline {
     scorer: Box<dyn Scorer>,
     slicer: Box<dyn Slicer>,
     placer: Box<dyn Placer>,
-    deduplicate: bool,
+    deduplication: Deduplication,
     overflow_strategy: OverflowStrategy,
 }
 
@@ -118,7 +119,7 @@ impl fmt::Debug for Pipeline {
             .field("scorer", &self.scorer)
             .field("slicer", &self.slicer)
             .field("placer", &self.placer)
-            .field("deduplicate", &self.deduplicate)
+            .field("deduplication", &self.deduplication)
             .field("overflow_strategy", &self.overflow_strategy)
             .finish()
     }
@@ -153,12 +154,21 @@ impl PipelineBuilder {
         self.pipeline.placer = Box::new(placer);
         self
     }
-    /// Whether byte-identical contents are deduplicated (default `true`).
-    /// Items with empty content and members of a group are never
-    /// deduplicated: they differ in what the content does not show (tool
-    /// calls, their ids and arguments, the role).
+    /// Whether byte-identical contents are deduplicated (default `true`,
+    /// as the Cupel specification does it: [`Deduplication::AmongScored`];
+    /// `false` is [`Deduplication::Off`]).
     pub fn deduplicate(mut self, enabled: bool) -> Self {
-        self.pipeline.deduplicate = enabled;
+        self.pipeline.deduplication = if enabled {
+            Deduplication::AmongScored
+        } else {
+            Deduplication::Off
+        };
+        self
+    }
+    /// How byte-identical contents are deduplicated (default
+    /// [`Deduplication::AmongScored`], the Cupel specification's rule).
+    pub fn deduplication(mut self, deduplication: Deduplication) -> Self {
+        self.pipeline.deduplication = deduplication;
         self
     }
     /// What to do when the selection exceeds `target_tokens` (default `Throw`).
@@ -180,7 +190,7 @@ impl Pipeline {
                 scorer: Box::new(RelevanceScorer::default()),
                 slicer: Box::new(GreedySlicer::new()),
                 placer: Box::new(ChronologicalPlacer::new()),
-                deduplicate: true,
+                deduplication: Deduplication::AmongScored,
                 overflow_strategy: OverflowStrategy::Throw,
             },
         }
@@ -248,12 +258,16 @@ impl Pipeline {
 
         let candidates = self.score(items, classified.scoreable);
         let mut order = sort::score_order(&candidates.scores);
-        if self.deduplicate {
+        let pinned: &[usize] = match self.deduplication {
+            Deduplication::PinnedWins => &classified.pinned,
+            _ => &[],
+        };
+        if self.deduplication != Deduplication::Off {
             deduplicate::deduplicate(
                 &candidates,
                 &mut order,
                 items,
-                &classified.pinned,
+                pinned,
                 classified.grouped,
                 &mut excluded_before_slice,
             );

@@ -13,8 +13,10 @@ use budget_runtime::{
     pipeline::{ExclusionReason, OverflowStrategy},
 };
 
-/// Identical content, one pinned and one not: only the pinned one is kept,
-/// and the other is reported as its duplicate.
+/// Identical content, one pinned and one not: by default (the Cupel rule,
+/// which deduplicates scored items only) both are kept; with
+/// `Deduplication::PinnedWins` only the pinned one is, and the other is
+/// reported as its duplicate.
 #[test]
 fn deduplication_keeps_the_pinned_copy() {
     let items = [
@@ -26,8 +28,15 @@ fn deduplication_keeps_the_pinned_copy() {
             .unwrap(),
         Item::new("other", 10).unwrap(),
     ];
-    let selection = Pipeline::default()
-        .run(&items, &ContextBudget::new(1_000, 1_000).unwrap())
+    let budget = ContextBudget::new(1_000, 1_000).unwrap();
+    let cupel = Pipeline::default().run(&items, &budget).unwrap();
+    assert_eq!(cupel.report().included.len(), 3);
+    assert_eq!(cupel.tokens(), 30);
+
+    let selection = Pipeline::builder()
+        .deduplication(budget_runtime::pipeline::Deduplication::PinnedWins)
+        .build()
+        .run(&items, &budget)
         .unwrap();
     let report = selection.report();
     let included: Vec<usize> = report.included.iter().map(|i| i.index).collect();

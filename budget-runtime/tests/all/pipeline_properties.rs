@@ -163,17 +163,18 @@ proptest! {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
 
-    /// Deduplication keeps, for each content, the first pinned copy (input
-    /// order) when there is one, else the scoreable copy with the highest
-    /// score (NaN never wins), the earliest on ties; every other copy is
-    /// excluded against it. Checked against a brute-force reference over the
-    /// scorer's own scores.
+    /// Deduplication keeps, for each content, the scoreable copy with the
+    /// highest score (NaN never wins), the earliest on ties, and with
+    /// `PinnedWins` the first pinned copy (input order) when there is one;
+    /// every other copy is excluded against it. The default (the Cupel
+    /// rule) never compares pinned items. Checked against a brute-force
+    /// reference over the scorer's own scores.
     #[test]
     fn dedup_keeps_a_pinned_copy_else_the_best_scored(
         items in proptest::collection::vec(arb_item(), 0..80),
     ) {
         use budget_runtime::scorer::{KindScorer, PriorityScorer};
-        use budget_runtime::pipeline::ExclusionReason;
+        use budget_runtime::pipeline::{Deduplication, ExclusionReason};
         use budget_runtime::scorer::Scorer;
 
         let budget = ContextBudget::new(1_000_000, 1_000_000).expect("valid budget");
@@ -181,10 +182,13 @@ proptest! {
         let kept = |i: usize| items[i].negative_tokens().is_none();
         let pinned: Vec<usize> = (0..items.len()).filter(|&i| kept(i) && items[i].pinned()).collect();
         let scoreable: Vec<usize> = (0..items.len()).filter(|&i| kept(i) && !items[i].pinned()).collect();
-        for scorer in scorers {
+        for (scorer, mode) in scorers.into_iter().flat_map(|s| {
+            let s: std::sync::Arc<dyn Scorer> = s.into();
+            [(s.clone(), Deduplication::AmongScored), (s, Deduplication::PinnedWins)]
+        }) {
             let views: Vec<&dyn ContextItem> = scoreable.iter().map(|&i| &items[i] as &dyn ContextItem).collect();
             let scores = scorer.scores(&views);
-            let pipeline = Pipeline::builder().scorer(scorer).build();
+            let pipeline = Pipeline::builder().scorer(Shared(scorer)).deduplication(mode).build();
             let Ok(selection) = pipeline.run(&items, &budget) else {
                 // Only pinned items beyond the budget can fail here.
                 continue;
@@ -192,7 +196,8 @@ proptest! {
             let report = selection.report();
             for (a, &i) in scoreable.iter().enumerate() {
                 let content = items[i].content();
-                let expected = match pinned.iter().find(|&&p| items[p].content() == content) {
+                let pinned_copy = pinned.iter().find(|&&p| items[p].content() == content);
+                let expected = match pinned_copy.filter(|_| mode == Deduplication::PinnedWins) {
                     Some(&p) => Some(p),
                     None => {
                         let mut winner = a;
@@ -223,5 +228,15 @@ proptest! {
                 }
             }
         }
+    }
+}
+
+/// A shared scorer, so one scorer serves two pipelines.
+#[derive(Debug)]
+struct Shared(std::sync::Arc<dyn budget_runtime::scorer::Scorer>);
+
+impl budget_runtime::scorer::Scorer for Shared {
+    fn score_all(&self, items: &[&dyn ContextItem], scores: &mut [f64]) {
+        self.0.score_all(items, scores);
     }
 }
