@@ -7,7 +7,7 @@
 
 extern crate budget as tokens;
 
-use tokens::contract::ContractTerms;
+use tokens::model::ContractTerms;
 use tokens::payload::TierBudget;
 use tokens::{ContextBudget, budget as limits};
 
