@@ -233,8 +233,8 @@ impl Evaluation {
     /// [`clamp_steps`].
     ///
     /// # Errors
-    /// [`ContractError::Violation`], [`ContractError::ContextClampNotPositive`]
-    /// or [`ContractError::OutputClampNotPositive`].
+    /// [`ContractError::Violation`] or
+    /// [`ContractError::OutputClampNotPositive`].
     pub fn enforce(self) -> Result<ContractReport, ContractError> {
         let mut steps = self.steps;
         let clamps = match self.policy {

@@ -1,6 +1,7 @@
-//! Auto-clamping as the seed defines it: one pipeline-wide cut of
-//! `max_context_tokens` to what the worst-case step allows, then a step's
-//! output limit only if that step still does not fit.
+//! Auto-clamping in the order the budget contract states it: one
+//! pipeline-wide cut of `max_context_tokens` to what the worst-case step
+//! allows (never below its minimum of 1 token), then a step's output limit
+//! only if that step still does not fit.
 
 use std::fmt;
 
@@ -114,36 +115,37 @@ pub(crate) fn worst_step(steps: &[StepReport]) -> Option<(usize, i128)> {
 ///
 /// 1. if the shared `max_context_tokens` exceeds what the worst-case step
 ///    allows (`window - fixed - history - output - safety`), it is lowered
-///    to that, once, for every step;
-/// 2. then any step that still does not fit has its output limit lowered
-///    to `window - fixed - history - context - safety`.
+///    to that, once, for every step, but never below 1 token (context must
+///    stay positive);
+/// 2. then, "if still over budget", any step that does not fit has its
+///    output limit lowered to `window - fixed - history - context - safety`.
 ///
-/// When every step holds the same `max_context_tokens` (as the checker
-/// builds them), step 1 makes every step fit and step 2 never fires; it
-/// applies to steps given different contexts.
+/// So a step whose prompt, history and output leave no room for context
+/// gets context 1 and a smaller output limit; the pipeline fails only when
+/// even that output limit would be 0 or below.
 ///
 /// # Errors
-/// [`ContractError::ContextClampNotPositive`] or
-/// [`ContractError::OutputClampNotPositive`] when a clamp would reach 0 or
-/// below.
+/// [`ContractError::OutputClampNotPositive`] when a step does not fit even
+/// with context 1 and an output limit of 1.
 pub fn clamp_steps(pipeline: &str, steps: &mut [StepReport]) -> Result<Vec<Clamp>, ContractError> {
     let mut clamps = Vec::new();
     if let Some((worst, allowed)) = worst_step(steps) {
         let before = steps[worst].terms.max_context_tokens;
-        if i128::from(before) > allowed {
-            let after = u64::try_from(allowed)
-                .ok()
-                .filter(|&a| a > 0)
-                .ok_or_else(|| ContractError::ContextClampNotPositive {
-                    pipeline: pipeline.to_owned(),
-                    step: steps[worst].id.clone(),
-                    allowed: saturate(allowed),
-                    terms: Box::new(steps[worst].terms),
-                })?;
-            let reason = format!(
-                "max_context_tokens {before} exceeds the {after} that step `{}` allows in context_window {}",
-                steps[worst].id, steps[worst].terms.context_window
-            );
+        if i128::from(before) > allowed.max(1) {
+            // `allowed < before <= u64::MAX`: the conversion cannot fail.
+            let after = u64::try_from(allowed.max(1)).unwrap_or(before);
+            let step = &steps[worst];
+            let reason = if allowed >= 1 {
+                format!(
+                    "max_context_tokens {before} exceeds the {after} that step `{}` allows in context_window {}",
+                    step.id, step.terms.context_window
+                )
+            } else {
+                format!(
+                    "step `{}` leaves {allowed} tokens for context in context_window {}: max_context_tokens {before} is cut to its minimum of 1, output limits next",
+                    step.id, step.terms.context_window
+                )
+            };
             tracing::warn!(
                 pipeline,
                 setting = "max_context_tokens",
@@ -266,12 +268,36 @@ mod tests {
     }
 
     #[test]
-    fn clamp_to_zero_is_an_error() {
-        // allowed = 1000 - 500 - 0 - 500 - 0 = 0.
+    fn no_room_for_context_keeps_one_token_and_cuts_the_output() {
+        // allowed context = 1000 - 500 - 0 - 500 - 0 = 0: context 10 -> 1,
+        // then output 500 -> 1000 - 500 - 0 - 1 - 0 = 499.
         let mut s = steps(&[terms(500, 0, 10, 500, 0, 1000)]);
+        let clamps = clamp_steps("p", &mut s).unwrap();
+        let made: Vec<_> = clamps
+            .iter()
+            .map(|c| (c.setting, c.step.as_deref(), c.before, c.after))
+            .collect();
+        assert_eq!(
+            made,
+            [
+                (ClampedSetting::MaxContextTokens, None, 10, 1),
+                (ClampedSetting::MaxOutputTokens, Some("s0"), 500, 499),
+            ]
+        );
+        assert_eq!(
+            clamps[0].reason,
+            "step `s0` leaves 0 tokens for context in context_window 1000: max_context_tokens 10 is cut to its minimum of 1, output limits next"
+        );
+        assert_eq!(s[0].terms.total(), Some(1000));
+    }
+
+    #[test]
+    fn no_room_even_for_one_token_of_output_is_an_error() {
+        // With context 1: output allowed = 1000 - 999 - 0 - 1 - 0 = 0.
+        let mut s = steps(&[terms(999, 0, 10, 500, 0, 1000)]);
         let err = clamp_steps("p", &mut s).unwrap_err();
         assert!(
-            matches!(&err, ContractError::ContextClampNotPositive { allowed: 0, step, .. } if step == "s0"),
+            matches!(&err, ContractError::OutputClampNotPositive { allowed: 0, step, .. } if step == "s0"),
             "{err:?}"
         );
     }

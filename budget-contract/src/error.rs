@@ -211,22 +211,8 @@ pub enum ContractError {
         /// The terms and the excess.
         violation: ContractViolation,
     },
-    /// Under `auto_clamp`, `max_context_tokens` would have to drop to 0 or below.
-    #[error(
-        "pipeline `{pipeline}`: cannot clamp max_context_tokens: step `{step}` leaves {allowed} tokens for context (window {} - prompt {} - history {} - output {} - safety {})",
-        terms.context_window, terms.fixed_prompt_tokens, terms.max_history_tokens, terms.max_output_tokens, terms.safety_margin_tokens
-    )]
-    ContextClampNotPositive {
-        /// The pipeline name.
-        pipeline: String,
-        /// The worst-case step.
-        step: String,
-        /// The context it allows, in tokens (<= 0; saturating at `i64::MIN`).
-        allowed: i64,
-        /// Its terms.
-        terms: Box<ContractTerms>,
-    },
-    /// Under `auto_clamp`, a step's output limit would have to drop to 0 or below.
+    /// Under `auto_clamp`, a step does not fit even with context cut to 1
+    /// token: its output limit would have to drop to 0 or below.
     #[error(
         "pipeline `{pipeline}`: cannot clamp the output of step `{step}`: it leaves {allowed} tokens for output (window {} - prompt {} - history {} - context {} - safety {})",
         terms.context_window, terms.fixed_prompt_tokens, terms.max_history_tokens, terms.max_context_tokens, terms.safety_margin_tokens
@@ -280,9 +266,7 @@ impl ContractError {
     /// ```
     pub fn kind(&self) -> FailureKind {
         match self {
-            Self::Violation { .. }
-            | Self::ContextClampNotPositive { .. }
-            | Self::OutputClampNotPositive { .. } => FailureKind::Violation,
+            Self::Violation { .. } | Self::OutputClampNotPositive { .. } => FailureKind::Violation,
             _ => FailureKind::Input,
         }
     }

@@ -248,11 +248,46 @@ fn auto_clamp_lowers_the_shared_context_once_to_the_worst_step_and_logs_it() {
     );
 }
 
+/// The contract's order: context is cut first, to its minimum of 1 token
+/// when a step leaves no room for it, then the output of a step that is
+/// still over budget; only a step that cannot fit even then fails.
 #[test]
-fn clamping_context_to_zero_or_below_is_an_error() {
+fn no_room_for_context_cuts_context_to_one_then_the_output() {
     let project = Project::new();
     let settings = "    max_context_tokens: 100\n    max_history_tokens: 7000\n";
     let steps = format!("{ROUTER_STEP}{ANSWER_STEP}");
+    let report = project
+        .check(
+            "p.yaml",
+            &pipeline("p", settings, &steps),
+            Some(Policy::AutoClamp),
+        )
+        .unwrap();
+    // answer allows 8192 - 82 - 7000 - 1500 - 128 = -518 tokens of context:
+    // context 100 -> 1, then its output 1500 -> 8192 - 82 - 7000 - 1 - 128 = 981.
+    assert_eq!(report.max_context_tokens_after, 1);
+    assert_eq!(
+        (
+            report.clamps[0].setting,
+            report.clamps[0].before,
+            report.clamps[0].after
+        ),
+        (ClampedSetting::MaxContextTokens, 100, 1)
+    );
+    let answer = report
+        .clamps
+        .iter()
+        .find(|c| c.step.as_deref() == Some("answer"))
+        .expect("the answer step's output is clamped");
+    assert_eq!(
+        (answer.setting, answer.before, answer.after),
+        (ClampedSetting::MaxOutputTokens, 1500, 981)
+    );
+    assert!(report.steps.iter().all(|s| s.terms.check().is_ok()));
+
+    // With 8,100 tokens of history not even context 1 and output 1 fit;
+    // router (first in order) leaves 8192 - 78 - 8100 - 1 - 128 = -115.
+    let settings = "    max_context_tokens: 100\n    max_history_tokens: 8100\n";
     let err = project
         .check(
             "p.yaml",
@@ -260,14 +295,9 @@ fn clamping_context_to_zero_or_below_is_an_error() {
             Some(Policy::AutoClamp),
         )
         .unwrap_err();
-    // answer allows 8192 - 82 - 7000 - 1500 - 128 = -518.
     assert!(
-        matches!(&err, ContractError::ContextClampNotPositive { step, allowed: -518, .. } if step == "answer"),
+        matches!(&err, ContractError::OutputClampNotPositive { step, allowed: -115, .. } if step == "router"),
         "{err:?}"
-    );
-    assert_eq!(
-        err.to_string(),
-        "pipeline `p`: cannot clamp max_context_tokens: step `answer` leaves -518 tokens for context (window 8192 - prompt 82 - history 7000 - output 1500 - safety 128)"
     );
 }
 
@@ -801,12 +831,14 @@ fn json_report_has_exactly_the_cli_fields() {
     assert_eq!(failed["max_context_tokens_after"], serde_json::Value::Null);
     assert_eq!(failed["steps"][1]["headroom"], -318);
     assert!(failed["error"].as_str().unwrap().contains("by 318 tokens"));
+    assert_eq!(failed["failure"], "violation");
     let keys: Vec<_> = failed.as_object().unwrap().keys().cloned().collect();
     assert_eq!(
         keys,
         [
             "clamps",
             "error",
+            "failure",
             "max_context_tokens_after",
             "name",
             "ok",
@@ -843,7 +875,9 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(512))]
 
     /// After auto-clamp every step fits; context is cut once, to exactly
-    /// what the worst step allows; it fails only when that is 0 or below.
+    /// what the worst step allows but never below 1; outputs are cut only
+    /// when context had to stop at 1; it fails only when a step cannot fit
+    /// even then.
     #[test]
     fn after_auto_clamp_every_step_fits(
         steps in proptest::collection::vec((0u64..3_000, 1u64..4_000), 1..6),
@@ -857,24 +891,34 @@ proptest! {
             max_output_tokens: output, safety_margin_tokens: safety, context_window: window,
         })).collect();
         let least = steps.iter().map(|&(fixed, output)| i128::from(window) - i128::from(fixed + history + output + safety)).min().unwrap();
+        let context_after = if i128::from(context) > least { least.max(1) } else { i128::from(context) };
+        // The output each step allows once context is `context_after`.
+        let output_room = |fixed: u64| i128::from(window) - i128::from(fixed + history + safety) - context_after;
         match Evaluation::new("p", "p.yaml", Policy::AutoClamp, context, reports).enforce() {
             Ok(report) => {
                 for step in &report.steps {
                     prop_assert!(step.terms.check().is_ok());
                     prop_assert!(step.headroom() >= 0);
                 }
-                prop_assert!(report.clamps.iter().all(|c| c.setting == ClampedSetting::MaxContextTokens));
-                if i128::from(context) > least {
-                    prop_assert_eq!(i128::from(report.max_context_tokens_after), least);
-                    prop_assert_eq!(report.clamps.len(), 1);
-                } else {
-                    prop_assert_eq!(report.max_context_tokens_after, context);
-                    prop_assert!(report.clamps.is_empty());
+                prop_assert_eq!(i128::from(report.max_context_tokens_after), context_after);
+                let context_clamps = report.clamps.iter().filter(|c| c.setting == ClampedSetting::MaxContextTokens).count();
+                prop_assert_eq!(context_clamps, usize::from(i128::from(context) > context_after));
+                for (i, &(fixed, output)) in steps.iter().enumerate() {
+                    let clamp = report.clamps.iter().find(|c| c.step.as_deref() == Some(format!("s{i}").as_str()));
+                    let room = output_room(fixed);
+                    if i128::from(output) > room {
+                        prop_assert!(least < 1, "outputs are cut only when context stopped at 1");
+                        let clamp = clamp.expect("an output clamp");
+                        prop_assert_eq!((clamp.before, i128::from(clamp.after)), (output, room));
+                    } else {
+                        prop_assert!(clamp.is_none());
+                    }
                 }
             }
-            Err(ContractError::ContextClampNotPositive { allowed, .. }) => {
-                prop_assert_eq!(i128::from(allowed), least);
-                prop_assert!(least <= 0);
+            Err(ContractError::OutputClampNotPositive { allowed, step, .. }) => {
+                let i: usize = step.trim_start_matches('s').parse().unwrap();
+                prop_assert_eq!(i128::from(allowed), output_room(steps[i].0));
+                prop_assert!(allowed <= 0 && least < 1);
             }
             Err(other) => prop_assert!(false, "unexpected {}", other),
         }
@@ -905,9 +949,9 @@ proptest! {
         match project.check("p.yaml", &yaml, Some(Policy::AutoClamp)) {
             Ok(report) => {
                 prop_assert!(report.steps.iter().all(|s| s.terms.check().is_ok()));
-                prop_assert_eq!(i128::from(report.max_context_tokens_after), least.min(i128::from(context)));
+                prop_assert_eq!(i128::from(report.max_context_tokens_after), least.max(1).min(i128::from(context)));
             }
-            Err(ContractError::ContextClampNotPositive { allowed, .. }) => prop_assert_eq!(i128::from(allowed), least),
+            Err(ContractError::OutputClampNotPositive { allowed, .. }) => prop_assert!(allowed <= 0 && least < 1),
             Err(other) => prop_assert!(false, "unexpected {}", other),
         }
     }
