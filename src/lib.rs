@@ -68,7 +68,7 @@
 //! | `o200k`, `cl100k` | [`estimate::ExactCounter`] for that encoding, vocabulary compiled in |
 //! | `exact` | both exact vocabularies |
 //! | `async` | `compact::AsyncSummarizer` and `Compactor::compact_async` (no runtime dependency) |
-//! | `async-openai` | conversions to and from `async-openai`'s chat request types |
+//! | `async-openai` | `integrations::async_openai`: conversions to and from `async-openai`'s chat request types (crate `budget-integrations`) |
 //!
 //! # Macros
 //!
@@ -91,6 +91,12 @@ pub use budget_runtime::{
 #[cfg(feature = "contract")]
 #[cfg_attr(docsrs, doc(cfg(feature = "contract")))]
 pub use budget_contract as contract;
+
+/// Integrations with other crates, each behind the facade feature of its
+/// name: the `budget-integrations` crate.
+#[cfg(feature = "async-openai")]
+#[cfg_attr(docsrs, doc(cfg(feature = "async-openai")))]
+pub use budget_integrations as integrations;
 
 /// Builds a budget constant — a [`ContextBudget`], a
 /// [`ContractTerms`](model::ContractTerms) or a

@@ -138,7 +138,7 @@ proptest! {
 /// JSON), converted and counted: 101 tokens on gpt-4o, as the API reported.
 #[test]
 fn cookbook_tools_example_through_async_openai() {
-    use budget_runtime::prompt::async_openai::Conversation;
+    use budget_integrations::async_openai::Conversation;
     let request: async_openai::types::chat::CreateChatCompletionRequest =
         serde_json::from_value(serde_json::json!({
             "model": "gpt-4o",

@@ -5,8 +5,6 @@
 //! See [`PromptBudget`] for an agent turn, [`ChatFormat`](crate::chat::ChatFormat) for the counting
 //! rules and [`ToolDefinition`](crate::chat::ToolDefinition) for tools.
 
-#[cfg(feature = "async-openai")]
-pub mod async_openai;
 mod error;
 mod fitted_prompt;
 mod prompt_budget;

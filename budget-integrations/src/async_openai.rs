@@ -9,7 +9,7 @@
 //!     CreateChatCompletionRequest,
 //! };
 //! use budget::compact::SummaryRequest;
-//! use budget::prompt::async_openai::{Conversation, to_request_messages};
+//! use budget::integrations::async_openai::{Conversation, to_request_messages};
 //! use budget::prompt::PromptBudget;
 //! use budget::chat::ChatFormat;
 //! use budget::{compact::SummarizerError, estimate::{Encoding, SeedEstimator}};
@@ -29,7 +29,7 @@
 //! // fit it and send what fits
 //! let none = |_: SummaryRequest<'_>| -> Result<String, SummarizerError> { Ok(String::new()) };
 //! let fitted = PromptBudget::builder(8_192).build()?.fit(conversation.turn(), &none)?;
-//! request.messages = to_request_messages(&fitted.messages);
+//! request.messages = to_request_messages(&fitted.messages)?;
 //! assert_eq!(request.messages.len(), 2);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
@@ -49,9 +49,8 @@ use ::async_openai::types::chat::{
 use serde_json::Value;
 use thiserror::Error;
 
-use crate::chat::ToolDefinition;
-use crate::chat::{Message, Role, ToolCall};
-use crate::prompt::turn::Turn;
+use budget_runtime::chat::{Message, Role, ToolCall, ToolDefinition};
+use budget_runtime::prompt::Turn;
 
 /// A part of an `async-openai` request that has no counterpart here, so
 /// converting it would lose what the model sees.
@@ -78,6 +77,15 @@ pub enum AsyncOpenAiError {
         role: &'static str,
         /// The field.
         field: &'static str,
+    },
+    /// A tool result (message `index`) without the id of the call it
+    /// answers.
+    #[error(
+        "message {index} (tool) has no tool_call_id: a chat API rejects a tool result that answers no call"
+    )]
+    MissingToolCallId {
+        /// Position of the message.
+        index: usize,
     },
     /// A custom (non-function) tool, at position `index` of the tools.
     #[error("tool {index} is a custom tool; only function tools can be counted")]
@@ -140,74 +148,109 @@ impl Conversation {
     }
 }
 
-/// `messages` as `async-openai` request messages (names, tool calls and
-/// call ids included).
-pub fn to_request_messages(messages: &[Message]) -> Vec<ChatCompletionRequestMessage> {
+/// `messages` as `async-openai` request messages: roles, text, names,
+/// tool calls and call ids, nothing dropped.
+///
+/// # Errors
+/// [`AsyncOpenAiError::UnsupportedField`] for a message that sets what its
+/// role cannot carry in a request (a tool message's `name`, tool calls on
+/// anything but an assistant message, a call id on anything but a tool
+/// message), and [`AsyncOpenAiError::MissingToolCallId`] for a tool result
+/// without the id of its call: `async-openai` would send it, and the API
+/// reject it.
+pub fn to_request_messages(
+    messages: &[Message],
+) -> Result<Vec<ChatCompletionRequestMessage>, AsyncOpenAiError> {
     messages
         .iter()
-        .map(ChatCompletionRequestMessage::from)
+        .enumerate()
+        .map(|(index, m)| request_message(index, m))
         .collect()
 }
 
-/// `tools` as `async-openai` function tools, their parameters as a JSON
-/// schema object.
+/// `tools` as `async-openai` function tools, each with its parameter schema
+/// as given.
 pub fn to_request_tools(tools: &[ToolDefinition]) -> Vec<ChatCompletionTools> {
-    tools.iter().map(ChatCompletionTools::from).collect()
+    tools.iter().map(request_tool).collect()
 }
 
-impl From<&Message> for ChatCompletionRequestMessage {
-    fn from(m: &Message) -> Self {
-        let text = m.content.clone();
-        match m.role {
-            Role::System => Self::System(ChatCompletionRequestSystemMessage {
-                content: ChatCompletionRequestSystemMessageContent::Text(text),
-                name: m.name.clone(),
-            }),
-            Role::User => Self::User(ChatCompletionRequestUserMessage {
-                content: ChatCompletionRequestUserMessageContent::Text(text),
-                name: m.name.clone(),
-            }),
-            Role::Assistant => {
-                let tool_calls = m
-                    .tool_calls
-                    .iter()
-                    .map(|call| {
-                        ChatCompletionMessageToolCalls::Function(ChatCompletionMessageToolCall {
-                            id: call.id.clone(),
-                            function: FunctionCall {
-                                name: call.name.clone(),
-                                arguments: call.arguments.clone(),
-                            },
-                        })
+/// Message `index` as an `async-openai` request message.
+fn request_message(
+    index: usize,
+    m: &Message,
+) -> Result<ChatCompletionRequestMessage, AsyncOpenAiError> {
+    use ChatCompletionRequestMessage as M;
+    let unsupported = |field: &'static str| AsyncOpenAiError::UnsupportedField {
+        index,
+        role: m.role.as_str(),
+        field,
+    };
+    if m.role != Role::Assistant && !m.tool_calls.is_empty() {
+        return Err(unsupported("tool_calls"));
+    }
+    if m.role != Role::Tool && m.tool_call_id.is_some() {
+        return Err(unsupported("tool_call_id"));
+    }
+    let text = m.content.clone();
+    Ok(match m.role {
+        Role::System => M::System(ChatCompletionRequestSystemMessage {
+            content: ChatCompletionRequestSystemMessageContent::Text(text),
+            name: m.name.clone(),
+        }),
+        Role::User => M::User(ChatCompletionRequestUserMessage {
+            content: ChatCompletionRequestUserMessageContent::Text(text),
+            name: m.name.clone(),
+        }),
+        Role::Assistant => {
+            let tool_calls: Vec<ChatCompletionMessageToolCalls> = m
+                .tool_calls
+                .iter()
+                .map(|call| {
+                    ChatCompletionMessageToolCalls::Function(ChatCompletionMessageToolCall {
+                        id: call.id.clone(),
+                        function: FunctionCall {
+                            name: call.name.clone(),
+                            arguments: call.arguments.clone(),
+                        },
                     })
-                    .collect::<Vec<_>>();
-                Self::Assistant(ChatCompletionRequestAssistantMessage {
-                    content: (!text.is_empty())
-                        .then_some(ChatCompletionRequestAssistantMessageContent::Text(text)),
-                    name: m.name.clone(),
-                    tool_calls: (!tool_calls.is_empty()).then_some(tool_calls),
-                    ..Default::default()
                 })
-            }
-            Role::Tool => Self::Tool(ChatCompletionRequestToolMessage {
-                content: ChatCompletionRequestToolMessageContent::Text(text),
-                tool_call_id: m.tool_call_id.clone().unwrap_or_default(),
-            }),
+                .collect();
+            M::Assistant(ChatCompletionRequestAssistantMessage {
+                content: (!text.is_empty() || tool_calls.is_empty())
+                    .then_some(ChatCompletionRequestAssistantMessageContent::Text(text)),
+                name: m.name.clone(),
+                tool_calls: (!tool_calls.is_empty()).then_some(tool_calls),
+                ..Default::default()
+            })
         }
-    }
+        Role::Tool => {
+            if m.name.is_some() {
+                return Err(unsupported("name"));
+            }
+            let tool_call_id = m
+                .tool_call_id
+                .clone()
+                .ok_or(AsyncOpenAiError::MissingToolCallId { index })?;
+            M::Tool(ChatCompletionRequestToolMessage {
+                content: ChatCompletionRequestToolMessageContent::Text(text),
+                tool_call_id,
+            })
+        }
+        // A role this conversion does not know yet.
+        _ => return Err(unsupported("role")),
+    })
 }
 
-impl From<&ToolDefinition> for ChatCompletionTools {
-    fn from(tool: &ToolDefinition) -> Self {
-        Self::Function(ChatCompletionTool {
-            function: FunctionObject {
-                name: tool.name.clone(),
-                description: (!tool.description.is_empty()).then(|| tool.description.clone()),
-                parameters: (!tool.parameters.is_null()).then(|| tool.parameters.clone()),
-                strict: tool.strict,
-            },
-        })
-    }
+/// A tool definition as an `async-openai` function tool.
+fn request_tool(tool: &ToolDefinition) -> ChatCompletionTools {
+    ChatCompletionTools::Function(ChatCompletionTool {
+        function: FunctionObject {
+            name: tool.name.clone(),
+            description: (!tool.description.is_empty()).then(|| tool.description.clone()),
+            parameters: (!tool.parameters.is_null()).then(|| tool.parameters.clone()),
+            strict: tool.strict,
+        },
+    })
 }
 
 /// A function tool's definition, its parameter schema kept whole.
@@ -356,7 +399,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::chat::ToolParameter;
+    use budget_runtime::chat::ToolParameter;
 
     fn weather() -> ToolDefinition {
         ToolDefinition::new("get_current_weather", "Get the current weather")
@@ -384,7 +427,7 @@ mod tests {
             Message::assistant("done"),
         ];
         let request = CreateChatCompletionRequest {
-            messages: to_request_messages(&messages),
+            messages: to_request_messages(&messages).unwrap(),
             tools: Some(to_request_tools(&[weather()])),
             ..Default::default()
         };
@@ -395,7 +438,7 @@ mod tests {
 
     #[test]
     fn the_tool_schema_is_a_json_object_schema() {
-        let ChatCompletionTools::Function(tool) = ChatCompletionTools::from(&weather()) else {
+        let ChatCompletionTools::Function(tool) = request_tool(&weather()) else {
             panic!("a function tool")
         };
         assert_eq!(
@@ -423,10 +466,7 @@ mod tests {
         }))
         .unwrap();
         let request = CreateChatCompletionRequest {
-            messages: vec![
-                ChatCompletionRequestMessage::from(&Message::user("hi")),
-                image,
-            ],
+            messages: vec![request_message(0, &Message::user("hi")).unwrap(), image],
             ..Default::default()
         };
         assert_eq!(
@@ -459,5 +499,57 @@ mod tests {
         assert_eq!(turn.system, "be brief");
         assert_eq!(turn.history, [Message::user("hi")]);
         assert_eq!(turn.tools.len(), 1);
+    }
+
+    /// What a request cannot carry is refused with the message and field,
+    /// never sent altered (a tool message's name dropped, a missing call id
+    /// sent as "").
+    #[test]
+    fn messages_a_request_cannot_carry_are_errors() {
+        let mut with_calls = Message::system("s");
+        with_calls.tool_calls.push(ToolCall::new("c", "f", "{}"));
+        let mut user_with_id = Message::user("u");
+        user_with_id.tool_call_id = Some("c".into());
+        let mut no_id = Message::tool_result("c", "r");
+        no_id.tool_call_id = None;
+        let cases = [
+            (
+                Message::tool_result("c", "r").with_name("ls"),
+                "message 1 (tool) sets `name`, which cannot be converted",
+            ),
+            (
+                with_calls,
+                "message 1 (system) sets `tool_calls`, which cannot be converted",
+            ),
+            (
+                user_with_id,
+                "message 1 (user) sets `tool_call_id`, which cannot be converted",
+            ),
+            (
+                no_id,
+                "message 1 (tool) has no tool_call_id: a chat API rejects a tool result that answers no call",
+            ),
+        ];
+        for (message, expected) in cases {
+            let error = to_request_messages(&[Message::user("first"), message]).unwrap_err();
+            assert_eq!(error.to_string(), expected);
+        }
+    }
+
+    /// Nested schemas (array `items`, `$defs`) and `strict` reach the
+    /// request as given.
+    #[test]
+    fn nested_tool_schemas_survive_the_round_trip() {
+        let mut edit = ToolDefinition::new("edit", "Apply edits.").with_parameters(json!({
+            "type": "object",
+            "properties": {"edits": {"type": "array", "items": {"$ref": "#/$defs/edit"}}},
+            "$defs": {"edit": {"type": "object", "properties": {"line": {"type": "integer"}}}},
+        }));
+        edit.strict = Some(true);
+        let request = CreateChatCompletionRequest {
+            tools: Some(to_request_tools(std::slice::from_ref(&edit))),
+            ..Default::default()
+        };
+        assert_eq!(Conversation::from_request(&request).unwrap().tools, [edit]);
     }
 }
