@@ -12,7 +12,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use budget::{
     ContextBudget, ContextItem, ContextKind, Estimator, Pipeline,
-    estimate::{ContentType, SeedEstimator},
+    estimate::{ContentType, RatioEstimator},
     model::Timestamp,
 };
 use criterion::{Criterion, criterion_group};
@@ -49,9 +49,9 @@ impl ContextItem for ManualChunk {
         Cow::Owned([self.title.as_str(), self.body.as_str()].join("\n\n"))
     }
     fn tokens(&self) -> u64 {
-        SeedEstimator.estimate(&self.title, ContentType::Prose)
+        RatioEstimator.estimate(&self.title, ContentType::Prose)
             + 1
-            + SeedEstimator.estimate(&self.body, ContentType::Code)
+            + RatioEstimator.estimate(&self.body, ContentType::Code)
     }
     fn kind(&self) -> &ContextKind {
         static KIND: ContextKind = ContextKind::DOCUMENT;

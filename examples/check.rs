@@ -10,7 +10,7 @@
 //!
 //! Without paths it checks the sample in `examples/contract/`. The policy
 //! comes from `PIPELINE_LIMITS_POLICY` (default `fail_fast`); the counter is
-//! the seed estimator with every prompt read as prose and the default
+//! the ratio estimator with every prompt read as prose and the default
 //! per-step format overhead of 64 tokens. `budget check` (crate
 //! `budget-cli`) is the full tool; this shows the library calls it makes.
 

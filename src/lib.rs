@@ -125,7 +125,6 @@ macro_rules! budget {
 /// Implements [`ContextItem`](trait@ContextItem) for a struct or an enum
 /// from `#[context(...)]` attributes. The impl reads the fields in place:
 /// nothing is copied, and a single content field is returned borrowed.
-/// For a struct it also implements [`EstimationRatio`].
 ///
 /// ```
 /// use budget::{ContextItem, ContextKind, model::Tier};
@@ -166,10 +165,10 @@ macro_rules! budget {
 /// | attribute | meaning | default |
 /// |---|---|---|
 /// | `kind = "ToolOutput"` | the [`ContextKind`]: one word; the well-known kinds are `Message`, `Document`, `ToolOutput`, `Memory`, `SystemPrompt` | `Message` |
-/// | `content_type = "code"` | the [`ContentType`] (`code`, `prose`, `yaml`, `markdown`) whose seed ratio estimates the content fields | `markdown` |
+/// | `content_type = "code"` | the [`ContentType`] (`code`, `prose`, `yaml`, `markdown`) whose fixed ratio estimates the content fields | `markdown` |
 /// | `tier = "raw"` | a fixed [`Tier`] (`raw`, `linked`, `summary`) | from the score |
 /// | `tiers(raw = 0.7, linked = 0.4)` | score thresholds, within `0.0..=1.0`, `raw >= linked`: a score `>= raw` is RAW, `>= linked` LINKED, else SUMMARY; needs a `score` field | `raw = 0.7, linked = 0.4` |
-/// | `estimator = "calibrated"` | how `tokens()` estimates the content: `"seed"`, `"calibrated"`, or a path to an [`Estimator`] value; see [Token estimate](#token-estimate) | `"seed"` |
+/// | `estimator = "calibrated"` | how `tokens()` estimates the content: `"ratios"`, `"calibrated"`, or a path to an [`Estimator`] value; see [Token estimate](#token-estimate) | `"ratios"` |
 /// | `crate = "path"` | where the `budget` crate is, if renamed (struct or enum only; `budget!` finds it by itself) | `::budget` |
 ///
 /// # Field attributes
@@ -197,41 +196,40 @@ macro_rules! budget {
 /// # Token estimate
 ///
 /// Without a `tokens` field (or when it is `None`) the estimate is computed
-/// on each call, without allocating, by [`seed_estimate_parts`]: each content
-/// field costs `seed_estimate(count_chars(field), its content type)`, and
+/// on each call, without allocating, by [`ratio_estimate_parts`]: each content
+/// field costs `ratio_estimate(count_chars(field), its content type)`, and
 /// each blank line joining two content fields costs
 /// [`PART_SEPARATOR_TOKENS`] (1). With one content field this is exactly
-/// [`SeedEstimator`]'s estimate. Several content fields are joined in
+/// [`RatioEstimator`]'s estimate. Several content fields are joined in
 /// declaration order by [`join_parts`].
 ///
-/// **Where the seed default is unsafe.** The seed ratios are characters per
-/// token measured on English and code. Text in other scripts packs fewer
-/// characters into a token, so the seed *underestimates* it: Chinese,
+/// **Where the fixed ratios are unsafe.** The token-budget rules' ratios are
+/// characters per token measured on English and code. Text in other scripts
+/// packs fewer characters into a token, so they *underestimate* it: Chinese,
 /// Japanese and Korean prose by 58–66% against `o200k_base` (a 145-character
 /// Chinese paragraph: 37 tokens estimated, 107 exact), Thai, Greek, Hebrew,
 /// emoji-heavy chat and Polish by 27–45%. A budget filled with such items
-/// by the seed estimate overflows the context window. For any text that is
+/// by the ratio estimate overflows the context window. For any text that is
 /// not mostly English or code, choose another estimator:
 ///
-/// | `estimator = ...` | estimate | implements [`EstimationRatio`] |
-/// |---|---|---|
-/// | `"seed"` (the default) | [`seed_estimate_parts`], as above | yes |
-/// | `"calibrated"` | [`CalibratedEstimator::new`]`(Encoding::O200kBase)`: about 2% off on average on the project's corpus, and no file or non-Latin sample more than 10% under (the Chinese paragraph: 118 estimated, 107 exact) | no |
-/// | a path, like `estimator = MY_ESTIMATOR` | a unit struct, `const` or `static` whose type implements [`Estimator`]: [`CalibratedEstimator::upper_bound`] for a bound, another encoding, or an exact counter | no |
+/// | `estimator = ...` | estimate |
+/// |---|---|
+/// | `"ratios"` (the default) | [`ratio_estimate_parts`], as above |
+/// | `"calibrated"` | [`CalibratedEstimator::new`]`(Encoding::O200kBase)`: about 2% off on average on the project's corpus, and no file or non-Latin sample more than 10% under (the Chinese paragraph: 118 estimated, 107 exact) |
+/// | a path, like `estimator = MY_ESTIMATOR` | a unit struct, `const` or `static` whose type implements [`Estimator`]: [`CalibratedEstimator::upper_bound`] for a bound, another encoding, or an exact counter |
 ///
 /// Any estimator is applied by [`estimate_parts`]: each content field at its
 /// own content type, plus [`PART_SEPARATOR_TOKENS`] per separator. An exact
 /// `tokens` count still replaces the estimate when present; with a `tokens`
 /// field of a plain integer type no estimate is ever made, and `estimator`
-/// is a compile error. [`EstimationRatio`] states the seed ratio a type is
-/// estimated at, so only seed-estimated structs implement it.
+/// is a compile error.
 ///
 /// ```
 /// use budget::{ContextItem, Estimator, estimate::{CalibratedEstimator, ContentType, Encoding}};
 ///
 /// #[derive(ContextItem)]
 /// #[context(content_type = "prose")]
-/// struct Seeded {
+/// struct Ratios {
 ///     #[context(content)]
 ///     text: String,
 /// }
@@ -253,7 +251,7 @@ macro_rules! budget {
 /// }
 ///
 /// let text = "今日は良い天気ですね。散歩に行きましょう。"; // 21 characters
-/// assert_eq!(Seeded { text: text.into() }.tokens(), 6); // 21 / 4.0, rounded up
+/// assert_eq!(Ratios { text: text.into() }.tokens(), 6); // 21 / 4.0, rounded up
 /// let calibrated = Calibrated { text: text.into() }.tokens();
 /// let calibrated_u64 = CalibratedEstimator::new(Encoding::O200kBase).estimate(text, ContentType::Prose);
 /// assert_eq!(u64::try_from(calibrated), Ok(calibrated_u64));
@@ -339,9 +337,8 @@ macro_rules! budget {
 /// types, tiers or thresholds, and field types that do not fit their role.
 /// Generic field types get the matching bound (`T: TextField`, …).
 ///
-/// [`EstimationRatio`]: estimate::EstimationRatio
 /// [`ContentType`]: estimate::ContentType
-/// [`SeedEstimator`]: estimate::SeedEstimator
+/// [`RatioEstimator`]: estimate::RatioEstimator
 /// [`CalibratedEstimator::new`]: estimate::CalibratedEstimator::new
 /// [`CalibratedEstimator::upper_bound`]: estimate::CalibratedEstimator::upper_bound
 /// [`Tier`]: model::Tier
@@ -356,7 +353,7 @@ macro_rules! budget {
 /// [`MetadataMap`]: model::MetadataMap
 /// [`OptionalTextField`]: model::OptionalTextField
 /// [`GroupField`]: model::GroupField
-/// [`seed_estimate_parts`]: model::seed_estimate_parts
+/// [`ratio_estimate_parts`]: model::ratio_estimate_parts
 /// [`estimate_parts`]: model::estimate_parts
 /// [`join_parts`]: model::join_parts
 /// [`PART_SEPARATOR_TOKENS`]: model::PART_SEPARATOR_TOKENS

@@ -5,7 +5,7 @@ use std::ops::RangeInclusive;
 use budget::estimate::TokenCounter;
 use budget::payload::TierBudget;
 
-/// The seed's complexity classes and their expected payload totals, in
+/// The token-budget rules' complexity classes and their expected payload totals, in
 /// tokens: simple 15,000–25,000, medium 40,000–70,000, complex
 /// 70,000–100,000.
 ///

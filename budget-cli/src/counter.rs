@@ -6,7 +6,7 @@ use std::fmt;
 use budget::{
     Estimator,
     estimate::{
-        CalibratedEstimator, ContentType, Encoding, ExactCounter, SeedEstimator, TokenCounter,
+        CalibratedEstimator, ContentType, Encoding, ExactCounter, RatioEstimator, TokenCounter,
     },
 };
 use clap::ValueEnum;
@@ -14,26 +14,26 @@ use clap::ValueEnum;
 /// A `--counter` value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum CounterChoice {
-    /// Seed characters-per-token ratio of each file's content type (fast, rough).
-    Seed,
+    /// The token-budget rules' characters-per-token ratio of each file's content type (fast, rough).
+    Ratios,
     /// The calibrated estimator for o200k_base (fast, about 2% off per file).
     Calibrated,
     /// Exact o200k_base counts (GPT-4o and later).
     O200k,
     /// Exact cl100k_base counts (GPT-4, GPT-3.5).
     Cl100k,
-    /// The seed ratio for code, applied to all text.
-    #[value(name = "seed:code")]
-    SeedCode,
-    /// The seed ratio for prose, applied to all text.
-    #[value(name = "seed:prose")]
-    SeedProse,
-    /// The seed ratio for YAML, applied to all text.
-    #[value(name = "seed:yaml")]
-    SeedYaml,
-    /// The seed ratio for Markdown, applied to all text.
-    #[value(name = "seed:markdown")]
-    SeedMarkdown,
+    /// The fixed ratio for code, applied to all text.
+    #[value(name = "ratios:code")]
+    RatiosCode,
+    /// The fixed ratio for prose, applied to all text.
+    #[value(name = "ratios:prose")]
+    RatiosProse,
+    /// The fixed ratio for YAML, applied to all text.
+    #[value(name = "ratios:yaml")]
+    RatiosYaml,
+    /// The fixed ratio for Markdown, applied to all text.
+    #[value(name = "ratios:markdown")]
+    RatiosMarkdown,
 }
 
 impl CounterChoice {
@@ -98,12 +98,12 @@ impl fmt::Debug for Counter {
     }
 }
 
-/// Every text as one content type, at the seed ratio.
-struct SeedAs(ContentType);
+/// Every text as one content type, at the fixed ratio.
+struct RatiosAs(ContentType);
 
-impl Estimator for SeedAs {
+impl Estimator for RatiosAs {
     fn estimate(&self, text: &str, _content_type: ContentType) -> u64 {
-        SeedEstimator.estimate(text, self.0)
+        RatioEstimator.estimate(text, self.0)
     }
 }
 
@@ -113,16 +113,16 @@ impl Counter {
     pub fn new(choice: CounterChoice) -> Result<Self, CounterError> {
         let estimator = |e: Box<dyn Estimator>| Backend::Estimator(e);
         let backend = match choice {
-            CounterChoice::Seed => estimator(Box::new(SeedEstimator)),
+            CounterChoice::Ratios => estimator(Box::new(RatioEstimator)),
             CounterChoice::Calibrated => {
                 estimator(Box::new(CalibratedEstimator::new(Encoding::O200kBase)))
             }
             CounterChoice::O200k => Backend::Exact(exact(choice, Encoding::O200kBase)?),
             CounterChoice::Cl100k => Backend::Exact(exact(choice, Encoding::Cl100kBase)?),
-            CounterChoice::SeedCode => estimator(Box::new(SeedAs(ContentType::Code))),
-            CounterChoice::SeedProse => estimator(Box::new(SeedAs(ContentType::Prose))),
-            CounterChoice::SeedYaml => estimator(Box::new(SeedAs(ContentType::Yaml))),
-            CounterChoice::SeedMarkdown => estimator(Box::new(SeedAs(ContentType::Markdown))),
+            CounterChoice::RatiosCode => estimator(Box::new(RatiosAs(ContentType::Code))),
+            CounterChoice::RatiosProse => estimator(Box::new(RatiosAs(ContentType::Prose))),
+            CounterChoice::RatiosYaml => estimator(Box::new(RatiosAs(ContentType::Yaml))),
+            CounterChoice::RatiosMarkdown => estimator(Box::new(RatiosAs(ContentType::Markdown))),
         };
         Ok(Self { choice, backend })
     }
@@ -177,15 +177,15 @@ mod tests {
     fn seed_variants_ignore_the_content_type() {
         // 12 characters: code at 3.5 chars/token → 3.4, rounded up to 4; prose at 4.0 → 3.
         let text = "abcdefghijkl";
-        let code = Counter::new(CounterChoice::SeedCode).unwrap();
+        let code = Counter::new(CounterChoice::RatiosCode).unwrap();
         assert_eq!(code.count(text, ContentType::Prose), 4);
-        let prose = Counter::new(CounterChoice::SeedProse).unwrap();
+        let prose = Counter::new(CounterChoice::RatiosProse).unwrap();
         assert_eq!(prose.count(text, ContentType::Code), 3);
     }
 
     #[test]
     fn names_are_the_flag_values() {
-        assert_eq!(CounterChoice::SeedMarkdown.to_string(), "seed:markdown");
+        assert_eq!(CounterChoice::RatiosMarkdown.to_string(), "ratios:markdown");
         assert_eq!(CounterChoice::O200k.to_string(), "o200k");
     }
 }

@@ -12,11 +12,11 @@ use crate::{
     DEFAULT_SAFETY_MARGIN_TOKENS, ModelConfig, PipelineConfig, Policy, Prompt, PromptStore,
     SourceLocation, Step, clamp_steps, fixed_prompt_text, fixed_prompt_tokens, render_empty,
 };
-use budget_runtime::estimate::{Estimator, SeedEstimator};
+use budget_runtime::estimate::{Estimator, RatioEstimator};
 
 /// Checks pipelines against one model config and prompt store.
 ///
-/// For every `call_model` step the contract is the seed's inequality
+/// For every `call_model` step the contract is the token-budget rules' inequality
 ///
 /// ```text
 /// fixed_prompt + max_history_tokens + max_context_tokens + output + safety <= model_context_window
@@ -24,12 +24,12 @@ use budget_runtime::estimate::{Estimator, SeedEstimator};
 ///
 /// - `fixed_prompt`: the system prompt `<prompts_dir>/<prompt_key>.txt`,
 ///   a blank line and the `user_parts` templates with `{}` rendered empty,
-///   counted as one text by the estimator (default [`SeedEstimator`]; pass
+///   counted as one text by the estimator (default [`RatioEstimator`]; pass
 ///   an exact [`TokenCounter`](budget_runtime::estimate::TokenCounter) for exact counts), plus
 ///   the per-step format overhead ([`DEFAULT_FORMAT_OVERHEAD_TOKENS`] = 64
 ///   unless set with [`Checker::format_overhead`]);
 /// - `max_history_tokens` (0 when unset) is counted for **every**
-///   `call_model` step, whether or not it sets `use_history`, as the seed
+///   `call_model` step, whether or not it sets `use_history`, as the token-budget rules
 ///   document writes the inequality and its reference implementation
 ///   computes it;
 /// - `max_context_tokens` is one pipeline-wide value;
@@ -272,13 +272,13 @@ impl Evaluation {
 }
 
 impl<'a> Checker<'a> {
-    /// A checker with the [`SeedEstimator`],
+    /// A checker with the [`RatioEstimator`],
     /// [`DEFAULT_FORMAT_OVERHEAD_TOKENS`] and no policy override.
     pub fn new(model: &'a ModelConfig, prompts: &'a PromptStore) -> Self {
         Self {
             model,
             prompts,
-            estimator: &SeedEstimator,
+            estimator: &RatioEstimator,
             format_overhead_tokens: DEFAULT_FORMAT_OVERHEAD_TOKENS,
             policy_override: None,
         }

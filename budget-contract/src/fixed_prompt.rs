@@ -34,11 +34,11 @@ pub fn fixed_prompt_text(system_prompt: &str, rendered_parts: &[String]) -> Stri
 /// saturating.
 ///
 /// ```
-/// use budget::estimate::SeedEstimator;
+/// use budget::estimate::RatioEstimator;
 /// use budget::contract::fixed_prompt_tokens;
 ///
 /// // 40 characters of prose: ceil(40 / 4) = 10, plus 64.
-/// assert_eq!(fixed_prompt_tokens(&"x".repeat(40), &SeedEstimator, 64), 74);
+/// assert_eq!(fixed_prompt_tokens(&"x".repeat(40), &RatioEstimator, 64), 74);
 /// ```
 pub fn fixed_prompt_tokens(
     text: &str,

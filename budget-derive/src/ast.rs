@@ -120,7 +120,7 @@ impl<'a> Body<'a> {
             .unwrap_or_default()
     }
 
-    /// What `content_type()` returns and `EstimationRatio::CONTENT_TYPE`
+    /// What `content_type()` returns
     /// is: the container's, else the one all content fields share, else
     /// Markdown (the mixed-content type).
     pub(crate) fn content_type(&self) -> ContentType {
@@ -156,7 +156,7 @@ impl<'a> Body<'a> {
             .and_then(|f| f.attrs.scale.value().copied())
     }
 
-    /// The estimator of `tokens()`; `None`: the seed ratios.
+    /// The estimator of `tokens()`; `None`: the fixed ratios.
     pub(crate) fn estimator(&self) -> Option<&EstimatorChoice> {
         self.attrs.estimator.value()
     }

@@ -7,7 +7,7 @@
 //! ```text
 //! container: kind = "Label" | content_type = "code|prose|yaml|markdown"
 //!          | tier = "raw|linked|summary" | tiers(raw = 0.7, linked = 0.4)
-//!          | estimator = "seed|calibrated" | estimator = path::TO_VALUE
+//!          | estimator = "ratios|calibrated" | estimator = path::TO_VALUE
 //!          | crate = "path"
 //! field:     content [, content_type = "…"] | tokens | score [, scale = 10]
 //!          | pinned | timestamp | priority | tags | hint | metadata
@@ -56,7 +56,7 @@ const FIELD_KEYS: &[&str] = &[
 const TIERS_KEYS: &[&str] = &["raw", "linked"];
 const TIER_NAMES: &[&str] = &["raw", "linked", "summary"];
 /// The estimators `estimator = "…"` names.
-const ESTIMATOR_NAMES: &[&str] = &["seed", "calibrated"];
+const ESTIMATOR_NAMES: &[&str] = &["ratios", "calibrated"];
 
 /// A key's value and the tokens of the key, for pointing at it later.
 pub(crate) struct Setting<T> {
@@ -112,8 +112,9 @@ pub(crate) struct ContainerAttrs {
 
 /// The estimator of a body's `tokens()` when it has no exact count.
 pub(crate) enum EstimatorChoice {
-    /// `"seed"`: the seed ratios (`SeedEstimator`), also the default.
-    Seed,
+    /// `"ratios"`: the token-budget rules' fixed ratios (`RatioEstimator`),
+    /// also the default.
+    Ratios,
     /// `"calibrated"`: `CalibratedEstimator::new(Encoding::O200kBase)`.
     Calibrated,
     /// A path to a value whose type implements `Estimator`: a unit struct,
@@ -457,9 +458,9 @@ fn content_type_value(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<C
     }
 }
 
-/// `"seed"`, `"calibrated"` or a path to an `Estimator` value.
+/// `"ratios"`, `"calibrated"` or a path to an `Estimator` value.
 fn estimator_value(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<EstimatorChoice>> {
-    const EXPECTED: &str = "expected \"seed\", \"calibrated\" or a path to a value whose type \
+    const EXPECTED: &str = "expected \"ratios\", \"calibrated\" or a path to a value whose type \
                             implements `Estimator` (a unit struct, a `const` or a `static`)";
     let expr: Expr = meta.value()?.parse()?;
     match expr {
@@ -468,7 +469,7 @@ fn estimator_value(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<Esti
         }) => {
             let name = lit.value();
             match name.as_str() {
-                "seed" => Ok(Some(EstimatorChoice::Seed)),
+                "ratios" => Ok(Some(EstimatorChoice::Ratios)),
                 "calibrated" => Ok(Some(EstimatorChoice::Calibrated)),
                 _ => {
                     let hint = closest(&name, ESTIMATOR_NAMES)

@@ -82,7 +82,6 @@ pub(crate) enum Runtime {
     ContextKind,
     ContractTerms,
     Encoding,
-    EstimationRatio,
     FlagField,
     FloatField,
     GroupField,
@@ -105,8 +104,8 @@ pub(crate) enum Runtime {
     EstimateParts,
     /// `fn join_parts(&[&str]) -> String`.
     JoinParts,
-    /// `fn seed_estimate_parts(&[(&str, ContentType)]) -> u64`.
-    SeedEstimateParts,
+    /// `fn ratio_estimate_parts(&[(&str, ContentType)]) -> u64`.
+    RatioEstimateParts,
 }
 
 impl Runtime {
@@ -121,7 +120,6 @@ impl Runtime {
             Self::ContextKind => ("model", "ContextKind"),
             Self::ContractTerms => ("model", "ContractTerms"),
             Self::Encoding => ("estimate", "Encoding"),
-            Self::EstimationRatio => ("estimate", "EstimationRatio"),
             Self::FlagField => ("model", "FlagField"),
             Self::FloatField => ("model", "FloatField"),
             Self::GroupField => ("model", "GroupField"),
@@ -142,7 +140,7 @@ impl Runtime {
             Self::TimestampField => ("model", "TimestampField"),
             Self::EstimateParts => ("model", "estimate_parts"),
             Self::JoinParts => ("model", "join_parts"),
-            Self::SeedEstimateParts => ("model", "seed_estimate_parts"),
+            Self::RatioEstimateParts => ("model", "ratio_estimate_parts"),
         }
     }
 }

@@ -1,5 +1,5 @@
 //! Throughput of the estimators on the token corpus, in bytes per second:
-//! the seed ratios, the calibrated estimator (best guess, margin, the
+//! the fixed ratios, the calibrated estimator (best guess, margin, the
 //! non-Latin-safe default, the upper bound) and (feature `exact`) the
 //! exact counter side by side with `tiktoken-rs`.
 //!
@@ -20,7 +20,7 @@ use std::time::Duration;
 
 use budget_runtime::{
     Estimator,
-    estimate::{CalibratedEstimator, DEFAULT_ESTIMATOR, Encoding, EstimateMode, SeedEstimator},
+    estimate::{CalibratedEstimator, DEFAULT_ESTIMATOR, Encoding, EstimateMode, RatioEstimator},
 };
 use corpus::Sample;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
@@ -38,7 +38,9 @@ fn throughput(c: &mut Criterion) {
 
     let mut fast = c.benchmark_group("estimate_corpus");
     fast.throughput(Throughput::Bytes(bytes));
-    fast.bench_function("seed", |b| b.iter(|| estimate_all(&SeedEstimator, &files)));
+    fast.bench_function("ratios", |b| {
+        b.iter(|| estimate_all(&RatioEstimator, &files))
+    });
     for encoding in Encoding::ALL {
         let calibrated = CalibratedEstimator::new(encoding);
         fast.bench_function(format!("calibrated/{encoding}"), |b| {
@@ -75,7 +77,9 @@ fn throughput(c: &mut Criterion) {
         .collect();
     let mut small = c.benchmark_group("estimate_short_texts");
     small.throughput(Throughput::Elements(short.len() as u64));
-    small.bench_function("seed", |b| b.iter(|| estimate_all(&SeedEstimator, &short)));
+    small.bench_function("ratios", |b| {
+        b.iter(|| estimate_all(&RatioEstimator, &short))
+    });
     let calibrated = CalibratedEstimator::new(Encoding::O200kBase);
     small.bench_function("calibrated/o200k_base", |b| {
         b.iter(|| estimate_all(&calibrated, &short))

@@ -12,7 +12,7 @@
 //! use budget::integrations::async_openai::{Conversation, to_request_messages};
 //! use budget::prompt::PromptBudget;
 //! use budget::chat::ChatFormat;
-//! use budget::{compact::SummarizerError, estimate::{Encoding, SeedEstimator}};
+//! use budget::{compact::SummarizerError, estimate::{Encoding, RatioEstimator}};
 //!
 //! let mut request = CreateChatCompletionRequest {
 //!     model: "gpt-4o".into(),
@@ -24,7 +24,7 @@
 //! };
 //! let conversation = Conversation::from_request(&request)?;
 //! // count it
-//! let tokens = ChatFormat::openai(Encoding::O200kBase).request_tokens(&conversation.messages, &conversation.tools, &SeedEstimator);
+//! let tokens = ChatFormat::openai(Encoding::O200kBase).request_tokens(&conversation.messages, &conversation.tools, &RatioEstimator);
 //! assert!(tokens > 10);
 //! // fit it and send what fits
 //! let none = |_: SummaryRequest<'_>| -> Result<String, SummarizerError> { Ok(String::new()) };

@@ -3,7 +3,7 @@
 use std::fmt;
 
 /// The broad kind of text an item holds; it selects the characters-per-token
-/// ratio of the seed estimator.
+/// ratio of the ratio estimator.
 ///
 /// | type       | characters per token |
 /// |------------|----------------------|
@@ -78,7 +78,7 @@ impl std::str::FromStr for ContentType {
 #[error("unknown content type {0:?}: expected \"code\", \"prose\", \"yaml\" or \"markdown\"")]
 pub struct UnknownContentType(pub String);
 
-/// The seed ratios as exact fractions `(characters, tokens)`:
+/// The fixed ratios as exact fractions `(characters, tokens)`:
 /// code 3.5 = 7/2, prose 4.0 = 4/1, yaml 3.8 = 19/5, markdown 3.75 = 15/4.
 const fn ratio(content_type: ContentType) -> (u128, u128) {
     match content_type {
@@ -90,7 +90,7 @@ const fn ratio(content_type: ContentType) -> (u128, u128) {
 }
 
 impl ContentType {
-    /// Characters per token of the seed estimator for this content type.
+    /// Characters per token of the ratio estimator for this content type.
     ///
     /// ```
     /// use budget::estimate::ContentType;
@@ -102,17 +102,17 @@ impl ContentType {
     }
 }
 
-/// Tokens for `chars` Unicode scalar values under the seed ratio of
+/// Tokens for `chars` Unicode scalar values under the fixed ratio of
 /// `content_type`, rounded up; exact integer arithmetic, usable in `const`.
 ///
 /// ```
-/// use budget::{estimate::{ContentType, seed_estimate}};
+/// use budget::{estimate::{ContentType, ratio_estimate}};
 ///
-/// const COST: u64 = seed_estimate(1_000, ContentType::Code);
+/// const COST: u64 = ratio_estimate(1_000, ContentType::Code);
 /// assert_eq!(COST, 286); // 1000 / 3.5 = 285.7…
-/// assert_eq!(seed_estimate(0, ContentType::Prose), 0);
+/// assert_eq!(ratio_estimate(0, ContentType::Prose), 0);
 /// ```
-pub const fn seed_estimate(chars: u64, content_type: ContentType) -> u64 {
+pub const fn ratio_estimate(chars: u64, content_type: ContentType) -> u64 {
     let (per, tokens) = ratio(content_type);
     let scaled = chars as u128 * tokens;
     let estimate = scaled.div_ceil(per);

@@ -44,7 +44,7 @@ mod edit_distance;
 mod tier;
 mod tier_budget;
 
-pub use content_type::{ContentType, UnknownContentType, count_chars, seed_estimate};
+pub use content_type::{ContentType, UnknownContentType, count_chars, ratio_estimate};
 pub use context_budget::{
     BudgetRule, ContextBudget, ContextBudgetBuilder, ContextBudgetError, EffectiveBudget,
     ReservedSlot,

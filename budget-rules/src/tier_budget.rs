@@ -1,8 +1,8 @@
 //! [`TierBudget`]: how a hybrid payload's token total is split over its tiers.
 //!
-//! # The seed's SUMMARY figure
+//! # The token-budget rules' SUMMARY figure
 //!
-//! The seed document gives SUMMARY a 1% share but prints "800 budget / 720
+//! The token-budget rules gives SUMMARY a 1% share but prints "800 budget / 720
 //! effective" for a 100,000-token payload, next to RAW 90,000 / 81,000 and
 //! LINKED 9,000 / 8,100. 1% of 100,000 is 1,000, and with 800 the three
 //! nominal budgets would add up to 99,800, leaving 200 tokens that belong to
@@ -97,7 +97,7 @@ impl TierBudgetRule {
 /// **effective** limit, the one placement respects, is
 /// `floor(nominal × (100 − headroom) / 100)`. META is counted on top of the
 /// tiers; the assembled payload guarantees that its rendered estimate stays
-/// within `total`. See the module documentation for how the seed's SUMMARY
+/// within `total`. See the module documentation for how the token-budget rules' SUMMARY
 /// figure is resolved.
 ///
 /// ```
@@ -518,7 +518,7 @@ mod tests {
         assert_eq!(SEED.meta(), 300);
     }
 
-    /// The seed prints SUMMARY 800 / 720 for 100K; the 1% share is authoritative.
+    /// The token-budget rules prints SUMMARY 800 / 720 for 100K; the 1% share is authoritative.
     #[test]
     fn summary_share_is_authoritative_over_the_printed_800() {
         assert_eq!(SEED.nominal(Tier::Summary), 1_000);

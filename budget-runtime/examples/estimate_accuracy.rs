@@ -1,4 +1,4 @@
-//! Prints, per encoding and content type, how far the seed ratios, the
+//! Prints, per encoding and content type, how far the fixed ratios, the
 //! calibrated estimator and its upper-bound mode are from the exact token
 //! counts of the corpus (`tokens.tsv`) and of the multilingual samples, as a
 //! Markdown table.
@@ -27,7 +27,7 @@ use std::process::ExitCode;
 use accuracy::ErrorStats;
 use budget_runtime::{
     Estimator,
-    estimate::{CalibratedEstimator, ContentType, Encoding, EstimateMode, SeedEstimator},
+    estimate::{CalibratedEstimator, ContentType, Encoding, EstimateMode, RatioEstimator},
 };
 use corpus::Sample;
 
@@ -35,7 +35,7 @@ use corpus::Sample;
 fn estimators(encoding: Encoding) -> [(&'static str, Box<dyn Estimator>); 5] {
     let calibrated = CalibratedEstimator::new(encoding);
     [
-        ("seed ratios", Box::new(SeedEstimator)),
+        ("seed ratios", Box::new(RatioEstimator)),
         ("calibrated", Box::new(calibrated)),
         (
             "calibrated + margin",

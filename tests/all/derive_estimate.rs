@@ -1,4 +1,4 @@
-//! The derived token estimate agrees with the runtime's `SeedEstimator`:
+//! The derived token estimate agrees with the runtime's `RatioEstimator`:
 //! one content field is estimated exactly as the estimator estimates its
 //! text; several are estimated part by part, each at its own ratio, with
 //! one token per blank-line separator.
@@ -7,7 +7,7 @@ use std::borrow::Cow;
 
 use budget::{
     ContextItem, Estimator,
-    estimate::{ContentType, EstimationRatio, SeedEstimator, seed_estimate},
+    estimate::{ContentType, RatioEstimator, ratio_estimate},
 };
 use proptest::prelude::*;
 
@@ -85,7 +85,7 @@ fn derived(text: &str) -> [u64; 4] {
 }
 
 fn seed(text: &str) -> [u64; 4] {
-    ContentType::ALL.map(|ct| SeedEstimator.estimate(text, ct))
+    ContentType::ALL.map(|ct| RatioEstimator.estimate(text, ct))
 }
 
 #[test]
@@ -128,9 +128,9 @@ fn parts_are_estimated_at_their_own_ratio_plus_one_token_per_separator() {
     assert_eq!(item.tokens(), 4 + 1 + 6);
     assert_eq!(
         item.tokens(),
-        SeedEstimator.estimate(item.title, ContentType::Prose)
+        RatioEstimator.estimate(item.title, ContentType::Prose)
             + 1
-            + SeedEstimator.estimate(item.body, ContentType::Code)
+            + RatioEstimator.estimate(item.body, ContentType::Code)
     );
     assert_eq!(item.content(), "Fix the build\n\ncargo build --release");
 
@@ -182,20 +182,22 @@ fn an_exact_count_overrides_the_estimate() {
 }
 
 #[test]
-fn the_estimation_ratio_is_usable_in_const_context() {
-    const CODE: ContentType = <CodeDoc<'static> as EstimationRatio>::CONTENT_TYPE;
-    const CODE_RATIO: f64 = <CodeDoc<'static> as EstimationRatio>::CHARS_PER_TOKEN;
-    const DEFAULT: ContentType = <DefaultDoc<'static> as EstimationRatio>::CONTENT_TYPE;
-    const MIXED: ContentType = <TwoParts<'static> as EstimationRatio>::CONTENT_TYPE;
-    const SAME: ContentType = ThreeCodeParts::CONTENT_TYPE;
-    const THOUSAND_CHARS: u64 = seed_estimate(1_000, ProseDoc::CONTENT_TYPE);
-    assert_eq!(CODE, ContentType::Code);
+fn content_type_is_the_declared_one_and_its_ratio_is_const() {
+    const CODE_RATIO: f64 = ContentType::Code.chars_per_token();
+    const THOUSAND_CHARS: u64 = ratio_estimate(1_000, ContentType::Prose);
     assert_eq!(CODE_RATIO, 3.5);
-    assert_eq!(DEFAULT, ContentType::Markdown);
-    assert_eq!(MIXED, ContentType::Markdown);
-    assert_eq!(SAME, ContentType::Code);
     assert_eq!(THOUSAND_CHARS, 250);
-    // content_type() agrees with the constant.
+    assert_eq!(ProseDoc { text: "" }.content_type(), ContentType::Prose);
+    assert_eq!(
+        DefaultDoc { text: "" }.content_type(),
+        ContentType::Markdown
+    );
+    let three = ThreeCodeParts {
+        a: String::new(),
+        b: String::new(),
+        c: String::new(),
+    };
+    assert_eq!(three.content_type(), ContentType::Code);
     assert_eq!(CodeDoc { text: "" }.content_type(), ContentType::Code);
     assert_eq!(
         TwoParts {
@@ -219,9 +221,9 @@ proptest! {
         body in any::<String>(),
     ) {
         let item = TwoParts { title: &title, body: &body };
-        let expected = SeedEstimator.estimate(&title, ContentType::Prose)
+        let expected = RatioEstimator.estimate(&title, ContentType::Prose)
             + 1
-            + SeedEstimator.estimate(&body, ContentType::Code);
+            + RatioEstimator.estimate(&body, ContentType::Code);
         prop_assert_eq!(item.tokens(), expected);
         prop_assert_eq!(item.content(), format!("{title}\n\n{body}"));
     }
@@ -237,7 +239,7 @@ proptest! {
         c in any::<String>(),
     ) {
         let item = ThreeCodeParts { a, b, c };
-        let joined = SeedEstimator.estimate(&item.content(), ContentType::Code);
+        let joined = RatioEstimator.estimate(&item.content(), ContentType::Code);
         prop_assert!(item.tokens() >= joined, "{} < {}", item.tokens(), joined);
         prop_assert!(item.tokens() <= joined + 3, "{} > {} + 3", item.tokens(), joined);
     }

@@ -41,7 +41,10 @@ fn check(dir: &Path, extra: &[&str]) -> common::Run {
 #[test]
 fn json_report_has_every_term() {
     let dir = pipeline(1_000);
-    let run = check(dir.path(), &["--counter", "seed:prose", "--format", "json"]);
+    let run = check(
+        dir.path(),
+        &["--counter", "ratios:prose", "--format", "json"],
+    );
     assert_eq!(run.code, 0, "{}", run.stderr);
     let reports = run.json();
     let report = &reports[0];
@@ -73,11 +76,11 @@ fn format_overhead_and_counter_reach_the_fixed_prompt() {
             .unwrap()
     };
     assert_eq!(
-        fixed(&["--counter", "seed:prose", "--format-overhead", "0"]),
+        fixed(&["--counter", "ratios:prose", "--format-overhead", "0"]),
         3
     );
     assert_eq!(
-        fixed(&["--counter", "seed:prose", "--format-overhead", "10"]),
+        fixed(&["--counter", "ratios:prose", "--format-overhead", "10"]),
         13
     );
 }
@@ -108,7 +111,10 @@ fn the_exact_counter_reaches_the_fixed_prompt() {
 fn a_violation_exits_one_and_auto_clamp_fixes_it() {
     // 795 tokens against a 700-token window: 95 over.
     let dir = pipeline(700);
-    let run = check(dir.path(), &["--counter", "seed:prose", "--format", "json"]);
+    let run = check(
+        dir.path(),
+        &["--counter", "ratios:prose", "--format", "json"],
+    );
     assert_eq!(run.code, 1, "{}", run.stderr);
     let report = &run.json()[0];
     assert_eq!(report["ok"], false);
@@ -122,7 +128,7 @@ fn a_violation_exits_one_and_auto_clamp_fixes_it() {
         dir.path(),
         &[
             "--counter",
-            "seed:prose",
+            "ratios:prose",
             "--format",
             "json",
             "--policy",
@@ -141,7 +147,7 @@ fn a_violation_exits_one_and_auto_clamp_fixes_it() {
         (Some(500), Some(405))
     );
 
-    let table = check(dir.path(), &["--counter", "seed:prose"]);
+    let table = check(dir.path(), &["--counter", "ratios:prose"]);
     assert_eq!(table.code, 1);
     assert!(table.stdout.contains("p (FAILED"), "{}", table.stdout);
     assert!(table.stdout.contains("1 pipelines checked, 1 failed"));
@@ -208,7 +214,10 @@ fn unreadable_or_broken_pipelines_are_two() {
     for (what, bytes) in broken {
         let dir = pipeline(100_000);
         std::fs::write(dir.path().join("pipelines/q.yaml"), bytes).unwrap();
-        let run = check(dir.path(), &["--counter", "seed:prose", "--format", "json"]);
+        let run = check(
+            dir.path(),
+            &["--counter", "ratios:prose", "--format", "json"],
+        );
         assert_eq!(run.code, 2, "{what}: {}", run.stderr);
         let reports = run.json();
         let broken = reports
@@ -225,7 +234,10 @@ fn unreadable_or_broken_pipelines_are_two() {
         );
     }
     let dir = pipeline(700);
-    let run = check(dir.path(), &["--counter", "seed:prose", "--format", "json"]);
+    let run = check(
+        dir.path(),
+        &["--counter", "ratios:prose", "--format", "json"],
+    );
     assert_eq!(run.code, 1, "{}", run.stderr);
     assert_eq!(run.json()[0]["failure"], "violation");
 }

@@ -51,10 +51,10 @@ fn cl100k_and_seed_counters() {
             .as_u64()
             .unwrap()
     };
-    // 12 characters of code at the seed's 3.5 characters per token: 3.43, rounded up.
-    assert_eq!(count("seed"), 4);
+    // 12 characters of code at the token-budget rules' 3.5 characters per token: 3.43, rounded up.
+    assert_eq!(count("ratios"), 4);
     // As prose, 4 characters per token.
-    assert_eq!(count("seed:prose"), 3);
+    assert_eq!(count("ratios:prose"), 3);
     let cl100k = tiktoken_rs::cl100k_base()
         .unwrap()
         .encode_ordinary("abcdefghijkl")

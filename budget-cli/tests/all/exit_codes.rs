@@ -16,7 +16,7 @@ fn success_is_zero() {
 #[test]
 fn fail_over_is_one_and_writes_nothing() {
     let dir = project();
-    let seed = ["pack", "--counter", "seed"];
+    let seed = ["pack", "--counter", "ratios"];
     let report = budget_in(dir.path(), &[&seed[..], &["--format", "json"]].concat()).json();
     let tokens = report["payload_tokens"].as_u64().unwrap();
     let below = (tokens - 1).to_string();
@@ -88,7 +88,7 @@ fn budget_below_the_structure_is_one_error_with_one_minimum() {
     for budget in ["0", "1", "150", "299", "300", "320"] {
         let run = budget_in(
             dir.path(),
-            &["pack", "--counter", "seed", "--budget", budget],
+            &["pack", "--counter", "ratios", "--budget", budget],
         );
         assert_eq!(run.code, 2, "--budget {budget}: {}", run.stderr);
         assert_eq!(run.stderr.lines().count(), 1);
@@ -108,7 +108,7 @@ fn budget_below_the_structure_is_one_error_with_one_minimum() {
         &[
             "pack",
             "--counter",
-            "seed",
+            "ratios",
             "--budget",
             &minimum,
             "--format",
@@ -122,7 +122,7 @@ fn budget_below_the_structure_is_one_error_with_one_minimum() {
     assert_eq!(
         budget_in(
             dir.path(),
-            &["pack", "--counter", "seed", "--budget", &below]
+            &["pack", "--counter", "ratios", "--budget", &below]
         )
         .code,
         2

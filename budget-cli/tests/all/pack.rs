@@ -25,14 +25,14 @@ fn every_path_given_is_packed() {
     let y = two.path().to_str().unwrap();
     let report = budget_in(
         one.path(),
-        &["pack", x, y, "--format", "json", "--counter", "seed"],
+        &["pack", x, y, "--format", "json", "--counter", "ratios"],
     )
     .json();
     assert_eq!(
         packed_paths(&report),
         [format!("{x}/x.rs"), format!("{y}/y.py")]
     );
-    let run = budget_in(one.path(), &["pack", x, y, "--counter", "seed"]);
+    let run = budget_in(one.path(), &["pack", x, y, "--counter", "ratios"]);
     assert!(run.stdout.contains("fn x() {}") && run.stdout.contains("def y(): pass"));
 }
 
@@ -41,7 +41,7 @@ fn no_path_packs_the_current_directory() {
     let dir = project();
     let run = budget_in(
         &dir.path().join("src"),
-        &["pack", "--format", "json", "--counter", "seed"],
+        &["pack", "--format", "json", "--counter", "ratios"],
     );
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert_eq!(packed_paths(&run.json()), ["lib.rs", "station.rs"]);
@@ -59,7 +59,7 @@ fn include_and_exclude_globs() {
             "--format",
             "json",
             "--counter",
-            "seed",
+            "ratios",
         ],
     )
     .json();
@@ -83,7 +83,7 @@ fn include_and_exclude_globs() {
             "--format",
             "json",
             "--counter",
-            "seed",
+            "ratios",
         ],
     )
     .json();
@@ -143,7 +143,7 @@ fn query_ranks_path_hits_over_text_hits() {
             "--format",
             "json",
             "--counter",
-            "seed",
+            "ratios",
         ],
     )
     .json();
@@ -225,7 +225,7 @@ fn output_file_instead_of_stdout() {
             "-o",
             out.to_str().unwrap(),
             "--counter",
-            "seed",
+            "ratios",
         ],
     );
     assert_eq!(run.code, 0, "{}", run.stderr);
@@ -237,7 +237,7 @@ fn output_file_instead_of_stdout() {
 #[test]
 fn no_progress_bar_when_stderr_is_not_a_terminal() {
     let dir = project();
-    let run = budget_in(dir.path(), &["pack", "--counter", "seed"]);
+    let run = budget_in(dir.path(), &["pack", "--counter", "ratios"]);
     assert!(
         !run.stderr.contains('\r') && !run.stderr.contains('\u{1b}'),
         "{:?}",
@@ -258,7 +258,7 @@ fn auto_budget_sizes_from_the_material() {
             "--format",
             "json",
             "--counter",
-            "seed",
+            "ratios",
         ],
     )
     .json();

@@ -43,7 +43,7 @@ fn every_kind() -> TempDir {
 }
 
 /// `budget COMMAND` on [`every_kind`] plus `/proc/self/mem`, excluding
-/// `*.log`, as JSON, with the seed counter.
+/// `*.log`, as JSON, with the token-budget rules counter.
 fn run_on_every_kind(command: &str) -> (TempDir, Run) {
     let dir = every_kind();
     let run = budget_in(
@@ -57,7 +57,7 @@ fn run_on_every_kind(command: &str) -> (TempDir, Run) {
             "--format",
             "json",
             "--counter",
-            "seed",
+            "ratios",
         ],
     );
     assert_eq!(run.code, 0, "{}", run.stderr);
@@ -159,7 +159,7 @@ fn max_file_bytes_moves_the_too_large_limit() {
             "--max-file-bytes",
             "50",
             "--counter",
-            "seed",
+            "ratios",
             "--format",
             "json",
         ],
@@ -193,7 +193,7 @@ fn max_file_bytes_bounds_files_that_report_size_zero() {
             "--max-file-bytes",
             "64",
             "--counter",
-            "seed",
+            "ratios",
             "--format",
             "json",
         ],

@@ -1,7 +1,6 @@
 //! Code generation for `#[derive(ContextItem)]`: an `impl ContextItem` that
-//! reads the struct's fields in place, and for structs an
-//! `impl EstimationRatio` when it is estimated at the seed ratios. Every
-//! path is absolute, through the facade's hidden module (see `paths`).
+//! reads the struct's fields in place. Every path is absolute, through the
+//! facade's hidden module (see `paths`).
 
 use budget_rules::{ContentType, Tier};
 use proc_macro2::{Literal, Span, TokenStream};
@@ -38,8 +37,6 @@ pub(crate) fn derive(input: &DeriveInput) -> TokenStream {
 
 fn expand(container: &Container<'_>, data: &Data<'_>, paths: &Paths) -> TokenStream {
     let context_item = paths.runtime(Runtime::ContextItem);
-    let estimation_ratio = paths.runtime(Runtime::EstimationRatio);
-    let content_type_enum = paths.runtime(Runtime::ContentType);
     let ident = container.ident;
     let generics = bound::with_bounds(container.generics, field_bounds(data, paths));
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
@@ -47,38 +44,22 @@ fn expand(container: &Container<'_>, data: &Data<'_>, paths: &Paths) -> TokenStr
         Data::Struct(body) => struct_methods(body, paths),
         Data::Enum(variants) => enum_methods(variants, paths),
     };
-    let mut tokens = quote! {
+    quote! {
         #[automatically_derived]
         impl #impl_generics #context_item for #ident #ty_generics #where_clause {
             #(#methods)*
         }
-    };
-    // The ratio is the seed's: a type estimated otherwise has none.
-    if let Data::Struct(body) = data
-        && matches!(body.estimator(), None | Some(EstimatorChoice::Seed))
-    {
-        let (impl_generics, ty_generics, where_clause) = container.generics.split_for_impl();
-        let content_type = content_type_tokens(body.content_type(), paths);
-        tokens.extend(quote! {
-            #[automatically_derived]
-            impl #impl_generics #estimation_ratio for #ident #ty_generics #where_clause {
-                const CONTENT_TYPE: #content_type_enum = #content_type;
-            }
-        });
     }
-    tokens
 }
 
 /// A minimal impl emitted next to the errors of a rejected input.
 fn stub(input: &DeriveInput, paths: &Paths) -> TokenStream {
     let std = paths.std();
     let context_item = paths.runtime(Runtime::ContextItem);
-    let estimation_ratio = paths.runtime(Runtime::EstimationRatio);
-    let content_type = paths.runtime(Runtime::ContentType);
     let ident = &input.ident;
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
     let message = "#[derive(ContextItem)] failed; see the compile error";
-    let mut tokens = quote! {
+    quote! {
         #[automatically_derived]
         impl #impl_generics #context_item for #ident #ty_generics #where_clause {
             fn content(&self) -> #std::borrow::Cow<'_, #std::primitive::str> {
@@ -88,16 +69,7 @@ fn stub(input: &DeriveInput, paths: &Paths) -> TokenStream {
                 #std::unreachable!(#message)
             }
         }
-    };
-    if matches!(input.data, syn::Data::Struct(_)) {
-        tokens.extend(quote! {
-            #[automatically_derived]
-            impl #impl_generics #estimation_ratio for #ident #ty_generics #where_clause {
-                const CONTENT_TYPE: #content_type = #content_type::Markdown;
-            }
-        });
     }
-    tokens
 }
 
 /// `(field type, adapter trait)` for every field, and `ContextItem` for
@@ -282,7 +254,7 @@ fn body_expr<'b>(
     let std = paths.std();
     let text_field = paths.runtime(Runtime::TextField);
     let join_parts = paths.runtime(Runtime::JoinParts);
-    let seed_estimate_parts = paths.runtime(Runtime::SeedEstimateParts);
+    let ratio_estimate_parts = paths.runtime(Runtime::RatioEstimateParts);
     let estimate_parts = paths.runtime(Runtime::EstimateParts);
     let integer_field = paths.runtime(Runtime::IntegerField);
     let token_count_field = paths.runtime(Runtime::TokenCountField);
@@ -322,7 +294,7 @@ fn body_expr<'b>(
             });
             let parts = quote!(&[#(#parts),*]);
             let estimate = match body.estimator() {
-                None | Some(EstimatorChoice::Seed) => quote!(#seed_estimate_parts(#parts)),
+                None | Some(EstimatorChoice::Ratios) => quote!(#ratio_estimate_parts(#parts)),
                 Some(EstimatorChoice::Calibrated) => {
                     let calibrated = paths.runtime(Runtime::CalibratedEstimator);
                     let encoding = paths.runtime(Runtime::Encoding);

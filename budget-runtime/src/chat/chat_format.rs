@@ -160,12 +160,12 @@ impl ChatFormat {
     /// as code.
     ///
     /// ```
-    /// use budget::estimate::SeedEstimator;
+    /// use budget::estimate::RatioEstimator;
     /// use budget::chat::Message;
     /// use budget::chat::ChatFormat;
     /// let format = ChatFormat::approximate();
     /// // 4 framing + "user" (4 chars / 3.5 as code → 2) + "hello" (5 / 4.0 as prose → 2)
-    /// assert_eq!(format.message_tokens(&Message::user("hello"), &SeedEstimator), 8);
+    /// assert_eq!(format.message_tokens(&Message::user("hello"), &RatioEstimator), 8);
     /// ```
     pub fn message_tokens(&self, message: &Message, counter: &dyn Estimator) -> u64 {
         let code = |text: &str| counter.estimate(text, ContentType::Code);
@@ -252,9 +252,9 @@ impl ChatFormat {
     /// the tool definitions.
     ///
     /// ```
-    /// use budget::estimate::SeedEstimator;
+    /// use budget::estimate::RatioEstimator;
     /// use budget::chat::ChatFormat;
-    /// assert_eq!(ChatFormat::approximate().request_tokens(&[], &[], &SeedEstimator), 3);
+    /// assert_eq!(ChatFormat::approximate().request_tokens(&[], &[], &RatioEstimator), 3);
     /// ```
     pub fn request_tokens(
         &self,

@@ -10,7 +10,7 @@
 //!
 //! ```
 //! use budget::chat::{ChatFormat, Message, ToolCall};
-//! use budget::estimate::SeedEstimator;
+//! use budget::estimate::RatioEstimator;
 //!
 //! let conversation = [
 //!     Message::user("What is in src/lib.rs?"),
@@ -18,7 +18,7 @@
 //!     Message::tool_result("c1", "pub mod model;"),
 //! ];
 //! let format = ChatFormat::approximate();
-//! let tokens = format.request_tokens(&conversation, &[], &SeedEstimator);
+//! let tokens = format.request_tokens(&conversation, &[], &RatioEstimator);
 //! assert!(tokens > 0);
 //! ```
 

@@ -163,7 +163,7 @@ impl Compactor {
     }
 
     /// This compactor, measuring conversations with `estimator` instead of
-    /// the seed's `ceil(chars / 4)`: with [`PromptTokens::Estimate`] the
+    /// the token-budget rules' `ceil(chars / 4)`: with [`PromptTokens::Estimate`] the
     /// size that decides whether to compact, `tokens_before` and
     /// `tokens_after` are [`PromptTokens::counted`] with `estimator` (plus
     /// the per-message overhead), and the plan is converted into it as for a
@@ -178,10 +178,10 @@ impl Compactor {
     /// use budget::chat::Message;
     ///
     /// let chinese = vec![Message::user("东京的天气今天晴朗，气温二十度。".repeat(800))];
-    /// let seed = Compactor::new(&CompactionConfig::default(), Some(8_000))?;
-    /// let calibrated = seed.clone().with_estimator(CalibratedEstimator::upper_bound(Encoding::O200kBase));
+    /// let ratios = Compactor::new(&CompactionConfig::default(), Some(8_000))?;
+    /// let calibrated = ratios.clone().with_estimator(CalibratedEstimator::upper_bound(Encoding::O200kBase));
     /// // 12 800 characters: 3 200 + 4 tokens at chars / 4, above the 6 800 threshold in o200k_base
-    /// assert!(!seed.plan(&chinese, PromptTokens::Estimate).needed());
+    /// assert!(!ratios.plan(&chinese, PromptTokens::Estimate).needed());
     /// assert!(calibrated.plan(&chinese, PromptTokens::Estimate).needed());
     /// # Ok::<(), budget::compact::CompactionConfigError>(())
     /// ```

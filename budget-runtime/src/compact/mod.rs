@@ -1,7 +1,7 @@
 //! Compaction: deciding when a conversation must shrink, and shrinking it
 //! without breaking it.
 //!
-//! * [`TokenBudget`] holds the thresholds of the TokenBudget seed: the
+//! * [`TokenBudget`] holds the thresholds of the token-budget rules: the
 //!   window, the threshold (`min(max(window × ratio, 64K), window × 0.85)`)
 //!   and the target, and estimates conversations at `ceil(chars / 4)` plus
 //!   a per-message overhead.

@@ -1,11 +1,11 @@
 //! [`TokenBudget`]: when a conversation must be compacted and how small it
-//! must become, following the threshold logic of the TokenBudget seed.
+//! must become, following the threshold logic of the token-budget rules.
 
 use crate::chat::Message;
 use crate::compact::CompactionConfigError;
 use crate::compact::config::CompactionConfig;
 use crate::estimate::ContentType;
-use crate::estimate::seed_estimate;
+use crate::estimate::ratio_estimate;
 
 /// Characters per token of the compaction estimate: `ceil(chars / 4)`.
 ///
@@ -27,13 +27,13 @@ pub const MAX_WINDOW_FRACTION: f64 = 0.85;
 /// below the threshold, so one compaction buys room for several turns.
 pub const MIN_THRESHOLD_TARGET_GAP: f64 = 0.10;
 
-/// `trunc(available × ratio)`, the integer truncation of the seed. NaN
+/// `trunc(available × ratio)`, the integer truncation of the token-budget rules. NaN
 /// gives 0 and out-of-range products saturate.
 const fn fraction_of(available: u64, ratio: f64) -> u64 {
     budget_rules::convert::saturating_u64_from_f64(available as f64 * ratio)
 }
 
-/// The compaction threshold of the seed, in tokens:
+/// The compaction threshold of the token-budget rules, in tokens:
 /// `min(max(trunc(available × ratio), MINIMUM_CONTEXT_LENGTH), trunc(available × MAX_WINDOW_FRACTION))`.
 ///
 /// ```
@@ -53,7 +53,7 @@ pub const fn compaction_threshold(available_tokens: u64, threshold_ratio: f64) -
     if floored < ceiling { floored } else { ceiling }
 }
 
-/// The compaction target of the seed, in tokens: `trunc(available × target_ratio)`.
+/// The compaction target of the token-budget rules, in tokens: `trunc(available × target_ratio)`.
 ///
 /// ```
 /// use budget::compact::compaction_target;
@@ -72,7 +72,7 @@ pub const fn compaction_target(available_tokens: u64, target_ratio: f64) -> u64 
 ///   [`MIN_THRESHOLD_TARGET_GAP`] of the window below the threshold.
 /// * Estimates: `ceil(chars / 4)` over every message's
 ///   [`char_count`](Message::char_count), plus
-///   `per_message_overhead_tokens` per message (0 gives the seed's formula).
+///   `per_message_overhead_tokens` per message (0 gives the token-budget rules' formula).
 ///
 /// ```
 /// use budget::compact::{CompactionConfig, TokenBudget};
@@ -183,8 +183,8 @@ impl TokenBudget {
     /// # Ok::<(), budget::compact::CompactionConfigError>(())
     /// ```
     pub const fn tokens_for(&self, chars: u64, messages: u64) -> u64 {
-        // `seed_estimate` for prose is exactly ceil(chars / CHARS_PER_TOKEN).
-        seed_estimate(chars, ContentType::Prose)
+        // `ratio_estimate` for prose is exactly ceil(chars / CHARS_PER_TOKEN).
+        ratio_estimate(chars, ContentType::Prose)
             .saturating_add(messages.saturating_mul(self.per_message_overhead))
     }
 
@@ -200,7 +200,7 @@ impl TokenBudget {
     /// use budget::compact::{CompactionConfig, TokenBudget};
     /// use budget::chat::Message;
     /// let mut config = CompactionConfig::default();
-    /// config.compression.per_message_overhead_tokens = 0; // the seed's formula
+    /// config.compression.per_message_overhead_tokens = 0; // the token-budget rules' formula
     /// let budget = TokenBudget::new(&config, None)?;
     /// assert_eq!(budget.estimate_tokens(&[Message::user("a".repeat(400))]), 100);
     /// # Ok::<(), budget::compact::CompactionConfigError>(())
@@ -328,7 +328,7 @@ mod tests {
     #[test]
     fn needs_compaction_is_strictly_above_the_threshold() {
         let b = seed_budget(&mut CompactionConfig::default(), Some(128_000));
-        // the seed's examples: 300 000 chars = 75 000 tokens > 64 000
+        // the token-budget rules' examples: 300 000 chars = 75 000 tokens > 64 000
         assert!(b.needs_compaction(&[Message::user("x".repeat(300_000))]));
         assert!(!b.needs_compaction(&[Message::user("short message")]));
         // exactly at the threshold is not above it: 256 000 chars = 64 000

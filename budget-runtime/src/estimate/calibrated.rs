@@ -55,9 +55,9 @@ pub enum EstimateMode {
 ///
 /// One pass over the bytes, no allocation, no vocabulary. On the project's
 /// corpus (code, prose, YAML, Markdown) its mean absolute error per file is
-/// about 2% under both encodings, against 8–20% for the seed ratios, and it
+/// about 2% under both encodings, against 8–20% for the fixed ratios, and it
 /// does not underestimate non-English text (CJK, Cyrillic, Arabic, emoji,
-/// accented Latin), which the seed ratios undercount by up to 66%
+/// accented Latin), which the fixed ratios undercount by up to 66%
 /// (`o200k_base`) and 78% (`cl100k_base`).
 ///
 /// The result is 0 for the empty string, at least 1 for any other text, and

@@ -1,5 +1,5 @@
 //! Token estimation: the [`Estimator`] and [`TokenCounter`] traits, the
-//! [`SeedEstimator`] with its fixed characters-per-token ratios, the
+//! [`RatioEstimator`] with its fixed characters-per-token ratios, the
 //! [`CalibratedEstimator`] fitted per [`Encoding`] (with the recommended
 //! [`DEFAULT_ESTIMATOR`] and a guaranteed upper bound), the
 //! [`ExactCounter`] (features `o200k`, `cl100k`), and [`OnDemandCounts`],
@@ -12,7 +12,7 @@
 //!
 //! | estimator | mean absolute error per file | files under by >10% |
 //! |---|---|---|
-//! | [`SeedEstimator`] | 9–20% | up to 5% (71% of non-English samples) |
+//! | [`RatioEstimator`] | 9–20% | up to 5% (71% of non-English samples) |
 //! | [`CalibratedEstimator::new`] | 2.0–3.2% | none |
 //! | [`DEFAULT_ESTIMATOR`] (non-Latin safe) | as the best guess on ASCII | none, nor on random non-Latin text |
 //! | [`CalibratedEstimator::upper_bound`] | over by 3–5× | never under, on any input |
@@ -29,21 +29,19 @@ mod exact;
 mod features;
 mod fitted;
 mod on_demand;
-mod ratio;
 #[cfg(test)]
 mod reference;
 mod seed;
 mod upper_bound;
 
-pub use budget_rules::{ContentType, UnknownContentType, count_chars, seed_estimate};
+pub use budget_rules::{ContentType, UnknownContentType, count_chars, ratio_estimate};
 pub use calibrated::{CalibratedEstimator, EstimateMode};
 pub use calibration::{Calibration, CalibrationError, Coefficients};
 pub use encoding::{Encoding, UnknownEncoding};
 pub use exact::{ExactCounter, TokenizerError};
 pub use features::{FEATURE_COUNT, Feature, TextFeatures};
 pub use on_demand::{CountingWork, OnDemandCounts};
-pub use ratio::EstimationRatio;
-pub use seed::SeedEstimator;
+pub use seed::RatioEstimator;
 pub use upper_bound::guaranteed_upper_bound;
 
 /// The estimator to default to where text of any language is estimated
@@ -54,7 +52,7 @@ pub use upper_bound::guaranteed_upper_bound;
 /// random strings of rare characters, at the price of overestimating
 /// ordinary non-Latin prose (3× on average, up to 6.4×). For exact counts use [`ExactCounter`]; for
 /// a bound that holds on every input, [`EstimateMode::UpperBound`]. The
-/// derive's default stays the seed ratios ([`SeedEstimator`]).
+/// derive's default stays the fixed ratios ([`RatioEstimator`]).
 ///
 /// ```
 /// use budget::estimate::DEFAULT_ESTIMATOR;
@@ -73,12 +71,12 @@ pub const DEFAULT_ESTIMATOR: CalibratedEstimator =
 /// Every [`TokenCounter`] is an `Estimator` that ignores the content type.
 ///
 /// ```
-/// use budget::{Estimator, estimate::{ContentType, SeedEstimator}};
+/// use budget::{Estimator, estimate::{ContentType, RatioEstimator}};
 ///
 /// fn cost(estimator: &dyn Estimator, parts: &[&str]) -> u64 {
 ///     parts.iter().map(|p| estimator.estimate(p, ContentType::Prose)).sum()
 /// }
-/// assert_eq!(cost(&SeedEstimator, &["abcd", "abcde"]), 1 + 2);
+/// assert_eq!(cost(&RatioEstimator, &["abcd", "abcde"]), 1 + 2);
 /// ```
 pub trait Estimator: Send + Sync {
     /// The estimated token count of `text`, read as `content_type`.

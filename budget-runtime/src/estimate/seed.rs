@@ -1,23 +1,23 @@
-//! The seed estimator: one characters-per-token ratio per content type.
+//! The ratio estimator: one characters-per-token ratio per content type.
 
-use crate::estimate::{ContentType, Estimator, count_chars, seed_estimate};
+use crate::estimate::{ContentType, Estimator, count_chars, ratio_estimate};
 
-/// The seed estimator: `ceil(chars / ratio)` with the ratio of the content
+/// The ratio estimator: `ceil(chars / ratio)` with the ratio of the content
 /// type (code 3.5, prose 4.0, yaml 3.8, markdown 3.75 characters per token).
 /// Characters are Unicode scalar values.
 ///
 /// ```
-/// use budget::{Estimator, estimate::{ContentType, SeedEstimator}};
+/// use budget::{Estimator, estimate::{ContentType, RatioEstimator}};
 ///
-/// assert_eq!(SeedEstimator.estimate("héllo wörld", ContentType::Prose), 3); // 11 chars
-/// assert_eq!(SeedEstimator.estimate("", ContentType::Code), 0);
+/// assert_eq!(RatioEstimator.estimate("héllo wörld", ContentType::Prose), 3); // 11 chars
+/// assert_eq!(RatioEstimator.estimate("", ContentType::Code), 0);
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct SeedEstimator;
+pub struct RatioEstimator;
 
-impl Estimator for SeedEstimator {
+impl Estimator for RatioEstimator {
     fn estimate(&self, text: &str, content_type: ContentType) -> u64 {
-        seed_estimate(count_chars(text), content_type)
+        ratio_estimate(count_chars(text), content_type)
     }
 }
 
@@ -39,7 +39,7 @@ mod tests {
             (16, ContentType::Markdown, 5),
             (1, ContentType::Markdown, 1),
         ] {
-            assert_eq!(seed_estimate(chars, ct), expected, "{chars} chars of {ct}");
+            assert_eq!(ratio_estimate(chars, ct), expected, "{chars} chars of {ct}");
         }
     }
 
@@ -48,7 +48,7 @@ mod tests {
         for ct in ContentType::ALL {
             for chars in 0..500u64 {
                 let exact = chars as f64 / ct.chars_per_token();
-                let est = seed_estimate(chars, ct);
+                let est = ratio_estimate(chars, ct);
                 assert!(est as f64 >= exact - 1e-9);
                 assert!((est as f64) < exact + 1.0);
             }
@@ -59,16 +59,16 @@ mod tests {
     fn characters_are_unicode_scalar_values() {
         let text = "日本語のテキスト"; // 8 chars, 24 bytes
         assert_eq!(count_chars(text), 8);
-        assert_eq!(SeedEstimator.estimate(text, ContentType::Prose), 2);
-        assert_eq!(SeedEstimator.estimate("👍🏽", ContentType::Prose), 1); // 2 scalars
+        assert_eq!(RatioEstimator.estimate(text, ContentType::Prose), 2);
+        assert_eq!(RatioEstimator.estimate("👍🏽", ContentType::Prose), 1); // 2 scalars
     }
 
     #[test]
     fn huge_counts_saturate() {
         assert_eq!(
-            seed_estimate(u64::MAX, ContentType::Prose),
+            ratio_estimate(u64::MAX, ContentType::Prose),
             u64::MAX / 4 + 1
         );
-        assert!(seed_estimate(u64::MAX, ContentType::Code) < u64::MAX);
+        assert!(ratio_estimate(u64::MAX, ContentType::Code) < u64::MAX);
     }
 }

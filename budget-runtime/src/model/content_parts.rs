@@ -2,20 +2,20 @@
 //! parts are joined, and how the joined text is estimated without building it.
 
 use crate::estimate::ContentType;
-use crate::estimate::{Estimator, SeedEstimator, seed_estimate};
+use crate::estimate::{Estimator, RatioEstimator, ratio_estimate};
 
 /// What separates the parts of a multi-part content: a blank line.
 pub const PART_SEPARATOR: &str = "\n\n";
 
 /// Tokens one [`PART_SEPARATOR`] adds to an estimate: its 2 characters cost
-/// 1 token under every seed ratio (2 / 3.5, 2 / 4.0, 2 / 3.8 and 2 / 3.75
+/// 1 token under every fixed ratio (2 / 3.5, 2 / 4.0, 2 / 3.8 and 2 / 3.75
 /// all round up to 1).
 ///
 /// ```
-/// use budget::{estimate::{ContentType, seed_estimate}, model::PART_SEPARATOR_TOKENS};
+/// use budget::{estimate::{ContentType, ratio_estimate}, model::PART_SEPARATOR_TOKENS};
 ///
 /// for content_type in ContentType::ALL {
-///     assert_eq!(seed_estimate(2, content_type), PART_SEPARATOR_TOKENS);
+///     assert_eq!(ratio_estimate(2, content_type), PART_SEPARATOR_TOKENS);
 /// }
 /// ```
 pub const PART_SEPARATOR_TOKENS: u64 = 1;
@@ -23,7 +23,7 @@ pub const PART_SEPARATOR_TOKENS: u64 = 1;
 const _: () = {
     let mut i = 0;
     while i < ContentType::ALL.len() {
-        assert!(seed_estimate(PART_SEPARATOR.len() as u64, ContentType::ALL[i]) == 1);
+        assert!(ratio_estimate(PART_SEPARATOR.len() as u64, ContentType::ALL[i]) == 1);
         i += 1;
     }
 };
@@ -52,28 +52,28 @@ pub fn join_parts(parts: &[&str]) -> String {
     joined
 }
 
-/// The seed estimate (tokens) of the parts as [`join_parts`] joins them,
+/// The ratio estimate (tokens) of the parts as [`join_parts`] joins them,
 /// each part estimated at its own content type's ratio, computed without
 /// allocating:
 ///
-/// `Σ seed_estimate(count_chars(part), content_type)` `+ (parts − 1) × PART_SEPARATOR_TOKENS`,
+/// `Σ ratio_estimate(count_chars(part), content_type)` `+ (parts − 1) × PART_SEPARATOR_TOKENS`,
 /// saturating at `u64::MAX`.
 ///
-/// With one part this is exactly [`SeedEstimator`](crate::estimate::SeedEstimator)'s
+/// With one part this is exactly [`RatioEstimator`](crate::estimate::RatioEstimator)'s
 /// estimate of that part. With several it rounds each part up separately, so
 /// it is never below the estimate of the joined text at a single ratio.
 ///
 /// ```
-/// use budget::{estimate::ContentType, model::seed_estimate_parts};
+/// use budget::{estimate::ContentType, model::ratio_estimate_parts};
 ///
 /// let parts = [("Fix the build", ContentType::Prose), ("cargo build --release", ContentType::Code)];
 /// // 13 chars / 4.0 → 4, separator 1, 21 chars / 3.5 → 6
-/// assert_eq!(seed_estimate_parts(&parts), 4 + 1 + 6);
-/// assert_eq!(seed_estimate_parts(&[]), 0);
+/// assert_eq!(ratio_estimate_parts(&parts), 4 + 1 + 6);
+/// assert_eq!(ratio_estimate_parts(&[]), 0);
 /// ```
 #[inline]
-pub fn seed_estimate_parts(parts: &[(&str, ContentType)]) -> u64 {
-    estimate_parts(&SeedEstimator, parts)
+pub fn ratio_estimate_parts(parts: &[(&str, ContentType)]) -> u64 {
+    estimate_parts(&RatioEstimator, parts)
 }
 
 /// The estimate (tokens) of the parts as [`join_parts`] joins them, by any
@@ -84,8 +84,8 @@ pub fn seed_estimate_parts(parts: &[(&str, ContentType)]) -> u64 {
 ///
 /// With one part this is exactly `estimator.estimate(part, content_type)`.
 /// `#[derive(ContextItem)]` calls it for a type with
-/// `#[context(estimator = ...)]`; [`seed_estimate_parts`] is the same sum
-/// for the seed ratios.
+/// `#[context(estimator = ...)]`; [`ratio_estimate_parts`] is the same sum
+/// for the fixed ratios.
 ///
 /// ```
 /// use budget::{Estimator, estimate::{CalibratedEstimator, ContentType, Encoding}, model::estimate_parts};
@@ -122,12 +122,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn one_part_is_the_seed_estimate() {
+    fn one_part_is_the_ratio_estimate() {
         for text in ["", "a", "hello world", "日本語のテキスト", "👍🏽 ok"] {
             for ct in ContentType::ALL {
                 assert_eq!(
-                    seed_estimate_parts(&[(text, ct)]),
-                    SeedEstimator.estimate(text, ct),
+                    ratio_estimate_parts(&[(text, ct)]),
+                    RatioEstimator.estimate(text, ct),
                     "{text:?} as {ct}"
                 );
             }
@@ -142,8 +142,8 @@ mod tests {
             ("cargo build --release", ContentType::Code),
         ];
         // 13 / 4.0 → 4, 1, 0, 1, 21 / 3.5 → 6
-        assert_eq!(estimate_parts(&SeedEstimator, &parts), 12);
-        assert_eq!(seed_estimate_parts(&parts), 12);
+        assert_eq!(estimate_parts(&RatioEstimator, &parts), 12);
+        assert_eq!(ratio_estimate_parts(&parts), 12);
     }
 
     #[test]
@@ -163,7 +163,7 @@ mod tests {
     fn separators_cost_one_token_each() {
         // Three empty parts: 0 + 1 + 0 + 1 + 0.
         let parts = [("", ContentType::Code); 3];
-        assert_eq!(seed_estimate_parts(&parts), 2);
+        assert_eq!(ratio_estimate_parts(&parts), 2);
         assert_eq!(join_parts(&["", "", ""]), "\n\n\n\n");
     }
 

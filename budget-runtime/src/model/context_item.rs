@@ -18,14 +18,14 @@ static DEFAULT_KIND: ContextKind = ContextKind::MESSAGE;
 ///
 /// ```
 /// use std::borrow::Cow;
-/// use budget::{ContextItem, ContextKind, Estimator, estimate::{ContentType, SeedEstimator}};
+/// use budget::{ContextItem, ContextKind, Estimator, estimate::{ContentType, RatioEstimator}};
 ///
 /// struct ToolResult { output: String }
 ///
 /// impl ContextItem for ToolResult {
 ///     fn content(&self) -> Cow<'_, str> { Cow::Borrowed(&self.output) }
 ///     fn tokens(&self) -> u64 {
-///         SeedEstimator.estimate(&self.output, ContentType::Code)
+///         RatioEstimator.estimate(&self.output, ContentType::Code)
 ///     }
 ///     fn kind(&self) -> &ContextKind {
 ///         static KIND: ContextKind = ContextKind::TOOL_OUTPUT;

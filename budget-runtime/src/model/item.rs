@@ -3,7 +3,7 @@
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 
-use crate::estimate::{ContentType, Estimator, SeedEstimator};
+use crate::estimate::{ContentType, Estimator, RatioEstimator};
 use crate::model::{
     ContextItem, ContextKind, MetadataValue, MetadataValueRef, TagList, Tier, Timestamp,
 };
@@ -158,7 +158,7 @@ impl ContextItem for Item {
 /// Builds an [`Item`]; see [`Item::builder`].
 ///
 /// Without [`tokens`](ItemBuilder::tokens), the count is estimated from the
-/// content with the [`SeedEstimator`] for the item's content type.
+/// content with the [`RatioEstimator`] for the item's content type.
 #[derive(Clone, Debug)]
 #[must_use = "call .build() to get the item"]
 pub struct ItemBuilder {
@@ -292,7 +292,7 @@ impl ItemBuilder {
     /// # Errors
     /// [`ItemError::EmptyContent`] if the content is empty.
     pub fn build(self) -> Result<Item, ItemError> {
-        self.build_with(&SeedEstimator)
+        self.build_with(&RatioEstimator)
     }
 
     /// The item, its token count (unless given with
@@ -310,7 +310,7 @@ impl ItemBuilder {
     /// let item = Item::builder("東京の天気は晴れです")
     ///     .content_type(ContentType::Prose)
     ///     .build_with(&estimator)?;
-    /// assert!(item.tokens() >= 8); // exact o200k_base count: 8; seed ratios say 3
+    /// assert!(item.tokens() >= 8); // exact o200k_base count: 8; fixed ratios say 3
     /// # Ok::<(), budget::model::ItemError>(())
     /// ```
     pub fn build_with(self, estimator: &dyn Estimator) -> Result<Item, ItemError> {

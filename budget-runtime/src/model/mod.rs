@@ -19,7 +19,7 @@ pub use budget_rules::{
     EffectiveBudget, ReservedSlot, Tier, TierThresholds,
 };
 pub use content_parts::{
-    PART_SEPARATOR, PART_SEPARATOR_TOKENS, estimate_parts, join_parts, seed_estimate_parts,
+    PART_SEPARATOR, PART_SEPARATOR_TOKENS, estimate_parts, join_parts, ratio_estimate_parts,
 };
 pub use context_item::ContextItem;
 pub use field::{

@@ -1,7 +1,7 @@
 //! [`PayloadAssembler`]: places candidates into tiers, renders the payload
 //! and demotes further until the rendered text fits the total.
 
-use crate::estimate::{ContentType, Estimator, OnDemandCounts, SeedEstimator};
+use crate::estimate::{ContentType, Estimator, OnDemandCounts, RatioEstimator};
 use crate::model::{ContextItem, Tier, TierThresholds};
 use crate::payload::candidate::Rank;
 use crate::payload::demotion::{Slot, TierCost, TierPlacer};
@@ -47,7 +47,7 @@ pub enum OfferOrder {
 /// * LINKED: the estimate of its rendered link line;
 /// * SUMMARY: the estimate of its rendered mention line.
 ///
-/// Estimates use the assembler's [`Estimator`] (default [`SeedEstimator`])
+/// Estimates use the assembler's [`Estimator`] (default [`RatioEstimator`])
 /// on Markdown.
 ///
 /// The rendered size ([`HybridPayload::rendered_tokens`]) is the
@@ -109,12 +109,12 @@ impl std::fmt::Debug for PayloadAssembler<'_> {
 }
 
 impl PayloadAssembler<'static> {
-    /// An assembler for `budget` with the [`SeedEstimator`], rank order and
+    /// An assembler for `budget` with the [`RatioEstimator`], rank order and
     /// no score thresholds.
     pub fn new(budget: TierBudget) -> Self {
         Self {
             budget,
-            estimator: &SeedEstimator,
+            estimator: &RatioEstimator,
             order: OfferOrder::Rank,
             thresholds: None,
             counts: None,
@@ -666,7 +666,7 @@ mod tests {
         assert!(payload.markdown().contains("- `nan.md`: n (score n/a)\n"));
     }
 
-    /// Arrival order: the seed's RAW-full rule demotes the lowest RAW item
+    /// Arrival order: the token-budget rules' RAW-full rule demotes the lowest RAW item
     /// for a better newcomer, through the whole assembler.
     #[test]
     fn arrival_order_demotes_for_better_newcomers() {

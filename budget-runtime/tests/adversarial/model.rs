@@ -8,7 +8,7 @@ use budget_runtime::scorer::{
 };
 use budget_runtime::{
     ContextBudget, ContextItem, ContextKind, Estimator, Item,
-    estimate::{CalibratedEstimator, ContentType, Encoding, EstimateMode, SeedEstimator},
+    estimate::{CalibratedEstimator, ContentType, Encoding, EstimateMode, RatioEstimator},
     model::Timestamp,
     scorer::Scorer,
 };
@@ -60,7 +60,7 @@ fn timestamp_case(nanos: i128) -> Verdict {
 
 fn estimator_case(text: &str) -> Verdict {
     let estimators: [(&str, &dyn Estimator); 4] = [
-        ("seed", &SeedEstimator),
+        ("seed", &RatioEstimator),
         ("o200k", &CalibratedEstimator::new(Encoding::O200kBase)),
         ("cl100k", &CalibratedEstimator::new(Encoding::Cl100kBase)),
         (

@@ -6,7 +6,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use budget_runtime::payload::{Candidate, ItemState, OfferOrder, PayloadAssembler, TierBudget};
 use budget_runtime::{
     ContextItem, Estimator, Item,
-    estimate::{CalibratedEstimator, ContentType, Encoding, SeedEstimator},
+    estimate::{CalibratedEstimator, ContentType, Encoding, RatioEstimator},
 };
 use proptest::prelude::*;
 
@@ -86,7 +86,7 @@ fn case(
             Err(e) => return numbers_carried(&e),
         };
     let (seed, calibrated, constant) = (
-        SeedEstimator,
+        RatioEstimator,
         CalibratedEstimator::new(Encoding::O200kBase),
         Constant(match estimator {
             EstimatorSpec::Constant(n) => n,

@@ -8,7 +8,7 @@ use std::cell::Cell;
 use budget_runtime::payload::{ItemState, PayloadAssembler, TierBudget};
 use budget_runtime::{
     ContextBudget, ContextItem, Estimator, Item, Pipeline,
-    estimate::{ContentType, SeedEstimator},
+    estimate::{ContentType, RatioEstimator},
     model::Tier,
     pipeline::{ExclusionReason, OverflowStrategy},
 };
@@ -156,7 +156,7 @@ fn file_text(i: usize) -> String {
 /// RAW as their real size allows instead of all being omitted.
 #[test]
 fn payload_does_not_over_demote_understated_items() {
-    let estimate = SeedEstimator.estimate(&file_text(0), ContentType::Markdown);
+    let estimate = RatioEstimator.estimate(&file_text(0), ContentType::Markdown);
     // RAW limit 20,000 × 0.9 × 0.9 = 16,200; each file ~2,185 tokens plus
     // its frame: 7 fit (about 15,400), 8 do not (about 17,600).
     assert!((2_150..2_250).contains(&estimate), "{estimate}");

@@ -121,7 +121,7 @@ fn seed_ratios_undercount_non_english_text() {
     let samples = corpus::load_multilingual().unwrap();
     let zh = samples.iter().find(|s| s.name == "zh-prose").unwrap();
     assert_eq!(zh.o200k_base, 107);
-    let seed = budget_runtime::estimate::SeedEstimator.estimate(&zh.text, ContentType::Prose);
+    let seed = budget_runtime::estimate::RatioEstimator.estimate(&zh.text, ContentType::Prose);
     assert!(seed < 50, "seed estimate {seed}");
     let calibrated =
         CalibratedEstimator::new(Encoding::O200kBase).estimate(&zh.text, ContentType::Prose);

@@ -9,7 +9,7 @@ use budget_runtime::payload::{
 };
 use budget_runtime::{
     ContextItem, Estimator, Item,
-    estimate::{ContentType, SeedEstimator},
+    estimate::{ContentType, RatioEstimator},
     model::Tier,
 };
 use proptest::prelude::*;
@@ -159,7 +159,7 @@ proptest! {
 
         // The rendered payload fits its total, counted independently.
         let text = payload.markdown();
-        let whole = SeedEstimator.estimate(text, ContentType::Markdown);
+        let whole = RatioEstimator.estimate(text, ContentType::Markdown);
         prop_assert!(whole <= payload.rendered_tokens());
         prop_assert!(payload.rendered_tokens() <= budget.total());
 

@@ -30,7 +30,7 @@ struct NotAPath {
 }
 
 #[derive(ContextItem)]
-#[context(estimator = "seed", estimator = "calibrated")]
+#[context(estimator = "ratios", estimator = "calibrated")]
 struct Twice {
     #[context(content)]
     text: String,

@@ -12,7 +12,7 @@ struct Counted {
 
 #[derive(ContextItem)]
 enum Entry {
-    #[context(estimator = "seed")]
+    #[context(estimator = "ratios")]
     Counted(#[context(content)] String, #[context(tokens)] usize),
     // An optional count falls back to the estimator: accepted.
     #[context(estimator = "calibrated")]

@@ -13,7 +13,7 @@
 //! ```
 //!
 //! The fixed prompt is estimated here at the token-budget rules' fixed
-//! ratios (`budget_rules::seed_estimate`, what the runtime's `SeedEstimator`
+//! ratios (`budget_rules::ratio_estimate`, what the runtime's `RatioEstimator`
 //! computes). A
 //! `prompt_file` is read relative to `CARGO_MANIFEST_DIR` and also named in
 //! an `include_bytes!`, so editing the file recompiles the crate (and
@@ -39,7 +39,7 @@
 use std::path::PathBuf;
 
 use budget_rules::{
-    ContentType, ContractTerms, DEFAULT_SAFETY_MARGIN_TOKENS, count_chars, seed_estimate,
+    ContentType, ContractTerms, DEFAULT_SAFETY_MARGIN_TOKENS, count_chars, ratio_estimate,
 };
 use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, quote, quote_spanned};
@@ -168,13 +168,13 @@ fn prompt(fields: &mut Fields, cx: &Ctxt) -> Option<Prompt> {
     if let Some(field) = text {
         let lit = string(field, cx)?;
         let content_type = content_type.unwrap_or_default();
-        let tokens = seed_estimate(count_chars(&lit.value()), content_type);
+        let tokens = ratio_estimate(count_chars(&lit.value()), content_type);
         Some(Prompt::Text { tokens, lit })
     } else if let Some(field) = file {
         let lit = string(field, cx)?;
         let (path, text) = read_prompt_file(&lit, cx)?;
         let content_type = content_type.unwrap_or_else(|| content_type_of(&path));
-        let tokens = seed_estimate(count_chars(&text), content_type);
+        let tokens = ratio_estimate(count_chars(&text), content_type);
         Some(Prompt::File { tokens, lit, path })
     } else if let Some(field) = tokens {
         let expr = field.into_expr(cx)?;

@@ -2,7 +2,7 @@ use budget::budget;
 use budget::payload::TierBudget;
 use budget::model::Tier;
 
-// The seed defaults: META 300, SUMMARY 1%, LINKED 9%, RAW 90%, headroom 10%.
+// The token-budget rules' defaults: META 300, SUMMARY 1%, LINKED 9%, RAW 90%, headroom 10%.
 const SEED: TierBudget = budget!(tiers { total: 100_000 });
 // RAW: floor(100000 × 0.90) = 90000 nominal, floor(90000 × 0.9) = 81000 effective.
 const _: () = assert!(SEED.nominal(Tier::Raw) == 90_000);

@@ -25,5 +25,5 @@ fn main() {
     });
     assert_eq!(entry.content(), "renamed");
     assert_eq!(*entry.kind(), my_budget::ContextKind::MEMORY);
-    assert_eq!(<Fact as my_budget::estimate::EstimationRatio>::CHARS_PER_TOKEN, 3.75);
+    assert_eq!(Fact { text: String::new() }.content_type(), my_budget::estimate::ContentType::Markdown);
 }
