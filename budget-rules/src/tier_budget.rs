@@ -2,7 +2,7 @@
 //!
 //! # The token-budget rules' SUMMARY figure
 //!
-//! The token-budget rules gives SUMMARY a 1% share but prints "800 budget / 720
+//! The token-budget rules give SUMMARY a 1% share but prints "800 budget / 720
 //! effective" for a 100,000-token payload, next to RAW 90,000 / 81,000 and
 //! LINKED 9,000 / 8,100. 1% of 100,000 is 1,000, and with 800 the three
 //! nominal budgets would add up to 99,800, leaving 200 tokens that belong to
@@ -518,7 +518,7 @@ mod tests {
         assert_eq!(SEED.meta(), 300);
     }
 
-    /// The token-budget rules prints SUMMARY 800 / 720 for 100K; the 1% share is authoritative.
+    /// The token-budget rules print SUMMARY 800 / 720 for 100K; the 1% share is authoritative.
     #[test]
     fn summary_share_is_authoritative_over_the_printed_800() {
         assert_eq!(SEED.nominal(Tier::Summary), 1_000);

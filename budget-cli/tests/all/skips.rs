@@ -43,7 +43,7 @@ fn every_kind() -> TempDir {
 }
 
 /// `budget COMMAND` on [`every_kind`] plus `/proc/self/mem`, excluding
-/// `*.log`, as JSON, with the token-budget rules counter.
+/// `*.log`, as JSON, with the fixed-ratio counter.
 fn run_on_every_kind(command: &str) -> (TempDir, Run) {
     let dir = every_kind();
     let run = budget_in(

@@ -143,7 +143,7 @@ fn history_counts_in_every_call_model_step_and_other_actions_are_ignored() {
         .unwrap();
     let ids: Vec<_> = report.steps.iter().map(|s| s.id.as_str()).collect();
     assert_eq!(ids, ["router", "answer"]);
-    // router has no use_history, yet its 800 history tokens count (the token-budget rules' rule).
+    // router has no use_history, yet its 800 history tokens count (the token-budget rules).
     assert_eq!(
         terms_of(&report, "router"),
         ContractTerms {

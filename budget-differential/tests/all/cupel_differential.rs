@@ -5,7 +5,7 @@
 //! sides. Both must fail together or select the same items in the same order.
 //!
 //! `BUDGET_DIFF_CASES` sets the number of cases (default 3,000);
-//! `BUDGET_DIFF_SEED` the first seed (default 1). A failure names the token-budget rules of
+//! `BUDGET_DIFF_SEED` the first seed (default 1). A failure names the seed of
 //! the case, so `BUDGET_DIFF_SEED=<seed> BUDGET_DIFF_CASES=1` replays it.
 
 use std::time::Duration;

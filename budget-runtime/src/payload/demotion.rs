@@ -21,7 +21,7 @@
 //! 5. Otherwise it is offered to the next tier down
 //!    ([`PlacementReason::TierFull`]); below SUMMARY it is omitted.
 //!
-//! These are the token-budget rules' rules (RAW full: demote the lowest-scoring RAW item
+//! These are the token-budget rules (RAW full: demote the lowest-scoring RAW item
 //! to LINKED and re-check; LINKED full: SUMMARY mention; SUMMARY full:
 //! omitted), applied the same way in every tier, with the comparison that
 //! keeps the highest-ranked content in the highest tier. When items arrive
