@@ -37,6 +37,7 @@ mod planner;
 mod prompt_tokens;
 mod reduce;
 mod repair;
+pub(crate) use repair::{needs_repair, repair_tool_pairs};
 mod report;
 mod summarizer;
 mod summary_job;

@@ -48,6 +48,33 @@ pub(crate) fn repair_tool_pairs(messages: Vec<Message>, report: &mut RepairRepor
     out
 }
 
+/// Whether [`repair_tool_pairs`] would change `messages`: a tool result that
+/// answers no open call (or has no id), or a call left without its result.
+/// Reads without copying.
+pub(crate) fn needs_repair(messages: &[Message]) -> bool {
+    let mut open: Vec<&str> = Vec::new();
+    for m in messages {
+        if m.role == Role::Tool {
+            let answered = m
+                .tool_call_id
+                .as_deref()
+                .and_then(|id| open.iter().position(|o| *o == id));
+            match answered {
+                Some(at) => {
+                    open.remove(at);
+                }
+                None => return true,
+            }
+            continue;
+        }
+        if !open.is_empty() {
+            return true;
+        }
+        open.extend(m.tool_calls.iter().map(|call| call.id.as_str()));
+    }
+    !open.is_empty()
+}
+
 /// Ends a result block: a placeholder result for every call still open.
 fn close_block(out: &mut Vec<Message>, open: &mut Vec<String>, report: &mut RepairReport) {
     for id in open.drain(..) {

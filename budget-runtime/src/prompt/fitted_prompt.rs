@@ -2,7 +2,7 @@
 //! and what it cost.
 
 use crate::chat::Message;
-use crate::compact::CompactionReport;
+use crate::compact::{CompactionReport, RepairReport};
 use crate::pipeline::SelectionReport;
 
 /// The outcome of [`PromptBudget::fit`](crate::prompt::PromptBudget::fit):
@@ -76,6 +76,11 @@ pub struct PromptReport {
     /// Oldest history messages dropped after compaction to fit the share
     /// (never separating a tool call from its results).
     pub history_messages_trimmed: usize,
+    /// Tool calls and results repaired in a history that fitted its share
+    /// unchanged (a result without its call removed, a call without its
+    /// result given a placeholder): a chat API rejects both. Compaction
+    /// reports its own repairs in [`compaction`](Self::compaction).
+    pub tool_pairs_repaired: RepairReport,
     /// Indices (into the turn's documents) of the retrieved items included.
     pub documents_included: Vec<usize>,
     /// Indices of the retrieved items left out: not selected, or dropped

@@ -4,10 +4,10 @@ use std::borrow::Cow;
 use std::fmt;
 use std::sync::Arc;
 
-use crate::chat::ChatFormat;
-use crate::chat::Message;
+use crate::chat::{ChatFormat, Message, Role};
 use crate::compact::{
-    CompactionConfig, CompactionReport, Compactor, PromptTokens, Summarizer, trim_messages,
+    CompactionConfig, CompactionReport, Compactor, PromptTokens, RepairReport, Summarizer,
+    needs_repair, repair_tool_pairs, trim_messages,
 };
 use crate::estimate::ContentType;
 use crate::estimate::{DEFAULT_ESTIMATOR, Encoding, Estimator};
@@ -235,6 +235,8 @@ struct FittedHistory<'h> {
     messages: Cow<'h, [Message]>,
     compaction: Option<CompactionReport>,
     trimmed: usize,
+    /// Tool pairs repaired in a history that needed no compaction.
+    repair: RepairReport,
 }
 
 impl PromptBudget {
@@ -379,6 +381,7 @@ impl PromptBudget {
                     history_budget_tokens: history_budget,
                     compaction: history.compaction,
                     history_messages_trimmed: trimmed,
+                    tool_pairs_repaired: history.repair,
                     documents_included: chosen.iter().map(|&(index, _)| index).collect(),
                     documents_left_out: left_out,
                     selection,
@@ -406,7 +409,8 @@ impl PromptBudget {
                 history_tokens.saturating_sub(excess),
                 |m| format.message_tokens(m, counter),
             );
-            if kept.len() == history_messages.len() {
+            let dropped = history_messages.len() - kept.len();
+            if dropped == 0 || drops_newest_user_message(&history_messages, dropped) {
                 return Err(does_not_fit(history_tokens));
             }
             trimmed += history_messages.len() - kept.len();
@@ -440,10 +444,25 @@ impl PromptBudget {
         summarizer: &S,
     ) -> Result<FittedHistory<'h>, PromptError> {
         if self.messages_tokens(history) <= budget {
+            // It fits as it is, but a chat API would still reject a result
+            // without its call or a call without its result: repair those.
+            let mut repair = RepairReport::default();
+            let messages = if needs_repair(history) {
+                let repaired = repair_tool_pairs(history.to_vec(), &mut repair);
+                if self.messages_tokens(&repaired) <= budget {
+                    Cow::Owned(repaired)
+                } else {
+                    // Placeholder results made it larger: trim it below.
+                    return self.trim_history(Cow::Owned(repaired), budget, None, repair);
+                }
+            } else {
+                Cow::Borrowed(history)
+            };
             return Ok(FittedHistory {
-                messages: Cow::Borrowed(history),
+                messages,
                 compaction: None,
                 trimmed: 0,
+                repair,
             });
         }
         let mut config = self.compaction.clone();
@@ -461,7 +480,24 @@ impl PromptBudget {
                 (Cow::Borrowed(history), None)
             }
         };
-        let kept = trim_messages(&messages, budget, |m| {
+        self.trim_history(messages, budget, compaction, RepairReport::default())
+    }
+
+    /// The newest messages of `messages` that fit `budget`, never separating
+    /// a tool call from its results and never dropping the newest user
+    /// message: the share bounds the older messages only. Whether the
+    /// newest user message fits the window is for [`fit`](Self::fit) to
+    /// decide ([`PromptError::DoesNotFit`] when it cannot).
+    fn trim_history<'h>(
+        &self,
+        messages: Cow<'h, [Message]>,
+        budget: u64,
+        compaction: Option<CompactionReport>,
+        repair: RepairReport,
+    ) -> Result<FittedHistory<'h>, PromptError> {
+        let newest_user = messages.iter().rposition(|m| m.role == Role::User);
+        let floor = newest_user.map_or(0, |at| self.messages_tokens(&messages[at..]));
+        let kept = trim_messages(&messages, budget.max(floor), |m| {
             self.format.message_tokens(m, self.counter.as_ref())
         });
         let trimmed = messages.len() - kept.len();
@@ -473,6 +509,7 @@ impl PromptBudget {
             messages,
             compaction,
             trimmed,
+            repair,
         })
     }
 
@@ -550,4 +587,12 @@ fn lowest_scored(chosen: &[(usize, f64)]) -> Option<usize> {
         .enumerate()
         .min_by(|(a, (_, x)), (b, (_, y))| x.total_cmp(y).then(b.cmp(a)))
         .map(|(pos, _)| pos)
+}
+
+/// Whether dropping the first `dropped` of `messages` drops the newest user
+/// message (the kept part is a suffix: it holds the newest user message
+/// exactly when it holds any).
+fn drops_newest_user_message(messages: &[Message], dropped: usize) -> bool {
+    let had = messages.iter().any(|m| m.role == Role::User);
+    had && !messages[dropped..].iter().any(|m| m.role == Role::User)
 }

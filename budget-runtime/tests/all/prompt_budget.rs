@@ -129,6 +129,9 @@ proptest! {
                 prop_assert_eq!(total, fitted.report.total_tokens);
                 prop_assert!(total + reserve <= window, "{} + {} > {}", total, reserve, window);
                 prop_assert!(no_orphans(&fitted.messages));
+                if let Some(newest) = history.iter().rev().find(|m| m.role == Role::User) {
+                    prop_assert!(fitted.messages.contains(newest), "the newest user message is kept");
+                }
                 prop_assert_eq!(
                     fitted.report.documents_included.len() + fitted.report.documents_left_out.len(),
                     docs.len()
@@ -228,4 +231,102 @@ fn the_default_counter_does_not_undercount_non_latin_text() {
             );
         }
     }
+}
+
+/// Whether a chat API would accept `messages`' tool exchanges: every tool
+/// result answers a call of the assistant message right before its block,
+/// and every call gets a result before the next non-tool message. Written
+/// here from the API's rule, not with the library's repair code.
+fn tool_pairs_valid(messages: &[Message]) -> bool {
+    let mut waiting: Vec<&str> = Vec::new();
+    for m in messages {
+        if m.role == Role::Tool {
+            match m
+                .tool_call_id
+                .as_deref()
+                .and_then(|id| waiting.iter().position(|w| *w == id))
+            {
+                Some(at) => {
+                    waiting.remove(at);
+                }
+                None => return false,
+            }
+        } else {
+            if !waiting.is_empty() {
+                return false;
+            }
+            waiting = m.tool_calls.iter().map(|c| c.id.as_str()).collect();
+        }
+    }
+    waiting.is_empty()
+}
+
+/// A history that fits its share unchanged but breaks the tool-pair rule
+/// is repaired, and the report says what was repaired: a result whose call
+/// is missing, a call without its result, a result without an id.
+#[test]
+fn a_fitting_history_with_broken_tool_pairs_is_repaired() {
+    let mut no_id = Message::tool_result("x", "lost");
+    no_id.tool_call_id = None;
+    let broken = [
+        vec![
+            Message::user("q"),
+            Message::tool_result("ghost", "orphan result"),
+            Message::assistant("a"),
+        ],
+        vec![
+            Message::user("q"),
+            Message::assistant_with_tool_calls("", vec![ToolCall::new("c1", "ls", "{}")]),
+            Message::user("next"),
+        ],
+        vec![Message::user("q"), no_id, Message::assistant("a")],
+    ];
+    let prompt = PromptBudget::builder(100_000)
+        .counter(counter())
+        .build()
+        .unwrap();
+    for history in broken {
+        assert!(!tool_pairs_valid(&history));
+        let fitted = prompt
+            .fit(Turn::new("be brief").history(&history), &summarize)
+            .unwrap();
+        assert!(tool_pairs_valid(&fitted.messages), "{:?}", fitted.messages);
+        assert!(!fitted.report.tool_pairs_repaired.is_empty());
+        assert!(fitted.messages.iter().any(|m| m.content == "q"));
+    }
+    // A valid history is left as it is.
+    let valid = history(3, 5);
+    let fitted = prompt
+        .fit(Turn::new("be brief").history(&valid), &summarize)
+        .unwrap();
+    assert!(fitted.report.tool_pairs_repaired.is_empty());
+    assert_eq!(&fitted.messages[1..], &valid[..]);
+}
+
+/// The newest user message is never trimmed away: when it cannot fit, the
+/// turn does not fit (it used to come back as the system prompt alone).
+#[test]
+fn the_newest_user_message_is_never_trimmed() {
+    let question = Message::user("why does the build fail? ".repeat(400));
+    let history = [Message::user("hello"), Message::assistant("hi"), question];
+    let prompt = PromptBudget::builder(1_000)
+        .output_reserve(100)
+        .counter(counter())
+        .build()
+        .unwrap();
+    let result = prompt.fit(Turn::new("be brief").history(&history), &summarize);
+    assert!(
+        matches!(result, Err(PromptError::DoesNotFit { .. })),
+        "{result:?}"
+    );
+    // With room for it, it is kept (and older messages go first).
+    let prompt = PromptBudget::builder(4_000)
+        .output_reserve(100)
+        .counter(counter())
+        .build()
+        .unwrap();
+    let fitted = prompt
+        .fit(Turn::new("be brief").history(&history), &summarize)
+        .unwrap();
+    assert_eq!(fitted.messages.last(), history.last());
 }
