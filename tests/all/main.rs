@@ -1,6 +1,6 @@
 //! The integration tests of the facade: the derive and `budget!` used as a
 //! user uses them, one module per subject, linked into one test binary. The
-//! compile errors are checked by `tests/ui.rs`.
+//! compile errors are checked by the `budget-ui` crate.
 
 mod budget_contract;
 mod derive_accessors;

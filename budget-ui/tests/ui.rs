@@ -9,9 +9,9 @@
 //! list the impls of a trait differ with the `chrono` feature (timestamps),
 //! so they have one expected output per feature set.
 //!
-//! Regenerate the expected output with `TRYBUILD=overwrite cargo test --test
-//! ui` and again with `--all-features`, then review every changed `.stderr`
-//! file.
+//! Regenerate the expected output with `TRYBUILD=overwrite cargo test -p
+//! budget-ui` and again with `--features chrono`, then review every changed
+//! `.stderr` file.
 
 #[test]
 fn ui() {
