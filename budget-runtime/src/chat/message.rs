@@ -296,6 +296,7 @@ mod wire {
     use serde::{Deserialize, Serialize};
 
     use super::{Message, Role, SUMMARY_HEADER, ToolCall};
+    use crate::chat::wire::FunctionType;
 
     /// A tool call as a request writes it.
     #[derive(Serialize, Deserialize)]
@@ -305,13 +306,6 @@ mod wire {
         #[serde(rename = "type")]
         kind: FunctionType,
         function: WireFunctionCall,
-    }
-
-    /// The only tool-call type of a chat request.
-    #[derive(Serialize, Deserialize)]
-    #[serde(rename_all = "lowercase")]
-    enum FunctionType {
-        Function,
     }
 
     #[derive(Serialize, Deserialize)]

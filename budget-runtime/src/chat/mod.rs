@@ -25,6 +25,8 @@
 mod chat_format;
 mod message;
 mod tool_definition;
+#[cfg(feature = "serde")]
+mod wire;
 
 pub use chat_format::{ChatFormat, ToolsFormat};
 pub use message::{Message, Role, SUMMARY_HEADER, ToolCall};

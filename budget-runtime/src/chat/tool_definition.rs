@@ -235,6 +235,7 @@ mod wire {
     use serde_json::Value;
 
     use super::ToolDefinition;
+    use crate::chat::wire::FunctionType;
 
     /// `{"type": "function", "function": {…}}`.
     #[derive(Serialize, Deserialize)]
@@ -243,13 +244,6 @@ mod wire {
         #[serde(rename = "type")]
         kind: FunctionType,
         function: WireFunction,
-    }
-
-    /// The only tool type a chat request defines.
-    #[derive(Serialize, Deserialize)]
-    #[serde(rename_all = "lowercase")]
-    enum FunctionType {
-        Function,
     }
 
     #[derive(Serialize, Deserialize)]
