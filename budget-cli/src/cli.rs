@@ -103,10 +103,15 @@ pub struct PackArgs {
     /// the text) instead of by the kind of file.
     #[arg(long, value_name = "TEXT")]
     pub query: Option<String>,
-    /// Output format. `json` describes every input file (tier, tokens, score,
-    /// reason) and carries the Markdown payload in `payload`.
+    /// The payload's format. Every format carries the same sections and
+    /// numbers, and each is fitted to --budget as rendered.
     #[arg(long, value_enum, default_value_t = PackFormat::Markdown)]
     pub format: PackFormat,
+    /// Also write a JSON report to FILE (`-`: stdout, in place of the
+    /// payload unless --output is given): every input file with its status,
+    /// tier, tokens, score and reason, the counts, and the payload itself.
+    #[arg(long, value_name = "FILE")]
+    pub report: Option<PathBuf>,
     /// The order files are offered to the tiers: `rank` (best first) or
     /// `arrival` (path order; a full tier demotes its lowest-ranked file
     /// for a better newcomer).
@@ -206,9 +211,10 @@ impl FromStr for BudgetArg {
 pub enum PackFormat {
     /// Markdown sections META, SUMMARY, RAW, LINKED and a fingerprint.
     Markdown,
-    /// One `payload` element with `summary`, `raw` and `linked` sections.
+    /// One `payload` element: `meta`, `summary`, `raw` (files in CDATA),
+    /// `linked` and `fingerprint`.
     Xml,
-    /// A report of every file plus the Markdown payload.
+    /// One JSON object: `meta`, `summary`, `raw`, `linked`, `fingerprint`.
     Json,
 }
 

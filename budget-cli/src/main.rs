@@ -25,7 +25,6 @@ mod scan;
 mod skip;
 mod tree;
 mod walk;
-mod xml;
 
 use std::process::ExitCode;
 

@@ -10,13 +10,16 @@
 use std::collections::HashMap;
 
 use budget::estimate::{CountingWork, OnDemandCounts};
-use budget::payload::{HybridPayload, OfferOrder, PayloadAssembler, TierBudget};
+use budget::payload::{
+    Candidate, Format, HybridPayload, OfferOrder, PayloadAssembler, PayloadError, TierBudget,
+};
 use budget::{
-    ContextBudget, Item, Pipeline, Selection, estimate::ContentType, model::ScoredItem,
-    pipeline::ExclusionReason, placer::Placer,
+    ContextBudget, Item, Pipeline, Selection, model::ScoredItem, pipeline::ExclusionReason,
+    placer::Placer,
 };
 use serde_json::json;
 
+use crate::CliError;
 use crate::cli::{BudgetArg, Order, PackArgs, PackFormat};
 use crate::complexity::Complexity;
 use crate::counter::Counter;
@@ -26,10 +29,6 @@ use crate::relevance::FileRelevanceScorer;
 use crate::scan::{Scan, ScanOptions, scan};
 use crate::skip::{FileTally, Skip};
 use crate::walk::walk;
-use crate::{CliError, xml};
-
-/// After this many attempts to fit a rendered format, shrink faster.
-const PATIENT_ATTEMPTS: u32 = 4;
 
 /// Why `pack` could not produce a payload.
 #[derive(Debug, thiserror::Error)]
@@ -47,10 +46,14 @@ pub enum PackError {
         counter: String,
     },
     /// No budget fits at all (cannot happen with a sane counter).
-    #[error("no budget up to {ceiling} tokens fits this payload's structure")]
+    #[error(
+        "--budget {budget}: no budget fits this payload's structure (counted with --counter {counter})"
+    )]
     NothingFits {
-        /// The largest budget tried.
-        ceiling: u64,
+        /// The budget asked for.
+        budget: u64,
+        /// The counter's name.
+        counter: String,
     },
     /// `--fail-over` was exceeded.
     #[error(
@@ -66,6 +69,9 @@ pub enum PackError {
         /// The counter's name.
         counter: String,
     },
+    /// The payload could not be assembled.
+    #[error("payload assembly failed")]
+    Payload(#[source] PayloadError),
     /// The selection pipeline failed.
     #[error("selection failed")]
     Pipeline(#[from] budget::pipeline::PipelineError),
@@ -84,13 +90,6 @@ impl Placer for PathOrder {
         order.sort_by(|&a, &b| merged[a].item.link().cmp(&merged[b].item.link()));
         order
     }
-}
-
-/// One rendered payload that fits.
-struct Packed<'a> {
-    payload: HybridPayload<'a, Item>,
-    text: String,
-    tokens: u64,
 }
 
 /// Runs `budget pack`.
@@ -142,48 +141,84 @@ pub fn run(args: &PackArgs) -> Result<(), CliError> {
         .map_err(PackError::from)?;
 
     let counts = exact.map(|exact| OnDemandCounts::new(exact, selection.items().len()));
-    let packer = Packer {
-        selection: &selection,
-        counter: &counter,
-        counts: counts.as_ref(),
-        format: args.format,
-        order: match args.order {
-            Order::Rank => OfferOrder::Rank,
-            Order::Arrival => OfferOrder::Arrival,
-        },
-    };
-    let mut packed = packer.fit_or_minimum(budget)?;
-    if let Some(limit) = args.fail_over.filter(|&limit| packed.tokens > limit) {
+    let payload = assemble(&selection, &counter, counts.as_ref(), args, budget)?;
+    let tokens = payload.rendered_tokens();
+    if let Some(limit) = args.fail_over.filter(|&limit| tokens > limit) {
         return Err(PackError::OverFailLimit {
-            tokens: packed.tokens,
+            tokens,
             limit,
-            excess: packed.tokens - limit,
+            excess: tokens - limit,
             counter: counter.choice().to_string(),
         }
         .into());
     }
-    let records = file_records(
-        &scan,
-        &file_of_item,
-        &selection,
-        &packed.payload,
-        counts.as_ref(),
-    );
+    let records = file_records(&scan, &file_of_item, &selection, &payload, counts.as_ref());
     let counting = Counting::of(&scan.tally, counts.as_ref());
-    let text = match args.format {
-        PackFormat::Json => report(&records, &counting, &packed, budget, &counter),
-        PackFormat::Markdown | PackFormat::Xml => std::mem::take(&mut packed.text),
-    };
-    output::write(&text, args.output.as_deref())?;
-    summary(
-        &records.tally,
-        &packed.payload,
-        packed.tokens,
-        budget,
-        &counter,
-    );
+    if let Some(report_path) = &args.report {
+        let text = report(&records, &counting, &payload, budget, &counter);
+        output::write(
+            &text,
+            (report_path.as_os_str() != "-").then_some(report_path.as_path()),
+        )?;
+    }
+    if args
+        .report
+        .as_deref()
+        .is_none_or(|path| path.as_os_str() != "-")
+        || args.output.is_some()
+    {
+        output::write(payload.text(), args.output.as_deref())?;
+    }
+    summary(&records.tally, &payload, tokens, budget, &counter);
     counting.summary(&counter);
     Ok(())
+}
+
+/// The payload of the selected files within `budget`, rendered in
+/// `--format`: the assembler fits the rendered text to the budget.
+fn assemble<'a>(
+    selection: &Selection<'a, Item>,
+    counter: &Counter,
+    counts: Option<&OnDemandCounts<'_>>,
+    args: &PackArgs,
+    budget: u64,
+) -> Result<HybridPayload<'a, Item>, PackError> {
+    let assembler = |tiers: TierBudget| {
+        let assembler = PayloadAssembler::new(tiers)
+            .estimator(counter.estimator())
+            .format(match args.format {
+                PackFormat::Markdown => Format::Markdown,
+                PackFormat::Xml => Format::Xml,
+                PackFormat::Json => Format::Json,
+            })
+            .order(match args.order {
+                Order::Rank => OfferOrder::Rank,
+                Order::Arrival => OfferOrder::Arrival,
+            });
+        match counts {
+            Some(counts) => assembler.exact_counts(counts),
+            None => assembler,
+        }
+    };
+    let candidates = Candidate::from_selection(selection);
+    let minimum = match TierBudget::with_total(budget) {
+        Ok(tiers) => match assembler(tiers).assemble(candidates) {
+            Ok(payload) => return Ok(payload),
+            Err(PayloadError::StructureExceedsTotal { minimum_total, .. }) => minimum_total,
+            Err(other) => return Err(PackError::Payload(other)),
+        },
+        // Too small to split into tiers: the minimum is the same from any total.
+        Err(_) => assembler(TierBudget::with_total_const(25_000)).minimum_total(&candidates),
+    };
+    let counter = counter.choice().to_string();
+    Err(match minimum {
+        Some(minimum) => PackError::BudgetBelowMinimum {
+            budget,
+            minimum,
+            counter,
+        },
+        None => PackError::NothingFits { budget, counter },
+    })
 }
 
 /// How the files' tokens were obtained: the honest account of the work.
@@ -254,8 +289,7 @@ fn items(scan: &mut Scan) -> (Vec<Item>, Vec<usize>) {
             .tokens(text_file.tokens)
             .content_type(text_file.content_type)
             .link(file.label.clone())
-            .metadata("line_start", 1_i64)
-            .metadata("line_end", i64::try_from(lines).unwrap_or(i64::MAX));
+            .lines(1..=u64::try_from(lines).unwrap_or(u64::MAX).max(1));
         if let Some(description) = description {
             builder = builder.description(description);
         }
@@ -275,99 +309,6 @@ fn description(text: &str) -> Option<String> {
         .trim_start_matches(['/', '!', '#', '-', '*', ';', '"'])
         .trim();
     (!line.is_empty()).then(|| line.chars().take(80).collect())
-}
-
-struct Packer<'s, 'a> {
-    selection: &'s Selection<'a, Item>,
-    counter: &'s Counter,
-    /// Exact counts on demand, under an exact counter.
-    counts: Option<&'s OnDemandCounts<'s>>,
-    format: PackFormat,
-    order: OfferOrder,
-}
-
-impl<'a> Packer<'_, 'a> {
-    /// The payload within `budget`, or the minimum budget it needs.
-    ///
-    /// The structure's size (META and SUMMARY print the budget's numbers)
-    /// is not quite monotone in the total, so the minimum is searched from
-    /// a fixed start: the same minimum is reported for every budget below
-    /// it, and a budget at or above it always packs (assembled, if need be,
-    /// for a smaller total that fits).
-    fn fit_or_minimum(&self, budget: u64) -> Result<Packed<'a>, PackError> {
-        if let Some(packed) = self.fit(budget, budget) {
-            return Ok(packed);
-        }
-        let minimum = self.minimum()?;
-        if budget < minimum {
-            return Err(PackError::BudgetBelowMinimum {
-                budget,
-                minimum,
-                counter: self.counter.choice().to_string(),
-            });
-        }
-        // minimum fits, budget does not: bisect for a total in between that fits.
-        let (fits, _) = bisect(minimum, budget, |total| self.fit(total, budget).is_some());
-        self.fit(fits, budget)
-            .ok_or(PackError::NothingFits { ceiling: budget })
-    }
-
-    /// The smallest total that fits, searched upwards from below the
-    /// smallest valid tier budget (doubling, then bisecting).
-    fn minimum(&self) -> Result<u64, PackError> {
-        let ceiling = u64::MAX / 2;
-        let mut fails = TierBudget::DEFAULT_META_TOKENS - 1; // meta alone exceeds it
-        let mut fits = 2 * TierBudget::DEFAULT_META_TOKENS;
-        while self.fit(fits, fits).is_none() {
-            if fits >= ceiling {
-                return Err(PackError::NothingFits { ceiling });
-            }
-            fails = fits;
-            fits = fits.saturating_mul(2);
-        }
-        let (_, fits) = bisect(fails, fits, |total| self.fit(total, total).is_none());
-        Ok(fits)
-    }
-
-    /// A payload assembled for `total` tokens (or less) whose rendered
-    /// text, counted, is within `budget`; `None` when the structure alone
-    /// does not fit. The assembler guarantees its Markdown fits the total
-    /// it is given; other formats are re-assembled with the total lowered
-    /// by their excess until they fit.
-    fn fit(&self, total: u64, budget: u64) -> Option<Packed<'a>> {
-        let mut total = total;
-        let mut attempts = 0;
-        loop {
-            let tiers = TierBudget::with_total(total).ok()?;
-            let assembler = PayloadAssembler::new(tiers)
-                .estimator(self.counter.estimator())
-                .order(self.order);
-            let payload = match self.counts {
-                Some(counts) => assembler.exact_counts(counts),
-                None => assembler,
-            }
-            .assemble_selection(self.selection)
-            .ok()?;
-            let text = match self.format {
-                PackFormat::Xml => xml::render(&payload, budget),
-                PackFormat::Markdown | PackFormat::Json => payload.markdown().to_owned(),
-            };
-            let tokens = self.counter.count(&text, ContentType::Markdown);
-            if tokens <= budget {
-                return Some(Packed {
-                    payload,
-                    text,
-                    tokens,
-                });
-            }
-            attempts += 1;
-            let mut shrink = tokens - budget;
-            if attempts > PATIENT_ATTEMPTS {
-                shrink = shrink.max(total / 16);
-            }
-            total = total.checked_sub(shrink).filter(|&t| t > 0)?;
-        }
-    }
 }
 
 /// The JSON records of the input files and the tally of their outcomes.
@@ -393,12 +334,13 @@ fn file_records(
     payload: &HybridPayload<'_, Item>,
     counts: Option<&OnDemandCounts<'_>>,
 ) -> FileRecords {
-    // The report lists included items in placed order, which is the
-    // payload's candidate order.
+    // A placement's position is its item's position in the selection,
+    // whose report entry of that position names the item's input index.
     let report = selection.report();
     let mut placement_of_file = HashMap::new();
-    for (placement, included) in payload.placements().iter().zip(&report.included) {
-        placement_of_file.insert(file_of_item[included.index], placement);
+    for placement in payload.placements() {
+        let item = report.included[placement.position].index;
+        placement_of_file.insert(file_of_item[item], placement);
     }
     let mut exclusion_of_file = HashMap::new();
     for excluded in &report.excluded {
@@ -471,25 +413,11 @@ fn file_records(
     }
 }
 
-/// Narrows `low < high`, where `below(low)` holds and `below(high)` does
-/// not, to two adjacent values with the same property.
-fn bisect(mut low: u64, mut high: u64, below: impl Fn(u64) -> bool) -> (u64, u64) {
-    while high - low > 1 {
-        let middle = low + (high - low) / 2;
-        if below(middle) {
-            low = middle;
-        } else {
-            high = middle;
-        }
-    }
-    (low, high)
-}
-
-/// The `--format json` document.
+/// The `--report` document.
 fn report(
     records: &FileRecords,
     counting: &Counting,
-    packed: &Packed<'_>,
+    payload: &HybridPayload<'_, Item>,
     budget: u64,
     counter: &Counter,
 ) -> String {
@@ -497,13 +425,14 @@ fn report(
         "budget": budget,
         "counter": counter.choice().to_string(),
         "exact": counter.is_exact(),
-        "payload_tokens": packed.tokens,
+        "format": payload.format().to_string(),
+        "payload_tokens": payload.rendered_tokens(),
         "material_tokens": records.material_tokens,
         "material_tokens_exact": records.material_exact,
         "counting": counting.json(),
         "files": records.records,
         "counts": records.tally.json("packed"),
-        "payload": packed.text,
+        "payload": payload.text(),
     });
     let mut text = serde_json::to_string_pretty(&document).unwrap_or_default();
     text.push('\n');
@@ -543,12 +472,6 @@ fn summary(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn bisect_finds_the_boundary() {
-        assert_eq!(bisect(0, 100, |x| x < 37), (36, 37));
-        assert_eq!(bisect(5, 6, |_| unreachable!()), (5, 6));
-    }
 
     #[test]
     fn description_is_the_first_line_without_comment_markers() {

@@ -17,7 +17,7 @@ fn success_is_zero() {
 fn fail_over_is_one_and_writes_nothing() {
     let dir = project();
     let seed = ["pack", "--counter", "ratios"];
-    let report = budget_in(dir.path(), &[&seed[..], &["--format", "json"]].concat()).json();
+    let report = budget_in(dir.path(), &[&seed[..], &["--report", "-"]].concat()).json();
     let tokens = report["payload_tokens"].as_u64().unwrap();
     let below = (tokens - 1).to_string();
     let run = budget_in(dir.path(), &[&seed[..], &["--fail-over", &below]].concat());
@@ -111,8 +111,8 @@ fn budget_below_the_structure_is_one_error_with_one_minimum() {
             "ratios",
             "--budget",
             &minimum,
-            "--format",
-            "json",
+            "--report",
+            "-",
         ],
     );
     assert_eq!(run.code, 0, "{}", run.stderr);

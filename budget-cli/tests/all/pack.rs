@@ -25,7 +25,7 @@ fn every_path_given_is_packed() {
     let y = two.path().to_str().unwrap();
     let report = budget_in(
         one.path(),
-        &["pack", x, y, "--format", "json", "--counter", "ratios"],
+        &["pack", x, y, "--report", "-", "--counter", "ratios"],
     )
     .json();
     assert_eq!(
@@ -41,7 +41,7 @@ fn no_path_packs_the_current_directory() {
     let dir = project();
     let run = budget_in(
         &dir.path().join("src"),
-        &["pack", "--format", "json", "--counter", "ratios"],
+        &["pack", "--report", "-", "--counter", "ratios"],
     );
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert_eq!(packed_paths(&run.json()), ["lib.rs", "station.rs"]);
@@ -56,8 +56,8 @@ fn include_and_exclude_globs() {
             "pack",
             "--include",
             "*.rs",
-            "--format",
-            "json",
+            "--report",
+            "-",
             "--counter",
             "ratios",
         ],
@@ -80,8 +80,8 @@ fn include_and_exclude_globs() {
             "tests/",
             "--exclude",
             "station.rs",
-            "--format",
-            "json",
+            "--report",
+            "-",
             "--counter",
             "ratios",
         ],
@@ -96,10 +96,7 @@ fn include_and_exclude_globs() {
 #[test]
 fn json_lists_every_file_with_tier_tokens_score_and_reason() {
     let dir = project();
-    let run = budget_in(
-        dir.path(),
-        &["pack", "--format", "json", "--budget", "2000"],
-    );
+    let run = budget_in(dir.path(), &["pack", "--report", "-", "--budget", "2000"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let report = run.json();
     assert_eq!(report["budget"], 2000);
@@ -140,8 +137,8 @@ fn query_ranks_path_hits_over_text_hits() {
             "pack",
             "--query",
             "station",
-            "--format",
-            "json",
+            "--report",
+            "-",
             "--counter",
             "ratios",
         ],
@@ -178,7 +175,7 @@ fn rendered_payload_counted_exactly_stays_within_the_budget() {
         .collect();
     let dir = tree(&borrowed);
     for budget in [700_u64, 2_500, 25_000] {
-        for format in ["markdown", "xml"] {
+        for format in ["markdown", "xml", "json"] {
             let b = budget.to_string();
             let run = budget_in(dir.path(), &["pack", "--budget", &b, "--format", format]);
             assert_eq!(run.code, 0, "{budget} {format}: {}", run.stderr);
@@ -203,14 +200,72 @@ fn xml_is_well_formed_and_carries_the_raw_files() {
     let run = budget_in(dir.path(), &["pack", "--format", "xml"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let xml = run.stdout;
-    assert!(
-        xml.starts_with("<payload budget_tokens=\"25000\" files=\"6\" raw=\"6\""),
-        "{xml}"
+    let document = roxmltree::Document::parse(&xml).unwrap_or_else(|e| panic!("{e}\n{xml}"));
+    let meta = document
+        .root_element()
+        .children()
+        .find(|n| n.has_tag_name("meta"))
+        .unwrap();
+    assert_eq!(meta.attribute("budget_tokens"), Some("25000"));
+    assert_eq!(meta.attribute("candidates"), Some("6"));
+    assert_eq!(meta.attribute("raw"), Some("6"));
+    let lib = document
+        .descendants()
+        .find(|n| {
+            n.attribute("source") == Some("src/lib.rs") && n.parent().unwrap().has_tag_name("raw")
+        })
+        .unwrap();
+    assert_eq!(lib.attribute("lines"), Some("1-4"));
+    assert_eq!(
+        lib.text(),
+        Some(
+            std::fs::read_to_string(dir.path().join("src/lib.rs"))
+                .unwrap()
+                .as_str()
+        )
     );
-    assert!(
-        xml.contains("<file path=\"src/lib.rs\" lines=\"1-4\"><![CDATA[\n//! Tide prediction.\n")
+    assert!(xml.ends_with("/>\n</payload>\n"));
+}
+
+#[test]
+fn report_to_a_file_beside_the_payload_on_stdout() {
+    let dir = project();
+    let report_path = dir.path().join("report.json");
+    let run = budget_in(
+        dir.path(),
+        &[
+            "pack",
+            "--format",
+            "json",
+            "--counter",
+            "ratios",
+            "--report",
+            report_path.to_str().unwrap(),
+        ],
     );
-    assert!(xml.ends_with("</linked>\n</payload>\n"));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let payload: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&report_path).unwrap()).unwrap();
+    assert_eq!(report["format"], "json");
+    assert_eq!(report["payload"].as_str(), Some(run.stdout.as_str()));
+    let raw = payload["raw"].as_array().unwrap();
+    let packed_raw = report["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["tier"] == "RAW")
+        .count();
+    assert_eq!(raw.len(), packed_raw);
+    let readme = raw.iter().find(|i| i["source"] == "README.md").unwrap();
+    assert_eq!(
+        readme["content"].as_str(),
+        Some(
+            std::fs::read_to_string(dir.path().join("README.md"))
+                .unwrap()
+                .as_str()
+        )
+    );
 }
 
 #[test]
@@ -255,8 +310,8 @@ fn auto_budget_sizes_from_the_material() {
             "pack",
             "--budget",
             "auto",
-            "--format",
-            "json",
+            "--report",
+            "-",
             "--counter",
             "ratios",
         ],
@@ -283,10 +338,7 @@ fn exact_counter_counts_only_what_the_payload_needs() {
         .map(|(p, b)| (p.as_str(), b.as_slice()))
         .collect();
     let dir = tree(&borrowed);
-    let run = budget_in(
-        dir.path(),
-        &["pack", "--budget", "3000", "--format", "json"],
-    );
+    let run = budget_in(dir.path(), &["pack", "--budget", "3000", "--report", "-"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let report = run.json();
     let payload = report["payload"].as_str().unwrap();

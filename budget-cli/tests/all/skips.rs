@@ -43,22 +43,23 @@ fn every_kind() -> TempDir {
 }
 
 /// `budget COMMAND` on [`every_kind`] plus `/proc/self/mem`, excluding
-/// `*.log`, as JSON, with the fixed-ratio counter.
+/// `*.log`, as JSON (pack's report, count's table), with the fixed-ratio
+/// counter.
 fn run_on_every_kind(command: &str) -> (TempDir, Run) {
     let dir = every_kind();
+    let json = if command == "pack" {
+        ["--report", "-"]
+    } else {
+        ["--format", "json"]
+    };
     let run = budget_in(
         dir.path(),
         &[
-            command,
-            ".",
-            "/proc/self/mem",
-            "--exclude",
-            "*.log",
-            "--format",
-            "json",
-            "--counter",
-            "ratios",
-        ],
+            &[command, ".", "/proc/self/mem", "--exclude", "*.log"][..],
+            &json,
+            &["--counter", "ratios"],
+        ]
+        .concat(),
     );
     assert_eq!(run.code, 0, "{}", run.stderr);
     (dir, run)

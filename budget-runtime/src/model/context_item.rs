@@ -157,6 +157,20 @@ pub trait ContextItem {
     fn group(&self) -> Option<u64> {
         None
     }
+
+    /// The lines of its source the content holds (1-based, inclusive), shown
+    /// with the [`link`](ContextItem::link) when the item is rendered in
+    /// [`Tier::Linked`] or mentioned. Default `None`: unknown.
+    ///
+    /// ```
+    /// use budget::{ContextItem, Item};
+    /// let file = Item::builder("a\nb\n").link("notes.txt").lines(1..=2).build()?;
+    /// assert_eq!(file.lines(), Some(1..=2));
+    /// # Ok::<(), budget::model::ItemError>(())
+    /// ```
+    fn lines(&self) -> Option<std::ops::RangeInclusive<u64>> {
+        None
+    }
 }
 
 impl<T: ContextItem + ?Sized> ContextItem for &T {
@@ -207,5 +221,8 @@ impl<T: ContextItem + ?Sized> ContextItem for &T {
     }
     fn group(&self) -> Option<u64> {
         (**self).group()
+    }
+    fn lines(&self) -> Option<std::ops::RangeInclusive<u64>> {
+        (**self).lines()
     }
 }

@@ -2,6 +2,7 @@
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
+use std::ops::RangeInclusive;
 
 use crate::estimate::{ContentType, Estimator, RatioEstimator};
 use crate::model::{
@@ -45,6 +46,8 @@ pub struct Item {
     original_tokens: Option<u64>,
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     group: Option<u64>,
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    lines: Option<RangeInclusive<u64>>,
 }
 
 impl Item {
@@ -77,6 +80,7 @@ impl Item {
                 description: None,
                 original_tokens: None,
                 group: None,
+                lines: None,
             },
             tokens: None,
         }
@@ -152,6 +156,9 @@ impl ContextItem for Item {
     }
     fn group(&self) -> Option<u64> {
         self.group
+    }
+    fn lines(&self) -> Option<RangeInclusive<u64>> {
+        self.lines.clone()
     }
 }
 
@@ -287,10 +294,27 @@ impl ItemBuilder {
         self
     }
 
+    /// The lines of its source the content holds (1-based, inclusive; see
+    /// [`ContextItem::lines`]).
+    ///
+    /// ```
+    /// use budget::{ContextItem, Item};
+    /// let hunk = Item::builder("fn main() {}").link("src/main.rs").lines(40..=52).build()?;
+    /// assert_eq!(hunk.lines(), Some(40..=52));
+    /// assert!(Item::builder("x").lines(0..=3).build().is_err()); // lines start at 1
+    /// # Ok::<(), budget::model::ItemError>(())
+    /// ```
+    pub fn lines(mut self, lines: RangeInclusive<u64>) -> Self {
+        self.item.lines = Some(lines);
+        self
+    }
+
     /// The item.
     ///
     /// # Errors
-    /// [`ItemError::EmptyContent`] if the content is empty.
+    /// [`ItemError::EmptyContent`] if the content is empty;
+    /// [`ItemError::InvalidLines`] if a line range starts at 0 or ends
+    /// before it starts.
     pub fn build(self) -> Result<Item, ItemError> {
         self.build_with(&RatioEstimator)
     }
@@ -301,7 +325,7 @@ impl ItemBuilder {
     /// (every [`TokenCounter`](crate::estimate::TokenCounter) is an [`Estimator`]).
     ///
     /// # Errors
-    /// [`ItemError::EmptyContent`] if the content is empty.
+    /// As [`build`](Self::build).
     ///
     /// ```
     /// use budget::{ContextItem, Item, estimate::{CalibratedEstimator, ContentType, Encoding}};
@@ -317,6 +341,14 @@ impl ItemBuilder {
         let mut item = self.item;
         if item.content.is_empty() {
             return Err(ItemError::EmptyContent);
+        }
+        if let Some(lines) = &item.lines
+            && (*lines.start() == 0 || lines.end() < lines.start())
+        {
+            return Err(ItemError::InvalidLines {
+                start: *lines.start(),
+                end: *lines.end(),
+            });
         }
         item.tokens = match self.tokens {
             Some(declared) => declared,
@@ -374,6 +406,8 @@ mod serde_impl {
         original_tokens: Option<u64>,
         #[serde(default)]
         group: Option<u64>,
+        #[serde(default)]
+        lines: Option<RangeInclusive<u64>>,
     }
 
     impl<'de> serde::Deserialize<'de> for Item {
@@ -397,6 +431,7 @@ mod serde_impl {
             builder.item.description = raw.description;
             builder.item.original_tokens = raw.original_tokens;
             builder.item.group = raw.group;
+            builder.item.lines = raw.lines;
             builder.build().map_err(serde::de::Error::custom)
         }
     }
@@ -409,6 +444,17 @@ pub enum ItemError {
     /// The specification requires non-empty content.
     #[error("item content must not be empty")]
     EmptyContent,
+    /// A line range must start at line 1 or later and not end before it
+    /// starts.
+    #[error(
+        "line range {start}..={end} is invalid: lines are numbered from 1 and a range must not end before it starts"
+    )]
+    InvalidLines {
+        /// The first line given.
+        start: u64,
+        /// The last line given.
+        end: u64,
+    },
 }
 
 #[cfg(test)]

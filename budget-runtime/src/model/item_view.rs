@@ -72,4 +72,7 @@ impl ContextItem for ItemView<'_> {
     fn group(&self) -> Option<u64> {
         self.inner.group()
     }
+    fn lines(&self) -> Option<std::ops::RangeInclusive<u64>> {
+        self.inner.lines()
+    }
 }

@@ -5,10 +5,10 @@ use crate::estimate::{ContentType, Estimator, OnDemandCounts, RatioEstimator};
 use crate::model::{ContextItem, Tier, TierThresholds};
 use crate::payload::candidate::Rank;
 use crate::payload::demotion::{Slot, TierCost, TierPlacer};
-use crate::payload::render::{self, RenderInput};
+use crate::payload::render::{self, Entry, Render, RenderInput};
 use crate::payload::{
-    Candidate, HybridPayload, ItemState, Placement, PlacementAction, PlacementReason, Tally,
-    TierBudget,
+    Candidate, Format, HybridPayload, ItemState, Placement, PlacementAction, PlacementReason,
+    Tally, TierBudget,
 };
 use crate::pipeline::Selection;
 
@@ -47,11 +47,11 @@ pub enum OfferOrder {
 /// * LINKED: the estimate of its rendered link line;
 /// * SUMMARY: the estimate of its rendered mention line.
 ///
-/// Estimates use the assembler's [`Estimator`] (default [`RatioEstimator`])
-/// on Markdown.
+/// Fragments are rendered in the assembler's [`Format`] (default
+/// Markdown); estimates use its [`Estimator`] (default [`RatioEstimator`]).
 ///
 /// The rendered size ([`HybridPayload::rendered_tokens`]) is the
-/// estimate of the whole Markdown text, raised by every RAW item's
+/// estimate of the whole rendered text, raised by every RAW item's
 /// `tokens` in excess of the estimate of its content: an item that
 /// declares an exact count larger than the estimate is counted at its own
 /// figure. It never exceeds the total. Since RAW costs count the larger of
@@ -84,7 +84,7 @@ pub enum OfferOrder {
 /// let payload = PayloadAssembler::new(budget).assemble_items(&items)?;
 /// let states: Vec<_> = payload.placements().iter().map(|p| p.state).collect();
 /// assert_eq!(states, [ItemState::Raw, ItemState::Linked]);
-/// assert!(payload.markdown().starts_with("## META\n"));
+/// assert!(payload.text().starts_with("## META\n"));
 /// assert!(payload.rendered_tokens() <= 2_000);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
@@ -92,6 +92,7 @@ pub enum OfferOrder {
 pub struct PayloadAssembler<'e> {
     budget: TierBudget,
     estimator: &'e dyn Estimator,
+    format: Format,
     order: OfferOrder,
     thresholds: Option<TierThresholds>,
     counts: Option<&'e OnDemandCounts<'e>>,
@@ -101,6 +102,7 @@ impl std::fmt::Debug for PayloadAssembler<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PayloadAssembler")
             .field("budget", &self.budget)
+            .field("format", &self.format)
             .field("order", &self.order)
             .field("thresholds", &self.thresholds)
             .field("counts", &self.counts)
@@ -109,12 +111,13 @@ impl std::fmt::Debug for PayloadAssembler<'_> {
 }
 
 impl PayloadAssembler<'static> {
-    /// An assembler for `budget` with the [`RatioEstimator`], rank order and
-    /// no score thresholds.
+    /// An assembler for `budget` with the [`RatioEstimator`], Markdown, rank
+    /// order and no score thresholds.
     pub fn new(budget: TierBudget) -> Self {
         Self {
             budget,
             estimator: &RatioEstimator,
+            format: Format::Markdown,
             order: OfferOrder::Rank,
             thresholds: None,
             counts: None,
@@ -144,6 +147,7 @@ impl<'e> PayloadAssembler<'e> {
         PayloadAssembler {
             budget: self.budget,
             estimator,
+            format: self.format,
             order: self.order,
             thresholds: self.thresholds,
             counts: self.counts,
@@ -208,10 +212,32 @@ impl<'e> PayloadAssembler<'e> {
         PayloadAssembler {
             budget: self.budget,
             estimator: self.estimator,
+            format: self.format,
             order: self.order,
             thresholds: self.thresholds,
             counts: Some(counts),
         }
+    }
+
+    /// This assembler rendering in `format`: item costs are the sizes of
+    /// that format's fragments, and the render pass fits that format's text
+    /// to the total.
+    ///
+    /// ```
+    /// use budget::{Item, payload::{Format, PayloadAssembler, TierBudget}};
+    ///
+    /// let items = [Item::builder("a < b").tokens(3).link("cmp.txt").build()?];
+    /// let payload = PayloadAssembler::new(TierBudget::with_total(2_000)?)
+    ///     .format(Format::Xml)
+    ///     .assemble_items(&items)?;
+    /// assert!(payload.text().starts_with("<payload>\n<meta "));
+    /// assert!(payload.text().contains("<![CDATA[a < b]]></item>\n"));
+    /// assert!(payload.rendered_tokens() <= 2_000);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn format(mut self, format: Format) -> Self {
+        self.format = format;
+        self
     }
 
     /// This assembler with another placement order.
@@ -288,15 +314,118 @@ impl<'e> PayloadAssembler<'e> {
     ///
     /// # Errors
     /// [`PayloadError::StructureExceedsTotal`] when even with every item
-    /// omitted the rendered payload's estimate exceeds the total.
+    /// omitted the rendered payload's estimate exceeds the total, naming
+    /// the smallest total that fits.
+    ///
+    /// The structure's size is not quite monotone in the total (META and
+    /// SUMMARY print the budget's numbers, which gain digits), so that
+    /// smallest total is searched from a fixed start, the same for every
+    /// total: every total below it fails with the same figure, and a total
+    /// at or above it always succeeds. Just above it, where the total
+    /// itself fails, the payload is assembled for the largest smaller total
+    /// that fits, with the same tier shares; its META shows that total.
     pub fn assemble<'a, T: ContextItem + ?Sized>(
         &self,
         candidates: Vec<Candidate<'a, T>>,
     ) -> Result<HybridPayload<'a, T>, PayloadError> {
+        let rendered_tokens = match self.try_assemble(&candidates) {
+            Ok(payload) => return Ok(payload),
+            Err(rendered_tokens) => rendered_tokens,
+        };
+        let total = self.budget.total();
+        let minimum_total = self.minimum_total(&candidates);
+        match minimum_total {
+            Some(minimum) if minimum < total => {
+                // `minimum` fits and `total` does not: the largest in between that fits.
+                let (fits, _) = bisect(minimum, total, |t| self.fits(t, &candidates).is_some());
+                self.fits(fits, &candidates)
+                    .ok_or(PayloadError::StructureExceedsTotal {
+                        rendered_tokens,
+                        total_tokens: total,
+                        minimum_total,
+                    })
+            }
+            _ => Err(PayloadError::StructureExceedsTotal {
+                rendered_tokens,
+                total_tokens: total,
+                minimum_total,
+            }),
+        }
+    }
+
+    /// This assembler's budget shape (META tokens, tier shares, headroom)
+    /// at another total; `None` where that is not a valid budget.
+    fn with_total(&self, total: u64) -> Option<Self> {
+        let b = &self.budget;
+        let budget = TierBudget::new(
+            total,
+            b.meta(),
+            b.percent(Tier::Summary),
+            b.percent(Tier::Linked),
+            b.percent(Tier::Raw),
+            b.headroom_percent(),
+        )
+        .ok()?;
+        Some(Self { budget, ..*self })
+    }
+
+    /// The payload assembled at `total` with this budget's shape, if its
+    /// structure fits.
+    fn fits<'a, T: ContextItem + ?Sized>(
+        &self,
+        total: u64,
+        candidates: &[Candidate<'a, T>],
+    ) -> Option<HybridPayload<'a, T>> {
+        self.with_total(total)?.try_assemble(candidates).ok()
+    }
+
+    /// The smallest total at which [`assemble`](Self::assemble) succeeds
+    /// for `candidates` with this budget's META tokens, tier shares and
+    /// headroom; `None` if none up to `u64::MAX / 2` does. Searched upwards
+    /// from the META tokens (doubling, then bisecting), so it does not
+    /// depend on this budget's total.
+    ///
+    /// ```
+    /// use budget::{Item, payload::{Candidate, PayloadAssembler, TierBudget}};
+    ///
+    /// let items = [Item::builder("fn main() {}").tokens(4).link("src/main.rs").build()?];
+    /// let candidates = Candidate::from_relevance(&items);
+    /// let assembler = PayloadAssembler::new(TierBudget::with_total(20_000)?);
+    /// let minimum = assembler.minimum_total(&candidates).unwrap();
+    /// assert!(minimum > TierBudget::DEFAULT_META_TOKENS);
+    /// let smallest = PayloadAssembler::new(TierBudget::with_total(minimum)?).assemble(candidates.clone())?;
+    /// assert!(smallest.rendered_tokens() <= minimum);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn minimum_total<T: ContextItem + ?Sized>(
+        &self,
+        candidates: &[Candidate<'_, T>],
+    ) -> Option<u64> {
+        let ceiling = u64::MAX / 2;
+        let mut fails = self.budget.meta();
+        let mut fits = fails.saturating_mul(2).max(64);
+        while self.fits(fits, candidates).is_none() {
+            if fits >= ceiling {
+                return None;
+            }
+            fails = fits;
+            fits = fits.saturating_mul(2);
+        }
+        let (_, fits) = bisect(fails, fits, |t| self.fits(t, candidates).is_none());
+        Some(fits)
+    }
+
+    /// Places and renders; `Err` with the rendered estimate when even with
+    /// every item omitted the text exceeds the total.
+    fn try_assemble<'a, T: ContextItem + ?Sized>(
+        &self,
+        candidates: &[Candidate<'a, T>],
+    ) -> Result<HybridPayload<'a, T>, u64> {
         let scores: Vec<f64> = candidates.iter().map(|c| c.score).collect();
         let start = Tally::new(&self.budget);
         let costs = FragmentCosts {
-            candidates: &candidates,
+            candidates,
+            renderer: self.format.renderer(),
             estimator: self.estimator,
             counts: self.counts,
             buffer: String::new(),
@@ -312,19 +441,22 @@ impl<'e> PayloadAssembler<'e> {
         }
 
         let total = self.budget.total();
-        let (markdown, fingerprint, rendered_tokens) = loop {
+        let (text, fingerprint, rendered_tokens) = loop {
             let demotions = count_demotions(placer.events());
-            let counted = self.counted(&candidates);
-            let (markdown, fingerprint) = render::render(&RenderInput {
-                budget: &self.budget,
-                tally: placer.tally(),
-                candidates: &counted,
-                slots: placer.slots(),
-                demotions,
-            });
-            let rendered = self.rendered_tokens(&markdown, &counted, placer.slots());
+            let counted = self.counted(candidates);
+            let (text, fingerprint) = render::render(
+                self.format,
+                &RenderInput {
+                    budget: &self.budget,
+                    tally: placer.tally(),
+                    candidates: &counted,
+                    slots: placer.slots(),
+                    demotions,
+                },
+            );
+            let rendered = self.rendered_tokens(&text, &counted, placer.slots());
             if rendered <= total {
-                break (markdown, fingerprint, rendered);
+                break (text, fingerprint, rendered);
             }
             let excess = rendered - total;
             tracing::debug!(rendered, total, "rendered payload over its total; demoting");
@@ -337,17 +469,14 @@ impl<'e> PayloadAssembler<'e> {
                 demoted_any = true;
             }
             if !demoted_any {
-                return Err(PayloadError::StructureExceedsTotal {
-                    rendered_tokens: rendered,
-                    total_tokens: total,
-                });
+                return Err(rendered);
             }
         };
 
         let (slots, events, tally) = placer.into_parts();
         let placements = slots
             .iter()
-            .zip(&candidates)
+            .zip(candidates)
             .enumerate()
             .map(|(position, (slot, candidate))| Placement {
                 item: candidate.item,
@@ -364,7 +493,8 @@ impl<'e> PayloadAssembler<'e> {
             events,
             start,
             tally,
-            markdown,
+            format: self.format,
+            text,
             rendered_tokens,
             fingerprint,
         })
@@ -395,7 +525,7 @@ impl<'e> PayloadAssembler<'e> {
     /// content (so an exact count declared by the item is never undercut).
     fn rendered_tokens<T: ContextItem + ?Sized>(
         &self,
-        markdown: &str,
+        text: &str,
         candidates: &[Candidate<'_, T>],
         slots: &[Slot],
     ) -> u64 {
@@ -412,7 +542,7 @@ impl<'e> PayloadAssembler<'e> {
             })
             .fold(0u64, u64::saturating_add);
         self.estimator
-            .estimate(markdown, ContentType::Markdown)
+            .estimate(text, ContentType::Markdown)
             .saturating_add(declared_excess)
     }
 
@@ -433,6 +563,20 @@ impl<'e> PayloadAssembler<'e> {
     }
 }
 
+/// Narrows `low < high`, where `below(low)` holds and `below(high)` does
+/// not, to two adjacent values with the same property.
+fn bisect(mut low: u64, mut high: u64, below: impl Fn(u64) -> bool) -> (u64, u64) {
+    while high - low > 1 {
+        let middle = low + (high - low) / 2;
+        if below(middle) {
+            low = middle;
+        } else {
+            high = middle;
+        }
+    }
+    (low, high)
+}
+
 fn count_demotions(events: &[crate::payload::PlacementEvent]) -> usize {
     events
         .iter()
@@ -444,6 +588,7 @@ fn count_demotions(events: &[crate::payload::PlacementEvent]) -> usize {
 /// counted on demand under [`PayloadAssembler::exact_counts`].
 struct FragmentCosts<'c, 'a, 'e, T: ?Sized> {
     candidates: &'c [Candidate<'a, T>],
+    renderer: &'static dyn Render,
     estimator: &'e dyn Estimator,
     counts: Option<&'e OnDemandCounts<'e>>,
     buffer: String,
@@ -458,9 +603,9 @@ impl<T: ContextItem + ?Sized> FragmentCosts<'_, '_, '_, T> {
     /// The LINKED line's cost with `tokens` as the fetch cost.
     fn link_line(&mut self, position: usize, tokens: u64) -> u64 {
         let candidate = self.candidates[position];
-        let candidate = Candidate::with_tokens(candidate.item, candidate.score, tokens);
+        let entry = Entry::of(candidate.item, position, candidate.score);
         self.buffer.clear();
-        render::push_link_line(&mut self.buffer, &candidate, position);
+        self.renderer.linked_entry(&mut self.buffer, &entry, tokens);
         self.fragment()
     }
 }
@@ -473,7 +618,9 @@ impl<T: ContextItem + ?Sized> TierCost for FragmentCosts<'_, '_, '_, T> {
         match (tier, self.counts) {
             (Tier::Raw, counts) => {
                 let content = item.content();
-                render::push_raw_block(&mut self.buffer, item, position, &content, false);
+                let entry = Entry::of(item, position, candidate.score);
+                self.renderer
+                    .raw_entry(&mut self.buffer, &entry, &content, false);
                 let frame = self.fragment();
                 let content_tokens = match counts {
                     None => candidate
@@ -505,7 +652,8 @@ impl<T: ContextItem + ?Sized> TierCost for FragmentCosts<'_, '_, '_, T> {
                 self.link_line(position, exact)
             }
             (Tier::Summary, _) => {
-                render::push_mention_line(&mut self.buffer, item, position, candidate.score);
+                let entry = Entry::mention(item, position, candidate.score);
+                self.renderer.mention_entry(&mut self.buffer, &entry);
                 self.fragment()
             }
         }
@@ -518,13 +666,21 @@ impl<T: ContextItem + ?Sized> TierCost for FragmentCosts<'_, '_, '_, T> {
 pub enum PayloadError {
     /// With every item omitted, the rendered structure alone is over the total.
     #[error(
-        "the payload structure alone is estimated at {rendered_tokens} tokens with every item omitted, over the total of {total_tokens}"
+        "the payload structure alone is estimated at {rendered_tokens} tokens with every item omitted, over the total of {total_tokens}{}",
+        match minimum_total {
+            Some(minimum) => format!("; the smallest total that fits is {minimum}"),
+            None => String::new(),
+        }
     )]
     StructureExceedsTotal {
         /// Estimated tokens of the rendered structure.
         rendered_tokens: u64,
         /// The payload total.
         total_tokens: u64,
+        /// The smallest total that fits, with the same META tokens, tier
+        /// shares and headroom ([`PayloadAssembler::assemble`] says how it
+        /// is found); `None` if none does.
+        minimum_total: Option<u64>,
     },
 }
 
@@ -586,7 +742,7 @@ mod tests {
         let assembler = PayloadAssembler::new(TierBudget::with_total(2_000).unwrap());
         let a = assembler.assemble_items(&items).unwrap();
         let b = assembler.assemble_items(&items).unwrap();
-        assert_eq!(a.markdown(), b.markdown());
+        assert_eq!(a.text(), b.text());
         assert_eq!(a.fingerprint(), b.fingerprint());
     }
 
@@ -622,10 +778,41 @@ mod tests {
         let PayloadError::StructureExceedsTotal {
             rendered_tokens,
             total_tokens,
-        } = err;
+            minimum_total: Some(minimum),
+        } = err
+        else {
+            panic!("{err:?}");
+        };
         assert_eq!(total_tokens, 120);
         assert!(rendered_tokens > 120);
-        assert!(err.to_string().ends_with("over the total of 120"));
+        assert!(
+            err.to_string().ends_with(&format!(
+                "over the total of 120; the smallest total that fits is {minimum}"
+            )),
+            "{err}"
+        );
+        let shape = |total| TierBudget::new(total, 0, 10.0, 10.0, 80.0, 0.0).unwrap();
+        let one = [item(5, 0.5, "a.rs")];
+        let assemble = |total| {
+            PayloadAssembler::new(shape(total))
+                .assemble_items(&one)
+                .map(|p| p.rendered_tokens())
+        };
+        assert!(assemble(minimum).unwrap() <= minimum);
+        for below in [minimum - 1, minimum / 2, 121] {
+            assert!(
+                matches!(
+                    assemble(below),
+                    Err(PayloadError::StructureExceedsTotal { total_tokens, minimum_total: Some(m), .. })
+                        if m == minimum && total_tokens == below
+                ),
+                "{below}"
+            );
+        }
+        // Every total at or above the minimum packs, within that total.
+        for total in minimum..minimum + 200 {
+            assert!(assemble(total).unwrap() <= total, "{total}");
+        }
     }
 
     #[test]
@@ -663,7 +850,7 @@ mod tests {
             .assemble_items(&mention)
             .unwrap();
         // No description: the first line of the content stands in.
-        assert!(payload.markdown().contains("- `nan.md`: n (score n/a)\n"));
+        assert!(payload.text().contains("- `nan.md`: n (score n/a)\n"));
     }
 
     /// Arrival order: the token-budget rules' RAW-full rule demotes the lowest RAW item
@@ -714,7 +901,7 @@ mod tests {
         assert_eq!(p.tokens, 9);
         assert!(
             payload
-                .markdown()
+                .text()
                 .contains("- `huge.rs`. Fetch: 5000 tokens.\n")
         );
     }

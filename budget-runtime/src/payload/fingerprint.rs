@@ -70,12 +70,20 @@ impl serde::Serialize for Sha256Digest {
 ///
 /// # What each digest covers
 ///
-/// A rendered payload is five sections, each starting with its `## ` heading
-/// line; consecutive sections are separated by one empty line. A section's
-/// bytes run from the `#` of its heading through the newline that ends its
-/// last line; the separating empty line belongs to no section. Lines inside
-/// RAW's fenced blocks that look like headings (a packed Markdown file's own
-/// `## ` lines) are content, not section headings.
+/// A rendered payload is five sections: META, SUMMARY, RAW, LINKED and the
+/// fingerprint itself, in that order. What a section's bytes are depends on
+/// the [`Format`](crate::payload::Format):
+///
+/// * Markdown: from the `#` of its `## ` heading through the newline that
+///   ends its last line; the empty line between sections belongs to none.
+///   Lines inside RAW's fenced blocks that look like headings (a packed
+///   Markdown file's own `## ` lines) are content, not section headings.
+/// * XML: its element (`<meta>`, `<summary>`, `<raw>`, `<linked>`), from
+///   the `<` of its start tag through the newline after its end tag.
+/// * JSON: the value of its member (`"meta"`, ...), from its opening `{` or
+///   `[` through the matching closing one.
+///
+/// The digests:
 ///
 /// * `meta`, `summary`, `raw`, `linked`: SHA-256 of that section's bytes
 ///   (UTF-8).
@@ -83,9 +91,11 @@ impl serde::Serialize for Sha256Digest {
 ///   SUMMARY, sorted by bytes, each followed by `\n`. An item's source is
 ///   its [`link`](crate::ContextItem::link) on one line, or `item N` (N its
 ///   candidate position) when it has none.
-/// * `payload`: SHA-256 of every byte before the `## Fingerprint` heading.
+/// * `payload`: SHA-256 of every byte before the fingerprint: before the
+///   `## Fingerprint` heading (Markdown), the `<fingerprint` tag (XML), or
+///   the `,` before the `"fingerprint"` member (JSON).
 ///
-/// No digest covers the `## Fingerprint` section, so no hash is computed
+/// No digest covers the fingerprint section, so no hash is computed
 /// over text containing itself. Digests are written as 64 lower-case hex
 /// digits.
 ///
@@ -95,7 +105,7 @@ impl serde::Serialize for Sha256Digest {
 /// let items = [Item::builder("fn main() {}").tokens(4).link("src/main.rs").build()?];
 /// let payload = PayloadAssembler::new(TierBudget::with_total(20_000)?).assemble_items(&items)?;
 /// let fp = payload.fingerprint();
-/// let text = payload.markdown();
+/// let text = payload.text();
 /// let before = &text[..text.find("## Fingerprint").unwrap()];
 /// assert_eq!(fp.payload, budget::payload::Sha256Digest::of(before.as_bytes()));
 /// assert_eq!(fp.sources, budget::payload::Sha256Digest::of(b"src/main.rs\n"));
@@ -104,17 +114,17 @@ impl serde::Serialize for Sha256Digest {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Fingerprint {
-    /// The `## META` section.
+    /// The META section.
     pub meta: Sha256Digest,
-    /// The `## SUMMARY` section.
+    /// The SUMMARY section.
     pub summary: Sha256Digest,
-    /// The `## RAW` section.
+    /// The RAW section.
     pub raw: Sha256Digest,
-    /// The `## LINKED` section.
+    /// The LINKED section.
     pub linked: Sha256Digest,
     /// The sorted sources of the items in the payload.
     pub sources: Sha256Digest,
-    /// Everything before the `## Fingerprint` heading.
+    /// Everything before the fingerprint.
     pub payload: Sha256Digest,
 }
 
@@ -131,23 +141,16 @@ impl Fingerprint {
         Sha256Digest::from_hasher(hasher)
     }
 
-    /// Appends the `## Fingerprint` section.
-    pub(crate) fn render(&self, out: &mut String) {
-        use std::fmt::Write;
-        out.push_str("## Fingerprint\n\n");
-        out.push_str(
-            "SHA-256: sections from heading to last newline; sources sorted, one per line; payload = all bytes before this section.\n\n",
-        );
-        for (name, digest) in [
+    /// The six digests with their names, in the order formats print them.
+    pub(crate) fn digests(&self) -> [(&'static str, Sha256Digest); 6] {
+        [
             ("meta", self.meta),
             ("summary", self.summary),
             ("raw", self.raw),
             ("linked", self.linked),
             ("sources", self.sources),
             ("payload", self.payload),
-        ] {
-            let _ = writeln!(out, "- {name}: `{digest}`");
-        }
+        ]
     }
 }
 

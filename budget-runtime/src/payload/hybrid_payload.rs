@@ -2,10 +2,10 @@
 
 use crate::model::Tier;
 use crate::payload::{
-    Fingerprint, ItemState, Placement, PlacementAction, PlacementEvent, Tally, TallyTrace,
+    Fingerprint, Format, ItemState, Placement, PlacementAction, PlacementEvent, Tally, TallyTrace,
 };
 
-/// A hybrid payload: the rendered Markdown, where every candidate ended up
+/// A hybrid payload: the rendered text, where every candidate ended up
 /// and why, the tally, and the events that built it.
 ///
 /// Produced by [`PayloadAssembler`](super::PayloadAssembler). Items are
@@ -31,20 +31,26 @@ pub struct HybridPayload<'a, T: ?Sized> {
     pub(crate) events: Vec<PlacementEvent>,
     pub(crate) start: Tally,
     pub(crate) tally: Tally,
-    pub(crate) markdown: String,
+    pub(crate) format: Format,
+    pub(crate) text: String,
     pub(crate) rendered_tokens: u64,
     pub(crate) fingerprint: Fingerprint,
 }
 
 impl<'a, T: ?Sized> HybridPayload<'a, T> {
-    /// The rendered Markdown.
-    pub fn markdown(&self) -> &str {
-        &self.markdown
+    /// The rendered text, in [`format`](Self::format).
+    pub fn text(&self) -> &str {
+        &self.text
     }
 
-    /// The rendered Markdown, giving up the rest.
-    pub fn into_markdown(self) -> String {
-        self.markdown
+    /// The rendered text, giving up the rest.
+    pub fn into_text(self) -> String {
+        self.text
+    }
+
+    /// The format the text is rendered in.
+    pub fn format(&self) -> Format {
+        self.format
     }
 
     /// The estimate of the whole rendered text, in tokens; never more than

@@ -1,6 +1,7 @@
 //! Hybrid payload assembly: spread scored items over RAW, LINKED and
 //! SUMMARY tiers under a [`TierBudget`], demote so the best content stays
-//! highest, and render the result as Markdown with fingerprints.
+//! highest, and render the result as Markdown, XML or JSON ([`Format`])
+//! with fingerprints.
 //!
 //! ```
 //! use budget::{ContextBudget, Item, Pipeline, scorer::PriorityScorer};
@@ -13,7 +14,7 @@
 //! let pipeline = Pipeline::builder().scorer(PriorityScorer::new()).build();
 //! let selection = pipeline.run(&items, &ContextBudget::new(10_000, 10_000)?)?;
 //! let payload = PayloadAssembler::new(TierBudget::with_total(20_000)?).assemble_selection(&selection)?;
-//! let text = payload.markdown();
+//! let text = payload.text();
 //! let order: Vec<_> = ["## META", "## SUMMARY", "## RAW", "## LINKED", "## Fingerprint"]
 //!     .iter()
 //!     .map(|h| text.find(&format!("\n{h}\n")).or_else(|| text.starts_with(h).then_some(0)).unwrap())
@@ -49,10 +50,10 @@ pub(crate) mod candidate;
 pub(crate) mod demotion;
 mod event;
 mod fingerprint;
+mod format;
 mod hybrid_payload;
-pub(crate) mod markdown;
 mod placement;
-pub(crate) mod render;
+mod render;
 mod tally;
 
 pub use assembler::{OfferOrder, PayloadAssembler, PayloadError};
@@ -60,6 +61,7 @@ pub use budget_rules::{TierBudget, TierBudgetError, TierBudgetRule};
 pub use candidate::Candidate;
 pub use event::{DemotionCause, PlacementAction, PlacementEvent};
 pub use fingerprint::{Fingerprint, Sha256Digest};
+pub use format::Format;
 pub use hybrid_payload::{Demotion, HybridPayload};
 pub use placement::{ItemState, Placement, PlacementReason};
 pub use tally::{Tally, TallyTrace, TierTally};

@@ -148,7 +148,7 @@ fn case(
         if placement.state == ItemState::Raw {
             // Carried in full: the content is in the text.
             let content = items[position].content();
-            ensure(payload.markdown().contains(content.as_ref()), || {
+            ensure(payload.text().contains(content.as_ref()), || {
                 Broken::Loss(format!("RAW item {position} missing from the text"))
             })?;
         }

@@ -137,10 +137,10 @@ fn summary_mention_falls_back_to_the_first_line() {
         .unwrap();
     assert!(
         payload
-            .markdown()
+            .text()
             .contains("- `notes.md`: First line of the notes (score 0.500)\n"),
         "{}",
-        payload.markdown()
+        payload.text()
     );
 }
 

@@ -142,10 +142,10 @@ proptest! {
                 "one assembled, one did not: exact {}, on demand {}", e.is_some(), o.is_some()
             ))),
         };
-        prop_assert_eq!(exact.markdown(), on_demand.markdown());
+        prop_assert_eq!(exact.text(), on_demand.text());
         prop_assert_eq!(exact.fingerprint(), on_demand.fingerprint());
         prop_assert_eq!(exact.rendered_tokens(), on_demand.rendered_tokens());
-        prop_assert!(counter.count_tokens(on_demand.markdown()) <= total);
+        prop_assert!(counter.count_tokens(on_demand.text()) <= total);
         for (e, o) in exact.placements().iter().zip(on_demand.placements()) {
             prop_assert_eq!(e.state, o.state);
             prop_assert_eq!(e.tokens, o.tokens);
@@ -197,7 +197,7 @@ fn a_small_payload_counts_little_of_a_large_input() {
     assert!(work.exact >= 4 + linked, "{work:?}");
     assert!(work.exact <= 4 + linked + 2, "{work:?}, {linked} linked");
     assert!(work.untouched + work.at_least >= 200 - (4 + linked + 2));
-    assert!(counter.count_tokens(payload.markdown()) <= 10_000);
+    assert!(counter.count_tokens(payload.text()) <= 10_000);
 }
 
 /// The LINKED line's cost grows with the count printed in it, never falls:

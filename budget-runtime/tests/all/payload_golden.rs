@@ -3,7 +3,9 @@
 //! on a mismatch the actual output is written next to the target directory
 //! (`payload.actual.md` in the OS temp dir) for diffing.
 
-use budget_runtime::payload::{ItemState, OfferOrder, PayloadAssembler, TierBudget};
+use budget_runtime::payload::{
+    Format, ItemState, OfferOrder, PayloadAssembler, Sha256Digest, TierBudget,
+};
 use budget_runtime::{Item, estimate::ContentType, model::Tier};
 
 fn items() -> Vec<Item> {
@@ -42,8 +44,7 @@ fn items() -> Vec<Item> {
             .relevance(0.6)
             .link("src/big.rs")
             .description("Generated tables | do not edit")
-            .metadata("line_start", 1_i64)
-            .metadata("line_end", 500_i64)
+            .lines(1..=500)
             .build()
             .unwrap(),
         // Asks for SUMMARY itself.
@@ -94,13 +95,86 @@ fn rendered_payload_matches_the_reviewed_golden_file() {
         ]
     );
 
-    let expected = include_str!("../golden/payload.md");
-    let actual = payload.markdown();
+    same_as_golden(payload.text(), include_str!("../golden/payload.md"), "md");
+}
+
+/// The same payload in XML and JSON: the same placements, the reviewed
+/// bytes of each format.
+#[test]
+fn every_format_matches_its_reviewed_golden_file() {
+    let items = items();
+    let budget = TierBudget::new(2_000, 300, 10.0, 20.0, 70.0, 10.0).unwrap();
+    let markdown = PayloadAssembler::new(budget)
+        .order(OfferOrder::Arrival)
+        .assemble_items(&items)
+        .unwrap();
+    for (format, golden, extension) in [
+        (Format::Xml, include_str!("../golden/payload.xml"), "xml"),
+        (Format::Json, include_str!("../golden/payload.json"), "json"),
+    ] {
+        let payload = PayloadAssembler::new(budget)
+            .order(OfferOrder::Arrival)
+            .format(format)
+            .assemble_items(&items)
+            .unwrap();
+        let states = |p: &budget_runtime::payload::HybridPayload<'_, Item>| {
+            p.placements().iter().map(|p| p.state).collect::<Vec<_>>()
+        };
+        assert_eq!(states(&payload), states(&markdown), "{format}");
+        same_as_golden(payload.text(), golden, extension);
+        // The digests cover the byte ranges the Fingerprint docs define.
+        let text = payload.text();
+        let between = |from: &str, to: &str| {
+            let start = text.find(from).unwrap() + from.len();
+            &text[start..start + text[start..].find(to).unwrap()]
+        };
+        let (sections, before_fingerprint) = match format {
+            Format::Xml => (
+                [
+                    format!("<meta{}</meta>\n", between("<meta", "</meta>\n")),
+                    format!(
+                        "<summary>{}</summary>\n",
+                        between("<summary>", "</summary>\n")
+                    ),
+                    format!("<raw>{}</raw>\n", between("<raw>", "</raw>\n")),
+                    format!("<linked>{}</linked>\n", between("<linked>", "</linked>\n")),
+                ],
+                &text[..text.find("<fingerprint").unwrap()],
+            ),
+            _ => (
+                [
+                    between("\n\"meta\":", ",\n\"summary\":").to_owned(),
+                    between("\n\"summary\":", ",\n\"raw\":").to_owned(),
+                    between("\n\"raw\":", ",\n\"linked\":").to_owned(),
+                    between("\n\"linked\":", ",\n\"fingerprint\":").to_owned(),
+                ],
+                &text[..text.find(",\n\"fingerprint\":").unwrap()],
+            ),
+        };
+        let fp = payload.fingerprint();
+        let digests = [fp.meta, fp.summary, fp.raw, fp.linked];
+        for (section, digest) in sections.iter().zip(digests) {
+            assert_eq!(
+                Sha256Digest::of(section.as_bytes()),
+                digest,
+                "{format}: {section}"
+            );
+        }
+        assert_eq!(
+            Sha256Digest::of(before_fingerprint.as_bytes()),
+            fp.payload,
+            "{format}"
+        );
+        assert_eq!(fp.sources, markdown.fingerprint().sources);
+    }
+}
+
+fn same_as_golden(actual: &str, expected: &str, extension: &str) {
     if actual != expected {
-        let path = std::env::temp_dir().join("payload.actual.md");
+        let path = std::env::temp_dir().join(format!("payload.actual.{extension}"));
         std::fs::write(&path, actual).unwrap();
         panic!(
-            "rendered payload differs from tests/golden/payload.md; actual written to {}",
+            "rendered payload differs from tests/golden/payload.{extension}; actual written to {}",
             path.display()
         );
     }

@@ -5,7 +5,7 @@
 use std::cmp::Ordering;
 
 use budget_runtime::payload::{
-    ItemState, OfferOrder, PayloadAssembler, PlacementAction, TierBudget,
+    Format, ItemState, OfferOrder, PayloadAssembler, PlacementAction, TierBudget,
 };
 use budget_runtime::{
     ContextItem, Estimator, Item,
@@ -158,13 +158,114 @@ proptest! {
         }
 
         // The rendered payload fits its total, counted independently.
-        let text = payload.markdown();
+        let text = payload.text();
         let whole = RatioEstimator.estimate(text, ContentType::Markdown);
         prop_assert!(whole <= payload.rendered_tokens());
         prop_assert!(payload.rendered_tokens() <= budget.total());
 
         // Same input, same bytes.
         let again = assembler.assemble_items(&items).unwrap();
-        prop_assert_eq!(again.markdown(), text);
+        prop_assert_eq!(again.text(), text);
+    }
+}
+
+/// Contents with every character a format must escape or replace.
+fn awkward_item() -> impl Strategy<Value = Item> {
+    (
+        r#"[a-z`<>&"\]\\\n\t\x01\x0c\x7f\x{FFFE} ]{1,40}"#,
+        0u64..400,
+        score(),
+        prop::option::of(r#"[a-z<&"]{1,8}\.(rs|md)"#),
+        prop::option::of((1u64..50, 0u64..50)),
+        prop::option::of(r#"[A-Za-z<>&"\x01 ]{0,20}"#),
+    )
+        .prop_map(|(content, tokens, score, link, lines, description)| {
+            let mut b = Item::builder(content).tokens(tokens).relevance(score);
+            if let Some(link) = link {
+                b = b.link(link);
+            }
+            if let Some((start, more)) = lines {
+                b = b.lines(start..=start + more);
+            }
+            if let Some(d) = description {
+                b = b.description(d);
+            }
+            b.build().unwrap()
+        })
+}
+
+/// What XML 1.0 can carry of `text` (the spec's `Char` production), the
+/// rest as U+FFFD.
+fn xml_chars(text: &str) -> String {
+    text.chars()
+        .map(|c| match c {
+            '\t' | '\n' | '\r' => c,
+            '\u{FFFE}' | '\u{FFFF}' => '\u{FFFD}',
+            c if c < ' ' => '\u{FFFD}',
+            c => c,
+        })
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    /// Every format parses with an independent parser, carries each RAW
+    /// item's content exactly, and fits its total.
+    #[test]
+    fn every_format_is_well_formed_and_fits(
+        items in prop::collection::vec(awkward_item(), 0..30),
+        budget in budget(),
+        format in prop::sample::select(Format::ALL.to_vec()),
+    ) {
+        let Ok(payload) = PayloadAssembler::new(budget).format(format).assemble_items(&items) else {
+            prop_assert!(budget.total() < 3_000);
+            return Ok(());
+        };
+        prop_assert_eq!(payload.format(), format);
+        let text = payload.text();
+        prop_assert!(RatioEstimator.estimate(text, ContentType::Markdown) <= payload.rendered_tokens());
+        prop_assert!(payload.rendered_tokens() <= budget.total());
+        let raw: Vec<&Item> = payload.in_state(ItemState::Raw).map(|p| p.item).collect();
+        let linked = payload.in_state(ItemState::Linked).count();
+        match format {
+            Format::Xml => {
+                let doc = roxmltree::Document::parse(text)
+                    .map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
+                let section = |name| doc.root_element().children().find(|n| n.has_tag_name(name)).unwrap();
+                let carried: Vec<String> = section("raw")
+                    .children()
+                    .filter(|n| n.is_element())
+                    .map(|n| n.text().unwrap_or("").to_owned())
+                    .collect();
+                let expected: Vec<String> = raw.iter().map(|i| xml_chars(&i.content())).collect();
+                prop_assert_eq!(carried, expected);
+                prop_assert_eq!(section("linked").children().filter(|n| n.is_element()).count(), linked);
+            }
+            Format::Json => {
+                let doc: serde_json::Value = serde_json::from_str(text)
+                    .map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
+                let carried: Vec<&str> = doc["raw"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|i| i["content"].as_str().unwrap())
+                    .collect();
+                let expected: Vec<String> = raw.iter().map(|i| i.content().into_owned()).collect();
+                prop_assert_eq!(carried, expected);
+                prop_assert_eq!(doc["linked"].as_array().unwrap().len(), linked);
+                for (entry, item) in doc["raw"].as_array().unwrap().iter().zip(&raw) {
+                    match item.lines() {
+                        Some(lines) => prop_assert_eq!(&entry["lines"], &serde_json::json!([lines.start(), lines.end()])),
+                        None => prop_assert!(entry.get("lines").is_none()),
+                    }
+                }
+            }
+            _ => {
+                for item in &raw {
+                    prop_assert!(text.contains(&*item.content()));
+                }
+            }
+        }
     }
 }

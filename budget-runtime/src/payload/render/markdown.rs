@@ -1,0 +1,383 @@
+//! The Markdown format, and its building blocks: fences, code spans,
+//! one-line text, table cells and fence languages.
+//!
+//! The document is five sections in this order, separated by one empty
+//! line: `## META`, `## SUMMARY`, `## RAW`, `## LINKED`, `## Fingerprint`.
+
+use std::borrow::Cow;
+use std::fmt::Write;
+
+use crate::estimate::ContentType;
+use crate::model::Tier;
+use crate::payload::Fingerprint;
+use crate::payload::render::{Entry, Overview, Render, count, score_text};
+
+/// The Markdown renderer.
+pub(crate) struct Markdown;
+
+/// Writes `entries` with `write`, or `_None._` when there are none.
+fn entries<E>(out: &mut String, entries: &[E], separator: &str, write: impl Fn(&mut String, &E)) {
+    if entries.is_empty() {
+        out.push_str("_None._\n");
+    }
+    for (index, entry) in entries.iter().enumerate() {
+        if index > 0 {
+            out.push_str(separator);
+        }
+        write(out, entry);
+    }
+}
+
+/// ` (lines a-b)` or ` (line a)`.
+fn push_lines(out: &mut String, entry: &Entry<'_>) {
+    match &entry.lines {
+        Some(lines) if lines.end() > lines.start() => {
+            let _ = write!(out, " (lines {}-{})", lines.start(), lines.end());
+        }
+        Some(lines) => {
+            let _ = write!(out, " (line {})", lines.start());
+        }
+        None => {}
+    }
+}
+
+impl Render for Markdown {
+    /// Heading, description, fenced content.
+    fn raw_entry(&self, out: &mut String, entry: &Entry<'_>, content: &str, with_content: bool) {
+        out.push_str("### ");
+        code_span(out, &entry.source);
+        out.push('\n');
+        if let Some(description) = &entry.gist {
+            out.push('\n');
+            out.push_str(description);
+            out.push('\n');
+        }
+        let fence = fence_for(content);
+        let _ = writeln!(out, "\n{fence}{}", entry.language);
+        if with_content {
+            out.push_str(content);
+            if !content.is_empty() && !content.ends_with('\n') {
+                out.push('\n');
+            }
+        }
+        out.push_str(&fence);
+        out.push('\n');
+    }
+
+    /// Source, line range, description and fetch cost.
+    fn linked_entry(&self, out: &mut String, entry: &Entry<'_>, tokens: u64) {
+        out.push_str("- ");
+        code_span(out, &entry.source);
+        push_lines(out, entry);
+        if let Some(description) = &entry.gist {
+            let _ = write!(out, ": {description}");
+        }
+        let _ = writeln!(out, ". Fetch: {tokens} tokens.");
+    }
+
+    /// Source, line range, gist, score.
+    fn mention_entry(&self, out: &mut String, entry: &Entry<'_>) {
+        out.push_str("- ");
+        code_span(out, &entry.source);
+        push_lines(out, entry);
+        if let Some(gist) = &entry.gist {
+            let _ = write!(out, ": {gist}");
+        }
+        let _ = writeln!(out, " (score {})", score_text(entry.score));
+    }
+
+    fn meta(&self, out: &mut String, o: &Overview<'_>) {
+        let b = o.budget;
+        out.push_str("## META\n\n");
+        let _ = writeln!(
+            out,
+            "- Budget: {} tokens. META {}; SUMMARY {}/{}, LINKED {}/{}, RAW {}/{} (effective/nominal, headroom {}%).",
+            b.total(),
+            b.meta(),
+            b.effective(Tier::Summary),
+            b.nominal(Tier::Summary),
+            b.effective(Tier::Linked),
+            b.nominal(Tier::Linked),
+            b.effective(Tier::Raw),
+            b.nominal(Tier::Raw),
+            b.headroom_percent(),
+        );
+        let _ = writeln!(
+            out,
+            "- Items: {}; RAW {}, LINKED {}, SUMMARY {}, omitted {}; {}.",
+            count(o.candidates, "candidate", "candidates"),
+            o.raw,
+            o.linked,
+            o.summary,
+            o.omitted,
+            count(o.demotions, "demotion", "demotions"),
+        );
+    }
+
+    fn summary(&self, out: &mut String, o: &Overview<'_>, mentioned: &[Entry<'_>]) {
+        out.push_str("## SUMMARY\n\n");
+        let _ = writeln!(
+            out,
+            "{}: {} in full (RAW), {} linked (LINKED), {} mentioned here (SUMMARY), {} omitted.\n",
+            count(o.candidates, "candidate", "candidates"),
+            o.raw,
+            o.linked,
+            o.summary,
+            o.omitted,
+        );
+        out.push_str("| Tier | Section | Tokens | Why included |\n| --- | --- | --- | --- |\n");
+        for (tier, why) in [
+            (Tier::Raw, "carried in full"),
+            (Tier::Linked, "listed with link, description and fetch cost"),
+            (Tier::Summary, "mentioned below"),
+        ] {
+            let t = o.tally.tier(tier);
+            let _ = writeln!(
+                out,
+                "| {tier} | `## {tier}` | {} of {} | {}, {} |",
+                t.used,
+                t.limit,
+                count(o.items_in(tier), "item", "items"),
+                table_cell(why)
+            );
+        }
+        out.push_str("\nKey findings:\n\n");
+        match &o.top {
+            Some((entry, state)) => {
+                out.push_str("- Top-ranked item: ");
+                code_span(out, &entry.source);
+                let _ = writeln!(out, " (score {}, {state}).", score_text(entry.score));
+            }
+            None => out.push_str("- No item made it into the payload.\n"),
+        }
+        let _ = writeln!(
+            out,
+            "- {}; {} omitted.",
+            count(o.demotions, "demotion", "demotions"),
+            count(o.omitted, "item", "items")
+        );
+        out.push_str("\nMentioned:\n\n");
+        entries(out, mentioned, "", |out, entry| {
+            self.mention_entry(out, entry)
+        });
+    }
+
+    fn raw(&self, out: &mut String, raw: &[(Entry<'_>, Cow<'_, str>)]) {
+        out.push_str("## RAW\n\n");
+        entries(out, raw, "\n", |out, (entry, content)| {
+            self.raw_entry(out, entry, content, true);
+        });
+    }
+
+    fn linked(&self, out: &mut String, linked: &[(Entry<'_>, u64)]) {
+        out.push_str("## LINKED\n\n");
+        entries(out, linked, "", |out, (entry, tokens)| {
+            self.linked_entry(out, entry, *tokens);
+        });
+    }
+
+    fn join(&self, sections: [&str; 4]) -> String {
+        let mut doc =
+            String::with_capacity(sections.iter().map(|s| s.len() + 1).sum::<usize>() + 1_024);
+        for section in sections {
+            doc.push_str(section);
+            doc.push('\n');
+        }
+        doc
+    }
+
+    fn finish(&self, out: &mut String, fingerprint: &Fingerprint) {
+        out.push_str("## Fingerprint\n\n");
+        out.push_str(
+            "SHA-256: sections from heading to last newline; sources sorted, one per line; payload = all bytes before this section.\n\n",
+        );
+        for (name, digest) in fingerprint.digests() {
+            let _ = writeln!(out, "- {name}: `{digest}`");
+        }
+    }
+}
+
+/// The longest run of consecutive backticks in `text`.
+pub(crate) fn longest_backtick_run(text: &str) -> usize {
+    let mut longest = 0;
+    let mut current = 0;
+    for byte in text.bytes() {
+        if byte == b'`' {
+            current += 1;
+            longest = longest.max(current);
+        } else {
+            current = 0;
+        }
+    }
+    longest
+}
+
+/// The backtick fence for a fenced block of `content`: three backticks, or
+/// one more than the longest run inside the content, whichever is longer.
+pub(crate) fn fence_for(content: &str) -> String {
+    "`".repeat((longest_backtick_run(content) + 1).max(3))
+}
+
+/// `text` on one line: every run of spaces, control characters (newlines
+/// and tabs included) and Unicode line or paragraph separators becomes one
+/// space, and the ends are trimmed.
+pub(crate) fn one_line(text: &str) -> Cow<'_, str> {
+    let is_break = |c: char| c.is_control() || c == '\u{2028}' || c == '\u{2029}';
+    let is_separator = |c: char| c == ' ' || is_break(c);
+    if is_clean_line(text) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    for word in text.split(is_separator).filter(|w| !w.is_empty()) {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    Cow::Owned(out)
+}
+
+/// Whether [`one_line`] would return `text` unchanged: no break characters,
+/// no double spaces, no space at either end. A byte scan for ASCII text.
+fn is_clean_line(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    if bytes.first() == Some(&b' ') || bytes.last() == Some(&b' ') {
+        return false;
+    }
+    let mut previous_space = false;
+    for &byte in bytes {
+        match byte {
+            b' ' if previous_space => return false,
+            b' ' => previous_space = true,
+            0x00..=0x1f | 0x7f => return false,
+            0x80.. => {
+                // Non-ASCII: C1 controls and U+2028 / U+2029 are breaks.
+                return !text
+                    .chars()
+                    .any(|c| c.is_control() || c == '\u{2028}' || c == '\u{2029}')
+                    && !text.contains("  ");
+            }
+            _ => previous_space = false,
+        }
+    }
+    true
+}
+
+/// `text` as an inline code span, on one line: delimited by one backtick
+/// more than its longest backtick run, padded with a space when it starts
+/// or ends with a backtick (CommonMark strips one such space each side).
+pub(crate) fn code_span(out: &mut String, text: &str) {
+    let text = one_line(text);
+    let ticks = "`".repeat(longest_backtick_run(&text) + 1);
+    let pad = if text.starts_with('`') || text.ends_with('`') {
+        " "
+    } else {
+        ""
+    };
+    let _ = write!(out, "{ticks}{pad}{text}{pad}{ticks}");
+}
+
+/// `text` as a table cell: one line, with `|` escaped.
+pub(crate) fn table_cell(text: &str) -> Cow<'_, str> {
+    let line = one_line(text);
+    if line.contains('|') {
+        Cow::Owned(line.replace('|', "\\|"))
+    } else {
+        line
+    }
+}
+
+/// The info string of a fenced block: the language named by the link's
+/// file extension when it is a known one, otherwise one derived from the
+/// content type (`text` for code and prose).
+pub(crate) fn fence_language(link: Option<&str>, content_type: ContentType) -> &'static str {
+    let extension = link
+        .and_then(|l| l.rsplit(['/', '\\']).next())
+        .and_then(|name| name.rsplit_once('.'))
+        .map(|(_, ext)| ext);
+    let by_extension = extension.and_then(|ext| {
+        Some(match ext.to_ascii_lowercase().as_str() {
+            "rs" => "rust",
+            "py" => "python",
+            "js" | "mjs" | "cjs" => "javascript",
+            "ts" | "tsx" => "typescript",
+            "go" => "go",
+            "java" => "java",
+            "kt" => "kotlin",
+            "c" | "h" => "c",
+            "cc" | "cpp" | "cxx" | "hpp" => "cpp",
+            "cs" => "csharp",
+            "rb" => "ruby",
+            "sh" | "bash" => "bash",
+            "toml" => "toml",
+            "json" => "json",
+            "yaml" | "yml" => "yaml",
+            "md" | "markdown" => "markdown",
+            "html" | "htm" => "html",
+            "css" => "css",
+            "sql" => "sql",
+            "txt" => "text",
+            _ => return None,
+        })
+    });
+    by_extension.unwrap_or(match content_type {
+        ContentType::Yaml => "yaml",
+        ContentType::Markdown => "markdown",
+        ContentType::Code | ContentType::Prose => "text",
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fence_is_longer_than_any_backtick_run() {
+        assert_eq!(fence_for("plain"), "```");
+        assert_eq!(fence_for("a `b` c"), "```");
+        assert_eq!(fence_for("```rust\n```"), "````");
+        assert_eq!(fence_for("x ````` y"), "``````");
+    }
+
+    #[test]
+    fn code_span_pads_leading_backticks() {
+        let mut s = String::new();
+        code_span(&mut s, "a`b");
+        assert_eq!(s, "``a`b``");
+        s.clear();
+        code_span(&mut s, "`x");
+        assert_eq!(s, "`` `x ``");
+        s.clear();
+        code_span(&mut s, "src/lib.rs");
+        assert_eq!(s, "`src/lib.rs`");
+    }
+
+    #[test]
+    fn one_line_collapses_whitespace() {
+        assert_eq!(one_line("a\nb\r\n  c\t"), "a b c");
+        assert!(matches!(one_line("already clean"), Cow::Borrowed(_)));
+        assert!(matches!(one_line("héllo wörld"), Cow::Borrowed(_)));
+        assert_eq!(one_line("a\u{2028}b\u{85}c"), "a b c");
+        assert_eq!(one_line(" héllo  wörld "), "héllo wörld");
+        assert_eq!(one_line(""), "");
+    }
+
+    #[test]
+    fn table_cells_escape_pipes() {
+        assert_eq!(table_cell("a | b\nc"), "a \\| b c");
+    }
+
+    #[test]
+    fn languages_come_from_extension_then_content_type() {
+        assert_eq!(
+            fence_language(Some("src/lib.rs"), ContentType::Prose),
+            "rust"
+        );
+        assert_eq!(
+            fence_language(Some("a.d/config.YML"), ContentType::Code),
+            "yaml"
+        );
+        assert_eq!(fence_language(Some("Makefile"), ContentType::Code), "text");
+        assert_eq!(fence_language(None, ContentType::Markdown), "markdown");
+    }
+}

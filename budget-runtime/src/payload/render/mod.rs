@@ -1,0 +1,247 @@
+//! Rendering an assembled payload, and the item fragments whose estimated
+//! size is each item's cost in a tier.
+//!
+//! The walk over the placed items is shared; each [`Format`] implements
+//! the [`Render`] seam. Every format writes the same five sections (META,
+//! SUMMARY, RAW, LINKED, fingerprint) with the same numbers; within RAW,
+//! LINKED and the SUMMARY mentions, items appear in candidate order. The
+//! output depends only on the inputs: same input, same bytes.
+
+mod json;
+mod markdown;
+mod xml;
+
+use std::borrow::Cow;
+use std::ops::RangeInclusive;
+
+use crate::model::{ContextItem, Tier};
+use crate::payload::candidate::Rank;
+use crate::payload::demotion::Slot;
+use crate::payload::{Candidate, Fingerprint, Format, ItemState, Sha256Digest, Tally, TierBudget};
+
+pub(crate) use markdown::one_line;
+
+/// One format's writer of payload sections and item fragments.
+pub(crate) trait Render {
+    /// An item's RAW entry. With `with_content` false only its frame is
+    /// written (what surrounds the content), for costing: the item's RAW
+    /// cost is its content's count plus the frame's estimate.
+    fn raw_entry(&self, out: &mut String, entry: &Entry<'_>, content: &str, with_content: bool);
+    /// An item's LINKED entry, naming its size (`tokens`).
+    fn linked_entry(&self, out: &mut String, entry: &Entry<'_>, tokens: u64);
+    /// An item's SUMMARY mention.
+    fn mention_entry(&self, out: &mut String, entry: &Entry<'_>);
+    /// The META section.
+    fn meta(&self, out: &mut String, overview: &Overview<'_>);
+    /// The SUMMARY section, its mentions included.
+    fn summary(&self, out: &mut String, overview: &Overview<'_>, mentioned: &[Entry<'_>]);
+    /// The RAW section.
+    fn raw(&self, out: &mut String, raw: &[(Entry<'_>, Cow<'_, str>)]);
+    /// The LINKED section.
+    fn linked(&self, out: &mut String, linked: &[(Entry<'_>, u64)]);
+    /// The document up to its fingerprint, from the four sections in
+    /// order; the payload digest covers exactly these bytes.
+    fn join(&self, sections: [&str; 4]) -> String;
+    /// Appends the fingerprint and whatever closes the document.
+    fn finish(&self, out: &mut String, fingerprint: &Fingerprint);
+}
+
+impl Format {
+    /// The format's renderer.
+    pub(crate) fn renderer(self) -> &'static dyn Render {
+        match self {
+            Self::Markdown => &markdown::Markdown,
+            Self::Xml => &xml::Xml,
+            Self::Json => &json::Json,
+        }
+    }
+}
+
+/// One item as every format shows it.
+pub(crate) struct Entry<'i> {
+    /// Its link on one line, or `item N` without one.
+    pub(crate) source: Cow<'i, str>,
+    /// Its description on one line, if it has a non-blank one. For a
+    /// mention without a description: the first non-blank line of its
+    /// content, cut to [`MENTION_FIRST_LINE_CHARS`] characters (`…` marks
+    /// a cut).
+    pub(crate) gist: Option<Cow<'i, str>>,
+    /// The lines of its source it holds.
+    pub(crate) lines: Option<RangeInclusive<u64>>,
+    /// The language of its content, for a fence's info string.
+    pub(crate) language: &'static str,
+    /// Its score.
+    pub(crate) score: f64,
+}
+
+/// Characters of content a SUMMARY mention shows when the item has no
+/// description.
+const MENTION_FIRST_LINE_CHARS: usize = 120;
+
+impl<'i> Entry<'i> {
+    /// `item` at `position` with `score`.
+    pub(crate) fn of<T: ContextItem + ?Sized>(item: &'i T, position: usize, score: f64) -> Self {
+        Self {
+            source: match item.link().map(one_line) {
+                Some(link) if !link.is_empty() => link,
+                _ => Cow::Owned(format!("item {position}")),
+            },
+            gist: item.description().map(one_line).filter(|d| !d.is_empty()),
+            lines: item.lines(),
+            language: markdown::fence_language(item.link(), item.content_type()),
+            score,
+        }
+    }
+
+    /// `item` as a SUMMARY mention: without a description, the first line
+    /// of its content stands in.
+    pub(crate) fn mention<T: ContextItem + ?Sized>(
+        item: &'i T,
+        position: usize,
+        score: f64,
+    ) -> Self {
+        let mut entry = Self::of(item, position, score);
+        if entry.gist.is_none() {
+            entry.gist = first_line(&item.content()).map(Cow::Owned);
+        }
+        entry
+    }
+}
+
+/// The first line of `content` with something on it, on one line and cut
+/// to [`MENTION_FIRST_LINE_CHARS`] characters (`…` marks a cut).
+fn first_line(content: &str) -> Option<String> {
+    let line = content
+        .lines()
+        .map(one_line)
+        .find(|line| !line.is_empty())?;
+    let mut chars = line.char_indices();
+    match chars.nth(MENTION_FIRST_LINE_CHARS) {
+        None => Some(line.into_owned()),
+        Some((cut, _)) => Some(format!("{}…", line[..cut].trim_end())),
+    }
+}
+
+/// The numbers META and SUMMARY report.
+pub(crate) struct Overview<'i> {
+    pub(crate) budget: &'i TierBudget,
+    pub(crate) tally: &'i Tally,
+    /// Candidates offered.
+    pub(crate) candidates: usize,
+    pub(crate) raw: usize,
+    pub(crate) linked: usize,
+    pub(crate) summary: usize,
+    pub(crate) omitted: usize,
+    pub(crate) demotions: usize,
+    /// The top-ranked placed item and its state.
+    pub(crate) top: Option<(Entry<'i>, ItemState)>,
+}
+
+impl Overview<'_> {
+    /// The items in `tier`.
+    pub(crate) fn items_in(&self, tier: Tier) -> usize {
+        match tier {
+            Tier::Raw => self.raw,
+            Tier::Linked => self.linked,
+            Tier::Summary => self.summary,
+        }
+    }
+}
+
+/// What the renderer needs to know about an assembled payload.
+pub(crate) struct RenderInput<'r, 'a, T: ?Sized> {
+    pub(crate) budget: &'r TierBudget,
+    pub(crate) tally: &'r Tally,
+    pub(crate) candidates: &'r [Candidate<'a, T>],
+    pub(crate) slots: &'r [Slot],
+    pub(crate) demotions: usize,
+}
+
+/// Renders the whole payload in `format`, and its fingerprint.
+pub(crate) fn render<T: ContextItem + ?Sized>(
+    format: Format,
+    input: &RenderInput<'_, '_, T>,
+) -> (String, Fingerprint) {
+    let renderer = format.renderer();
+    let placed = || {
+        input
+            .slots
+            .iter()
+            .zip(input.candidates)
+            .enumerate()
+            .filter(|(_, (slot, _))| slot.state != ItemState::Omitted)
+    };
+    let in_state = |state: ItemState| {
+        input
+            .slots
+            .iter()
+            .zip(input.candidates)
+            .enumerate()
+            .filter(move |(_, (slot, _))| slot.state == state)
+            .map(|(position, (_, candidate))| (position, candidate))
+    };
+    let count = |state| in_state(state).count();
+    let top = placed()
+        .max_by(|(pa, (_, a)), (pb, (_, b))| Rank::new(a.score, *pa).cmp(&Rank::new(b.score, *pb)))
+        .map(|(position, (slot, c))| (Entry::of(c.item, position, c.score), slot.state));
+    let overview = Overview {
+        budget: input.budget,
+        tally: input.tally,
+        candidates: input.slots.len(),
+        raw: count(ItemState::Raw),
+        linked: count(ItemState::Linked),
+        summary: count(ItemState::Summary),
+        omitted: count(ItemState::Omitted),
+        demotions: input.demotions,
+        top,
+    };
+    let mentioned: Vec<Entry<'_>> = in_state(ItemState::Summary)
+        .map(|(position, c)| Entry::mention(c.item, position, c.score))
+        .collect();
+    let raw: Vec<(Entry<'_>, Cow<'_, str>)> = in_state(ItemState::Raw)
+        .map(|(position, c)| (Entry::of(c.item, position, c.score), c.item.content()))
+        .collect();
+    let linked: Vec<(Entry<'_>, u64)> = in_state(ItemState::Linked)
+        .map(|(position, c)| (Entry::of(c.item, position, c.score), c.tokens))
+        .collect();
+
+    let mut sections: [String; 4] = Default::default();
+    renderer.meta(&mut sections[0], &overview);
+    renderer.summary(&mut sections[1], &overview, &mentioned);
+    renderer.raw(&mut sections[2], &raw);
+    renderer.linked(&mut sections[3], &linked);
+    let [meta, summary, raw_section, linked_section] = &sections;
+
+    let mut sources: Vec<Cow<'_, str>> = raw
+        .iter()
+        .map(|(entry, _)| entry)
+        .chain(linked.iter().map(|(entry, _)| entry))
+        .chain(&mentioned)
+        .map(|entry| entry.source.clone())
+        .collect();
+    let mut doc = renderer.join([meta, summary, raw_section, linked_section]);
+    let fingerprint = Fingerprint {
+        meta: Sha256Digest::of(meta.as_bytes()),
+        summary: Sha256Digest::of(summary.as_bytes()),
+        raw: Sha256Digest::of(raw_section.as_bytes()),
+        linked: Sha256Digest::of(linked_section.as_bytes()),
+        sources: Fingerprint::of_sources(&mut sources),
+        payload: Sha256Digest::of(doc.as_bytes()),
+    };
+    renderer.finish(&mut doc, &fingerprint);
+    (doc, fingerprint)
+}
+
+/// `n` and the noun, singular for exactly one: `1 item`, `2 items`.
+fn count(n: usize, singular: &str, plural: &str) -> String {
+    format!("{n} {}", if n == 1 { singular } else { plural })
+}
+
+/// A score with three decimals; `n/a` for NaN.
+fn score_text(score: f64) -> String {
+    if score.is_nan() {
+        "n/a".to_owned()
+    } else {
+        format!("{score:.3}")
+    }
+}
