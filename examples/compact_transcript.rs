@@ -220,7 +220,6 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     // the summarizer runs on a smaller model with a 32K window
     config.compression.summarizer_window_tokens = Some(32_000);
     let compactor = Compactor::new(&config, Some(128_000))?;
-    let budget = compactor.budget();
 
     let tool_calls: usize = messages.iter().map(|m| m.tool_calls.len()).sum();
     println!(
@@ -229,9 +228,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     );
     println!(
         "window {} tokens: compaction above {} tokens, target {} tokens",
-        budget.available_tokens(),
-        budget.compaction_threshold(),
-        budget.compaction_target()
+        compactor.window(),
+        compactor.threshold(),
+        compactor.target()
     );
     let plan = compactor.plan(&messages, PromptTokens::Estimate);
     println!(
@@ -281,7 +280,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
     }
     if let Some(summary) = out.messages.iter().find(|m| m.reference_only) {
-        println!("\nthe summary ({} tokens):", budget.message_tokens(summary));
+        println!(
+            "\nthe summary ({} tokens):",
+            compactor.estimate_tokens(std::slice::from_ref(summary))
+        );
         for line in summary.content.lines().take(12) {
             println!("  | {line}");
         }

@@ -177,20 +177,20 @@ macro_rules! budget {
 ///
 /// | attribute | field type | accessor |
 /// |---|---|---|
-/// | `content` | any `AsRef<str>`: `String`, `&str`, `Cow<str>`, … ([`TextField`]) | `content()`, `tokens()` |
+/// | `content` | any `AsRef<str>`: `String`, `&str`, `Cow<str>`, … (`TextField`) | `content()`, `tokens()` |
 /// | `content, content_type = "code"` | as above, estimated at its own ratio | |
-/// | `tokens` | an unsigned integer or `Option` of one ([`TokenCountField`]): an exact count that replaces the estimate when present | `tokens()` |
-/// | `score` | `f64`, `f32` or `Option` of them ([`FloatField`]); NaN counts as no score | `relevance()`, `tier()` |
+/// | `tokens` | an unsigned integer or `Option` of one (`TokenCountField`): an exact count that replaces the estimate when present | `tokens()` |
+/// | `score` | `f64`, `f32` or `Option` of them (`FloatField`); NaN counts as no score | `relevance()`, `tier()` |
 /// | `score, scale = 10` | a score on a 0–10 scale, divided by 10 | |
-/// | `pinned` | `bool` ([`FlagField`]) | `pinned()` |
-/// | `timestamp` | `SystemTime`, [`Timestamp`], `chrono::DateTime<Utc>` (feature `chrono`), optional ([`TimestampField`]) | `timestamp()` |
-/// | `priority` | an integer or `Option` of one ([`IntegerField`]) | `priority()` |
+/// | `pinned` | `bool` (`FlagField`) | `pinned()` |
+/// | `timestamp` | `SystemTime`, [`Timestamp`], `chrono::DateTime<Utc>` (feature `chrono`), optional (`TimestampField`) | `timestamp()` |
+/// | `priority` | an integer or `Option` of one (`IntegerField`) | `priority()` |
 /// | `tags` | a `Vec`, array, slice or set of strings ([`TagList`]) | `tags()` |
 /// | `hint` | `f64` or `Option<f64>` | `relevance_hint()` |
 /// | `metadata` | a `HashMap` or `BTreeMap` of string to value ([`MetadataMap`]) | `metadata(key)` |
-/// | `link` | a path or URL, optional ([`OptionalTextField`]) | `link()` |
+/// | `link` | a path or URL, optional (`OptionalTextField`) | `link()` |
 /// | `description` | a one-line description, optional | `description()` |
-/// | `group` | `u64` or `Option<u64>` (also `u32`, `u16`, `u8`; [`GroupField`]): the atomic group id, see [Atomic groups](#atomic-groups) | `group()` |
+/// | `group` | `u64` or `Option<u64>` (also `u32`, `u16`, `u8`; `GroupField`): the atomic group id, see [Atomic groups](#atomic-groups) | `group()` |
 /// | `skip` | anything: the field is ignored | |
 ///
 /// # Token estimate
@@ -343,16 +343,8 @@ macro_rules! budget {
 /// [`CalibratedEstimator::upper_bound`]: estimate::CalibratedEstimator::upper_bound
 /// [`Tier`]: model::Tier
 /// [`Timestamp`]: model::Timestamp
-/// [`TextField`]: model::TextField
-/// [`TokenCountField`]: model::TokenCountField
-/// [`FloatField`]: model::FloatField
-/// [`FlagField`]: model::FlagField
-/// [`TimestampField`]: model::TimestampField
-/// [`IntegerField`]: model::IntegerField
 /// [`TagList`]: model::TagList
 /// [`MetadataMap`]: model::MetadataMap
-/// [`OptionalTextField`]: model::OptionalTextField
-/// [`GroupField`]: model::GroupField
 /// [`ratio_estimate_parts`]: model::ratio_estimate_parts
 /// [`estimate_parts`]: model::estimate_parts
 /// [`join_parts`]: model::join_parts

@@ -42,6 +42,19 @@ pub mod prompt;
 pub mod scorer;
 pub mod slicer;
 
+/// What `#[derive(ContextItem)]` expands to and nothing else uses: the
+/// sealed field adapters (which field types each attribute accepts) and the
+/// empty tag list. Not part of the public API: the derive's documentation
+/// lists the accepted field types.
+#[doc(hidden)]
+pub mod __derive {
+    pub use crate::model::field::{
+        FlagField, FloatField, GroupField, IntegerField, OptionalTextField, TextField,
+        TimestampField, TokenCountField,
+    };
+    pub use crate::model::tags::NoTags;
+}
+
 // The types most users need; everything else is reached through its module.
 pub use estimate::{DEFAULT_ESTIMATOR, Estimator};
 pub use model::{ContextBudget, ContextItem, ContextKind, Item, ItemBuilder};

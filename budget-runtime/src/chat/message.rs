@@ -224,7 +224,7 @@ impl Message {
     /// Characters (Unicode scalar values) the message puts in front of the
     /// model: its content plus, for every tool call, the tool name and the
     /// arguments. Ids and role markers are covered by the per-message
-    /// overhead of [`TokenBudget`](crate::compact::TokenBudget).
+    /// overhead of a [`Compactor`](crate::compact::Compactor).
     ///
     /// ```
     /// use budget::chat::{Message, ToolCall};

@@ -55,8 +55,8 @@ pub struct Compacted<'a> {
     pub report: CompactionReport,
 }
 
-/// Keeps a conversation under its window: when its size crosses the
-/// threshold of its [`TokenBudget`], keeps the head and a token-sized tail
+/// Keeps a conversation under its window: when its size crosses its
+/// [`threshold`](Self::threshold), keeps the head and a token-sized tail
 /// verbatim, reduces old tool outputs, and, if that is not enough, replaces
 /// the middle by a summary from a [`Summarizer`].
 ///
@@ -119,7 +119,8 @@ impl Compactor {
     /// window when `context.max_tokens` is not set.
     ///
     /// # Errors
-    /// Everything [`TokenBudget::new`] rejects, a summary bound
+    /// A threshold or target ratio out of range, a zero window, a target
+    /// closer than 10% of the window to the threshold, a summary bound
     /// (`min(max_summary_tokens, target / 4)`) too small for the summary
     /// header plus 32 tokens, or a summarizer window leaving fewer than
     /// [`MIN_SUMMARIZER_INPUT_TOKENS`] for messages.
@@ -212,8 +213,68 @@ impl Compactor {
     }
 
     /// The thresholds this compactor works with.
-    pub fn budget(&self) -> &TokenBudget {
+    #[cfg(test)]
+    pub(crate) fn budget(&self) -> &TokenBudget {
         &self.budget
+    }
+
+    /// The window compaction keeps the conversation under (tokens):
+    /// `context.max_tokens`, else the model window, else
+    /// [`DEFAULT_CONTEXT_WINDOW`](crate::compact::DEFAULT_CONTEXT_WINDOW).
+    ///
+    /// ```
+    /// use budget::compact::{CompactionConfig, Compactor};
+    ///
+    /// let compactor = Compactor::new(&CompactionConfig::default(), Some(8_000))?;
+    /// assert_eq!(compactor.window(), 8_000);
+    /// assert_eq!(compactor.threshold(), 6_800); // min(max(8000 × 0.5, 64K), 8000 × 0.85)
+    /// assert_eq!(compactor.target(), 1_600); // 8000 × 0.2
+    /// # Ok::<(), budget::compact::CompactionConfigError>(())
+    /// ```
+    pub const fn window(&self) -> u64 {
+        self.budget.available_tokens()
+    }
+
+    /// The size above which a conversation needs compaction (tokens):
+    /// `min(max(window × threshold, 64K), window × 0.85)`
+    /// ([`compaction_threshold`](crate::compact::compaction_threshold)).
+    pub const fn threshold(&self) -> u64 {
+        self.budget.compaction_threshold()
+    }
+
+    /// The size compaction aims for (tokens): `window × target_ratio`.
+    pub const fn target(&self) -> u64 {
+        self.budget.compaction_target()
+    }
+
+    /// The token-budget rules' estimate of `messages` (tokens):
+    /// `ceil(chars / 4)` plus the per-message overhead for each message.
+    /// What [`needs_compaction`](Self::needs_compaction) and the report's
+    /// figures are measured with, unless the compactor has its own
+    /// estimator ([`with_estimator`](Self::with_estimator)).
+    pub fn estimate_tokens(&self, messages: &[Message]) -> u64 {
+        self.budget.estimate_tokens(messages)
+    }
+
+    /// Whether `messages`, at their [`estimate`](Self::estimate_tokens),
+    /// are over the threshold (never when compression is disabled).
+    ///
+    /// ```
+    /// use budget::{chat::Message, compact::{CompactionConfig, Compactor}};
+    ///
+    /// let compactor = Compactor::new(&CompactionConfig::default(), Some(8_000))?;
+    /// assert!(!compactor.needs_compaction(&[Message::user("hi")]));
+    /// assert!(compactor.needs_compaction(&[Message::user("x".repeat(40_000))]));
+    /// # Ok::<(), budget::compact::CompactionConfigError>(())
+    /// ```
+    pub fn needs_compaction(&self, messages: &[Message]) -> bool {
+        self.budget.needs_compaction(messages)
+    }
+
+    /// Whether a conversation of `prompt_tokens` is over the threshold
+    /// (never when compression is disabled).
+    pub const fn needs_compaction_at(&self, prompt_tokens: u64) -> bool {
+        self.budget.needs_compaction_at(prompt_tokens)
     }
 
     /// The plan for `messages`, without changing anything: O(n) in messages

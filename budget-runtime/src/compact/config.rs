@@ -57,7 +57,7 @@ pub struct ContextSettings {
 #[cfg_attr(feature = "serde", serde(default))]
 #[non_exhaustive]
 pub struct CompressionSettings {
-    /// When false, [`needs_compaction`](crate::compact::TokenBudget::needs_compaction)
+    /// When false, [`needs_compaction`](crate::compact::Compactor::needs_compaction)
     /// is always false.
     pub enabled: bool,
     /// Fraction of the window (0 < r ≤ 1) above which compaction fires,
@@ -111,7 +111,6 @@ impl Default for CompressionSettings {
 /// With the `serde` feature it deserializes from a config file; missing
 /// keys take their defaults and unknown keys are ignored, so the sections
 /// can live inside a larger application config. Values are checked when a
-/// [`TokenBudget`](crate::compact::TokenBudget) or
 /// [`Compactor`](crate::compact::Compactor) is built from it.
 ///
 /// ```

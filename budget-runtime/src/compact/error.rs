@@ -4,16 +4,15 @@
 use crate::compact::SummarizerError;
 
 /// A [`CompactionConfig`](crate::compact::CompactionConfig) was rejected
-/// when building a [`TokenBudget`](crate::compact::TokenBudget) or a
-/// [`Compactor`](crate::compact::Compactor).
+/// when building a [`Compactor`](crate::compact::Compactor).
 ///
 /// ```
 /// use budget::compact::CompactionConfigError;
-/// use budget::compact::{CompactionConfig, TokenBudget};
+/// use budget::compact::{CompactionConfig, Compactor};
 ///
 /// let mut config = CompactionConfig::default();
 /// config.compression.threshold = f64::NAN;
-/// let err = TokenBudget::new(&config, None).unwrap_err();
+/// let err = Compactor::new(&config, None).unwrap_err();
 /// assert!(matches!(err, CompactionConfigError::ThresholdOutOfRange { .. }));
 /// assert_eq!(err.to_string(), "compression.threshold must be a fraction in (0, 1], got NaN");
 /// ```

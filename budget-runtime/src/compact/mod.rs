@@ -1,11 +1,12 @@
 //! Compaction: deciding when a conversation must shrink, and shrinking it
 //! without breaking it.
 //!
-//! * [`TokenBudget`] holds the thresholds of the token-budget rules: the
-//!   window, the threshold (`min(max(window × ratio, 64K), window × 0.85)`)
-//!   and the target, and estimates conversations at `ceil(chars / 4)` plus
-//!   a per-message overhead.
-//! * [`Compactor`] keeps a head (system prompt, first messages) and a
+//! * [`Compactor`] holds the thresholds of the token-budget rules: the
+//!   [`window`](Compactor::window), the [`threshold`](Compactor::threshold)
+//!   (`min(max(window × ratio, 64K), window × 0.85)`) and the
+//!   [`target`](Compactor::target), all in tokens, and estimates
+//!   conversations at `ceil(chars / 4)` plus a per-message overhead.
+//!   It keeps a head (system prompt, first messages) and a
 //!   token-sized tail verbatim, never separates a tool call from its
 //!   results, first replaces duplicate and large old tool outputs by
 //!   one-line stubs, and if that is not enough replaces the middle by a
@@ -58,7 +59,7 @@ pub use report::{CompactionOutcome, CompactionReport, RepairReport, SummarySourc
 pub use summarizer::{Summarizer, SummarizerError, SummaryRequest};
 pub use token_budget::{
     CHARS_PER_TOKEN, DEFAULT_CONTEXT_WINDOW, MAX_WINDOW_FRACTION, MIN_THRESHOLD_TARGET_GAP,
-    MINIMUM_CONTEXT_LENGTH, TokenBudget, compaction_target, compaction_threshold,
+    MINIMUM_CONTEXT_LENGTH, compaction_target, compaction_threshold,
 };
 pub(crate) use trim::fitting_suffix_start;
 pub use trim::trim_messages;

@@ -22,7 +22,7 @@ use crate::estimate::Estimator;
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
 pub enum PromptTokens {
-    /// Use the estimate of [`TokenBudget::estimate_tokens`](crate::compact::TokenBudget::estimate_tokens).
+    /// Use the estimate of [`Compactor::estimate_tokens`](crate::compact::Compactor::estimate_tokens).
     #[default]
     Estimate,
     /// Use this prompt token count, as reported by the provider.

@@ -73,21 +73,8 @@ pub const fn compaction_target(available_tokens: u64, target_ratio: f64) -> u64 
 /// * Estimates: `ceil(chars / 4)` over every message's
 ///   [`char_count`](Message::char_count), plus
 ///   `per_message_overhead_tokens` per message (0 gives the token-budget rules' formula).
-///
-/// ```
-/// use budget::compact::{CompactionConfig, TokenBudget};
-/// use budget::chat::Message;
-///
-/// let budget = TokenBudget::new(&CompactionConfig::default(), Some(8_000))?;
-/// assert_eq!(budget.compaction_threshold(), 6_800);
-/// assert_eq!(budget.compaction_target(), 1_600);
-///
-/// let long = vec![Message::user("x".repeat(30_000))]; // 7 500 + 4 tokens
-/// assert!(budget.needs_compaction(&long));
-/// # Ok::<(), budget::compact::CompactionConfigError>(())
-/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct TokenBudget {
+pub(crate) struct TokenBudget {
     available: u64,
     threshold: u64,
     target: u64,
@@ -103,7 +90,7 @@ impl TokenBudget {
     /// A ratio that is NaN, infinite or outside its range, a window of 0
     /// tokens, or a target less than [`MIN_THRESHOLD_TARGET_GAP`] of the
     /// window below the threshold.
-    pub fn new(
+    pub(crate) fn new(
         config: &CompactionConfig,
         model_window: Option<u64>,
     ) -> Result<Self, CompactionConfigError> {
@@ -149,63 +136,41 @@ impl TokenBudget {
     }
 
     /// The window compaction works against, in tokens.
-    pub const fn available_tokens(&self) -> u64 {
+    pub(crate) const fn available_tokens(&self) -> u64 {
         self.available
     }
 
     /// Compaction fires when the conversation is above this many tokens.
-    pub const fn compaction_threshold(&self) -> u64 {
+    pub(crate) const fn compaction_threshold(&self) -> u64 {
         self.threshold
     }
 
     /// A compaction aims to bring the conversation to at most this many tokens.
-    pub const fn compaction_target(&self) -> u64 {
+    pub(crate) const fn compaction_target(&self) -> u64 {
         self.target
     }
 
-    /// Whether compaction is enabled at all.
-    pub const fn enabled(&self) -> bool {
-        self.enabled
-    }
-
     /// Tokens counted per message on top of its characters.
-    pub const fn per_message_overhead_tokens(&self) -> u64 {
+    pub(crate) const fn per_message_overhead_tokens(&self) -> u64 {
         self.per_message_overhead
     }
 
     /// Tokens of `messages` messages holding `chars` characters in total:
     /// `ceil(chars / 4) + messages × overhead`.
-    ///
-    /// ```
-    /// use budget::compact::{CompactionConfig, TokenBudget};
-    /// let budget = TokenBudget::new(&CompactionConfig::default(), None)?;
-    /// assert_eq!(budget.tokens_for(401, 2), 101 + 2 * 4);
-    /// # Ok::<(), budget::compact::CompactionConfigError>(())
-    /// ```
-    pub const fn tokens_for(&self, chars: u64, messages: u64) -> u64 {
+    pub(crate) const fn tokens_for(&self, chars: u64, messages: u64) -> u64 {
         // `ratio_estimate` for prose is exactly ceil(chars / CHARS_PER_TOKEN).
         ratio_estimate(chars, ContentType::Prose)
             .saturating_add(messages.saturating_mul(self.per_message_overhead))
     }
 
     /// The estimated tokens of one message.
-    pub fn message_tokens(&self, message: &Message) -> u64 {
+    pub(crate) fn message_tokens(&self, message: &Message) -> u64 {
         self.tokens_for(message.char_count(), 1)
     }
 
     /// The estimated tokens of a conversation: `ceil(total chars / 4)` plus
     /// the per-message overhead.
-    ///
-    /// ```
-    /// use budget::compact::{CompactionConfig, TokenBudget};
-    /// use budget::chat::Message;
-    /// let mut config = CompactionConfig::default();
-    /// config.compression.per_message_overhead_tokens = 0; // the token-budget rules' formula
-    /// let budget = TokenBudget::new(&config, None)?;
-    /// assert_eq!(budget.estimate_tokens(&[Message::user("a".repeat(400))]), 100);
-    /// # Ok::<(), budget::compact::CompactionConfigError>(())
-    /// ```
-    pub fn estimate_tokens(&self, messages: &[Message]) -> u64 {
+    pub(crate) fn estimate_tokens(&self, messages: &[Message]) -> u64 {
         let chars = messages
             .iter()
             .fold(0u64, |sum, m| sum.saturating_add(m.char_count()));
@@ -214,22 +179,14 @@ impl TokenBudget {
 
     /// False when compaction is disabled, else whether the estimate of
     /// `messages` exceeds the threshold.
-    pub fn needs_compaction(&self, messages: &[Message]) -> bool {
+    pub(crate) fn needs_compaction(&self, messages: &[Message]) -> bool {
         self.needs_compaction_at(self.estimate_tokens(messages))
     }
 
     /// False when compaction is disabled, else whether `prompt_tokens`
     /// (for example the prompt token count a provider reported for the
     /// last request) exceeds the threshold.
-    ///
-    /// ```
-    /// use budget::compact::{CompactionConfig, TokenBudget};
-    /// let budget = TokenBudget::new(&CompactionConfig::default(), Some(128_000))?;
-    /// assert!(!budget.needs_compaction_at(64_000));
-    /// assert!(budget.needs_compaction_at(64_001));
-    /// # Ok::<(), budget::compact::CompactionConfigError>(())
-    /// ```
-    pub const fn needs_compaction_at(&self, prompt_tokens: u64) -> bool {
+    pub(crate) const fn needs_compaction_at(&self, prompt_tokens: u64) -> bool {
         self.enabled && prompt_tokens > self.threshold
     }
 }
@@ -237,6 +194,31 @@ impl TokenBudget {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The assertions of the examples `TokenBudget` had while it was public.
+    #[test]
+    fn former_public_examples() {
+        let budget = TokenBudget::new(&CompactionConfig::default(), Some(8_000)).unwrap();
+        assert_eq!(budget.compaction_threshold(), 6_800);
+        assert_eq!(budget.compaction_target(), 1_600);
+        let long = vec![Message::user("x".repeat(30_000))]; // 7 500 + 4 tokens
+        assert!(budget.needs_compaction(&long));
+
+        let budget = TokenBudget::new(&CompactionConfig::default(), None).unwrap();
+        assert_eq!(budget.tokens_for(401, 2), 101 + 2 * 4);
+
+        let mut config = CompactionConfig::default();
+        config.compression.per_message_overhead_tokens = 0; // the token-budget rules' formula
+        let budget = TokenBudget::new(&config, None).unwrap();
+        assert_eq!(
+            budget.estimate_tokens(&[Message::user("a".repeat(400))]),
+            100
+        );
+
+        let budget = TokenBudget::new(&CompactionConfig::default(), Some(128_000)).unwrap();
+        assert!(!budget.needs_compaction_at(64_000));
+        assert!(budget.needs_compaction_at(64_001));
+    }
 
     fn budget(window: u64) -> TokenBudget {
         TokenBudget::new(&CompactionConfig::default(), Some(window)).expect("valid defaults")

@@ -3,7 +3,8 @@
 use std::borrow::Cow;
 
 use crate::estimate::ContentType;
-use crate::model::{ContextKind, MetadataValueRef, NoTags, TagList, Tier, Timestamp};
+use crate::model::tags::NoTags;
+use crate::model::{ContextKind, MetadataValueRef, TagList, Tier, Timestamp};
 
 static DEFAULT_KIND: ContextKind = ContextKind::MESSAGE;
 

@@ -4,13 +4,13 @@
 
 mod content_parts;
 mod context_item;
-mod field;
+pub(crate) mod field;
 mod item;
 mod item_view;
 mod metadata;
 mod score_order;
 mod scored_item;
-mod tags;
+pub(crate) mod tags;
 mod timestamp;
 
 pub use budget_rules::{
@@ -22,15 +22,11 @@ pub use content_parts::{
     PART_SEPARATOR, PART_SEPARATOR_TOKENS, estimate_parts, join_parts, ratio_estimate_parts,
 };
 pub use context_item::ContextItem;
-pub use field::{
-    FlagField, FloatField, GroupField, IntegerField, OptionalTextField, TextField, TimestampField,
-    TokenCountField,
-};
 pub use item::{Item, ItemBuilder, ItemError};
 pub(crate) use item_view::ItemView;
 pub use metadata::{AsMetadataValue, MetadataMap, MetadataValue, MetadataValueRef};
 pub(crate) use score_order::descending_key;
 pub use score_order::descending_score;
 pub use scored_item::ScoredItem;
-pub use tags::{NoTags, TagList};
+pub use tags::TagList;
 pub use timestamp::{Timestamp, TimestampOutOfRange};

@@ -1,6 +1,8 @@
 //! [`FittedPrompt`] and [`PromptReport`]: a turn fitted into its window,
 //! and what it cost.
 
+use budget_rules::ContractTerms;
+
 use crate::chat::Message;
 use crate::compact::{CompactionReport, RepairReport};
 use crate::pipeline::SelectionReport;
@@ -51,7 +53,10 @@ impl<T> FittedPrompt<'_, T> {
 /// format, and what was compacted or left out.
 ///
 /// `total_tokens = system_tokens + tools_tokens + context_tokens +
-/// history_tokens`, and `total_tokens + output_reserve <= window` always.
+/// history_tokens`, and `total_tokens + output_reserve +
+/// safety_margin_tokens <= window` always: [`terms`](Self::terms) states
+/// the request in a budget contract's terms, and they always pass
+/// [`ContractTerms::check`].
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct PromptReport {
@@ -59,6 +64,8 @@ pub struct PromptReport {
     pub window: u64,
     /// Tokens kept free for the reply.
     pub output_reserve: u64,
+    /// Tokens kept free besides the reply's, for counting error.
+    pub safety_margin_tokens: u64,
     /// The counted request: messages, reply priming and tool definitions.
     pub total_tokens: u64,
     /// The system message and the reply priming.
@@ -88,4 +95,21 @@ pub struct PromptReport {
     pub documents_left_out: Vec<usize>,
     /// The pipeline's report on the retrieved items, when there were any.
     pub selection: Option<SelectionReport>,
+}
+
+impl PromptReport {
+    /// The request as sent, in a budget contract's terms: the fixed prompt
+    /// is the system message, reply priming and tool definitions; history
+    /// and context are what was sent of each; output reserve, safety margin
+    /// and window are the budget's. Their sum never exceeds the window.
+    pub fn terms(&self) -> ContractTerms {
+        ContractTerms {
+            fixed_prompt_tokens: self.system_tokens.saturating_add(self.tools_tokens),
+            max_history_tokens: self.history_tokens,
+            max_context_tokens: self.context_tokens,
+            max_output_tokens: self.output_reserve,
+            safety_margin_tokens: self.safety_margin_tokens,
+            context_window: self.window,
+        }
+    }
 }

@@ -101,6 +101,9 @@ const SEPARATOR: &str = "\n\n";
 pub struct PromptBudget {
     window: u64,
     output_reserve: u64,
+    safety_margin: u64,
+    history_limit: Option<u64>,
+    context_limit: Option<u64>,
     format: ChatFormat,
     counter: Arc<dyn Estimator>,
     history_share: f64,
@@ -114,6 +117,9 @@ impl fmt::Debug for PromptBudget {
         f.debug_struct("PromptBudget")
             .field("window", &self.window)
             .field("output_reserve", &self.output_reserve)
+            .field("safety_margin", &self.safety_margin)
+            .field("history_limit", &self.history_limit)
+            .field("context_limit", &self.context_limit)
             .field("format", &self.format)
             .field("history_share", &self.history_share)
             .field("compaction", &self.compaction)
@@ -128,6 +134,9 @@ impl fmt::Debug for PromptBudget {
 pub struct PromptBudgetBuilder {
     window: u64,
     output_reserve: Option<u64>,
+    safety_margin: u64,
+    history_limit: Option<u64>,
+    context_limit: Option<u64>,
     format: ChatFormat,
     counter: Arc<dyn Estimator>,
     history_share: f64,
@@ -149,6 +158,28 @@ impl PromptBudgetBuilder {
     /// at most a quarter of the window).
     pub fn output_reserve(mut self, tokens: u64) -> Self {
         self.output_reserve = Some(tokens);
+        self
+    }
+    /// Tokens kept free besides the output reserve, for counting error
+    /// (default 0). The request is fitted to `window - output_reserve -
+    /// safety_margin_tokens`.
+    pub fn safety_margin_tokens(mut self, tokens: u64) -> Self {
+        self.safety_margin = tokens;
+        self
+    }
+    /// At most this many tokens of history, whatever its share allows
+    /// (default: no limit besides the share).
+    pub fn max_history_tokens(mut self, tokens: u64) -> Self {
+        self.history_limit = Some(tokens);
+        self
+    }
+    /// At most this many tokens for the context message (pinned and
+    /// retrieved items with their framing), whatever room is left (default:
+    /// no limit besides the room). Pinned items are never dropped: when
+    /// they alone exceed it, the turn fails with
+    /// [`PromptError::ContextExceedsLimit`].
+    pub fn max_context_tokens(mut self, tokens: u64) -> Self {
+        self.context_limit = Some(tokens);
         self
     }
     /// How requests are framed (default [`ChatFormat::openai`] for
@@ -194,16 +225,18 @@ impl PromptBudgetBuilder {
     /// The budget.
     ///
     /// # Errors
-    /// [`PromptError::ReserveExceedsWindow`] when the reserve is not below
-    /// the window; [`PromptError::ShareOutOfRange`] for a history share that
-    /// is NaN or outside `0.0..=1.0`.
+    /// [`PromptError::ReserveExceedsWindow`] when the reserve and the
+    /// safety margin together are not below the window;
+    /// [`PromptError::ShareOutOfRange`] for a history share that is NaN or
+    /// outside `0.0..=1.0`.
     pub fn build(self) -> Result<PromptBudget, PromptError> {
         let output_reserve = self
             .output_reserve
             .unwrap_or(DEFAULT_OUTPUT_RESERVE.min(self.window / 4));
-        if output_reserve >= self.window {
+        if output_reserve.saturating_add(self.safety_margin) >= self.window {
             return Err(PromptError::ReserveExceedsWindow {
                 output_reserve,
+                safety_margin_tokens: self.safety_margin,
                 window: self.window,
             });
         }
@@ -220,6 +253,9 @@ impl PromptBudgetBuilder {
         Ok(PromptBudget {
             window: self.window,
             output_reserve,
+            safety_margin: self.safety_margin,
+            history_limit: self.history_limit,
+            context_limit: self.context_limit,
             format: self.format,
             counter: self.counter,
             history_share: self.history_share,
@@ -245,6 +281,9 @@ impl PromptBudget {
         PromptBudgetBuilder {
             window,
             output_reserve: None,
+            safety_margin: 0,
+            history_limit: None,
+            context_limit: None,
             format: ChatFormat::openai(Encoding::O200kBase),
             counter: Arc::new(DEFAULT_ESTIMATOR),
             history_share: DEFAULT_HISTORY_SHARE,
@@ -252,6 +291,50 @@ impl PromptBudget {
             pipeline: None,
             documents_header: DEFAULT_DOCUMENTS_HEADER.to_owned(),
         }
+    }
+
+    /// A builder for the terms of a budget contract: the window is
+    /// `context_window`, the output reserve `max_output_tokens`, the safety
+    /// margin `safety_margin_tokens`, and the history and the context
+    /// message are held to `max_history_tokens` and `max_context_tokens`.
+    /// The fixed parts (system prompt, tools) are measured each turn, not
+    /// taken from `fixed_prompt_tokens`; a turn's
+    /// [`PromptReport::terms`] says what it used, in the same terms.
+    ///
+    /// ```
+    /// use budget::model::ContractTerms;
+    /// use budget::prompt::{PromptBudget, Turn};
+    /// use budget::{Item, chat::Message, compact::{SummaryRequest, SummarizerError}};
+    ///
+    /// let terms = ContractTerms {
+    ///     fixed_prompt_tokens: 500,
+    ///     max_history_tokens: 1_000,
+    ///     max_context_tokens: 2_000,
+    ///     max_output_tokens: 1_024,
+    ///     safety_margin_tokens: 256,
+    ///     context_window: 8_192,
+    /// };
+    /// terms.check()?;
+    /// let budget = PromptBudget::from_terms(&terms).build()?;
+    /// let docs: Vec<Item> = (0..50)
+    ///     .map(|i| Item::builder(format!("Fact {i}. {}", "detail ".repeat(30))).relevance(0.5).build())
+    ///     .collect::<Result<_, _>>()?;
+    /// let history = [Message::user("What do the facts say?")];
+    /// let turn = Turn::new("Answer from the facts.").history(&history).documents(&docs);
+    /// let no_summaries = |_: SummaryRequest<'_>| -> Result<String, SummarizerError> { unreachable!() };
+    /// let report = budget.fit(turn, &no_summaries)?.report;
+    /// let used = report.terms();
+    /// assert!(used.max_context_tokens <= 2_000 && used.max_history_tokens <= 1_000);
+    /// assert_eq!((used.max_output_tokens, used.safety_margin_tokens), (1_024, 256));
+    /// used.check()?; // what was sent fits the window with the reserve and margin
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn from_terms(terms: &budget_rules::ContractTerms) -> PromptBudgetBuilder {
+        Self::builder(terms.context_window)
+            .output_reserve(terms.max_output_tokens)
+            .safety_margin_tokens(terms.safety_margin_tokens)
+            .max_history_tokens(terms.max_history_tokens)
+            .max_context_tokens(terms.max_context_tokens)
     }
 
     /// The window, in tokens.
@@ -293,7 +376,8 @@ impl PromptBudget {
     {
         let counter = self.counter.as_ref();
         let format = &self.format;
-        let available = self.window - self.output_reserve; // build() checked reserve < window
+        // build() checked reserve + margin < window
+        let available = self.window - self.output_reserve - self.safety_margin;
         let system = (!turn.system.is_empty()).then(|| Message::system(turn.system));
         let system_tokens = system
             .as_ref()
@@ -321,11 +405,13 @@ impl PromptBudget {
             available_tokens: available,
             window: self.window,
             output_reserve: self.output_reserve,
+            safety_margin_tokens: self.safety_margin,
         };
         let Some(rest) = available.checked_sub(fixed) else {
             return Err(does_not_fit(0));
         };
-        let history_budget = share_of(rest, self.history_share);
+        let history_budget =
+            share_of(rest, self.history_share).min(self.history_limit.unwrap_or(u64::MAX));
         let history = self.fit_history(turn.history, history_budget, summarizer)?;
         let mut history_messages = history.messages;
         let mut history_tokens = self.messages_tokens(&history_messages);
@@ -335,6 +421,10 @@ impl PromptBudget {
         let context_framing = if turn.pinned.is_empty() { framing } else { 0 };
         let room = rest
             .saturating_sub(history_tokens)
+            .min(
+                self.context_limit
+                    .map_or(u64::MAX, |limit| limit.saturating_sub(pinned_tokens)),
+            )
             .saturating_sub(context_framing);
         let selection = self.select(turn.documents, room)?;
         // (input index, score) of the selected items, in placed order.
@@ -354,11 +444,12 @@ impl PromptBudget {
                 &history_messages,
             );
             let total = format.request_tokens(&messages, turn.tools, counter);
-            if total <= available {
-                let context_tokens = total
-                    .saturating_sub(system_tokens)
-                    .saturating_sub(tools_tokens)
-                    .saturating_sub(history_tokens);
+            let context_tokens = total
+                .saturating_sub(system_tokens)
+                .saturating_sub(tools_tokens)
+                .saturating_sub(history_tokens);
+            let context_over = self.context_limit.filter(|&limit| context_tokens > limit);
+            if total <= available && context_over.is_none() {
                 let mut left_out: Vec<usize> = selection
                     .as_ref()
                     .map(|s| s.excluded.iter().map(|e| e.index).collect())
@@ -373,6 +464,7 @@ impl PromptBudget {
                 let report = PromptReport {
                     window: self.window,
                     output_reserve: self.output_reserve,
+                    safety_margin_tokens: self.safety_margin,
                     total_tokens: total,
                     system_tokens,
                     tools_tokens,
@@ -402,6 +494,12 @@ impl PromptBudget {
             if let Some(lowest) = lowest_scored(&chosen) {
                 chosen.remove(lowest);
                 continue;
+            }
+            if let Some(max_context_tokens) = context_over {
+                return Err(PromptError::ContextExceedsLimit {
+                    context_tokens,
+                    max_context_tokens,
+                });
             }
             let excess = total - available;
             let kept = trim_messages(

@@ -5,7 +5,7 @@
 use budget_runtime::chat::{Message, Role, ToolCall};
 use budget_runtime::compact::SummarizerError;
 use budget_runtime::compact::{
-    CompactionConfig, CompactionOutcome, Compactor, PromptTokens, SummaryRequest, TokenBudget,
+    CompactionConfig, CompactionOutcome, Compactor, PromptTokens, SummaryRequest,
 };
 use proptest::prelude::*;
 
@@ -151,8 +151,8 @@ fn check_pairs(messages: &[Message]) -> Result<(), TestCaseError> {
     Ok(())
 }
 
-fn tokens(budget: &TokenBudget, messages: &[Message]) -> u64 {
-    budget.estimate_tokens(messages)
+fn tokens(compactor: &Compactor, messages: &[Message]) -> u64 {
+    compactor.estimate_tokens(messages)
 }
 
 proptest! {
@@ -171,7 +171,7 @@ proptest! {
             // a summarizer window too small for two summaries is rejected
             return Ok(());
         };
-        let budget = *compactor.budget();
+        let budget = &compactor;
         let m = &conv.messages;
         let summarizer = |req: SummaryRequest<'_>| summarize(behaviour, req);
         let out = compactor.compact(m, PromptTokens::Estimate, &summarizer).unwrap();
@@ -212,16 +212,16 @@ proptest! {
         }
         let at = conv.cuts.iter().position(|&c| c == forced).unwrap();
         let grown = conv.cuts[at.saturating_sub(3)].max(h);
-        let target = budget.compaction_target();
+        let target = budget.target();
         let summary_bound = config.compression.max_summary_tokens.min(target / 4);
-        let protected = tokens(&budget, &m[..h]) + summary_bound + tokens(&budget, &m[grown..]);
-        let after = tokens(&budget, result);
+        let protected = tokens(budget, &m[..h]) + summary_bound + tokens(budget, &m[grown..]);
+        let after = tokens(budget, result);
         prop_assert_eq!(report.tokens_after, after);
         if protected <= target {
             prop_assert!(after <= target, "after {} > target {} (protected {})", after, target, protected);
             prop_assert_eq!(report.outcome, CompactionOutcome::ReachedTarget);
         }
-        prop_assert_eq!(report.outcome.is_ineffective(), after > budget.compaction_threshold());
+        prop_assert_eq!(report.outcome.is_ineffective(), after > budget.threshold());
         prop_assert_eq!(report.messages_after, result.len());
     }
 
@@ -255,7 +255,7 @@ proptest! {
         let out = compactor.compact(&m, PromptTokens::Estimate, &summarizer).unwrap();
         if out.report.outcome != CompactionOutcome::NotNeeded {
             check_pairs(&out.messages)?;
-            prop_assert_eq!(out.report.tokens_after, compactor.budget().estimate_tokens(&out.messages));
+            prop_assert_eq!(out.report.tokens_after, compactor.estimate_tokens(&out.messages));
         }
     }
 }

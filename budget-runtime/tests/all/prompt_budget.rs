@@ -7,7 +7,8 @@ use std::collections::HashSet;
 use budget_runtime::chat::{ChatFormat, ToolDefinition, ToolParameter};
 use budget_runtime::chat::{Message, Role, ToolCall};
 use budget_runtime::compact::SummaryRequest;
-use budget_runtime::prompt::{PromptBudget, PromptError, Turn};
+use budget_runtime::model::ContractTerms;
+use budget_runtime::prompt::{DEFAULT_DOCUMENTS_HEADER, PromptBudget, PromptError, Turn};
 use budget_runtime::{
     ContextItem, Item,
     compact::SummarizerError,
@@ -146,6 +147,66 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    /// A budget built from a contract's terms sends requests within them:
+    /// recounted independently, the request plus the reserve and the margin
+    /// fits the window, the context message stays under its limit, and the
+    /// report's terms pass the contract's own check.
+    #[test]
+    fn a_budget_from_contract_terms_keeps_them(
+        window in 3_000u64..20_000,
+        reserve_part in 0u64..3,
+        margin in 0u64..500,
+        history_part in 1u64..5,
+        context_part in 1u64..5,
+        turns in 0usize..20,
+        size in 1usize..30,
+        docs in 0usize..30,
+    ) {
+        let reserve = window * reserve_part / 10;
+        let terms = ContractTerms {
+            fixed_prompt_tokens: 0,
+            max_history_tokens: window * history_part / 10,
+            max_context_tokens: window * context_part / 10,
+            max_output_tokens: reserve,
+            safety_margin_tokens: margin,
+            context_window: window,
+        };
+        let budget = PromptBudget::from_terms(&terms).counter(counter()).build().unwrap();
+        let tools = tools();
+        let history = history(turns, size);
+        let docs = documents(docs, size);
+        let turn = Turn::new("You are a coding agent.").tools(&tools).history(&history).documents(&docs);
+        match budget.fit(turn, &summarize) {
+            Ok(fitted) => {
+                let format = ChatFormat::openai(Encoding::O200kBase);
+                let total = format.request_tokens(&fitted.messages, &tools, &counter());
+                prop_assert!(total + reserve + margin <= window, "{} + {} + {} > {}", total, reserve, margin, window);
+                if let Some(context) = fitted
+                    .messages
+                    .iter()
+                    .find(|m| m.content.starts_with(DEFAULT_DOCUMENTS_HEADER))
+                {
+                    let tokens = format.message_tokens(context, &counter());
+                    prop_assert!(tokens <= terms.max_context_tokens, "context {} > {}", tokens, terms.max_context_tokens);
+                }
+                let used = fitted.report.terms();
+                prop_assert_eq!(used.check(), Ok(()));
+                prop_assert_eq!(used.max_output_tokens, reserve);
+                prop_assert_eq!(used.safety_margin_tokens, margin);
+                prop_assert!(used.max_context_tokens <= terms.max_context_tokens);
+            }
+            Err(PromptError::DoesNotFit { required_tokens, available_tokens, .. }) => {
+                prop_assert!(required_tokens > available_tokens);
+                prop_assert_eq!(available_tokens, window - reserve - margin);
+            }
+            Err(other) => prop_assert!(false, "unexpected error: {other}"),
+        }
+    }
+}
+
 #[test]
 fn a_system_prompt_larger_than_the_window_is_a_typed_error_with_numbers() {
     let budget = PromptBudget::builder(1_000)
@@ -168,7 +229,7 @@ fn a_system_prompt_larger_than_the_window_is_a_typed_error_with_numbers() {
     assert_eq!(*available_tokens, 800);
     assert!(
         err.to_string()
-            .contains("the 1000-token window minus the 200-token output reserve leaves 800"),
+            .contains("the 1000-token window minus the 200-token output reserve and the 0-token safety margin leaves 800"),
         "{err}"
     );
 }
