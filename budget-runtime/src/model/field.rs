@@ -20,7 +20,7 @@
 //! [`ContextItem`](crate::ContextItem) by hand.
 //!
 //! ```compile_fail
-//! use budget::model::FlagField;
+//! use budget::__private_v0_1::budget_runtime::__derive::FlagField;
 //!
 //! struct Toggle(bool);
 //!
@@ -72,7 +72,7 @@ use sealed::Sealed;
 ///
 /// ```
 /// use std::borrow::Cow;
-/// use budget::model::TextField;
+/// use budget::__private_v0_1::budget_runtime::__derive::TextField;
 ///
 /// assert_eq!(TextField::as_text(&String::from("a")), "a");
 /// assert_eq!(TextField::as_text(&Cow::Borrowed("b")), "b");
@@ -100,7 +100,7 @@ impl<T: AsRef<str> + ?Sized> TextField for T {
 /// (`#[context(link)]`, `#[context(description)]`).
 ///
 /// ```
-/// use budget::model::OptionalTextField;
+/// use budget::__private_v0_1::budget_runtime::__derive::OptionalTextField;
 ///
 /// assert_eq!(OptionalTextField::as_optional_text(&"docs/a.md"), Some("docs/a.md"));
 /// assert_eq!(OptionalTextField::as_optional_text(&None::<String>), None);
@@ -153,7 +153,7 @@ impl<T: AsRef<str>> OptionalTextField for Option<T> {
 /// Values outside the `i64` range saturate to `i64::MIN` / `i64::MAX`.
 ///
 /// ```
-/// use budget::model::IntegerField;
+/// use budget::__private_v0_1::budget_runtime::__derive::IntegerField;
 ///
 /// assert_eq!(IntegerField::as_integer(&42u32), Some(42));
 /// assert_eq!(IntegerField::as_integer(&None::<i64>), None);
@@ -197,7 +197,7 @@ impl_integer_field!(
 /// integers and `Option` of them. `u128` values beyond `u64::MAX` saturate.
 ///
 /// ```
-/// use budget::model::TokenCountField;
+/// use budget::__private_v0_1::budget_runtime::__derive::TokenCountField;
 ///
 /// assert_eq!(TokenCountField::as_token_count(&42u32), Some(42));
 /// assert_eq!(TokenCountField::as_token_count(&None::<u64>), None);
@@ -238,7 +238,7 @@ impl_token_count_field!(u8, u16, u32, u64, u128, usize);
 /// signed integers: convert such ids to `u64` in your own type.
 ///
 /// ```
-/// use budget::model::GroupField;
+/// use budget::__private_v0_1::budget_runtime::__derive::GroupField;
 ///
 /// assert_eq!(GroupField::as_group(&7u64), Some(7));
 /// assert_eq!(GroupField::as_group(&Some(3u32)), Some(3));
@@ -276,7 +276,7 @@ impl_group_field!(u8, u16, u32, u64);
 /// threshold of `0.9`; use `f64` where scores sit on threshold values.
 ///
 /// ```
-/// use budget::model::FloatField;
+/// use budget::__private_v0_1::budget_runtime::__derive::FloatField;
 ///
 /// assert_eq!(FloatField::as_float(&0.5f32), Some(0.5));
 /// assert_eq!(FloatField::as_float(&None::<f64>), None);
@@ -312,7 +312,7 @@ impl FloatField for f32 {
 /// A field that says whether an item is pinned (`#[context(pinned)]`).
 ///
 /// ```
-/// use budget::model::FlagField;
+/// use budget::__private_v0_1::budget_runtime::__derive::FlagField;
 ///
 /// assert!(FlagField::as_flag(&true));
 /// assert!(!FlagField::as_flag(&None::<bool>));
@@ -339,7 +339,8 @@ impl FlagField for bool {
 ///
 /// ```
 /// use std::time::{Duration, UNIX_EPOCH};
-/// use budget::{model::{Timestamp, TimestampField}};
+/// use budget::model::Timestamp;
+/// use budget::__private_v0_1::budget_runtime::__derive::TimestampField;
 ///
 /// let t = UNIX_EPOCH + Duration::from_secs(60);
 /// assert_eq!(t.as_timestamp(), Some(Timestamp::from_unix_seconds(60)));
