@@ -45,7 +45,11 @@ pub enum OfferOrder {
 ///   of its content (what the rendered text will weigh), plus the estimate
 ///   of its RAW frame (heading, description, fence lines);
 /// * LINKED: the estimate of its rendered link line;
-/// * SUMMARY: the estimate of its rendered mention line.
+/// * SUMMARY: the estimate of its rendered mention line. The SUMMARY
+///   section's own text (overview, payload map, key findings) is counted in
+///   the SUMMARY tier before any mention, at the estimate of its widest
+///   form ([`TierTally::frame`](crate::payload::TierTally::frame)), as the
+///   token-budget rules ask: mentions get what it leaves.
 ///
 /// Fragments are rendered in the assembler's [`Format`] (default
 /// Markdown); estimates use its [`Estimator`] (default [`RatioEstimator`]).
@@ -422,7 +426,9 @@ impl<'e> PayloadAssembler<'e> {
         candidates: &[Candidate<'a, T>],
     ) -> Result<HybridPayload<'a, T>, u64> {
         let scores: Vec<f64> = candidates.iter().map(|c| c.score).collect();
-        let start = Tally::new(&self.budget);
+        let frame = render::summary_frame(self.format, &self.budget, candidates);
+        let frame = self.estimator.estimate(&frame, ContentType::Markdown);
+        let start = Tally::new(&self.budget).with_frame(Tier::Summary, frame);
         let costs = FragmentCosts {
             candidates,
             renderer: self.format.renderer(),
@@ -708,7 +714,10 @@ mod tests {
         assert_eq!(tally.tier(Tier::Raw).limit, 81_000);
         assert_eq!(tally.tier(Tier::Linked).limit, 8_100);
         assert_eq!(tally.tier(Tier::Summary).limit, 900);
-        assert_eq!(tally.used(), 300);
+        // META, and SUMMARY's overview, map and key findings.
+        let frame = tally.tier(Tier::Summary).frame;
+        assert!((50..300).contains(&frame), "{frame}");
+        assert_eq!(tally.used(), 300 + frame);
     }
 
     /// A simple task's payload is not padded up to its expected range.
@@ -846,7 +855,8 @@ mod tests {
             .link("nan.md")
             .build()
             .unwrap()];
-        let payload = PayloadAssembler::new(budget)
+        // SUMMARY 180 (20,000 × 0.01 × 0.9): room for the frame and a mention.
+        let payload = PayloadAssembler::new(TierBudget::with_total(20_000).unwrap())
             .assemble_items(&mention)
             .unwrap();
         // No description: the first line of the content stands in.

@@ -10,7 +10,7 @@ use crate::payload::{PlacementAction, PlacementEvent, TierBudget};
 /// ```
 /// use budget::{payload::TierTally, model::Tier};
 ///
-/// let t = TierTally { tier: Tier::Raw, limit: 100, used: 30 };
+/// let t = TierTally { tier: Tier::Raw, limit: 100, used: 30, frame: 0 };
 /// assert_eq!(t.remaining(), 70);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -20,8 +20,14 @@ pub struct TierTally {
     pub tier: Tier,
     /// Its effective limit ([`TierBudget::effective`]).
     pub limit: u64,
-    /// Tokens its items cost.
+    /// Tokens used: its items' costs plus its [`frame`](Self::frame).
     pub used: u64,
+    /// Tokens of the section's own text, counted in `used` before any item:
+    /// for SUMMARY, its overview, payload map and key findings (the
+    /// token-budget rules count them in the SUMMARY budget); 0 for RAW and
+    /// LINKED. At most `limit`: a frame larger than its tier fills it, and
+    /// the excess is paid like the rest of the document's structure.
+    pub frame: u64,
 }
 
 impl TierTally {
@@ -34,7 +40,8 @@ impl TierTally {
 /// The running account of a hybrid payload, in tokens.
 ///
 /// META counts as used from the start (its fixed overhead is reserved);
-/// each tier's `used` is the sum of its items' costs in that tier. The
+/// each tier's `used` is the sum of its items' costs in that tier plus its
+/// [`frame`](TierTally::frame). The
 /// assembler updates it after every [`PlacementEvent`].
 ///
 /// ```
@@ -61,6 +68,7 @@ impl Tally {
             tier,
             limit: budget.effective(tier),
             used: 0,
+            frame: 0,
         };
         Self {
             total: budget.total(),
@@ -76,6 +84,7 @@ impl Tally {
             tier,
             limit,
             used: 0,
+            frame: 0,
         };
         Self {
             total,
@@ -86,6 +95,15 @@ impl Tally {
                 tier(Tier::Summary, summary),
             ],
         }
+    }
+
+    /// This tally with `tokens` of `tier`'s section text counted as used
+    /// (capped at the tier's limit); see [`TierTally::frame`].
+    pub(crate) fn with_frame(mut self, tier: Tier, tokens: u64) -> Self {
+        let t = &mut self.tiers[slot(tier)];
+        t.frame = tokens.min(t.limit);
+        t.used = t.used.saturating_add(t.frame);
+        self
     }
 
     /// The account of `tier`.

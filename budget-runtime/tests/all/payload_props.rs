@@ -128,8 +128,22 @@ proptest! {
                 .map(|p| p.tokens)
                 .sum();
             let account = payload.tally().tier(tier);
-            prop_assert_eq!(used, account.used);
-            prop_assert!(used <= budget.effective(tier), "{} {} > {}", tier, used, budget.effective(tier));
+            prop_assert_eq!(used + account.frame, account.used);
+            prop_assert!(account.used <= budget.effective(tier), "{} {} > {}", tier, account.used, budget.effective(tier));
+            if tier != Tier::Summary {
+                prop_assert_eq!(account.frame, 0);
+            }
+        }
+        // The SUMMARY section (overview, map, key findings and mentions)
+        // stays within SUMMARY's limit, estimated independently of the
+        // tally, unless its frame alone fills the tier.
+        let summary = payload.tally().tier(Tier::Summary);
+        if summary.frame < summary.limit {
+            let text = payload.text();
+            let start = text.find("## SUMMARY\n").unwrap();
+            let end = text.find("\n## RAW\n").unwrap();
+            let section = RatioEstimator.estimate(&text[start..end], ContentType::Markdown);
+            prop_assert!(section <= summary.limit, "SUMMARY section {} > {}", section, summary.limit);
         }
         // ... at every step, too.
         for (event, tally) in payload.trace() {

@@ -37,12 +37,19 @@ fn member(out: &mut String, name: &str, value: &str) {
     string(out, value);
 }
 
-/// A score as a JSON number, `null` when not finite.
+/// `"score":` and the score as a JSON number with at most three decimals
+/// (`0.95`, `1`), in exponent form from a million up (`1.5e300`); `null`
+/// when not finite.
 fn score(out: &mut String, score: f64) {
-    if score.is_finite() {
-        let _ = write!(out, "\"score\":{score}");
+    out.push_str("\"score\":");
+    if !score.is_finite() {
+        out.push_str("null");
+    } else if score.abs() >= 1e6 {
+        let _ = write!(out, "{score:e}");
     } else {
-        out.push_str("\"score\":null");
+        let text = format!("{score:.3}");
+        let text = text.trim_end_matches('0').trim_end_matches('.');
+        out.push_str(if text == "-0" { "0" } else { text });
     }
 }
 

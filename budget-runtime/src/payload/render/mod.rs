@@ -157,6 +157,48 @@ pub(crate) struct RenderInput<'r, 'a, T: ?Sized> {
     pub(crate) demotions: usize,
 }
 
+/// The SUMMARY section of `format` with no mentions, its numbers at their
+/// widest (every count the number of candidates, every tier full) and the
+/// longest source of any candidate as the top-ranked item: at least as long
+/// as the section's text without its mentions will be.
+pub(crate) fn summary_frame<T: ContextItem + ?Sized>(
+    format: Format,
+    budget: &TierBudget,
+    candidates: &[Candidate<'_, T>],
+) -> String {
+    let n = candidates.len();
+    let mut tally = Tally::new(budget);
+    for tier in [Tier::Raw, Tier::Linked, Tier::Summary] {
+        tally = tally.with_frame(tier, u64::MAX);
+    }
+    // The score whose text is longest (`-1234.567` over `0.950`).
+    let score = candidates
+        .iter()
+        .map(|c| c.score)
+        .max_by_key(|score| format!("{score:.3}").len())
+        .unwrap_or(0.0);
+    let top = candidates
+        .iter()
+        .enumerate()
+        .map(|(position, c)| Entry::of(c.item, position, score))
+        .max_by_key(|entry| entry.source.len())
+        .map(|entry| (entry, ItemState::Summary));
+    let overview = Overview {
+        budget,
+        tally: &tally,
+        candidates: n,
+        raw: n,
+        linked: n,
+        summary: n,
+        omitted: n,
+        demotions: n,
+        top,
+    };
+    let mut out = String::new();
+    format.renderer().summary(&mut out, &overview, &[]);
+    out
+}
+
 /// Renders the whole payload in `format`, and its fingerprint.
 pub(crate) fn render<T: ContextItem + ?Sized>(
     format: Format,
