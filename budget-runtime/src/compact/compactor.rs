@@ -13,7 +13,7 @@ use crate::compact::config::{CompactionConfig, CompressionSettings, FailurePolic
 use crate::compact::planner::{CompactionPlan, PlanInputs, plan};
 use crate::compact::prompt_tokens::PromptTokens;
 use crate::compact::reduce::ReductionKind;
-use crate::compact::repair::repair_tool_pairs;
+use crate::compact::repair::{needs_repair, repair_tool_pairs};
 use crate::compact::report::{CompactionOutcome, CompactionReport, RepairReport, SummarySource};
 use crate::compact::summarizer::Summarizer;
 use crate::compact::summary_job::{JobStats, SummaryJob};
@@ -292,10 +292,17 @@ impl Compactor {
     /// otherwise returns them borrowed with outcome
     /// [`NotNeeded`](CompactionOutcome::NotNeeded).
     ///
-    /// The result is never larger than the input: when the compacted
-    /// conversation would not be smaller, `messages` are returned borrowed
-    /// and unchanged, with outcome
-    /// [`NotSmaller`](CompactionOutcome::NotSmaller) and its size.
+    /// The result is never larger than the input. As in Hermes, a summary
+    /// that would not make the conversation smaller is clipped to the room
+    /// there is ([`CompactionReport::summary_clipped`]); only when no
+    /// compacted conversation is smaller are `messages` returned, with
+    /// outcome [`NotSmaller`](CompactionOutcome::NotSmaller) and the size
+    /// of the last attempt.
+    ///
+    /// Every path repairs tool pairs (a result without its call is removed,
+    /// a call without its result gets a placeholder; a chat API rejects
+    /// both): `messages` come back borrowed only when nothing needed
+    /// repair, and [`CompactionReport::repairs`] lists what was fixed.
     ///
     /// # Errors
     /// [`CompactionError::Summarizer`] when the summarizer fails and the
@@ -357,10 +364,7 @@ impl Compactor {
     fn prepare<'a>(&self, messages: &'a [Message], tokens: PromptTokens) -> Step<'a> {
         let plan = self.plan(messages, tokens);
         if !plan.needed() {
-            return Step::Done(Compacted {
-                messages: Cow::Borrowed(messages),
-                report: unchanged_report(&plan),
-            });
+            return Step::Done(repaired(messages, unchanged_report(&plan)));
         }
         // Reduced copies of the middle and of the non-verbatim tail.
         let reduced_range = plan.head_end..plan.verbatim_start;
@@ -447,13 +451,8 @@ impl Compactor {
             .saturating_sub(count_chars(SUMMARY_HEADER))
     }
 
-    /// `head ++ [summary] ++ kept tail`, repaired and reported.
-    fn assemble<'a>(
-        &self,
-        parts: Parts<'a>,
-        summary: Option<(String, SummarySource)>,
-        stats: JobStats,
-    ) -> Compacted<'a> {
+    /// `head ++ [summary] ++ kept tail`, repaired and measured.
+    fn build(&self, parts: &Parts<'_>, summary: Option<&str>) -> Built {
         let Parts {
             messages,
             plan,
@@ -462,44 +461,121 @@ impl Compactor {
         let middle_len = plan.middle().len();
         let mut out = Vec::with_capacity(plan.head_end + 1 + (plan.len - plan.tail_start));
         out.extend_from_slice(&messages[plan.head()]);
-        let (source, summarized) = match summary {
-            Some((text, source)) => {
+        match summary {
+            Some(text) => {
                 let mut message =
                     Message::new(plan.summary_role(), format!("{SUMMARY_HEADER}{text}"));
                 message.reference_only = true;
                 out.push(message);
                 out.extend(reduced.iter().skip(middle_len).cloned());
-                (source, middle_len)
             }
-            None => {
-                out.extend(reduced.iter().cloned());
-                (SummarySource::None, 0)
-            }
-        };
+            None => out.extend(reduced.iter().cloned()),
+        }
         out.extend_from_slice(&messages[plan.verbatim_start..]);
         let mut repairs = RepairReport::default();
         let out = repair_tool_pairs(out, &mut repairs);
-
-        let tokens_after = match self.measured(&out, PromptTokens::Estimate) {
-            PromptTokens::Reported(counted) => counted,
-            PromptTokens::Estimate => plan.scale.to_tokens(self.budget.estimate_tokens(&out)),
-        };
-        if tokens_after >= plan.tokens_before() {
-            tracing::warn!(
-                tokens_after,
-                tokens_before = plan.tokens_before(),
-                "compaction would not shrink the conversation; returning it unchanged"
-            );
-            let mut report = unchanged_report(&plan);
-            report.outcome = CompactionOutcome::NotSmaller {
-                compacted_tokens: tokens_after,
-            };
-            report.summarizer_calls = stats.calls;
-            return Compacted {
-                messages: Cow::Borrowed(messages),
-                report,
-            };
+        let tokens = self.tokens_of(plan, &out);
+        Built {
+            messages: out,
+            repairs,
+            tokens,
         }
+    }
+
+    /// The size of `messages` as the plan measures conversations.
+    fn tokens_of(&self, plan: &CompactionPlan, messages: &[Message]) -> u64 {
+        match self.measured(messages, PromptTokens::Estimate) {
+            PromptTokens::Reported(counted) => counted,
+            PromptTokens::Estimate => plan.scale.to_tokens(self.budget.estimate_tokens(messages)),
+        }
+    }
+
+    /// The conversation with `summary` in place of the middle, and when that
+    /// is not smaller than the input, as Hermes does, with the summary
+    /// clipped to the room there is (a shorter static note would fit only
+    /// where a clipped summary does). `Err` with the last attempt when no
+    /// such conversation is smaller.
+    fn smaller(
+        &self,
+        parts: &Parts<'_>,
+        summary: Option<(String, SummarySource)>,
+        stats: &mut JobStats,
+    ) -> Result<(Built, SummarySource), Built> {
+        let before = parts.plan.tokens_before();
+        let Some((text, source)) = summary else {
+            let built = self.build(parts, None);
+            return if built.tokens < before {
+                Ok((built, SummarySource::None))
+            } else {
+                Err(built)
+            };
+        };
+        let built = self.build(parts, Some(&text));
+        if built.tokens < before {
+            return Ok((built, source));
+        }
+        // Clip the summary by the excess (in characters) until it fits or
+        // nothing is left; each round keeps fewer characters, so it ends.
+        let mut clipped = text;
+        let mut last = built;
+        loop {
+            let excess = last.tokens - before + 1;
+            let keep = count_chars(&clipped)
+                .saturating_sub(excess.saturating_mul(CHARS_PER_TOKEN).saturating_add(1));
+            if keep == 0 {
+                return Err(last);
+            }
+            clipped = clip_chars(&clipped, keep);
+            last = self.build(parts, Some(&clipped));
+            if last.tokens < before {
+                tracing::debug!(
+                    tokens = last.tokens,
+                    before,
+                    "summary clipped to make the conversation smaller"
+                );
+                stats.summary_clipped = true;
+                return Ok((last, source));
+            }
+        }
+    }
+
+    /// The compacted conversation and its report: the smallest valid one of
+    /// [`smaller`](Self::smaller), or the input (repaired) when none is
+    /// smaller.
+    fn assemble<'a>(
+        &self,
+        parts: Parts<'a>,
+        summary: Option<(String, SummarySource)>,
+        mut stats: JobStats,
+    ) -> Compacted<'a> {
+        let summarized = if summary.is_some() {
+            parts.plan.middle().len()
+        } else {
+            0
+        };
+        let (built, source) = match self.smaller(&parts, summary, &mut stats) {
+            Ok(found) => found,
+            Err(attempt) => {
+                let Parts { messages, plan, .. } = parts;
+                tracing::warn!(
+                    tokens_after = attempt.tokens,
+                    tokens_before = plan.tokens_before(),
+                    "no compacted conversation is smaller; returning the input, repaired"
+                );
+                let mut report = unchanged_report(&plan);
+                report.outcome = CompactionOutcome::NotSmaller {
+                    compacted_tokens: attempt.tokens,
+                };
+                report.summarizer_calls = stats.calls;
+                return repaired(messages, report);
+            }
+        };
+        let Parts { messages, plan, .. } = parts;
+        let Built {
+            messages: out,
+            repairs,
+            tokens: tokens_after,
+        } = built;
         let outcome = if tokens_after <= plan.target_tokens {
             CompactionOutcome::ReachedTarget
         } else if tokens_after <= plan.threshold_tokens {
@@ -543,6 +619,41 @@ impl Compactor {
             messages: Cow::Owned(out),
             report,
         }
+    }
+}
+
+/// A candidate compacted conversation.
+struct Built {
+    messages: Vec<Message>,
+    repairs: RepairReport,
+    tokens: u64,
+}
+
+/// `text` cut to its first `keep` characters, `…` marking the cut.
+fn clip_chars(text: &str, keep: u64) -> String {
+    let keep = usize::try_from(keep).unwrap_or(usize::MAX);
+    match text.char_indices().nth(keep) {
+        Some((cut, _)) => format!("{}…", text[..cut].trim_end()),
+        None => text.to_owned(),
+    }
+}
+
+/// `messages` unchanged, or repaired when a tool result lacks its call or
+/// a call its result (a chat API rejects both), with `report` saying so.
+fn repaired(messages: &[Message], mut report: CompactionReport) -> Compacted<'_> {
+    if !needs_repair(messages) {
+        return Compacted {
+            messages: Cow::Borrowed(messages),
+            report,
+        };
+    }
+    let mut repairs = RepairReport::default();
+    let out = repair_tool_pairs(messages.to_vec(), &mut repairs);
+    report.messages_after = out.len();
+    report.repairs = repairs;
+    Compacted {
+        messages: Cow::Owned(out),
+        report,
     }
 }
 
@@ -977,5 +1088,71 @@ mod tests {
             }
             other => panic!("outcome {other:?}"),
         }
+    }
+
+    /// A huge head, a small middle, a short tail: a summary at its bound is
+    /// larger than the middle it replaces.
+    fn big_head(middle: &[Message]) -> Vec<Message> {
+        let mut m = vec![Message::system("word ".repeat(5_600))]; // 7,000 tokens
+        m.extend_from_slice(middle);
+        m.push(Message::user("And now?"));
+        m
+    }
+
+    /// Hermes: a summary that would not make the conversation smaller is
+    /// clipped to the room there is (or replaced by a static note), so the
+    /// result is smaller; before, the input came back unchanged.
+    #[test]
+    fn a_summary_that_does_not_help_is_clipped_to_the_room() {
+        let middle: Vec<Message> = (0..6)
+            .map(|i| Message::user(format!("note {i} {}", "word ".repeat(40))))
+            .collect();
+        let m = big_head(&middle);
+        let c = compactor(8_000, |config| {
+            config.compression.protect_first_n = 1;
+            config.compression.min_tail_messages = 1;
+        });
+        let long = |_: SummaryRequest<'_>| -> Result<String, SummarizerError> {
+            Ok("summary ".repeat(5_000))
+        };
+        let out = c.compact(&m, PromptTokens::Estimate, &long).unwrap();
+        let r = &out.report;
+        assert!(
+            !matches!(r.outcome, CompactionOutcome::NotSmaller { .. }),
+            "{r:?}"
+        );
+        assert!(r.tokens_after < r.tokens_before, "{r:?}");
+        assert_eq!(r.summary, SummarySource::Summarizer);
+        assert!(r.summary_clipped);
+        assert_eq!(out.messages[0], m[0]);
+        assert_eq!(out.messages.last(), m.last());
+        assert_eq!(c.estimate_tokens(&out.messages), r.tokens_after);
+    }
+
+    /// When no compacted conversation is smaller, the input comes back, but
+    /// repaired: a tool result without its call never leaves the compactor.
+    #[test]
+    fn not_smaller_still_repairs_tool_pairs() {
+        let m = big_head(&[Message::user("hi"), Message::tool_result("lost", "?")]);
+        let c = compactor(8_000, |config| {
+            config.compression.protect_first_n = 1;
+            config.compression.min_tail_messages = 1;
+        });
+        let out = c
+            .compact(&m, PromptTokens::Estimate, &ok_summarizer)
+            .unwrap();
+        let r = &out.report;
+        assert!(
+            matches!(r.outcome, CompactionOutcome::NotSmaller { .. }),
+            "{r:?}"
+        );
+        assert_eq!(r.repairs.removed_orphan_results, ["lost"]);
+        assert!(
+            out.messages.iter().all(|x| x.role != Role::Tool),
+            "{:?}",
+            out.messages
+        );
+        assert_eq!(out.messages.len(), m.len() - 1);
+        assert_eq!(r.messages_after, m.len() - 1);
     }
 }
