@@ -72,7 +72,8 @@ fn cookbook_tools_example() {
     assert_eq!(count(Encoding::O200kBase, &messages, &tools), 101);
 }
 
-fn reference(model: &str, messages: &[Message]) -> u64 {
+/// The messages counted by `tiktoken-rs` with the OpenAI cookbook's rules.
+pub(crate) fn reference(model: &str, messages: &[Message]) -> u64 {
     let converted: Vec<tiktoken_rs::ChatCompletionRequestMessage> = messages
         .iter()
         .map(|m| tiktoken_rs::ChatCompletionRequestMessage {

@@ -6,3 +6,4 @@ mod chat_format;
 mod cupel_differential;
 mod cupel_parity;
 mod exact_counter;
+mod prompt_default_counter;

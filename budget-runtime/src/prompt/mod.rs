@@ -14,6 +14,6 @@ pub use error::PromptError;
 pub use fitted_prompt::{FittedPrompt, PromptReport};
 pub use prompt_budget::{
     DEFAULT_DOCUMENTS_HEADER, DEFAULT_HISTORY_SHARE, DEFAULT_OUTPUT_RESERVE, PromptBudget,
-    PromptBudgetBuilder,
+    PromptBudgetBuilder, default_counter,
 };
 pub use turn::Turn;

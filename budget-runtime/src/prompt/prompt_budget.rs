@@ -10,7 +10,7 @@ use crate::compact::{
     needs_repair, repair_tool_pairs, trim_messages,
 };
 use crate::estimate::ContentType;
-use crate::estimate::{DEFAULT_ESTIMATOR, Encoding, Estimator};
+use crate::estimate::{CalibratedEstimator, Encoding, Estimator};
 use crate::model::{ContextBudget, ContextItem, ItemView};
 use crate::pipeline::{OverflowStrategy, Pipeline, SelectionReport};
 use crate::prompt::error::PromptError;
@@ -35,6 +35,34 @@ pub const DEFAULT_HISTORY_SHARE: f64 = 0.5;
 /// First line of the context message that carries pinned and retrieved
 /// items, when none is set.
 pub const DEFAULT_DOCUMENTS_HEADER: &str = "Context for this request (reference material):";
+
+/// The counter a [`PromptBudget`] uses unless told otherwise, one that never
+/// undercounts `o200k_base`: the exact `o200k_base` counter with the `o200k`
+/// feature, else the UTF-8 length of each text
+/// ([`CalibratedEstimator::upper_bound`]), a count no tokenizer with tokens
+/// of at least one byte exceeds.
+///
+/// ```
+/// use budget::{Estimator, estimate::ContentType, prompt::default_counter};
+///
+/// let counter = default_counter();
+/// let table = "| a | b |\n|---|---|\n| 1 | 2 |\n";
+/// #[cfg(feature = "o200k")]
+/// {
+///     use budget::estimate::{Encoding, ExactCounter, TokenCounter};
+///     let exact = ExactCounter::new(Encoding::O200kBase)?;
+///     assert_eq!(counter.estimate(table, ContentType::Markdown), exact.count_tokens(table));
+/// }
+/// assert!(counter.estimate(table, ContentType::Markdown) <= table.len() as u64);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn default_counter() -> Arc<dyn Estimator> {
+    #[cfg(feature = "o200k")]
+    if let Ok(exact) = crate::estimate::ExactCounter::new(Encoding::O200kBase) {
+        return Arc::new(exact);
+    }
+    Arc::new(CalibratedEstimator::upper_bound(Encoding::O200kBase))
+}
 
 /// Joins the items of the context message.
 const SEPARATOR: &str = "\n\n";
@@ -61,10 +89,11 @@ const SEPARATOR: &str = "\n\n";
 ///    oldest history. So `total + output_reserve <= window` holds for the
 ///    counter and chat format chosen, or the turn fails with the numbers.
 ///
-/// Defaults: [`ChatFormat::openai`] and
-/// [`DEFAULT_ESTIMATOR`](crate::estimate::DEFAULT_ESTIMATOR) (calibrated for
-/// `o200k_base`, never more than 10% under on CJK or other non-Latin text;
-/// use an exact counter such as `ExactCounter` where available), output reserve
+/// Defaults: [`ChatFormat::openai`] for `o200k_base`, counted by
+/// [`default_counter`]: exact `o200k_base` with the `o200k` feature (on by
+/// default in `context-budget`), else the UTF-8 length, which never
+/// undercounts any tokenizer whose tokens are at least a byte (about 4×
+/// over on English); output reserve
 /// [`DEFAULT_OUTPUT_RESERVE`] (at most a quarter of the window), history
 /// share [`DEFAULT_HISTORY_SHARE`], [`CompactionConfig::default`].
 ///
@@ -83,7 +112,7 @@ const SEPARATOR: &str = "\n\n";
 ///     Message::tool_result("c1", "E0502: cannot borrow as mutable because it is also borrowed as immutable"),
 /// ];
 /// let docs: Vec<Item> = (0..40)
-///     .map(|i| Item::builder(format!("Doc {i}: {}", "borrowing rules ".repeat(150))).relevance(f64::from(i) / 40.0).build())
+///     .map(|i| Item::builder(format!("Doc {i}: {}", "borrowing rules ".repeat(300))).relevance(f64::from(i) / 40.0).build())
 ///     .collect::<Result<_, _>>()?;
 /// let summarize = |_: SummaryRequest<'_>| -> Result<String, SummarizerError> { Ok("earlier talk".into()) };
 ///
@@ -91,7 +120,7 @@ const SEPARATOR: &str = "\n\n";
 /// let fitted = budget.fit(turn, &summarize)?;
 /// let report = &fitted.report;
 /// assert!(report.total_tokens + 2_048 <= 16_384);
-/// assert!(!report.documents_left_out.is_empty()); // 40 × ~450 tokens do not fit
+/// assert!(!report.documents_left_out.is_empty()); // 40 × ~600 tokens do not fit
 /// // the best were kept: every item left out scores below every item kept
 /// let worst_kept = fitted.documents.iter().filter_map(|d| d.relevance()).fold(1.0, f64::min);
 /// assert!(report.documents_left_out.iter().all(|&i| docs[i].relevance() < Some(worst_kept)));
@@ -190,8 +219,12 @@ impl PromptBudgetBuilder {
     }
     /// What every text is counted with: an exact counter (every
     /// [`TokenCounter`](crate::estimate::TokenCounter) is an [`Estimator`]) or an
-    /// estimator that does not undercount (default
-    /// [`DEFAULT_ESTIMATOR`](crate::estimate::DEFAULT_ESTIMATOR)).
+    /// estimator that does not undercount (default [`default_counter`]). An
+    /// estimator that can undercount (such as
+    /// [`DEFAULT_ESTIMATOR`](crate::estimate::DEFAULT_ESTIMATOR), up to
+    /// 21% under on Markdown tables) can overflow the window; give it a
+    /// [`safety_margin_tokens`](Self::safety_margin_tokens) that covers its
+    /// worst case.
     pub fn counter(mut self, counter: impl Estimator + 'static) -> Self {
         self.counter = Arc::new(counter);
         self
@@ -285,7 +318,7 @@ impl PromptBudget {
             history_limit: None,
             context_limit: None,
             format: ChatFormat::openai(Encoding::O200kBase),
-            counter: Arc::new(DEFAULT_ESTIMATOR),
+            counter: default_counter(),
             history_share: DEFAULT_HISTORY_SHARE,
             compaction: CompactionConfig::default(),
             pipeline: None,
