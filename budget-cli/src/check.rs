@@ -71,6 +71,9 @@ pub fn run(args: &CheckArgs) -> Result<(), CliError> {
         }
     };
     output::write(&text, None)?;
+    for warning in reports.iter().flat_map(|r| &r.warnings) {
+        eprintln!("warning: {warning} (--prompts wins)");
+    }
     let unusable = reports
         .iter()
         .filter(|r| r.failure == Some(FailureKind::Input))

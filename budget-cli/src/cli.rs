@@ -152,7 +152,9 @@ pub struct CheckArgs {
     /// `model_max_tokens`).
     #[arg(long, value_name = "FILE")]
     pub model_config: PathBuf,
-    /// The folder prompt keys are looked up in.
+    /// The folder prompt keys are looked up in, for every pipeline: it wins
+    /// over a pipeline's own `settings.prompts_dir` (a warning names each
+    /// one it overrides).
     #[arg(long, value_name = "DIR")]
     pub prompts: PathBuf,
     /// What a violation does [default: PIPELINE_LIMITS_POLICY, else each

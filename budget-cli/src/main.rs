@@ -96,9 +96,21 @@ fn usage_error(error: &clap::Error) -> ExitCode {
             ExitCode::from(2)
         }
         _ => {
+            // The message is the paragraph before the usage and tips: one
+            // line, or a heading and the arguments it names.
             let rendered = error.render().to_string();
-            let first = rendered.lines().next().unwrap_or("invalid arguments");
-            let message = first.strip_prefix("error: ").unwrap_or(first);
+            let paragraph: Vec<&str> = rendered
+                .lines()
+                .map(str::trim)
+                .take_while(|line| !line.is_empty() && !line.starts_with("Usage:"))
+                .collect();
+            let message = paragraph.join(" ");
+            let message = message.strip_prefix("error: ").unwrap_or(&message);
+            let message = if message.is_empty() {
+                "invalid arguments"
+            } else {
+                message
+            };
             eprintln!("error: {message} (see budget --help)");
             ExitCode::from(2)
         }

@@ -76,8 +76,9 @@ use budget_runtime::estimate::{Estimator, RatioEstimator};
 ///
 /// let small = ModelConfig::new(7_900, Some(1_024))?;
 /// let err = Checker::new(&small, &prompts).check(&pipeline).unwrap_err();
-/// assert_eq!(err.to_string(),
-///     "pipeline `support`: step `answer` exceeds context_window 7900 by 125 tokens: prompt 73 + history 800 + context 6000 + output 1024 + safety 128");
+/// assert_eq!(err.to_string(), format!(
+///     "{}: pipeline `support`: step `answer` exceeds context_window 7900 by 125 tokens: prompt 73 + history 800 + context 6000 + output 1024 + safety 128",
+///     dir.join("p.yaml").display()));
 ///
 /// let clamped = Checker::new(&small, &prompts).policy_override(Some(Policy::AutoClamp)).check(&pipeline)?;
 /// assert_eq!(clamped.max_context_tokens_after, 5_875);
@@ -246,6 +247,7 @@ impl Evaluation {
                     .find_map(|s| s.terms.check().err().map(|v| (s, v)));
                 if let Some((step, violation)) = over {
                     return Err(ContractError::Violation {
+                        path: self.path,
                         pipeline: self.name,
                         step: step.id.clone(),
                         violation,
@@ -253,7 +255,9 @@ impl Evaluation {
                 }
                 Vec::new()
             }
-            Policy::AutoClamp => clamp_steps(&self.name, &mut steps)?,
+            Policy::AutoClamp => {
+                clamp_steps(&self.name, &mut steps).map_err(|e| e.in_file(&self.path))?
+            }
         };
         let max_context_tokens_after = clamps
             .iter()
@@ -344,6 +348,24 @@ impl<'a> Checker<'a> {
     /// As both.
     pub fn check(&self, pipeline: &PipelineConfig) -> Result<ContractReport, ContractError> {
         self.evaluate(pipeline)?.enforce()
+    }
+
+    /// What checking `pipeline` notices without failing: a
+    /// `settings.prompts_dir` that a one-folder prompt store
+    /// ([`PromptStore::new`], `budget check --prompts DIR`) overrides.
+    pub fn warnings(&self, pipeline: &PipelineConfig) -> Vec<String> {
+        let mut warnings = Vec::new();
+        if let Some(dir) = &pipeline.settings().prompts_dir
+            && !self.prompts.follows_settings()
+        {
+            warnings.push(format!(
+                "{}: settings.prompts_dir `{}` is ignored: prompts are read from {} for every pipeline",
+                dir.location,
+                dir.value,
+                self.prompts.folder(None).display()
+            ));
+        }
+        warnings
     }
 
     /// The prompts of every `call_model` step that names one, by key.

@@ -176,6 +176,7 @@ pub fn clamp_steps(pipeline: &str, steps: &mut [StepReport]) -> Result<Vec<Clamp
             .ok()
             .filter(|&a| a > 0)
             .ok_or_else(|| ContractError::OutputClampNotPositive {
+                path: std::path::PathBuf::new(),
                 pipeline: pipeline.to_owned(),
                 step: step.id.clone(),
                 allowed: saturate(allowed),

@@ -1,6 +1,6 @@
 //! Errors of loading, validating and enforcing budget contracts.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use thiserror::Error;
 
@@ -50,10 +50,14 @@ pub enum ContractError {
         found: &'static str,
     },
     /// A file has no `YAMLpipeline`, `YAMLpipelines` or `pipelines` root (or an empty list).
-    #[error("{}: no pipeline: expected a YAMLpipeline mapping or a non-empty YAMLpipelines/pipelines list", path.display())]
+    #[error(
+        "{location}: no pipeline: expected a YAMLpipeline mapping or a non-empty YAMLpipelines/pipelines list, found {found}"
+    )]
     NoPipeline {
-        /// The file.
-        path: PathBuf,
+        /// Where the document (or the empty list) starts.
+        location: SourceLocation,
+        /// What is there instead.
+        found: &'static str,
     },
     /// A multi-pipeline file has no pipeline of the requested name.
     #[error("{}: no pipeline named {name:?}", path.display())]
@@ -202,8 +206,13 @@ pub enum ContractError {
     #[error("{0}")]
     Typo(Typo),
     /// Under `fail_fast`, the worst-case step exceeds the window.
-    #[error("pipeline `{pipeline}`: step `{step}` {violation}")]
+    #[error(
+        "{}pipeline `{pipeline}`: step `{step}` {violation}",
+        file_prefix(path)
+    )]
     Violation {
+        /// The pipeline's file (empty when not known).
+        path: PathBuf,
         /// The pipeline name.
         pipeline: String,
         /// The step.
@@ -214,10 +223,12 @@ pub enum ContractError {
     /// Under `auto_clamp`, a step does not fit even with context cut to 1
     /// token: its output limit would have to drop to 0 or below.
     #[error(
-        "pipeline `{pipeline}`: cannot clamp the output of step `{step}`: it leaves {allowed} tokens for output (window {} - prompt {} - history {} - context {} - safety {})",
-        terms.context_window, terms.fixed_prompt_tokens, terms.max_history_tokens, terms.max_context_tokens, terms.safety_margin_tokens
+        "{}pipeline `{pipeline}`: cannot clamp the output of step `{step}`: it leaves {allowed} tokens for output (window {} - prompt {} - history {} - context {} - safety {})",
+        file_prefix(path), terms.context_window, terms.fixed_prompt_tokens, terms.max_history_tokens, terms.max_context_tokens, terms.safety_margin_tokens
     )]
     OutputClampNotPositive {
+        /// The pipeline's file (empty when not known).
+        path: PathBuf,
         /// The pipeline name.
         pipeline: String,
         /// The step.
@@ -235,6 +246,28 @@ pub enum ContractError {
         /// Why.
         source: std::io::Error,
     },
+}
+
+/// `path: ` for a known file, nothing for an empty path.
+fn file_prefix(path: &Path) -> String {
+    if path.as_os_str().is_empty() {
+        String::new()
+    } else {
+        format!("{}: ", path.display())
+    }
+}
+
+impl ContractError {
+    /// This error with the pipeline's file set, where it names a pipeline
+    /// but not yet its file.
+    pub(crate) fn in_file(mut self, file: &Path) -> Self {
+        if let Self::Violation { path, .. } | Self::OutputClampNotPositive { path, .. } = &mut self
+            && path.as_os_str().is_empty()
+        {
+            file.clone_into(path);
+        }
+        self
+    }
 }
 
 /// What kind of failure a [`ContractError`] is: the input could not be

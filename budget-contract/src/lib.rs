@@ -49,5 +49,5 @@ pub use {
     report::{ClampRow, PipelineReport, StepRow},
     source::{SourceLocation, Sourced},
     template::{TemplateError, render_empty},
-    typo::{CALL_MODEL, CALL_MODEL_KEYS, MAX_TYPO_DISTANCE, SETTINGS_KEYS, Typo},
+    typo::{CALL_MODEL, CALL_MODEL_KEYS, MAX_TYPO_DISTANCE, PIPELINE_KEYS, SETTINGS_KEYS, Typo},
 };

@@ -93,7 +93,7 @@ impl PipelineLoader {
     ) -> Result<PipelineConfig, ContractError> {
         let path = path.as_ref();
         let (doc, sha256) = read_document(path)?;
-        let node = select(pipelines_in(&doc, path)?, path, name)?;
+        let node = select(pipelines_in(&doc)?, path, name)?;
         self.build(Written {
             node,
             path: path.to_owned(),
@@ -111,7 +111,7 @@ impl PipelineLoader {
     pub fn load_all(&self, path: impl AsRef<Path>) -> Result<Vec<NamedPipeline>, ContractError> {
         let path = path.as_ref();
         let (doc, sha256) = read_document(path)?;
-        Ok(pipelines_in(&doc, path)?
+        Ok(pipelines_in(&doc)?
             .into_iter()
             .map(|node| {
                 let name = pipeline_name(&node).unwrap_or_else(|| path.display().to_string());
@@ -140,11 +140,7 @@ impl PipelineLoader {
                 },
                 other => other,
             })?;
-            let node = select(
-                pipelines_in(&doc, &parent_path)?,
-                &parent_path,
-                name.as_deref(),
-            )?;
+            let node = select(pipelines_in(&doc)?, &parent_path, name.as_deref())?;
             let id = (identity(&parent_path), pipeline_name(&node));
             if seen.contains(&id) {
                 let mut cycle: Vec<PathBuf> = chain.iter().map(|w| w.path.clone()).collect();
@@ -215,7 +211,7 @@ fn read_document(path: &Path) -> Result<(Node, Sha256Digest), ContractError> {
 }
 
 /// The pipeline mappings of a document, in order.
-fn pipelines_in(doc: &Node, path: &Path) -> Result<Vec<Node>, ContractError> {
+fn pipelines_in(doc: &Node) -> Result<Vec<Node>, ContractError> {
     if let Some((key, single)) = doc.entry("YAMLpipeline") {
         return match single.value {
             Value::Map(_) => Ok(vec![single.clone()]),
@@ -227,7 +223,11 @@ fn pipelines_in(doc: &Node, path: &Path) -> Result<Vec<Node>, ContractError> {
         .find_map(|name| doc.entry(name))
     else {
         return Err(ContractError::NoPipeline {
-            path: path.to_owned(),
+            location: doc.location.clone(),
+            found: match doc.value {
+                Value::Map(_) => "a mapping without any of those keys",
+                ref other => other.kind(),
+            },
         });
     };
     let Value::Seq(items) = &list.value else {
@@ -235,7 +235,8 @@ fn pipelines_in(doc: &Node, path: &Path) -> Result<Vec<Node>, ContractError> {
     };
     if items.is_empty() {
         return Err(ContractError::NoPipeline {
-            path: path.to_owned(),
+            location: list.location.clone(),
+            found: "an empty list",
         });
     }
     items

@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 use crate::loader::{check_unique_ids, shape, step_id, steps_of};
 use crate::yaml::{Node, Value};
 use crate::{
-    CALL_MODEL, CALL_MODEL_KEYS, ContractError, PipelineLoader, PipelineSource, Policy,
-    SETTINGS_KEYS, SourceLocation, Sourced, Typo,
+    CALL_MODEL, CALL_MODEL_KEYS, ContractError, PIPELINE_KEYS, PipelineLoader, PipelineSource,
+    Policy, SETTINGS_KEYS, SourceLocation, Sourced, Typo,
 };
 
 /// The budget settings of a pipeline, merged over its `extends` chain. Other
@@ -125,9 +125,15 @@ impl PipelineConfig {
     pub fn from_yaml_str(yaml: &str, path: impl AsRef<Path>) -> Result<Self, ContractError> {
         let path = path.as_ref();
         let doc = Node::parse(yaml, path)?;
-        let (_, node) = doc.entry("YAMLpipeline").ok_or(ContractError::NoPipeline {
-            path: path.to_owned(),
-        })?;
+        let (_, node) = doc
+            .entry("YAMLpipeline")
+            .ok_or_else(|| ContractError::NoPipeline {
+                location: doc.location.clone(),
+                found: match doc.value {
+                    Value::Map(_) => "a mapping without a YAMLpipeline key",
+                    ref other => other.kind(),
+                },
+            })?;
         if let Some(extends) = node.get("extends") {
             return Err(ContractError::ExtendsNotFollowed {
                 location: extends.location.clone(),
@@ -143,6 +149,7 @@ impl PipelineConfig {
         files: Vec<PipelineSource>,
     ) -> Result<Self, ContractError> {
         let mut typos = Vec::new();
+        find_typos(node, &PIPELINE_KEYS, &mut typos);
         let name = match node.get("name") {
             Some(Node {
                 value: Value::Str(name),

@@ -97,6 +97,13 @@ impl PromptStore {
         }
     }
 
+    /// Whether each pipeline's `settings.prompts_dir` is followed
+    /// ([`from_settings`](Self::from_settings)) rather than one folder used
+    /// for all ([`new`](Self::new)).
+    pub fn follows_settings(&self) -> bool {
+        self.follow_settings
+    }
+
     /// The folder searched for a pipeline whose `settings.prompts_dir` is
     /// `prompts_dir`.
     pub fn folder(&self, prompts_dir: Option<&str>) -> PathBuf {

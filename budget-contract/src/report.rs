@@ -52,6 +52,11 @@ pub struct PipelineReport {
     /// The file the pipeline was loaded from (not serialized).
     #[serde(skip)]
     pub path: PathBuf,
+    /// What the check noticed without failing, each with the file and line
+    /// it concerns (for example a `settings.prompts_dir` the prompt store
+    /// does not follow).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
 }
 
 /// One clamp: `kind` is `max_context_tokens` (with `step` null) or
@@ -129,6 +134,7 @@ impl From<&ContractReport> for PipelineReport {
                 })
                 .collect(),
             steps: report.steps.iter().map(StepRow::from).collect(),
+            warnings: Vec::new(),
             path: report.path.clone(),
         }
     }
@@ -138,17 +144,25 @@ impl PipelineReport {
     /// Checks `pipeline` with `checker`; every error becomes a report with
     /// `ok: false`.
     pub fn of(checker: &Checker<'_>, pipeline: &PipelineConfig) -> Self {
+        let warnings = checker.warnings(pipeline);
         let evaluation = match checker.evaluate(pipeline) {
             Ok(evaluation) => evaluation,
             Err(error) => {
-                return Self::failed(pipeline.name(), pipeline.path().to_owned(), &error);
+                return Self {
+                    warnings,
+                    ..Self::failed(pipeline.name(), pipeline.path().to_owned(), &error)
+                };
             }
         };
         let configured: Vec<StepRow> = evaluation.steps.iter().map(StepRow::from).collect();
         match evaluation.enforce() {
-            Ok(report) => Self::from(&report),
+            Ok(report) => Self {
+                warnings,
+                ..Self::from(&report)
+            },
             Err(error) => Self {
                 steps: configured,
+                warnings,
                 ..Self::failed(pipeline.name(), pipeline.path().to_owned(), &error)
             },
         }
@@ -165,6 +179,7 @@ impl PipelineReport {
             clamps: Vec::new(),
             steps: Vec::new(),
             path,
+            warnings: Vec::new(),
         }
     }
 }

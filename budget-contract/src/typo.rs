@@ -24,6 +24,9 @@ pub const CALL_MODEL_KEYS: [&str; 5] = [
     "user_parts",
 ];
 
+/// Keys of the `YAMLpipeline` mapping.
+pub const PIPELINE_KEYS: [&str; 4] = ["name", "extends", "settings", "steps"];
+
 /// The action whose steps the contract checks.
 pub const CALL_MODEL: &str = "call_model";
 
@@ -52,14 +55,21 @@ pub struct Typo {
 
 impl Typo {
     /// A typo when `written` is not in `known` but within
-    /// [`MAX_TYPO_DISTANCE`] edits of one of them (the closest, first on ties).
+    /// [`MAX_TYPO_DISTANCE`] edits of one of them (the closest, first on
+    /// ties), as written or with its common abbreviations spelled out
+    /// (`ctx`, `hist`, `out`, `tok`, `toks`: `max_ctx_tokens` is
+    /// `max_context_tokens`).
     pub fn find(written: &str, known: &[&'static str], location: SourceLocation) -> Option<Typo> {
         if known.contains(&written) {
             return None;
         }
+        let expanded = expand_abbreviations(written);
         known
             .iter()
-            .map(|&name| (edit_distance(written, name), name))
+            .map(|&name| {
+                let distance = edit_distance(written, name).min(edit_distance(&expanded, name));
+                (distance, name)
+            })
             .filter(|&(distance, _)| distance <= MAX_TYPO_DISTANCE)
             .min_by_key(|&(distance, _)| distance)
             .map(|(_, resembles)| Typo {
@@ -68,6 +78,20 @@ impl Typo {
                 resembles,
             })
     }
+}
+
+/// `key` with each `_`-separated abbreviation of a budget word spelled out.
+fn expand_abbreviations(key: &str) -> String {
+    key.split('_')
+        .map(|word| match word {
+            "ctx" => "context",
+            "hist" => "history",
+            "out" => "output",
+            "tok" | "toks" => "tokens",
+            other => other,
+        })
+        .collect::<Vec<_>>()
+        .join("_")
 }
 
 impl fmt::Display for Typo {
@@ -83,6 +107,29 @@ impl fmt::Display for Typo {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn abbreviations_and_near_misses_are_typos() {
+        let typo = |key, known: &[&'static str]| {
+            Typo::find(key, known, SourceLocation::file("p")).map(|t| t.resembles)
+        };
+        assert_eq!(
+            typo("max_ctx_tokens", &SETTINGS_KEYS),
+            Some("max_context_tokens")
+        );
+        assert_eq!(
+            typo("max_hist_toks", &SETTINGS_KEYS),
+            Some("max_history_tokens")
+        );
+        assert_eq!(
+            typo("max_out_tokens", &CALL_MODEL_KEYS),
+            Some("max_output_tokens")
+        );
+        assert_eq!(typo("setings", &PIPELINE_KEYS), Some("settings"));
+        assert_eq!(typo("step", &PIPELINE_KEYS), Some("steps"));
+        assert_eq!(typo("extend", &PIPELINE_KEYS), Some("extends"));
+        assert_eq!(typo("description", &PIPELINE_KEYS), None);
+    }
 
     #[test]
     fn real_keys_of_other_meaning_are_not_typos() {

@@ -30,6 +30,10 @@ pub(crate) enum Value {
     Bool(bool),
     Int(i128),
     Float(f64),
+    /// Digits with a leading zero (`013560`): YAML 1.1 (PyYAML, which the
+    /// LocalAI-RAG runtime uses) reads them as octal, YAML 1.2 as decimal,
+    /// so no reading is safe.
+    LeadingZero(String),
     Str(String),
     Seq(Vec<Node>),
     Map(Vec<(Key, Node)>),
@@ -43,6 +47,9 @@ impl Value {
             Value::Bool(_) => "a boolean",
             Value::Int(_) => "an integer",
             Value::Float(_) => "a float",
+            Value::LeadingZero(_) => {
+                "a number with a leading zero, which YAML 1.1 (PyYAML) reads as octal and YAML 1.2 as decimal: write it without the zero"
+            }
             Value::Str(_) => "a string",
             Value::Seq(_) => "a list",
             Value::Map(_) => "a mapping",
@@ -56,7 +63,7 @@ impl Node {
         let raw: Option<Spanned<RawValue>> =
             serde_saphyr::from_str(text).map_err(|e| yaml_error(&e, path))?;
         Ok(match raw {
-            Some(raw) => located(raw, path),
+            Some(raw) => located(raw, path, text),
             None => Node {
                 value: Value::Null,
                 location: SourceLocation::file(path),
@@ -133,15 +140,20 @@ fn location_of<T>(spanned: &Spanned<T>, path: &Path) -> SourceLocation {
     SourceLocation::at(path, spanned.referenced.line(), spanned.referenced.column())
 }
 
-fn located(raw: Spanned<RawValue>, path: &Path) -> Node {
+fn located(raw: Spanned<RawValue>, path: &Path, text: &str) -> Node {
     let location = location_of(&raw, path);
     let value = match raw.value {
         RawValue::Null => Value::Null,
         RawValue::Bool(b) => Value::Bool(b),
         RawValue::Int(i) => Value::Int(i),
-        RawValue::Float(f) => Value::Float(f),
+        RawValue::Float(f) => match leading_zero_digits(text, &raw) {
+            Some(digits) => Value::LeadingZero(digits.to_owned()),
+            None => Value::Float(f),
+        },
         RawValue::Str(s) => Value::Str(s),
-        RawValue::Seq(items) => Value::Seq(items.into_iter().map(|i| located(i, path)).collect()),
+        RawValue::Seq(items) => {
+            Value::Seq(items.into_iter().map(|i| located(i, path, text)).collect())
+        }
         RawValue::Map(entries) => Value::Map(
             entries
                 .into_iter()
@@ -150,12 +162,29 @@ fn located(raw: Spanned<RawValue>, path: &Path) -> Node {
                         location: location_of(&key, path),
                         name: key.value.0,
                     };
-                    (key, located(node, path))
+                    (key, located(node, path, text))
                 })
                 .collect(),
         ),
     };
     Node { value, location }
+}
+
+/// The scalar written at `spanned`'s position in `text` when it is digits
+/// with a leading zero (`013560`, `-07`), which the parser read as a float.
+fn leading_zero_digits<'t, T>(text: &'t str, spanned: &Spanned<T>) -> Option<&'t str> {
+    let index = |n: u64| usize::try_from(n.checked_sub(1)?).ok();
+    let line = text.lines().nth(index(spanned.referenced.line())?)?;
+    let start = line
+        .char_indices()
+        .nth(index(spanned.referenced.column())?)
+        .map(|(i, _)| i)?;
+    let token = line[start..]
+        .split(|c: char| c.is_whitespace() || c == '#' || c == ',')
+        .next()?;
+    let digits = token.strip_prefix(['-', '+']).unwrap_or(token);
+    (digits.len() > 1 && digits.starts_with('0') && digits.bytes().all(|b| b.is_ascii_digit()))
+        .then_some(token)
 }
 
 impl<'de> Deserialize<'de> for RawKey {

@@ -241,3 +241,86 @@ fn unreadable_or_broken_pipelines_are_two() {
     assert_eq!(run.code, 1, "{}", run.stderr);
     assert_eq!(run.json()[0]["failure"], "violation");
 }
+
+/// A typo in a file that extends a valid base is an error naming the
+/// file, the line and the key it resembles, not a silent pass with the
+/// base's values.
+#[test]
+fn typos_in_an_extending_pipeline_are_errors_with_file_and_line() {
+    let base = b"YAMLpipeline:\n  name: base\n  settings:\n    max_context_tokens: 500\n  steps:\n    - id: a\n      action: call_model\n      prompt_key: a\n      max_output_tokens: 100\n";
+    for (child, line, written, known) in [
+        (
+            "YAMLpipeline:\n  name: c\n  extends: ./base.yaml\n  setings:\n    max_context_tokens: 9000\n",
+            "4:3",
+            "setings",
+            "settings",
+        ),
+        (
+            "YAMLpipeline:\n  name: c\n  extends: ./base.yaml\n  step:\n    - id: a\n      max_output_tokens: 9000\n",
+            "4:3",
+            "step",
+            "steps",
+        ),
+        (
+            "YAMLpipeline:\n  name: c\n  extends: ./base.yaml\n  settings:\n    max_ctx_tokens: 9000\n",
+            "5:5",
+            "max_ctx_tokens",
+            "max_context_tokens",
+        ),
+    ] {
+        let dir = tree(&[
+            ("pipelines/base/base.yaml", base.as_slice()),
+            (
+                "pipelines/child.yaml",
+                child.replace("./base.yaml", "./base/base.yaml").as_bytes(),
+            ),
+            ("prompts/a.txt", b"Answer."),
+            ("model.json", b"{\"model_context_window\": 1000}"),
+        ]);
+        let run = budget_in(
+            dir.path(),
+            &[
+                "check",
+                "pipelines/child.yaml",
+                "--model-config",
+                "model.json",
+                "--prompts",
+                "prompts",
+            ],
+        );
+        assert_eq!(run.code, 2, "{written}: {}{}", run.stdout, run.stderr);
+        let expected = format!(
+            "pipelines/child.yaml:{line}: `{written}` is not a known key; did you mean `{known}`?"
+        );
+        assert!(run.stdout.contains(&expected), "{expected}\n{}", run.stdout);
+    }
+}
+
+/// `--prompts DIR` wins over a pipeline's own `settings.prompts_dir`, and
+/// says so for each one it overrides.
+#[test]
+fn prompts_flag_wins_over_prompts_dir_with_a_warning() {
+    let dir = tree(&[
+        (
+            "pipelines/p.yaml",
+            b"YAMLpipeline:\n  name: p\n  settings:\n    max_context_tokens: 500\n    prompts_dir: elsewhere\n  steps:\n    - id: a\n      action: call_model\n      prompt_key: a\n      max_output_tokens: 100\n",
+        ),
+        ("prompts/a.txt", b"Answer."),
+        ("model.json", b"{\"model_context_window\": 1000}"),
+    ]);
+    let run = check(dir.path(), &["--counter", "ratios:prose"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stderr.contains(
+            "warning: pipelines/p.yaml:5:18: settings.prompts_dir `elsewhere` is ignored: prompts are read from prompts for every pipeline (--prompts wins)"
+        ),
+        "{}",
+        run.stderr
+    );
+    let json = check(
+        dir.path(),
+        &["--counter", "ratios:prose", "--format", "json"],
+    )
+    .json();
+    assert_eq!(json[0]["warnings"].as_array().map(Vec::len), Some(1));
+}

@@ -189,3 +189,15 @@ fn closed_stdout_is_two() {
     // An open stdout (here a pipe) is fine.
     assert_eq!(budget_in(dir.path(), &["pack", "."]).code, 0);
 }
+
+/// A missing required argument is named in the one-line error.
+#[test]
+fn missing_arguments_are_named() {
+    let dir = project();
+    let run = budget_in(dir.path(), &["check", "--prompts", "prompts"]);
+    assert_eq!(run.code, 2);
+    assert_eq!(
+        run.stderr,
+        "error: the following required arguments were not provided: --model-config <FILE> (see budget --help)\n"
+    );
+}

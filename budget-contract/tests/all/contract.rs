@@ -199,9 +199,13 @@ fn fail_fast_names_the_worst_step_with_every_term() {
     let project = Project::new();
     let err = project.check("p.yaml", &over_by_318(), None).unwrap_err();
     // 82 + 800 + 6000 + 1500 + 128 = 8510 = 8192 + 318; router (7206) fits.
+    // The message names the pipeline's file first.
+    let text = err.to_string();
+    let (file, rest) = text.split_once(": pipeline").unwrap();
+    assert!(file.ends_with("pipelines/p.yaml"), "{text}");
     assert_eq!(
-        err.to_string(),
-        "pipeline `p`: step `answer` exceeds context_window 8192 by 318 tokens: prompt 82 + history 800 + context 6000 + output 1500 + safety 128"
+        rest,
+        " `p`: step `answer` exceeds context_window 8192 by 318 tokens: prompt 82 + history 800 + context 6000 + output 1500 + safety 128"
     );
 }
 
@@ -1039,4 +1043,44 @@ impl tracing::Subscriber for Capture {
     }
     fn enter(&self, _: &tracing::span::Id) {}
     fn exit(&self, _: &tracing::span::Id) {}
+}
+
+/// A list, a scalar or an empty list is "no pipeline" with the line and
+/// what was found; a number with a leading zero is refused, since YAML 1.1
+/// (PyYAML, the LocalAI-RAG runtime) reads it as octal and YAML 1.2 as
+/// decimal.
+#[test]
+fn documents_without_a_pipeline_and_leading_zeros_name_line_and_kind() {
+    use budget_contract::PipelineConfig;
+    for (yaml, expected) in [
+        (
+            "- a\n- b\n",
+            "p.yaml:1:1: no pipeline: expected a YAMLpipeline mapping or a non-empty YAMLpipelines/pipelines list, found a list",
+        ),
+        (
+            "just text\n",
+            "p.yaml:1:1: no pipeline: expected a YAMLpipeline mapping or a non-empty YAMLpipelines/pipelines list, found a string",
+        ),
+        (
+            "other: 1\n",
+            "p.yaml:1:1: no pipeline: expected a YAMLpipeline mapping or a non-empty YAMLpipelines/pipelines list, found a mapping without a YAMLpipeline key",
+        ),
+    ] {
+        let err = PipelineConfig::from_yaml_str(yaml, "p.yaml").unwrap_err();
+        assert_eq!(err.to_string(), expected);
+    }
+    let yaml =
+        "YAMLpipeline:\n  name: p\n  settings:\n    max_context_tokens: 013560\n  steps: []\n";
+    let err = PipelineConfig::from_yaml_str(yaml, "p.yaml").unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "p.yaml:4:25: max_context_tokens must be an integer, found a number with a leading zero, which YAML 1.1 (PyYAML) reads as octal and YAML 1.2 as decimal: write it without the zero"
+    );
+    // Without the zero it is the decimal it looks like.
+    let yaml = yaml.replace("013560", "13560");
+    let p = PipelineConfig::from_yaml_str(&yaml, "p.yaml").unwrap();
+    assert_eq!(
+        p.settings().max_context_tokens.as_ref().map(|s| s.value),
+        Some(13_560)
+    );
 }

@@ -10,21 +10,25 @@ pub(crate) const PLACEHOLDER_RESULT: &str =
     "[no result was recorded for this tool call before the conversation was compacted]";
 
 /// `messages` with orphaned tool results removed (no open call of that id
-/// in the preceding call message) and a placeholder result appended to the
-/// result block of every call that had none. Both are recorded in `report`.
+/// in the preceding call message), a placeholder result appended to the
+/// result block of every call that had none, and a call id repeated within
+/// one message renamed (with the result that answers it). All are recorded
+/// in `report`.
 pub(crate) fn repair_tool_pairs(messages: Vec<Message>, report: &mut RepairReport) -> Vec<Message> {
     let mut out = Vec::with_capacity(messages.len());
-    // Ids of the last call message still waiting for a result, in call order.
-    let mut open: Vec<String> = Vec::new();
-    for m in messages {
+    // (id as written, id as sent) of the last call message's calls still
+    // waiting for a result, in call order.
+    let mut open: Vec<(String, String)> = Vec::new();
+    for mut m in messages {
         if m.role == Role::Tool {
             let answered = m
                 .tool_call_id
                 .as_deref()
-                .and_then(|id| open.iter().position(|o| o == id));
+                .and_then(|id| open.iter().position(|(written, _)| written == id));
             match answered {
                 Some(at) => {
-                    open.remove(at);
+                    let (_, sent) = open.remove(at);
+                    m.tool_call_id = Some(sent);
                     out.push(m);
                 }
                 None => report
@@ -34,7 +38,18 @@ pub(crate) fn repair_tool_pairs(messages: Vec<Message>, report: &mut RepairRepor
             continue;
         }
         close_block(&mut out, &mut open, report);
-        open.extend(m.tool_calls.iter().map(|call| call.id.clone()));
+        let mut seen: Vec<&str> = Vec::new();
+        let ids: Vec<String> = m.tool_calls.iter().map(|call| call.id.clone()).collect();
+        for (call, written) in m.tool_calls.iter_mut().zip(&ids) {
+            let repeats = seen.iter().filter(|&&s| s == written).count();
+            seen.push(written);
+            if repeats > 0 {
+                let renamed = unique_id(written, repeats + 1, &ids);
+                report.renamed_duplicate_calls.push(written.clone());
+                call.id.clone_from(&renamed);
+            }
+            open.push((written.clone(), call.id.clone()));
+        }
         out.push(m);
     }
     close_block(&mut out, &mut open, report);
@@ -42,15 +57,25 @@ pub(crate) fn repair_tool_pairs(messages: Vec<Message>, report: &mut RepairRepor
         tracing::warn!(
             removed = report.removed_orphan_results.len(),
             placeholders = report.placeholder_results.len(),
-            "compaction repaired unpaired tool calls and results"
+            renamed = report.renamed_duplicate_calls.len(),
+            "repaired unpaired or duplicate tool calls and results"
         );
     }
     out
 }
 
+/// `<id>~<n>`, with more `~` until it is none of the message's ids.
+fn unique_id(id: &str, n: usize, ids: &[String]) -> String {
+    let mut candidate = format!("{id}~{n}");
+    while ids.contains(&candidate) {
+        candidate = format!("{id}~{candidate}");
+    }
+    candidate
+}
+
 /// Whether [`repair_tool_pairs`] would change `messages`: a tool result that
-/// answers no open call (or has no id), or a call left without its result.
-/// Reads without copying.
+/// answers no open call (or has no id), a call left without its result, or
+/// a call id repeated within one message. Reads without copying.
 pub(crate) fn needs_repair(messages: &[Message]) -> bool {
     let mut open: Vec<&str> = Vec::new();
     for m in messages {
@@ -70,14 +95,23 @@ pub(crate) fn needs_repair(messages: &[Message]) -> bool {
         if !open.is_empty() {
             return true;
         }
-        open.extend(m.tool_calls.iter().map(|call| call.id.as_str()));
+        for call in &m.tool_calls {
+            if open.contains(&call.id.as_str()) {
+                return true;
+            }
+            open.push(call.id.as_str());
+        }
     }
     !open.is_empty()
 }
 
 /// Ends a result block: a placeholder result for every call still open.
-fn close_block(out: &mut Vec<Message>, open: &mut Vec<String>, report: &mut RepairReport) {
-    for id in open.drain(..) {
+fn close_block(
+    out: &mut Vec<Message>,
+    open: &mut Vec<(String, String)>,
+    report: &mut RepairReport,
+) {
+    for (_, id) in open.drain(..) {
         out.push(Message::tool_result(id.clone(), PLACEHOLDER_RESULT));
         report.placeholder_results.push(id);
     }
@@ -86,6 +120,41 @@ fn close_block(out: &mut Vec<Message>, open: &mut Vec<String>, report: &mut Repa
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// One message calling `a` twice: the second call and the result that
+    /// answers it are renamed `a~2`; a chat API rejects a repeated id.
+    #[test]
+    fn a_call_id_repeated_in_one_message_is_renamed_with_its_result() {
+        let m = vec![
+            Message::calling(&["a", "a", "b"]),
+            Message::tool_result("a", "first"),
+            Message::tool_result("b", "bee"),
+            Message::tool_result("a", "second"),
+        ];
+        assert!(needs_repair(&m));
+        let mut report = RepairReport::default();
+        let out = repair_tool_pairs(m, &mut report);
+        assert_eq!(report.renamed_duplicate_calls, ["a"]);
+        let calls: Vec<&str> = out[0].tool_calls.iter().map(|c| c.id.as_str()).collect();
+        assert_eq!(calls, ["a", "a~2", "b"]);
+        let results: Vec<(&str, &str)> = out[1..]
+            .iter()
+            .map(|r| (r.tool_call_id.as_deref().unwrap(), r.content.as_str()))
+            .collect();
+        assert_eq!(results, [("a", "first"), ("b", "bee"), ("a~2", "second")]);
+        assert!(!needs_repair(&out));
+        // A repeat without its result gets a placeholder under its new id.
+        let mut report = RepairReport::default();
+        let out = repair_tool_pairs(
+            vec![
+                Message::calling(&["x", "x"]),
+                Message::tool_result("x", "1"),
+            ],
+            &mut report,
+        );
+        assert_eq!(report.placeholder_results, ["x~2"]);
+        assert_eq!(out.len(), 3);
+    }
 
     #[test]
     fn valid_conversations_are_unchanged() {

@@ -101,6 +101,10 @@ pub struct RepairReport {
     pub removed_orphan_results: Vec<String>,
     /// Ids of calls that had no result; a placeholder result was inserted.
     pub placeholder_results: Vec<String>,
+    /// Call ids used more than once by one assistant message (a chat API
+    /// rejects them): each repeat, and the result that answers it, was
+    /// renamed `<id>~2`, `<id>~3`, … in call order. Listed once per repeat.
+    pub renamed_duplicate_calls: Vec<String>,
 }
 
 impl RepairReport {
@@ -111,7 +115,9 @@ impl RepairReport {
     /// assert!(RepairReport::default().is_empty());
     /// ```
     pub fn is_empty(&self) -> bool {
-        self.removed_orphan_results.is_empty() && self.placeholder_results.is_empty()
+        self.removed_orphan_results.is_empty()
+            && self.placeholder_results.is_empty()
+            && self.renamed_duplicate_calls.is_empty()
     }
 }
 
