@@ -5,7 +5,7 @@
 use std::borrow::Cow;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use budget_runtime::chat::{Message, ToolCall};
+use budget_runtime::chat::{Message, Role, ToolCall};
 use budget_runtime::compact::SummarizerError;
 use budget_runtime::compact::{
     CompactionConfig, CompactionOutcome, Compactor, FailurePolicy, PromptTokens, SummaryRequest,
@@ -49,6 +49,8 @@ enum MessageSpec {
     User(String),
     Assistant(String),
     Call(String, String),
+    /// One message calling two tools, whose ids may be equal.
+    Calls(String, String),
     Result(String, String),
 }
 
@@ -59,6 +61,7 @@ fn message() -> impl Strategy<Value = MessageSpec> {
         4 => hostile::text().prop_map(MessageSpec::User),
         4 => hostile::text().prop_map(MessageSpec::Assistant),
         2 => (id.clone(), hostile::text()).prop_map(|(id, args)| MessageSpec::Call(id, args)),
+        1 => (id.clone(), id.clone()).prop_map(|(a, b)| MessageSpec::Calls(a, b)),
         2 => (id, hostile::text()).prop_map(|(id, out)| MessageSpec::Result(id, out)),
     ]
 }
@@ -72,8 +75,44 @@ fn to_message(spec: &MessageSpec) -> Message {
             "",
             vec![ToolCall::new(id.clone(), "read", args.clone())],
         ),
+        MessageSpec::Calls(a, b) => Message::assistant_with_tool_calls(
+            "",
+            vec![
+                ToolCall::new(a.clone(), "read", "{}"),
+                ToolCall::new(b.clone(), "read", "{}"),
+            ],
+        ),
         MessageSpec::Result(id, out) => Message::tool_result(id.clone(), out.clone()),
     }
+}
+
+/// Why a chat API would reject `messages`, if it would: a tool result that
+/// answers no call of the assistant message right before its block, a call
+/// left without its result, or a call id repeated within one message.
+fn invalid_chat(messages: &[Message]) -> Option<String> {
+    let mut open: Vec<&str> = Vec::new();
+    for (i, m) in messages.iter().enumerate() {
+        if m.role == Role::Tool {
+            let id = m.tool_call_id.as_deref().unwrap_or("");
+            match open.iter().position(|o| *o == id) {
+                Some(at) => {
+                    open.remove(at);
+                }
+                None => return Some(format!("message {i}: result {id:?} answers no open call")),
+            }
+            continue;
+        }
+        if !open.is_empty() {
+            return Some(format!("message {i}: calls {open:?} have no result"));
+        }
+        for call in &m.tool_calls {
+            if open.contains(&call.id.as_str()) {
+                return Some(format!("message {i}: call id {:?} repeated", call.id));
+            }
+            open.push(&call.id);
+        }
+    }
+    (!open.is_empty()).then(|| format!("calls {open:?} have no result at the end"))
 }
 
 #[derive(Clone, Debug)]
@@ -167,6 +206,11 @@ fn case(config: &ConfigSpec, messages: &[Message], summarizer: SummarizerSpec) -
         }
     };
     let report = &out.report;
+    if let Some(why) = invalid_chat(&out.messages) {
+        return Err(Broken::Loss(format!(
+            "a chat API would reject the result: {why}"
+        )));
+    }
     ensure(report.tokens_after <= report.tokens_before, || {
         Broken::Overrun(format!(
             "grew from {} to {} tokens",
@@ -261,6 +305,51 @@ pub fn run(ledger: &Ledger) {
     ledger.hand_made("Compactor::compact", "empty conversation", |_| {
         case(&window, &[], SummarizerSpec::Short)
     });
+    // A huge head and a small middle: a summary at its bound is larger than
+    // the middle (clipped to the room, as in Hermes), and with an orphan
+    // result in the middle no compaction is smaller (returned repaired).
+    let small_window = ConfigSpec {
+        window: Some(8_000),
+        protect_first_n: 1,
+        min_tail_messages: 1,
+        max_summary_tokens: 400,
+        ..window.clone()
+    };
+    let mut big_head = vec![Message::system("word ".repeat(5_600))];
+    big_head.extend((0..6).map(|i| Message::user(format!("note {i} {}", "word ".repeat(40)))));
+    big_head.push(Message::user("And now?"));
+    ledger.hand_made(
+        "Compactor::compact",
+        "summary larger than the middle",
+        |_| case(&small_window, &big_head, SummarizerSpec::AtBound),
+    );
+    let mut orphan = vec![Message::system("word ".repeat(5_600))];
+    orphan.extend([
+        Message::user("hi"),
+        Message::tool_result("lost", "?"),
+        Message::user("And now?"),
+    ]);
+    ledger.hand_made("Compactor::compact", "not smaller, with an orphan", |_| {
+        case(&small_window, &orphan, SummarizerSpec::Short)
+    });
+    let duplicate = vec![
+        Message::user("read both"),
+        Message::assistant_with_tool_calls(
+            "",
+            vec![
+                ToolCall::new("c", "read", "{}"),
+                ToolCall::new("c", "read", "{}"),
+            ],
+        ),
+        Message::tool_result("c", "one"),
+        Message::tool_result("c", "two"),
+        Message::assistant("done"),
+    ];
+    ledger.hand_made(
+        "Compactor::compact",
+        "a call id repeated in one message",
+        |_| case(&window, &duplicate, SummarizerSpec::Short),
+    );
 
     ledger.random(
         "Compactor::compact",

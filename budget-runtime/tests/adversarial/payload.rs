@@ -3,7 +3,9 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use budget_runtime::payload::{Candidate, ItemState, OfferOrder, PayloadAssembler, TierBudget};
+use budget_runtime::payload::{
+    Candidate, Format, ItemState, OfferOrder, PayloadAssembler, TierBudget,
+};
 use budget_runtime::{
     ContextItem, Estimator, Item,
     estimate::{CalibratedEstimator, ContentType, Encoding, RatioEstimator},
@@ -78,6 +80,7 @@ fn case(
     budget: &BudgetSpec,
     estimator: EstimatorSpec,
     arrival: bool,
+    format: Format,
 ) -> Verdict {
     let [summary, linked, raw, headroom] = budget.percents;
     let tier_budget =
@@ -111,7 +114,8 @@ fn case(
         .collect();
     let assembler = PayloadAssembler::new(tier_budget)
         .estimator(estimator)
-        .order(order);
+        .order(order)
+        .format(format);
     let result = match catch_unwind(AssertUnwindSafe(|| assembler.assemble(candidates))) {
         Ok(result) => result,
         Err(payload) => {
@@ -141,11 +145,26 @@ fn case(
             items.len()
         ))
     })?;
+    // Every format parses with an independent parser.
+    let parsed = match format {
+        Format::Xml => roxmltree::Document::parse(payload.text())
+            .err()
+            .map(|e| e.to_string()),
+        Format::Json => serde_json::from_str::<serde_json::Value>(payload.text())
+            .err()
+            .map(|e| e.to_string()),
+        _ => None,
+    };
+    if let Some(error) = parsed {
+        return Err(Broken::Loss(format!(
+            "{format} payload does not parse: {error}"
+        )));
+    }
     for (position, placement) in placements.iter().enumerate() {
         ensure(placement.position == position, || {
             Broken::Loss(format!("placement {position} out of order"))
         })?;
-        if placement.state == ItemState::Raw {
+        if placement.state == ItemState::Raw && format == Format::Markdown {
             // Carried in full: the content is in the text.
             let content = items[position].content();
             ensure(payload.text().contains(content.as_ref()), || {
@@ -176,7 +195,14 @@ pub fn run(ledger: &Ledger) {
         "PayloadAssembler::assemble",
         (files.len(), budget.clone()),
         |(_, budget)| {
-            case(&files, &[0.5], budget, EstimatorSpec::Seed, false)?;
+            case(
+                &files,
+                &[0.5],
+                budget,
+                EstimatorSpec::Seed,
+                false,
+                Format::Markdown,
+            )?;
             let payload = PayloadAssembler::new(TierBudget::with_total(20_000).unwrap())
                 .assemble_items(&files)
                 .unwrap();
@@ -191,7 +217,14 @@ pub fn run(ledger: &Ledger) {
         EstimatorSpec::Panicking,
     ] {
         ledger.hand_made("PayloadAssembler::assemble", estimator, |&estimator| {
-            case(&files, &[f64::NAN], &budget, estimator, true)
+            case(
+                &files,
+                &[f64::NAN],
+                &budget,
+                estimator,
+                true,
+                Format::Markdown,
+            )
         });
     }
 
@@ -203,9 +236,10 @@ pub fn run(ledger: &Ledger) {
             budget_spec(),
             estimator_spec(),
             any::<bool>(),
+            prop::sample::select(Format::ALL.to_vec()),
         ),
-        |(items, scores, budget, estimator, arrival)| {
-            case(items, scores, budget, *estimator, *arrival)
+        |(items, scores, budget, estimator, arrival, format)| {
+            case(items, scores, budget, *estimator, *arrival, *format)
         },
     );
 }
