@@ -11,7 +11,8 @@ use std::collections::HashMap;
 
 use budget::estimate::{CountingWork, OnDemandCounts};
 use budget::payload::{
-    Candidate, Format, HybridPayload, OfferOrder, PayloadAssembler, PayloadError, TierBudget,
+    Candidate, Format, HybridPayload, ItemState, OfferOrder, PayloadAssembler, PayloadError,
+    TierBudget,
 };
 use budget::{
     ContextBudget, Item, Pipeline, Selection, model::ScoredItem, pipeline::ExclusionReason,
@@ -169,7 +170,7 @@ pub fn run(args: &PackArgs) -> Result<(), CliError> {
     {
         output::write(payload.text(), args.output.as_deref())?;
     }
-    summary(&records.tally, &payload, tokens, budget, &counter);
+    summary(&records, &payload, tokens, budget, &counter);
     counting.summary(&counter);
     Ok(())
 }
@@ -314,7 +315,10 @@ fn description(text: &str) -> Option<String> {
 /// The JSON records of the input files and the tally of their outcomes.
 struct FileRecords {
     records: Vec<serde_json::Value>,
+    /// `counted`: files that appear in the payload (RAW, LINKED, SUMMARY).
     tally: FileTally,
+    /// Files read and ranked that the payload had no room for.
+    omitted: usize,
     /// The tokens of the read files: exact counts where known, else their
     /// estimates (saturating).
     material_tokens: u64,
@@ -347,6 +351,7 @@ fn file_records(
         exclusion_of_file.insert(file_of_item[excluded.index], &excluded.reason);
     }
     let mut tally = FileTally::default();
+    let mut omitted = 0;
     let mut material_tokens: u64 = 0;
     let mut material_exact = true;
     let mut material = |tokens: u64, exact: bool| {
@@ -362,14 +367,19 @@ fn file_records(
                 Err((skip, detail)) => (*skip, None, detail.clone()),
                 Ok(text) => {
                     if let Some(placement) = placement_of_file.get(&index) {
-                        tally.counted += 1;
+                        let in_payload = placement.state != ItemState::Omitted;
+                        if in_payload {
+                            tally.counted += 1;
+                        } else {
+                            omitted += 1;
+                        }
                         let counted = counts.and_then(|c| c.known_exact(placement.position));
                         let tokens = counted.unwrap_or(text.tokens);
                         material(tokens, counted.is_some());
                         return json!({
                             "path": file.label,
-                            "status": "packed",
-                            "tier": placement.state.to_string(),
+                            "status": if in_payload { "packed" } else { "omitted" },
+                            "tier": in_payload.then(|| placement.state.to_string()),
                             "tokens": tokens,
                             "tokens_exact": counted.is_some(),
                             "cost": placement.tokens,
@@ -408,6 +418,7 @@ fn file_records(
     FileRecords {
         records,
         tally,
+        omitted,
         material_tokens,
         material_exact,
     }
@@ -421,6 +432,8 @@ fn report(
     budget: u64,
     counter: &Counter,
 ) -> String {
+    let mut counts = records.tally.json("packed");
+    counts["omitted"] = records.omitted.into();
     let document = json!({
         "budget": budget,
         "counter": counter.choice().to_string(),
@@ -431,7 +444,7 @@ fn report(
         "material_tokens_exact": records.material_exact,
         "counting": counting.json(),
         "files": records.records,
-        "counts": records.tally.json("packed"),
+        "counts": counts,
         "payload": payload.text(),
     });
     let mut text = serde_json::to_string_pretty(&document).unwrap_or_default();
@@ -439,29 +452,31 @@ fn report(
     text
 }
 
-/// The summary on stderr.
+/// The summary on stderr: `packed` counts the files that appear in the
+/// payload; files read but left out for room are `omitted`.
 fn summary(
-    tally: &FileTally,
+    records: &FileRecords,
     payload: &HybridPayload<'_, Item>,
     tokens: u64,
     budget: u64,
     counter: &Counter,
 ) {
-    use budget::payload::ItemState::{Linked, Omitted, Raw, Summary};
+    use budget::payload::ItemState::{Linked, Raw, Summary};
     let state = |s| payload.in_state(s).count();
     let kind = if counter.is_exact() {
         "exact"
     } else {
         "estimated"
     };
+    let tally = &records.tally;
     eprintln!(
-        "packed {} of {} files: RAW {}, LINKED {}, SUMMARY {}, omitted {}; skipped: {tally}",
+        "packed {} of {} files: RAW {}, LINKED {}, SUMMARY {}; omitted (no room) {}; skipped: {tally}",
         tally.counted,
-        tally.inputs(),
+        tally.inputs() + records.omitted,
         state(Raw),
         state(Linked),
         state(Summary),
-        state(Omitted),
+        records.omitted,
     );
     eprintln!(
         "payload: {tokens} tokens ({kind}, --counter {}) of a {budget}-token budget",

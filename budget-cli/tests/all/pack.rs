@@ -360,7 +360,15 @@ fn exact_counter_counts_only_what_the_payload_needs() {
         let path = file["path"].as_str().unwrap();
         let text = std::fs::read_to_string(dir.path().join(path)).unwrap();
         let tokens = file["tokens"].as_u64().unwrap();
-        let tier = file["tier"].as_str().unwrap();
+        // An omitted file is not in the payload: no tier.
+        let tier = match file["status"].as_str().unwrap() {
+            "packed" => file["tier"].as_str().unwrap(),
+            status => {
+                assert_eq!(status, "omitted");
+                assert!(file["tier"].is_null());
+                "OMITTED"
+            }
+        };
         if file["tokens_exact"] == true {
             reported_exact += 1;
             assert_eq!(tokens, o200k(&text), "{path}");
@@ -380,6 +388,29 @@ fn exact_counter_counts_only_what_the_payload_needs() {
         }
     }
     assert_eq!(reported_exact, exact);
+    // Honest accounting: `packed` files appear in the payload, the others
+    // were read and left out for room.
+    let files = report["files"].as_array().unwrap();
+    let status = |s: &str| files.iter().filter(|f| f["status"] == s).count();
+    let (packed, omitted) = (status("packed"), status("omitted"));
+    assert!(
+        omitted > 0 && packed + omitted == 60,
+        "{packed} + {omitted}"
+    );
+    assert_eq!(report["counts"]["packed"], packed);
+    assert_eq!(report["counts"]["omitted"], omitted);
+    assert!(
+        run.stderr
+            .contains(&format!("packed {packed} of 60 files: ")),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr
+            .contains(&format!("; omitted (no room) {omitted}; ")),
+        "{}",
+        run.stderr
+    );
     assert!(
         run.stderr.contains(&format!(
             "counting (--counter o200k): {exact} files exactly, {until_over} only until shown not to fit, {estimated} by their upper bound alone"
