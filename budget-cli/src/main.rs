@@ -17,6 +17,7 @@ mod cli;
 mod complexity;
 mod count;
 mod counter;
+mod description;
 mod output;
 mod pack;
 mod progress;

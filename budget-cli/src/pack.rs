@@ -24,6 +24,7 @@ use crate::CliError;
 use crate::cli::{BudgetArg, Order, PackArgs, PackFormat};
 use crate::complexity::Complexity;
 use crate::counter::Counter;
+use crate::description::description;
 use crate::output;
 use crate::progress::Progress;
 use crate::relevance::FileRelevanceScorer;
@@ -303,15 +304,6 @@ fn items(scan: &mut Scan) -> (Vec<Item>, Vec<usize>) {
     (items, file_of_item)
 }
 
-/// The first non-empty line without comment markers, at most 80 characters.
-fn description(text: &str) -> Option<String> {
-    let line = text.lines().map(str::trim).find(|l| !l.is_empty())?;
-    let line = line
-        .trim_start_matches(['/', '!', '#', '-', '*', ';', '"'])
-        .trim();
-    (!line.is_empty()).then(|| line.chars().take(80).collect())
-}
-
 /// The JSON records of the input files and the tally of their outcomes.
 struct FileRecords {
     records: Vec<serde_json::Value>,
@@ -482,19 +474,4 @@ fn summary(
         "payload: {tokens} tokens ({kind}, --counter {}) of a {budget}-token budget",
         counter.choice(),
     );
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn description_is_the_first_line_without_comment_markers() {
-        assert_eq!(
-            description("\n//! Tide prediction.\nfn x()").as_deref(),
-            Some("Tide prediction.")
-        );
-        assert_eq!(description("# \n"), None);
-        assert_eq!(description(&"x".repeat(100)).map(|d| d.len()), Some(80));
-    }
 }

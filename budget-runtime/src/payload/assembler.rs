@@ -915,4 +915,25 @@ mod tests {
                 .contains("- `huge.rs`. Fetch: 5000 tokens.\n")
         );
     }
+
+    /// A description that ends a sentence gets no second full stop.
+    #[test]
+    fn a_linked_description_ending_a_sentence_keeps_one_full_stop() {
+        let items = [Item::builder("x".repeat(5_000))
+            .tokens(5_000)
+            .link("huge.rs")
+            .description("Generated tables.")
+            .build()
+            .unwrap()];
+        let payload = PayloadAssembler::new(TierBudget::with_total(2_000).unwrap())
+            .assemble_items(&items)
+            .unwrap();
+        assert!(
+            payload
+                .text()
+                .contains("- `huge.rs`: Generated tables. Fetch: 5000 tokens.\n"),
+            "{}",
+            payload.text()
+        );
+    }
 }

@@ -69,10 +69,18 @@ impl Render for Markdown {
         out.push_str("- ");
         code_span(out, &entry.source);
         push_lines(out, entry);
-        if let Some(description) = &entry.gist {
-            let _ = write!(out, ": {description}");
+        match &entry.gist {
+            // One full stop after a description that ends a sentence.
+            Some(description) if description.ends_with(['.', '!', '?']) => {
+                let _ = writeln!(out, ": {description} Fetch: {tokens} tokens.");
+            }
+            Some(description) => {
+                let _ = writeln!(out, ": {description}. Fetch: {tokens} tokens.");
+            }
+            None => {
+                let _ = writeln!(out, ". Fetch: {tokens} tokens.");
+            }
         }
-        let _ = writeln!(out, ". Fetch: {tokens} tokens.");
     }
 
     /// Source, line range, gist, score.
