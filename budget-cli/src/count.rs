@@ -26,6 +26,7 @@ pub fn run(args: &CountArgs) -> Result<(), CliError> {
             keep_text: false,
             max_file_bytes: args.input.max_file_bytes,
             upper_bounds: false,
+            skip_secrets: false,
         },
         &progress,
     );

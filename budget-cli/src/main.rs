@@ -23,6 +23,7 @@ mod pack;
 mod progress;
 mod relevance;
 mod scan;
+mod secrets;
 mod skip;
 mod tree;
 mod walk;

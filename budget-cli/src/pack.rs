@@ -107,6 +107,7 @@ pub fn run(args: &PackArgs) -> Result<(), CliError> {
             keep_text: true,
             max_file_bytes: args.input.max_file_bytes,
             upper_bounds: exact.is_some(),
+            skip_secrets: true,
         },
         &progress,
     );

@@ -12,6 +12,7 @@ use budget::estimate::{ContentType, guaranteed_upper_bound};
 
 use crate::counter::Counter;
 use crate::progress::Progress;
+use crate::secrets::find_secret;
 use crate::skip::{FileTally, Skip};
 use crate::walk::Entry;
 
@@ -80,6 +81,9 @@ pub struct ScanOptions<'c> {
     /// `cl100k_base` count ([`guaranteed_upper_bound`]) instead of being
     /// counted: for a caller that counts exactly only what it needs.
     pub upper_bounds: bool,
+    /// Whether a file holding a secret ([`find_secret`]) is skipped as
+    /// [`Skip::Secret`] (`pack` does, `count` does not).
+    pub skip_secrets: bool,
 }
 
 /// Reads and counts every entry on all available cores.
@@ -88,19 +92,28 @@ pub fn scan(entries: Vec<Entry>, options: &ScanOptions<'_>, progress: &Progress)
     let outcomes = parallel_map(&entries, |entry| {
         let outcome = match &entry.skipped {
             Some(skipped) => Err(skipped.clone()),
-            None => read_text(&entry.path, options.max_file_bytes).map(|text| {
-                let content_type = content_type(&entry.label);
-                let tokens = if options.upper_bounds {
-                    guaranteed_upper_bound(&text)
-                } else {
-                    options.counter.count(&text, content_type)
-                };
-                TextFile {
-                    text: options.keep_text.then_some(text),
-                    content_type,
-                    tokens,
-                }
-            }),
+            None => read_text(&entry.path, options.max_file_bytes)
+                .and_then(
+                    |text| match options.skip_secrets.then(|| find_secret(&text)) {
+                        Some(Some(found)) => {
+                            Err((Skip::Secret, format!("line {}: {}", found.line, found.rule)))
+                        }
+                        _ => Ok(text),
+                    },
+                )
+                .map(|text| {
+                    let content_type = content_type(&entry.label);
+                    let tokens = if options.upper_bounds {
+                        guaranteed_upper_bound(&text)
+                    } else {
+                        options.counter.count(&text, content_type)
+                    };
+                    TextFile {
+                        text: options.keep_text.then_some(text),
+                        content_type,
+                        tokens,
+                    }
+                }),
         };
         progress.counted_one();
         outcome

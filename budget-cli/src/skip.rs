@@ -26,11 +26,13 @@ pub enum Skip {
     SpecialFile,
     /// Left out by an `--include` or `--exclude` glob.
     ExcludedByGlob,
+    /// It holds a secret (a private key, a credential): never packed.
+    Secret,
 }
 
 impl Skip {
     /// Every reason, in report order.
-    pub const ALL: [Self; 8] = [
+    pub const ALL: [Self; 9] = [
         Self::Duplicate,
         Self::Binary,
         Self::TooLarge,
@@ -39,6 +41,7 @@ impl Skip {
         Self::Symlink,
         Self::SpecialFile,
         Self::ExcludedByGlob,
+        Self::Secret,
     ];
 
     /// The reason as JSON spells it (`too_large`, …).
@@ -52,6 +55,7 @@ impl Skip {
             Self::Symlink => "symlink",
             Self::SpecialFile => "special_file",
             Self::ExcludedByGlob => "excluded_by_glob",
+            Self::Secret => "secret",
         }
     }
 
@@ -71,6 +75,7 @@ impl fmt::Display for Skip {
             Self::Symlink => "symlink",
             Self::SpecialFile => "special file",
             Self::ExcludedByGlob => "excluded by a glob",
+            Self::Secret => "secret",
         })
     }
 }

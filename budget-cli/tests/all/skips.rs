@@ -207,3 +207,107 @@ fn max_file_bytes_bounds_files_that_report_size_zero() {
         "more than 64 bytes read (its size reads 0), over the 64-byte limit"
     );
 }
+
+/// Real private keys, generated now with `ssh-keygen` and `openssl`, and a
+/// credential in a config file are skipped as `secret` with the line and
+/// the rule; the public key and the rest are packed, and no key text
+/// reaches the payload.
+#[test]
+fn secrets_are_never_packed() {
+    let dir = tree(&[
+        (
+            "README.md",
+            b"# Deploy notes\n\nKeys live in keys/.\n".as_slice(),
+        ),
+        (
+            "config/app.toml",
+            b"[aws]\nregion = \"eu-west-1\"\naccess_key_id = \"AKIAZ2QX7RPLW4K3VD6T\"\n".as_slice(),
+        ),
+    ]);
+    let keys = dir.path().join("keys");
+    std::fs::create_dir_all(&keys).unwrap();
+    let run_tool = |program: &str, args: &[&str]| {
+        let status = std::process::Command::new(program)
+            .args(args)
+            .current_dir(&keys)
+            .status()
+            .unwrap_or_else(|e| panic!("{program} is needed to generate real keys: {e}"));
+        assert!(status.success(), "{program} {args:?}");
+    };
+    run_tool(
+        "ssh-keygen",
+        &[
+            "-q",
+            "-t",
+            "ed25519",
+            "-N",
+            "",
+            "-C",
+            "test",
+            "-f",
+            "id_ed25519",
+        ],
+    );
+    run_tool(
+        "openssl",
+        &[
+            "genpkey",
+            "-algorithm",
+            "RSA",
+            "-pkeyopt",
+            "rsa_keygen_bits:2048",
+            "-out",
+            "rsa.pem",
+        ],
+    );
+    run_tool(
+        "openssl",
+        &[
+            "ecparam",
+            "-name",
+            "prime256v1",
+            "-genkey",
+            "-noout",
+            "-out",
+            "ec.pem",
+        ],
+    );
+
+    let run = budget_in(
+        dir.path(),
+        &["pack", "--counter", "ratios", "--report", "-"],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let report = run.json();
+    let statuses = statuses(&report);
+    for key in [
+        "keys/id_ed25519",
+        "keys/rsa.pem",
+        "keys/ec.pem",
+        "config/app.toml",
+    ] {
+        assert_eq!(statuses[key], "secret", "{key}");
+    }
+    assert_eq!(statuses["keys/id_ed25519.pub"], "packed");
+    assert_eq!(statuses["README.md"], "packed");
+    let reason = |path: &str| {
+        report["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|f| f["path"] == path)
+            .unwrap()["reason"]
+            .as_str()
+            .unwrap()
+            .to_owned()
+    };
+    assert_eq!(reason("keys/rsa.pem"), "line 1: a private key");
+    assert_eq!(reason("config/app.toml"), "line 3: an AWS access key id");
+    assert_eq!(report["counts"]["secret"], 4);
+    let payload = report["payload"].as_str().unwrap();
+    assert!(
+        !payload.contains("PRIVATE KEY") && !payload.contains("AKIA"),
+        "{payload}"
+    );
+    assert!(run.stderr.contains("4 secret"), "{}", run.stderr);
+}

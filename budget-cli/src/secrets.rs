@@ -1,0 +1,334 @@
+//! Secrets that must not reach a third-party model: private keys, cloud and
+//! API credentials, and high-entropy values assigned to secret-looking
+//! names. The rules follow gitleaks' published rule set (the key formats'
+//! fixed prefixes and lengths); a file with a match is skipped as `secret`.
+
+/// One match: which rule, on which line (1-based).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Finding {
+    /// What was found, e.g. `a private key`.
+    pub rule: &'static str,
+    /// Its line, from 1.
+    pub line: usize,
+}
+
+/// A credential format: a fixed prefix, then `min..=max` characters of a
+/// class.
+struct Prefixed {
+    rule: &'static str,
+    prefixes: &'static [&'static str],
+    class: fn(u8) -> bool,
+    min: usize,
+    max: usize,
+}
+
+fn base32_upper(b: u8) -> bool {
+    b.is_ascii_uppercase() || (b'2'..=b'7').contains(&b)
+}
+fn alnum(b: u8) -> bool {
+    b.is_ascii_alphanumeric()
+}
+fn alnum_underscore(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+fn token_char(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b == b'-'
+}
+
+const PREFIXED: &[Prefixed] = &[
+    Prefixed {
+        rule: "an AWS access key id",
+        prefixes: &["AKIA", "ASIA", "ABIA", "ACCA", "A3T"],
+        class: base32_upper,
+        min: 16,
+        max: 17,
+    },
+    Prefixed {
+        rule: "a GitHub token",
+        prefixes: &["ghp_", "gho_", "ghu_", "ghs_", "ghr_"],
+        class: alnum,
+        min: 36,
+        max: 36,
+    },
+    Prefixed {
+        rule: "a GitHub fine-grained token",
+        prefixes: &["github_pat_"],
+        class: alnum_underscore,
+        min: 82,
+        max: 82,
+    },
+    Prefixed {
+        rule: "a Slack token",
+        prefixes: &["xoxb-", "xoxa-", "xoxp-", "xoxr-", "xoxs-"],
+        class: token_char,
+        min: 10,
+        max: 255,
+    },
+    Prefixed {
+        rule: "an Anthropic API key",
+        prefixes: &["sk-ant-api03-", "sk-ant-admin01-"],
+        class: token_char,
+        min: 80,
+        max: 255,
+    },
+    Prefixed {
+        rule: "an OpenAI API key",
+        prefixes: &["sk-proj-", "sk-svcacct-", "sk-admin-"],
+        class: token_char,
+        min: 40,
+        max: 255,
+    },
+    Prefixed {
+        rule: "a Google API key",
+        prefixes: &["AIza"],
+        class: token_char,
+        min: 35,
+        max: 35,
+    },
+    Prefixed {
+        rule: "a Stripe key",
+        prefixes: &[
+            "sk_live_", "rk_live_", "sk_test_", "rk_test_", "sk_prod_", "rk_prod_",
+        ],
+        class: alnum,
+        min: 24,
+        max: 255,
+    },
+];
+
+/// Names whose assigned value is a secret when it looks random.
+const SECRET_NAMES: &[&str] = &[
+    "password",
+    "passwd",
+    "secret",
+    "token",
+    "api_key",
+    "apikey",
+    "access_key",
+    "private_key",
+    "client_secret",
+];
+
+/// Bits per character above which an assigned value counts as random.
+const MIN_ENTROPY_BITS: f64 = 4.0;
+/// Shortest value judged by its entropy.
+const MIN_SECRET_LEN: usize = 20;
+
+/// The first secret in `text`, if any.
+pub fn find_secret(text: &str) -> Option<Finding> {
+    text.lines().enumerate().find_map(|(index, line)| {
+        let rule = private_key(line)
+            .or_else(|| prefixed(line))
+            .or_else(|| assignment(line))?;
+        Some(Finding {
+            rule,
+            line: index + 1,
+        })
+    })
+}
+
+/// A PEM private key header (`-----BEGIN RSA PRIVATE KEY-----`,
+/// `-----BEGIN OPENSSH PRIVATE KEY-----`, …).
+fn private_key(line: &str) -> Option<&'static str> {
+    let start = line.find("-----BEGIN ")?;
+    let rest = &line[start + "-----BEGIN ".len()..];
+    let label = &rest[..rest.find("-----")?];
+    label.ends_with("PRIVATE KEY").then_some("a private key")
+}
+
+/// A credential with a known prefix and the right length after it, not
+/// inside a longer word.
+fn prefixed(line: &str) -> Option<&'static str> {
+    let bytes = line.as_bytes();
+    PREFIXED.iter().find_map(|format| {
+        format.prefixes.iter().find_map(|prefix| {
+            line.match_indices(prefix).find_map(|(at, _)| {
+                let before_ok = at == 0 || !bytes[at - 1].is_ascii_alphanumeric();
+                let body = &bytes[at + prefix.len()..];
+                let len = body.iter().take_while(|&&b| (format.class)(b)).count();
+                let after_ok = body.get(len).is_none_or(|b| !b.is_ascii_alphanumeric());
+                let value = &line[at..at + prefix.len() + len];
+                (before_ok
+                    && after_ok
+                    && (format.min..=format.max).contains(&len)
+                    && !is_documentation_example(value))
+                .then_some(format.rule)
+            })
+        })
+    })
+}
+
+/// `name = value` or `name: value` where the name ends with a secret word
+/// and the value is long and random: quoted, or the whole line is the
+/// assignment (`.env`, INI, YAML), and not a dotted path of identifiers
+/// (code such as `state = ATNState.INVALID_STATE_NUMBER`).
+fn assignment(line: &str) -> Option<&'static str> {
+    let operator = line.find(['=', ':'])?;
+    let name = line[..operator]
+        .trim_end()
+        .trim_end_matches(['"', '\''])
+        .rsplit(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-'))
+        .next()?
+        .to_ascii_lowercase();
+    let secret_name = SECRET_NAMES.iter().any(|word| name.ends_with(word))
+        && ![
+            "next",
+            "page",
+            "continuation",
+            "type",
+            "max",
+            "count",
+            "limit",
+            "clienttoken",
+            "client_token",
+            "creation",
+            "idempotency",
+        ]
+        .iter()
+        .any(|word| name.contains(word));
+    if !secret_name {
+        return None;
+    }
+    let after = line[operator + 1..].trim_start();
+    let quoted = after.starts_with(['"', '\'']);
+    let value: String = after
+        .trim_start_matches(['"', '\''])
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || "+/=_-.".contains(*c))
+        .collect();
+    let whole_line = line[..operator]
+        .trim()
+        .chars()
+        .all(|c| c.is_alphanumeric() || "_-.\"'".contains(c))
+        && after
+            .trim_start_matches(['"', '\''])
+            .trim_end()
+            .trim_end_matches(['"', '\'', ','])
+            == value;
+    let dotted_path = value.contains('.')
+        && value.split('.').all(|part| {
+            part.chars()
+                .next()
+                .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        });
+    ((quoted || whole_line)
+        && !dotted_path
+        && !is_documentation_example(&value)
+        && value.len() >= MIN_SECRET_LEN
+        && entropy(&value) >= MIN_ENTROPY_BITS)
+        .then_some("a high-entropy value assigned to a secret name")
+}
+
+/// Whether `value` is a documentation placeholder: AWS's published example
+/// credentials end in `EXAMPLE` or carry `EXAMPLE` (`AKIAIOSFODNN7EXAMPLE`,
+/// `wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY`); gitleaks allows them too.
+fn is_documentation_example(value: &str) -> bool {
+    value.to_ascii_lowercase().contains("example")
+}
+
+/// Shannon entropy of `text`, in bits per character.
+fn entropy(text: &str) -> f64 {
+    let mut counts = [0u32; 256];
+    for b in text.bytes() {
+        counts[usize::from(b)] += 1;
+    }
+    let n = f64::from(u32::try_from(text.len()).unwrap_or(u32::MAX));
+    counts
+        .iter()
+        .filter(|&&c| c > 0)
+        .map(|&c| {
+            let p = f64::from(c) / n;
+            -p * p.log2()
+        })
+        .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rule(text: &str) -> Option<&'static str> {
+        find_secret(text).map(|f| f.rule)
+    }
+
+    /// Key shapes of each format (made up, in the formats' published
+    /// shapes).
+    #[test]
+    fn credential_formats_are_found_with_their_line() {
+        assert_eq!(
+            find_secret("# config\naws_access_key_id = AKIAZ2QX7RPLW4K3VD6T\n"),
+            Some(Finding {
+                rule: "an AWS access key id",
+                line: 2
+            })
+        );
+        assert_eq!(
+            rule("aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYzQ4pLmN8"),
+            Some("a high-entropy value assigned to a secret name")
+        );
+        assert_eq!(
+            rule(&format!("GH=ghp_{}", "a1B2".repeat(9))),
+            Some("a GitHub token")
+        );
+        assert_eq!(
+            rule("slack: xoxb-2048-4096-abcdefABCDEF"),
+            Some("a Slack token")
+        );
+        assert_eq!(
+            rule(&format!("key: sk-ant-api03-{}", "Ab3_".repeat(24))),
+            Some("an Anthropic API key")
+        );
+        assert_eq!(
+            rule(&format!("OPENAI_API_KEY=sk-proj-{}", "x9Y".repeat(20))),
+            Some("an OpenAI API key")
+        );
+        assert_eq!(
+            rule(&format!("AIza{}", "Sy_9".repeat(9).get(..35).unwrap())),
+            Some("a Google API key")
+        );
+        assert_eq!(
+            rule(&format!(
+                "stripe = \"sk_live_{}\"",
+                "4eC39HqLyjWDarjtT1zdp7dc"
+            )),
+            Some("a Stripe key")
+        );
+        assert_eq!(
+            rule("-----BEGIN EC PRIVATE KEY-----"),
+            Some("a private key")
+        );
+    }
+
+    /// AWS's published example credentials are documentation, as gitleaks
+    /// treats them.
+    #[test]
+    fn published_example_credentials_are_documentation() {
+        assert_eq!(rule("aws_access_key_id = AKIAIOSFODNN7EXAMPLE"), None);
+        assert_eq!(
+            rule("aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"),
+            None
+        );
+        assert_eq!(
+            rule("\"ClientToken\": \"so0eNA2uSHUNlHI0S2cJ305GuIX1Cezabcdefg\","),
+            None
+        );
+    }
+
+    #[test]
+    fn ordinary_text_is_not_a_secret() {
+        for text in [
+            "fn tokenize(text: &str) -> Vec<Token> {",
+            "password = \"\"",
+            "token_budget = 25000",
+            "let secret_sauce = compute_the_answer_of_everything();",
+            "-----BEGIN PUBLIC KEY-----",
+            "AKIA is the prefix of an AWS access key id",
+            "The TOKEN: see docs/tokens.md for the tokenizer_configuration",
+            "            self.nextTokenState = ATNState.INVALID_STATE_NUMBER",
+            "    last_token = self.handle_following_brackets(node, last_token, '(')",
+            "        \"NextToken\": \"eyJDdXN0b21lckFjY291bnRJZCI6IjI3MDIwNTQwMjg0NSJ9\",",
+        ] {
+            assert_eq!(rule(text), None, "{text}");
+        }
+    }
+}
