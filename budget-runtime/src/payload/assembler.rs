@@ -624,7 +624,7 @@ impl<T: ContextItem + ?Sized> TierCost for FragmentCosts<'_, '_, '_, T> {
         match (tier, self.counts) {
             (Tier::Raw, counts) => {
                 let content = item.content();
-                let entry = Entry::of(item, position, candidate.score);
+                let entry = Entry::raw(item, position, candidate.score);
                 self.renderer
                     .raw_entry(&mut self.buffer, &entry, &content, false);
                 let frame = self.fragment();

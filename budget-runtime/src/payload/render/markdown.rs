@@ -303,30 +303,33 @@ pub(crate) fn fence_language(link: Option<&str>, content_type: ContentType) -> &
         .and_then(|l| l.rsplit(['/', '\\']).next())
         .and_then(|name| name.rsplit_once('.'))
         .map(|(_, ext)| ext);
+    const LANGUAGES: &[(&[&str], &str)] = &[
+        (&["rs"], "rust"),
+        (&["py"], "python"),
+        (&["js", "mjs", "cjs"], "javascript"),
+        (&["ts", "tsx"], "typescript"),
+        (&["go"], "go"),
+        (&["java"], "java"),
+        (&["kt"], "kotlin"),
+        (&["c", "h"], "c"),
+        (&["cc", "cpp", "cxx", "hpp"], "cpp"),
+        (&["cs"], "csharp"),
+        (&["rb"], "ruby"),
+        (&["sh", "bash"], "bash"),
+        (&["toml"], "toml"),
+        (&["json"], "json"),
+        (&["yaml", "yml"], "yaml"),
+        (&["md", "markdown"], "markdown"),
+        (&["html", "htm"], "html"),
+        (&["css"], "css"),
+        (&["sql"], "sql"),
+        (&["txt"], "text"),
+    ];
     let by_extension = extension.and_then(|ext| {
-        Some(match ext.to_ascii_lowercase().as_str() {
-            "rs" => "rust",
-            "py" => "python",
-            "js" | "mjs" | "cjs" => "javascript",
-            "ts" | "tsx" => "typescript",
-            "go" => "go",
-            "java" => "java",
-            "kt" => "kotlin",
-            "c" | "h" => "c",
-            "cc" | "cpp" | "cxx" | "hpp" => "cpp",
-            "cs" => "csharp",
-            "rb" => "ruby",
-            "sh" | "bash" => "bash",
-            "toml" => "toml",
-            "json" => "json",
-            "yaml" | "yml" => "yaml",
-            "md" | "markdown" => "markdown",
-            "html" | "htm" => "html",
-            "css" => "css",
-            "sql" => "sql",
-            "txt" => "text",
-            _ => return None,
-        })
+        LANGUAGES
+            .iter()
+            .find(|(extensions, _)| extensions.iter().any(|e| e.eq_ignore_ascii_case(ext)))
+            .map(|&(_, language)| language)
     });
     by_extension.unwrap_or(match content_type {
         ContentType::Yaml => "yaml",

@@ -68,7 +68,8 @@ pub(crate) struct Entry<'i> {
     pub(crate) gist: Option<Cow<'i, str>>,
     /// The lines of its source it holds.
     pub(crate) lines: Option<RangeInclusive<u64>>,
-    /// The language of its content, for a fence's info string.
+    /// The language of its content, for a fence's info string; set only
+    /// for RAW entries ([`Entry::raw`]), empty otherwise.
     pub(crate) language: &'static str,
     /// Its score.
     pub(crate) score: f64,
@@ -88,8 +89,16 @@ impl<'i> Entry<'i> {
             },
             gist: item.description().map(one_line).filter(|d| !d.is_empty()),
             lines: item.lines(),
-            language: markdown::fence_language(item.link(), item.content_type()),
+            language: "",
             score,
+        }
+    }
+
+    /// `item` as a RAW entry: with the language of its content.
+    pub(crate) fn raw<T: ContextItem + ?Sized>(item: &'i T, position: usize, score: f64) -> Self {
+        Self {
+            language: markdown::fence_language(item.link(), item.content_type()),
+            ..Self::of(item, position, score)
         }
     }
 
@@ -171,18 +180,29 @@ pub(crate) fn summary_frame<T: ContextItem + ?Sized>(
     for tier in [Tier::Raw, Tier::Linked, Tier::Summary] {
         tally = tally.with_frame(tier, u64::MAX);
     }
-    // The score whose text is longest (`-1234.567` over `0.950`).
+    // The score whose text is longest: the largest finite magnitude,
+    // negative on a tie (`-1234.567` over `0.950`; `NaN` and `inf` are
+    // shorter than any finite score's `0.000`).
     let score = candidates
         .iter()
         .map(|c| c.score)
-        .max_by_key(|score| format!("{score:.3}").len())
+        .filter(|score| score.is_finite())
+        .max_by(|a, b| {
+            a.abs()
+                .total_cmp(&b.abs())
+                .then(b.is_sign_positive().cmp(&a.is_sign_positive()))
+        })
         .unwrap_or(0.0);
+    // The candidate whose source is longest (its link, or `item N`).
+    let source_len = |position: usize, c: &Candidate<'_, T>| match c.item.link() {
+        Some(link) if !link.trim().is_empty() => link.len(),
+        _ => "item ".len() + position.to_string().len(),
+    };
     let top = candidates
         .iter()
         .enumerate()
-        .map(|(position, c)| Entry::of(c.item, position, score))
-        .max_by_key(|entry| entry.source.len())
-        .map(|entry| (entry, ItemState::Summary));
+        .max_by_key(|&(position, c)| source_len(position, c))
+        .map(|(position, c)| (Entry::of(c.item, position, score), ItemState::Summary));
     let overview = Overview {
         budget,
         tally: &tally,
@@ -241,7 +261,7 @@ pub(crate) fn render<T: ContextItem + ?Sized>(
         .map(|(position, c)| Entry::mention(c.item, position, c.score))
         .collect();
     let raw: Vec<(Entry<'_>, Cow<'_, str>)> = in_state(ItemState::Raw)
-        .map(|(position, c)| (Entry::of(c.item, position, c.score), c.item.content()))
+        .map(|(position, c)| (Entry::raw(c.item, position, c.score), c.item.content()))
         .collect();
     let linked: Vec<(Entry<'_>, u64)> = in_state(ItemState::Linked)
         .map(|(position, c)| (Entry::of(c.item, position, c.score), c.tokens))
