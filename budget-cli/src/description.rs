@@ -4,12 +4,16 @@
 //! says something. Never a bare quote, a shebang, a licence header or an
 //! import.
 
+/// Lines of a file read for its description.
+const HEAD_LINES: usize = 200;
+
 /// Characters a description keeps.
 const MAX_CHARS: usize = 80;
 
 /// The description of a file's `text`, at most [`MAX_CHARS`] characters.
 pub fn description(text: &str) -> Option<String> {
-    let lines: Vec<&str> = text.lines().map(str::trim).collect();
+    // The documentation is at the top: the first lines are enough.
+    let lines: Vec<&str> = text.lines().take(HEAD_LINES).map(str::trim).collect();
     let start = header_end(&lines);
     let body = &lines[start..];
     docstring_after_comments(body)

@@ -114,16 +114,44 @@ const MIN_ENTROPY_BITS: f64 = 4.0;
 /// Shortest value judged by its entropy.
 const MIN_SECRET_LEN: usize = 20;
 
-/// The first secret in `text`, if any.
+/// The first secret in `text`, if any. Each credential rule first checks
+/// the whole text for its fixed part (a fast substring search), so an
+/// ordinary file costs a few passes; lines are examined one by one only for
+/// a rule that may match, and for assignments to secret names.
 pub fn find_secret(text: &str) -> Option<Finding> {
-    text.lines().enumerate().find_map(|(index, line)| {
-        let rule = private_key(line)
-            .or_else(|| prefixed(line))
-            .or_else(|| assignment(line))?;
-        Some(Finding {
-            rule,
-            line: index + 1,
+    let on_lines = |rule: &dyn Fn(&str) -> Option<&'static str>| {
+        text.lines().enumerate().find_map(|(index, line)| {
+            rule(line).map(|rule| Finding {
+                rule,
+                line: index + 1,
+            })
         })
+    };
+    let mut found: Vec<Finding> = Vec::new();
+    if text.contains("PRIVATE KEY") {
+        found.extend(on_lines(&private_key));
+    }
+    for format in PREFIXED {
+        if format.prefixes.iter().any(|prefix| text.contains(prefix)) {
+            found.extend(on_lines(&|line| prefixed(line, format)));
+        }
+    }
+    if mentions_secret_name(text) {
+        found.extend(on_lines(&assignment));
+    }
+    found.into_iter().min_by_key(|finding| finding.line)
+}
+
+/// Whether `text` holds a secret name in lower, capitalized or upper case
+/// (`token`, `Token`, `TOKEN`; `authToken` ends in `Token`): a fast test
+/// before the line-by-line one.
+fn mentions_secret_name(text: &str) -> bool {
+    SECRET_NAMES.iter().any(|word| {
+        let mut capitalized = word.to_string();
+        capitalized[..1].make_ascii_uppercase();
+        text.contains(word)
+            || text.contains(&capitalized)
+            || text.contains(&word.to_ascii_uppercase())
     })
 }
 
@@ -136,24 +164,22 @@ fn private_key(line: &str) -> Option<&'static str> {
     label.ends_with("PRIVATE KEY").then_some("a private key")
 }
 
-/// A credential with a known prefix and the right length after it, not
-/// inside a longer word.
-fn prefixed(line: &str) -> Option<&'static str> {
+/// A credential of `format` (its prefix and the right length after it),
+/// not inside a longer word.
+fn prefixed(line: &str, format: &Prefixed) -> Option<&'static str> {
     let bytes = line.as_bytes();
-    PREFIXED.iter().find_map(|format| {
-        format.prefixes.iter().find_map(|prefix| {
-            line.match_indices(prefix).find_map(|(at, _)| {
-                let before_ok = at == 0 || !bytes[at - 1].is_ascii_alphanumeric();
-                let body = &bytes[at + prefix.len()..];
-                let len = body.iter().take_while(|&&b| (format.class)(b)).count();
-                let after_ok = body.get(len).is_none_or(|b| !b.is_ascii_alphanumeric());
-                let value = &line[at..at + prefix.len() + len];
-                (before_ok
-                    && after_ok
-                    && (format.min..=format.max).contains(&len)
-                    && !is_documentation_example(value))
-                .then_some(format.rule)
-            })
+    format.prefixes.iter().find_map(|prefix| {
+        line.match_indices(prefix).find_map(|(at, _)| {
+            let before_ok = at == 0 || !bytes[at - 1].is_ascii_alphanumeric();
+            let body = &bytes[at + prefix.len()..];
+            let len = body.iter().take_while(|&&b| (format.class)(b)).count();
+            let after_ok = body.get(len).is_none_or(|b| !b.is_ascii_alphanumeric());
+            let value = &line[at..at + prefix.len() + len];
+            (before_ok
+                && after_ok
+                && (format.min..=format.max).contains(&len)
+                && !is_documentation_example(value))
+            .then_some(format.rule)
         })
     })
 }
@@ -168,25 +194,30 @@ fn assignment(line: &str) -> Option<&'static str> {
         .trim_end()
         .trim_end_matches(['"', '\''])
         .rsplit(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-'))
-        .next()?
-        .to_ascii_lowercase();
-    let secret_name = SECRET_NAMES.iter().any(|word| name.ends_with(word))
-        && ![
-            "next",
-            "page",
-            "continuation",
-            "type",
-            "max",
-            "count",
-            "limit",
-            "clienttoken",
-            "client_token",
-            "creation",
-            "idempotency",
-        ]
-        .iter()
-        .any(|word| name.contains(word));
-    if !secret_name {
+        .next()?;
+    let ends_with = |word: &str| {
+        name.len() >= word.len()
+            && name.is_char_boundary(name.len() - word.len())
+            && name[name.len() - word.len()..].eq_ignore_ascii_case(word)
+    };
+    if !SECRET_NAMES.iter().any(|word| ends_with(word)) {
+        return None;
+    }
+    let name = name.to_ascii_lowercase();
+    let not_secret = [
+        "next",
+        "page",
+        "continuation",
+        "type",
+        "max",
+        "count",
+        "limit",
+        "clienttoken",
+        "client_token",
+        "creation",
+        "idempotency",
+    ];
+    if not_secret.iter().any(|word| name.contains(word)) {
         return None;
     }
     let after = line[operator + 1..].trim_start();
