@@ -10,14 +10,13 @@
 use std::collections::HashMap;
 
 use budget::estimate::{CountingWork, OnDemandCounts};
+use budget::model::{ScoredItem, Tier};
 use budget::payload::{
     Candidate, Format, HybridPayload, ItemState, OfferOrder, PayloadAssembler, PayloadError,
     TierBudget,
 };
-use budget::{
-    ContextBudget, Item, Pipeline, Selection, model::ScoredItem, pipeline::ExclusionReason,
-    placer::Placer,
-};
+use budget::scorer::ReflexiveScorer;
+use budget::{ContextBudget, Item, Pipeline, Selection, pipeline::ExclusionReason, placer::Placer};
 use serde_json::json;
 
 use crate::CliError;
@@ -27,7 +26,8 @@ use crate::counter::Counter;
 use crate::description::description;
 use crate::output;
 use crate::progress::Progress;
-use crate::relevance::FileRelevanceScorer;
+use crate::rank::bm25::Query;
+use crate::rank::rank;
 use crate::scan::{Scan, ScanOptions, scan};
 use crate::skip::{FileTally, Skip};
 use crate::walk::walk;
@@ -126,13 +126,11 @@ pub fn run(args: &PackArgs) -> Result<(), CliError> {
         .budget()
         .total(),
     };
-    let (items, file_of_item) = items(&mut scan);
+    let query = args.query.as_deref().and_then(Query::parse);
+    let (items, file_of_item) = items(&mut scan, query.as_ref());
 
     let pipeline = Pipeline::builder()
-        .scorer(match &args.query {
-            Some(query) => FileRelevanceScorer::with_query(query),
-            None => FileRelevanceScorer::new(),
-        })
+        .scorer(ReflexiveScorer::new())
         .placer(PathOrder)
         .build();
     let everything = demand.max(1);
@@ -274,9 +272,20 @@ impl Counting {
     }
 }
 
-/// Items for every counted file (their text moves into the item), and the
-/// index in `scan.files` of each item.
-fn items(scan: &mut Scan) -> (Vec<Item>, Vec<usize>) {
+/// Items for every counted file (their text moves into the item), ranked
+/// for `query` ([`rank`]) with the score as their relevance hint, and the
+/// index in `scan.files` of each item. Under a query, a file that matches
+/// nothing starts in LINKED: it never takes RAW room ahead of one that
+/// matches.
+fn items(scan: &mut Scan, query: Option<&Query>) -> (Vec<Item>, Vec<usize>) {
+    let ranking = {
+        let texts: Vec<(&str, &str)> = scan
+            .texts()
+            .filter_map(|(label, file)| Some((label, file.text.as_deref()?)))
+            .collect();
+        rank(&texts, query)
+    };
+    let mut ranked = ranking.scores.iter().zip(&ranking.matches);
     let mut items = Vec::new();
     let mut file_of_item = Vec::new();
     for (index, file) in scan.files.iter_mut().enumerate() {
@@ -286,13 +295,20 @@ fn items(scan: &mut Scan) -> (Vec<Item>, Vec<usize>) {
         let Some(text) = text_file.text.take() else {
             continue;
         };
+        let Some((&score, &matches)) = ranked.next() else {
+            continue;
+        };
         let lines = text.lines().count();
         let description = description(&text);
         let mut builder = Item::builder(text)
             .tokens(text_file.tokens)
             .content_type(text_file.content_type)
             .link(file.label.clone())
-            .lines(1..=u64::try_from(lines).unwrap_or(u64::MAX).max(1));
+            .lines(1..=u64::try_from(lines).unwrap_or(u64::MAX).max(1))
+            .relevance_hint(score);
+        if !matches {
+            builder = builder.tier(Tier::Linked);
+        }
         if let Some(description) = description {
             builder = builder.description(description);
         }

@@ -4,13 +4,12 @@
 
 use std::fs::File;
 use std::io::Read;
-use std::num::NonZeroUsize;
 use std::path::Path;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use budget::estimate::{ContentType, guaranteed_upper_bound};
 
 use crate::counter::Counter;
+use crate::parallel::parallel_map;
 use crate::progress::Progress;
 use crate::secrets::find_secret;
 use crate::skip::{FileTally, Skip};
@@ -197,57 +196,9 @@ pub fn content_type(label: &str) -> ContentType {
     }
 }
 
-/// `f` over `inputs` on every available core, results in input order.
-/// Work is handed out one item at a time, so a few large files do not
-/// leave a core idle.
-fn parallel_map<I: Sync, O: Send>(inputs: &[I], f: impl Fn(&I) -> O + Sync) -> Vec<O> {
-    let threads = std::thread::available_parallelism()
-        .map_or(1, NonZeroUsize::get)
-        .min(inputs.len())
-        .max(1);
-    let next = AtomicUsize::new(0);
-    let work = || {
-        let mut done = Vec::new();
-        loop {
-            let index = next.fetch_add(1, Ordering::Relaxed);
-            let Some(input) = inputs.get(index) else {
-                return done;
-            };
-            done.push((index, f(input)));
-        }
-    };
-    let mut indexed: Vec<(usize, O)> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads).map(|_| scope.spawn(work)).collect();
-        workers
-            .into_iter()
-            .flat_map(|worker| {
-                worker
-                    .join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-            })
-            .collect()
-    });
-    indexed.sort_unstable_by_key(|&(index, _)| index);
-    indexed.into_iter().map(|(_, output)| output).collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn parallel_map_keeps_input_order() {
-        let inputs: Vec<u64> = (0..1_000).collect();
-        let squares = parallel_map(&inputs, |&n| n * n);
-        assert_eq!(squares.len(), 1_000);
-        assert!(
-            squares
-                .iter()
-                .enumerate()
-                .all(|(i, &s)| s == (i as u64) * (i as u64))
-        );
-        assert!(parallel_map(&[] as &[u64], |&n| n).is_empty());
-    }
 
     #[test]
     fn content_types_by_extension() {

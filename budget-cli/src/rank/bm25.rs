@@ -1,0 +1,305 @@
+//! [`Query`] and BM25F: how well each file matches a query, with rare
+//! terms weighing more than common ones.
+
+use std::collections::HashMap;
+
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder};
+
+use crate::parallel::parallel_map;
+use crate::rank::kind::FileKind;
+use crate::rank::terms::{distinct_terms, for_each_term};
+
+/// BM25's term-frequency saturation.
+const K1: f64 = 1.2;
+/// BM25's length normalization.
+const B: f64 = 0.75;
+/// How much a term in the file's path counts, against one in its text.
+const PATH_WEIGHT: f64 = 3.0;
+/// How much a term in a name the file defines counts.
+const SYMBOL_WEIGHT: f64 = 2.0;
+/// The factor on tests' and docs' scores when the query does not ask for
+/// them.
+const ASIDE_FACTOR: f64 = 0.5;
+
+/// Query terms that ask for tests.
+const TEST_TERMS: &[&str] = &["spec", "test", "testing", "tests", "unittest"];
+/// Query terms that ask for documentation.
+const DOC_TERMS: &[&str] = &[
+    "doc",
+    "docs",
+    "documentation",
+    "guide",
+    "readme",
+    "tutorial",
+];
+
+/// A query as terms ([`for_each_term`](crate::rank::terms::for_each_term)).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Query {
+    terms: Vec<String>,
+}
+
+/// One file as BM25 sees it.
+pub struct Document<'a> {
+    /// Its `/`-separated path.
+    pub path: &'a str,
+    /// Its text.
+    pub text: &'a str,
+    /// The names it defines.
+    pub symbols: &'a [&'a str],
+}
+
+impl Query {
+    /// The query's distinct terms; `None` when it has none (empty, or only
+    /// stop words and punctuation).
+    pub fn parse(text: &str) -> Option<Self> {
+        let terms = distinct_terms(text);
+        (!terms.is_empty()).then_some(Self { terms })
+    }
+
+    /// Its terms, in order of first appearance.
+    #[cfg(test)]
+    pub fn terms(&self) -> &[String] {
+        &self.terms
+    }
+
+    fn asks_for(&self, terms: &[&str]) -> bool {
+        self.terms.iter().any(|t| terms.contains(&t.as_str()))
+    }
+
+    /// The BM25F score of each document, `0.0` for one that contains no
+    /// query term; tests' and docs' scores are halved unless the query
+    /// names them (`test`, `docs`, `readme`, …). Computed on every core.
+    ///
+    /// A term's frequency in a document is its count in the text (see
+    /// [`TextMatcher`]) plus [`PATH_WEIGHT`] × its count among the path's
+    /// terms plus [`SYMBOL_WEIGHT`] × its count among the defined names'
+    /// terms; a document's length is its text's length in bytes.
+    pub fn scores(&self, documents: &[Document<'_>]) -> Vec<f64> {
+        let index: HashMap<&str, usize> = self
+            .terms
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (t.as_str(), i))
+            .collect();
+        let count_terms = |text: &str, frequencies: &mut [f64], weight: f64| {
+            for_each_term(text, &mut String::new(), |term| {
+                if let Some(&i) = index.get(term) {
+                    frequencies[i] += weight;
+                }
+            });
+        };
+        let matcher = TextMatcher::new(&self.terms);
+        let frequencies: Vec<Vec<f64>> = parallel_map(documents, |document| {
+            let mut frequencies = vec![0.0; self.terms.len()];
+            matcher.count(document.text, &mut frequencies);
+            count_terms(document.path, &mut frequencies, PATH_WEIGHT);
+            for symbol in document.symbols {
+                count_terms(symbol, &mut frequencies, SYMBOL_WEIGHT);
+            }
+            frequencies
+        });
+        let n = documents.len() as f64;
+        let average_length =
+            (documents.iter().map(|d| d.text.len() as f64).sum::<f64>() / n.max(1.0)).max(1.0);
+        let idf: Vec<f64> = (0..self.terms.len())
+            .map(|i| {
+                let df = frequencies.iter().filter(|f| f[i] > 0.0).count() as f64;
+                (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
+            })
+            .collect();
+        let asks_for_tests = self.asks_for(TEST_TERMS);
+        let asks_for_docs = self.asks_for(DOC_TERMS);
+        frequencies
+            .iter()
+            .zip(documents)
+            .map(|(frequencies, document)| {
+                let norm = 1.0 - B + B * document.text.len() as f64 / average_length;
+                let score: f64 = frequencies
+                    .iter()
+                    .zip(&idf)
+                    .map(|(&tf, idf)| idf * tf * (K1 + 1.0) / (tf + K1 * norm))
+                    .sum();
+                let aside = match FileKind::of(document.path) {
+                    FileKind::Tests => !asks_for_tests,
+                    FileKind::Docs | FileKind::Readme => !asks_for_docs,
+                    _ => false,
+                };
+                if aside { score * ASIDE_FACTOR } else { score }
+            })
+            .collect()
+    }
+}
+
+/// Counts query terms in text in one pass (Aho–Corasick, ASCII case
+/// folded): an occurrence counts when it starts and ends at an identifier
+/// part's boundary (see [`for_each_term`]: a non-word character, `_`, or a
+/// `camelCase` change). Each term is searched in the forms that fold to it:
+/// itself, its plural (`station` → `stations`, `policy` → `policies`), and
+/// for a compound term also without `_` (`get_event_loop` finds
+/// `getEventLoop`).
+pub struct TextMatcher {
+    searcher: Option<AhoCorasick>,
+    /// The term of each pattern.
+    term_of: Vec<usize>,
+}
+
+impl TextMatcher {
+    /// A matcher for `terms` (as [`for_each_term`] gives them).
+    pub fn new(terms: &[String]) -> Self {
+        let mut patterns = Vec::new();
+        let mut term_of = Vec::new();
+        for (i, term) in terms.iter().enumerate() {
+            let mut forms = vec![term.clone()];
+            if !term.ends_with('s') {
+                forms.push(format!("{term}s"));
+            }
+            if let Some(stem) = term.strip_suffix('y') {
+                forms.push(format!("{stem}ies"));
+            }
+            if term.contains('_') {
+                forms.push(term.replace('_', ""));
+            }
+            for form in forms {
+                patterns.push(form);
+                term_of.push(i);
+            }
+        }
+        let searcher = AhoCorasickBuilder::new()
+            .ascii_case_insensitive(true)
+            .build(&patterns)
+            .ok();
+        Self { searcher, term_of }
+    }
+
+    /// Adds each term's occurrences in `text` to `frequencies` (by term).
+    pub fn count(&self, text: &str, frequencies: &mut [f64]) {
+        let Some(searcher) = &self.searcher else {
+            return;
+        };
+        let bytes = text.as_bytes();
+        for found in searcher.find_overlapping_iter(text) {
+            if starts_part(bytes, found.start()) && ends_part(bytes, found.end()) {
+                frequencies[self.term_of[found.pattern().as_usize()]] += 1.0;
+            }
+        }
+    }
+}
+
+/// Letters, digits and non-ASCII bytes make up words.
+fn is_word(byte: u8) -> bool {
+    byte.is_ascii_alphanumeric() || byte >= 0x80
+}
+
+/// Whether an identifier part can start at `at`.
+fn starts_part(bytes: &[u8], at: usize) -> bool {
+    let Some(&before) = at.checked_sub(1).and_then(|i| bytes.get(i)) else {
+        return true;
+    };
+    let first = bytes[at];
+    !is_word(before)
+        || first.is_ascii_uppercase()
+            && (before.is_ascii_lowercase()
+                || before.is_ascii_digit()
+                || before.is_ascii_uppercase()
+                    && bytes.get(at + 1).is_some_and(u8::is_ascii_lowercase))
+}
+
+/// Whether an identifier part can end just before `at`.
+fn ends_part(bytes: &[u8], at: usize) -> bool {
+    let Some(&after) = bytes.get(at) else {
+        return true;
+    };
+    let last = bytes[at - 1];
+    !is_word(after)
+        || after.is_ascii_uppercase()
+            && (last.is_ascii_lowercase()
+                || last.is_ascii_digit()
+                || last.is_ascii_uppercase()
+                    && bytes.get(at + 1).is_some_and(u8::is_ascii_lowercase))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn doc<'a>(path: &'a str, text: &'a str) -> Document<'a> {
+        Document {
+            path,
+            text,
+            symbols: &[],
+        }
+    }
+
+    #[test]
+    fn queries_split_like_code() {
+        let query = Query::parse("fix(etag): plugins.radiko: the getEventLoop").unwrap();
+        assert_eq!(
+            query.terms(),
+            [
+                "fix",
+                "etag",
+                "plugin",
+                "radiko",
+                "get",
+                "event",
+                "loop",
+                "get_event_loop"
+            ]
+        );
+        assert_eq!(Query::parse("the of !!"), None);
+    }
+
+    /// BM25 by hand: two documents of equal length, "loop" in both, "etag"
+    /// in one: the rare term decides.
+    #[test]
+    fn rare_terms_weigh_more_and_scores_match_the_formula() {
+        let docs = [doc("a.py", "loop etag"), doc("b.py", "loop loop")];
+        let scores = Query::parse("loop etag").unwrap().scores(&docs);
+        // N = 2; df(loop) = 2, df(etag) = 1; both 9 bytes long, so norm = 1.
+        let idf = |df: f64| (1.0f64 + (2.0 - df + 0.5) / (df + 0.5)).ln();
+        let part = |tf: f64| tf * 2.2 / (tf + 1.2);
+        let a = idf(2.0) * part(1.0) + idf(1.0) * part(1.0);
+        let b = idf(2.0) * part(2.0);
+        assert!((scores[0] - a).abs() < 1e-12 && (scores[1] - b).abs() < 1e-12);
+        assert!(scores[0] > scores[1]);
+    }
+
+    #[test]
+    fn text_matches_stop_at_identifier_parts() {
+        let terms = [
+            "event".to_owned(),
+            "policy".to_owned(),
+            "get_event_loop".to_owned(),
+        ];
+        let matcher = TextMatcher::new(&terms);
+        let mut f = [0.0; 3];
+        matcher.count(
+            "Event events getEventLoop get_event_loop EVENT_LOOP eventual prevent policies",
+            &mut f,
+        );
+        // event: Event, events, Event (in getEventLoop), event (get_event_loop), EVENT.
+        assert_eq!(f, [5.0, 1.0, 2.0]);
+    }
+
+    #[test]
+    fn paths_and_symbols_count_and_tests_step_aside() {
+        let symbols = ["Resolver"];
+        let docs = [
+            doc("src/resolver.rs", "x"),
+            Document {
+                path: "src/dns.rs",
+                text: "x",
+                symbols: &symbols,
+            },
+            doc("tests/resolver.rs", "x"),
+            doc("src/other.rs", "resolver"),
+        ];
+        let scores = Query::parse("resolver").unwrap().scores(&docs);
+        assert!(scores[0] > scores[1] && scores[1] > scores[3], "{scores:?}");
+        assert!((scores[2] - scores[0] * 0.5).abs() < 1e-12);
+        let asked = Query::parse("resolver tests").unwrap().scores(&docs);
+        assert!(asked[2] >= asked[0], "{asked:?}");
+        assert_eq!(Query::parse("absent").unwrap().scores(&docs), [0.0; 4]);
+    }
+}

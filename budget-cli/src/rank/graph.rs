@@ -1,0 +1,297 @@
+//! Centrality: how much the other files depend on a file, as PageRank over
+//! a reference graph (after Aider's repository map).
+//!
+//! A file *defines* the names that follow a definition keyword on one of
+//! its lines (`def`, `class`, `fn`, `struct`, `func`, `function`,
+//! `interface`, …) and its module name (the file stem; for `__init__.py`,
+//! `mod.rs`, `index.js` and `lib.rs` the folder's name). A file *refers*
+//! to a name each time the name appears in it as a whole identifier. Each
+//! source file that refers to a name another file defines gets an edge to it,
+//! weighted by the square root of the number of references, ×10 for long
+//! compound names (`get_event_loop`, `PayloadAssembler`), ×0.1 for private
+//! names (`_helper`) and for names that more than five files define.
+//! Names shorter than three characters (except two-letter module names
+//! such as `os` and `re`) and names defined by more than
+//! eight files are ignored: they say nothing about which file is meant.
+//! A file keeps its 64 heaviest edges.
+
+use rustc_hash::FxHashMap as HashMap;
+
+use crate::parallel::parallel_map;
+use crate::rank::kind::is_code;
+use crate::rank::terms::identifiers;
+
+/// Keywords after which the next word on the line is a defined name, in
+/// the languages packed most (Python, Rust, JavaScript/TypeScript, Go,
+/// Java/Kotlin/C#, C/C++, Ruby, shell).
+const DEFINITION_KEYWORDS: &[&str] = &[
+    "class",
+    "def",
+    "enum",
+    "fn",
+    "fun",
+    "func",
+    "function",
+    "interface",
+    "macro_rules!",
+    "mod",
+    "module",
+    "record",
+    "struct",
+    "trait",
+    "type",
+    "typedef",
+    "union",
+];
+
+/// File stems that name their folder rather than themselves.
+const FOLDER_STEMS: &[&str] = &["__init__", "__main__", "index", "lib", "main", "mod"];
+
+/// Names defined by more files than this are ignored.
+const MAX_DEFINERS: usize = 8;
+/// A file's edges beyond its heaviest this many are dropped.
+const MAX_OUT_EDGES: usize = 64;
+
+/// The names `text` (the file at `path`) defines: its module name first,
+/// then, in source code, each name after a definition keyword, in order
+/// (repeats kept).
+pub fn definitions<'t>(path: &'t str, text: &'t str) -> Vec<&'t str> {
+    let mut names: Vec<&str> = module_name(path).into_iter().collect();
+    if !is_code(path) {
+        return names;
+    }
+    for line in text.lines() {
+        let mut words = line.split_whitespace();
+        while let Some(word) = words.next() {
+            if !DEFINITION_KEYWORDS.contains(&word) {
+                continue;
+            }
+            let Some(mut next) = words.next() else {
+                break;
+            };
+            // Go methods: `func (r *Reader) Read(`: the name follows the receiver.
+            if word == "func" && next.starts_with('(') {
+                let Some(after) = line.split_once(')').map(|(_, rest)| rest) else {
+                    break;
+                };
+                next = after.trim_start();
+            }
+            if let Some(name) = identifiers(next)
+                .next()
+                .filter(|name| next.starts_with(name))
+            {
+                names.push(name);
+            }
+        }
+    }
+    names
+}
+
+/// The module name of the file at `path`: its stem, or its folder's name
+/// for the stems in [`FOLDER_STEMS`].
+fn module_name(path: &str) -> Option<&str> {
+    let mut parts = path.rsplit('/');
+    let file = parts.next()?;
+    let stem = file.split_once('.').map_or(file, |(stem, _)| stem);
+    if FOLDER_STEMS.contains(&stem) {
+        parts.next()
+    } else {
+        Some(stem)
+    }
+    .filter(|name| !name.is_empty())
+}
+
+/// The weight of an edge for `references` uses of `name`, defined by
+/// `definers` files.
+fn edge_weight(name: &str, references: u32, definers: usize) -> f64 {
+    let compound = name.contains('_') && !name.starts_with('_')
+        || name.chars().any(char::is_uppercase) && name.chars().any(char::is_lowercase);
+    let mut weight = f64::from(references).sqrt();
+    if compound && name.chars().count() >= 8 {
+        weight *= 10.0;
+    }
+    if name.starts_with('_') {
+        weight *= 0.1;
+    }
+    if definers > 5 {
+        weight *= 0.1;
+    }
+    weight
+}
+
+/// A reference graph: for each file, the files it refers to and how much.
+#[derive(Debug, Default)]
+pub struct ReferenceGraph {
+    /// Out-edges per file: (target file, weight), targets distinct.
+    edges: Vec<Vec<(usize, f64)>>,
+}
+
+impl ReferenceGraph {
+    /// The graph of `files` (`(path, text)`), each defining the names in
+    /// `defined` (by position; see [`definitions`]), built on every core.
+    pub fn build<'t>(files: &[(&str, &'t str)], defined: &[Vec<&'t str>]) -> Self {
+        let mut definers: HashMap<&str, Vec<usize>> = HashMap::default();
+        for (file, names) in defined.iter().enumerate() {
+            let module = module_name(files[file].0);
+            let long_enough = |name: &str| {
+                name.chars().nth(2).is_some() || module == Some(name) && name.len() == 2
+            };
+            for &name in names.iter().filter(|name| long_enough(name)) {
+                let files = definers.entry(name).or_default();
+                if files.last() != Some(&file) {
+                    files.push(file);
+                }
+            }
+        }
+        definers.retain(|_, files| files.len() <= MAX_DEFINERS);
+        let edges = parallel_map(&(0..files.len()).collect::<Vec<_>>(), |&file| {
+            if !is_code(files[file].0) {
+                return Vec::new();
+            }
+            let mut uses: HashMap<&str, u32> = HashMap::default();
+            for identifier in identifiers(files[file].1) {
+                if let Some((&name, _)) = definers.get_key_value(identifier) {
+                    *uses.entry(name).or_default() += 1;
+                }
+            }
+            let mut out: HashMap<usize, f64> = HashMap::default();
+            for (name, references) in uses {
+                let targets = &definers[name];
+                let weight = edge_weight(name, references, targets.len());
+                for &target in targets.iter().filter(|&&target| target != file) {
+                    *out.entry(target).or_default() += weight;
+                }
+            }
+            let mut out: Vec<(usize, f64)> = out.into_iter().collect();
+            if out.len() > MAX_OUT_EDGES {
+                out.select_nth_unstable_by(MAX_OUT_EDGES, |a, b| b.1.total_cmp(&a.1));
+                out.truncate(MAX_OUT_EDGES);
+            }
+            out.sort_unstable_by_key(|&(target, _)| target);
+            out
+        });
+        Self { edges }
+    }
+
+    /// The files each file refers to, with weights.
+    #[cfg(test)]
+    pub fn edges(&self, file: usize) -> &[(usize, f64)] {
+        &self.edges[file]
+    }
+
+    /// PageRank with damping 0.85 and teleport distribution
+    /// `personalization` (non-negative; uniform if it sums to zero), 40
+    /// iterations; the ranks sum to 1.
+    pub fn pagerank(&self, personalization: &[f64]) -> Vec<f64> {
+        const DAMPING: f64 = 0.85;
+        let n = self.edges.len();
+        if n == 0 {
+            return Vec::new();
+        }
+        let total: f64 = personalization.iter().sum();
+        let teleport: Vec<f64> = if total > 0.0 {
+            personalization.iter().map(|p| p / total).collect()
+        } else {
+            vec![1.0 / n as f64; n]
+        };
+        let out_weight: Vec<f64> = self
+            .edges
+            .iter()
+            .map(|out| out.iter().map(|&(_, w)| w).sum())
+            .collect();
+        let mut rank = teleport.clone();
+        let mut next = vec![0.0; n];
+        for _ in 0..40 {
+            let mut dangling = 0.0;
+            next.iter_mut().for_each(|r| *r = 0.0);
+            for (file, out) in self.edges.iter().enumerate() {
+                if out_weight[file] > 0.0 {
+                    for &(target, weight) in out {
+                        next[target] += DAMPING * rank[file] * weight / out_weight[file];
+                    }
+                } else {
+                    dangling += rank[file];
+                }
+            }
+            for (r, t) in next.iter_mut().zip(&teleport) {
+                *r += (1.0 - DAMPING + DAMPING * dangling) * t;
+            }
+            std::mem::swap(&mut rank, &mut next);
+        }
+        rank
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn build(files: &[(&str, &str)]) -> ReferenceGraph {
+        let defined: Vec<Vec<&str>> = files.iter().map(|(p, t)| definitions(p, t)).collect();
+        ReferenceGraph::build(files, &defined)
+    }
+
+    #[test]
+    fn definitions_follow_keywords_and_module_names() {
+        let python =
+            "import os\nclass EventLoop(Base):\n    def run_forever(self):\n        type(x)\n";
+        assert_eq!(
+            definitions("Lib/asyncio/events.py", python),
+            ["events", "EventLoop", "run_forever"]
+        );
+        let rust = "pub struct Tally<T> {}\nimpl Tally {\n    pub(crate) fn used(&self) {}\n}\nmacro_rules! tally {}\n";
+        assert_eq!(
+            definitions("src/tally/mod.rs", rust),
+            ["tally", "Tally", "used", "tally"]
+        );
+        let go = "func (r *Reader) Read(p []byte) {}\nfunc NewReader() {}\ntype Reader struct {}\n";
+        assert_eq!(
+            definitions("io.go", go),
+            ["io", "Read", "NewReader", "Reader"]
+        );
+        assert_eq!(definitions("Lib/json/__init__.py", ""), ["json"]);
+        // Keywords count only in source code.
+        assert_eq!(definitions("README", "A class apart"), ["README"]);
+    }
+
+    #[test]
+    fn the_file_everyone_imports_ranks_first() {
+        let files = [
+            ("util/strings.py", "def normalize_text(s): pass\n"),
+            (
+                "app/a.py",
+                "from util.strings import normalize_text\nnormalize_text(x)\n",
+            ),
+            ("app/b.py", "import strings\nstrings.normalize_text(y)\n"),
+            ("app/c.py", "def unrelated(): pass\n"),
+        ];
+        let graph = build(&files);
+        assert_eq!(graph.edges(1).iter().map(|e| e.0).collect::<Vec<_>>(), [0]);
+        assert!(graph.edges(0).is_empty());
+        // "strings" twice: sqrt(2); "normalize_text" (compound, 14
+        // characters) once, ten times.
+        assert_eq!(graph.edges(2), [(0, 2f64.sqrt() + 10.0)]);
+        let rank = graph.pagerank(&[1.0; 4]);
+        assert!((rank.iter().sum::<f64>() - 1.0).abs() < 1e-9);
+        let best = (0..4).max_by(|&a, &b| rank[a].total_cmp(&rank[b])).unwrap();
+        assert_eq!(best, 0, "{rank:?}");
+        assert!(rank[3] < rank[0] && (rank[1] - rank[3]).abs() < 1e-12);
+    }
+
+    #[test]
+    fn names_defined_everywhere_make_no_edges() {
+        let texts: Vec<String> = (0..9)
+            .map(|i| format!("def common(): pass\n# {i}\n"))
+            .collect();
+        let mut files: Vec<(String, &str)> = texts
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (format!("m{i}.py"), t.as_str()))
+            .collect();
+        files.push(("user.py".to_owned(), "common()\ncommon()\n"));
+        let borrowed: Vec<(&str, &str)> = files.iter().map(|(p, t)| (p.as_str(), *t)).collect();
+        let graph = build(&borrowed);
+        assert!(graph.edges(9).is_empty());
+        assert_eq!(graph.pagerank(&[]).len(), 10);
+    }
+}

@@ -1,0 +1,154 @@
+//! [`FileKind`]: what a file is, from its path alone.
+
+/// Source-code file extensions (lower case).
+const CODE_EXTENSIONS: &[&str] = &[
+    "c", "cc", "cpp", "cs", "css", "cxx", "go", "h", "hpp", "html", "java", "js", "jsx", "kt",
+    "mjs", "php", "py", "rb", "rs", "scala", "sh", "sql", "swift", "ts", "tsx",
+];
+/// Configuration file extensions (lower case).
+const CONFIG_EXTENSIONS: &[&str] = &["cfg", "ini", "json", "toml", "yaml", "yml"];
+/// Documentation file extensions (lower case).
+const DOC_EXTENSIONS: &[&str] = &["md", "markdown", "rst", "adoc"];
+/// Files that say what a project is and how it is built: they rank as
+/// entry points.
+const MANIFESTS: &[&str] = &[
+    "build.gradle",
+    "cargo.toml",
+    "cmakelists.txt",
+    "go.mod",
+    "makefile",
+    "package.json",
+    "pom.xml",
+    "pyproject.toml",
+    "setup.py",
+];
+/// File stems of entry points: `lib.rs`, `main.go`, `__main__.py`, `index.ts`, …
+const ENTRY_STEMS: &[&str] = &["__main__", "app", "index", "lib", "main"];
+
+/// What a file is, by the first rule its path (compared without ASCII
+/// case) meets: a name starting `readme` is [`Readme`](Self::Readme); one
+/// starting `changelog` is [`Other`](Self::Other); a `tests/` or `test/`
+/// folder or `test` in the name is [`Tests`](Self::Tests); a documentation
+/// extension (`md`, `rst`, …) or a `docs/` folder is [`Docs`](Self::Docs);
+/// then [`Code`](Self::Code) and [`Config`](Self::Config) by extension;
+/// else [`Other`](Self::Other).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FileKind {
+    /// A README.
+    Readme,
+    /// Documentation.
+    Docs,
+    /// Source code.
+    Code,
+    /// Configuration.
+    Config,
+    /// Tests.
+    Tests,
+    /// Everything else: changelogs, data, logs, unknown kinds.
+    Other,
+}
+
+impl FileKind {
+    /// The kind of the file at `path` (`/`-separated).
+    pub fn of(path: &str) -> Self {
+        let lower = path.to_ascii_lowercase();
+        let name = lower.rsplit('/').next().unwrap_or(&lower);
+        let extension = extension(name);
+        let in_folder = |folder: &str| {
+            lower.starts_with(&format!("{folder}/")) || lower.contains(&format!("/{folder}/"))
+        };
+        if name.starts_with("readme") {
+            Self::Readme
+        } else if name.starts_with("changelog") {
+            Self::Other
+        } else if in_folder("tests") || in_folder("test") || name.contains("test") {
+            Self::Tests
+        } else if DOC_EXTENSIONS.contains(&extension) || in_folder("docs") {
+            Self::Docs
+        } else if CODE_EXTENSIONS.contains(&extension) {
+            Self::Code
+        } else if CONFIG_EXTENSIONS.contains(&extension) {
+            Self::Config
+        } else {
+            Self::Other
+        }
+    }
+
+    /// How much a reader wants this kind of file before knowing anything
+    /// else, in `0.0..=1.0`: README 1.0, docs 0.8, code 0.7, configuration
+    /// 0.5, tests 0.4, other 0.2.
+    pub fn prior(self) -> f64 {
+        match self {
+            Self::Readme => 1.0,
+            Self::Docs => 0.8,
+            Self::Code => 0.7,
+            Self::Config => 0.5,
+            Self::Tests => 0.4,
+            Self::Other => 0.2,
+        }
+    }
+}
+
+fn extension(name: &str) -> &str {
+    name.rsplit_once('.').map_or("", |(_, ext)| ext)
+}
+
+/// Whether the file at `path` is source code by its extension.
+pub fn is_code(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path).to_ascii_lowercase();
+    CODE_EXTENSIONS.contains(&extension(&name))
+}
+
+/// Whether the file at `path` is where a reader starts: a README or a
+/// build manifest at the top, or an entry-point source file (`lib.rs`,
+/// `main.go`, `__main__.py`, `index.ts`, …) at most one folder deep.
+pub fn is_entry_point(path: &str) -> bool {
+    let lower = path.to_ascii_lowercase();
+    let depth = lower.matches('/').count();
+    let name = lower.rsplit('/').next().unwrap_or(&lower);
+    let stem = name.split_once('.').map_or(name, |(stem, _)| stem);
+    (depth == 0 && (name.starts_with("readme") || MANIFESTS.contains(&name)))
+        || (depth <= 1 && is_code(name) && ENTRY_STEMS.contains(&stem))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::FileKind::{self, *};
+    use super::*;
+
+    #[test]
+    fn kinds_apply_in_order() {
+        // README beats the tests folder; changelog beats Markdown; tests beat docs.
+        assert_eq!(FileKind::of("tests/README"), Readme);
+        assert_eq!(FileKind::of("CHANGELOG.md"), Other);
+        assert_eq!(FileKind::of("docs/test_plan.md"), Tests);
+        assert_eq!(FileKind::of("src/test/Main.java"), Tests);
+        assert_eq!(FileKind::of("guide.MARKDOWN"), Docs);
+        assert_eq!(FileKind::of("docs/diagram.svg"), Docs);
+        assert_eq!(FileKind::of("Lib/json/decoder.py"), Code);
+        assert_eq!(FileKind::of("package.json"), Config);
+        assert_eq!(FileKind::of("Makefile"), Other);
+        assert_eq!(FileKind::of(""), Other);
+        // Folder names must match whole segments: "latests/" is not "tests/".
+        assert_eq!(FileKind::of("latests/x.py"), Code);
+        assert_eq!(Readme.prior(), 1.0);
+        assert_eq!(Other.prior(), 0.2);
+    }
+
+    #[test]
+    fn entry_points_are_shallow() {
+        assert!(is_entry_point("README.md") && is_entry_point("Cargo.toml"));
+        assert!(is_entry_point("src/lib.rs") && is_entry_point("cmd/main.go"));
+        assert!(!is_entry_point("a/b/lib.rs") && !is_entry_point("a/README.md"));
+        assert!(!is_entry_point("asyncio/__init__.py") && !is_entry_point("crate/Cargo.toml"));
+        assert!(!is_entry_point("src/main.txt") && !is_entry_point("src/events.py"));
+        assert!(is_code("Lib/os.PY") && !is_code("README"));
+    }
+
+    #[test]
+    fn extension_lists_are_sorted() {
+        for list in [CODE_EXTENSIONS, CONFIG_EXTENSIONS, MANIFESTS, ENTRY_STEMS] {
+            assert!(list.windows(2).all(|w| w[0] < w[1]), "{list:?}");
+        }
+    }
+}
