@@ -31,13 +31,15 @@ pub struct Cli {
 pub enum Command {
     /// Pack files into one prompt payload that fits a token budget.
     ///
-    /// Walks the paths (honouring .gitignore, skipping hidden files), scores
-    /// each file by --query or by the kind of file, and spreads them over
-    /// RAW (full text), LINKED (path and fetch cost) and SUMMARY (a mention)
-    /// so the rendered payload, counted with --counter, stays within
-    /// --budget. Every input file is either packed or counted under one skip
+    /// Walks the paths (honouring .gitignore, skipping hidden files), ranks
+    /// each file by --query (BM25 over text, path and defined names) or, without
+    /// one, by how central it is (which files use the names it defines), and
+    /// spreads them over RAW (full text), LINKED (path, lines, description,
+    /// size) and SUMMARY (a mention) under a tree of the packed paths, so the
+    /// rendered payload, counted with --counter, stays within --budget. Every
+    /// input file is packed, omitted for room, or counted under one skip
     /// reason (duplicate, binary, too large, unreadable, empty, symlink,
-    /// special file, excluded by a glob).
+    /// special file, excluded by a glob, secret).
     #[command(after_help = EXIT_CODES)]
     Pack(PackArgs),
     /// Count the tokens of files, like `wc` for tokens.
@@ -99,10 +101,22 @@ pub struct PackArgs {
     /// the material (25,000, 70,000 or 100,000).
     #[arg(long, value_name = "N|auto", default_value = "25000")]
     pub budget: BudgetArg,
-    /// Rank files by these words (a hit in the path counts double a hit in
-    /// the text) instead of by the kind of file.
+    /// Rank files by how well they match TEXT (BM25 over their text, path and
+    /// defined names; rare words weigh more; `snake_case`, `camelCase` and
+    /// paths are split into words). Files matching nothing never go RAW.
     #[arg(long, value_name = "TEXT")]
     pub query: Option<String>,
+    /// Add the META section (budget and tier figures) and the SHA-256
+    /// fingerprint to the payload. The --report document always has them.
+    #[arg(long)]
+    pub meta: bool,
+    /// Leave out the tree of packed paths at the top of the payload.
+    #[arg(long)]
+    pub no_tree: bool,
+    /// The model has a tool to fetch files: LINKED lines say `Fetch: N
+    /// tokens.` instead of `N tokens.`.
+    #[arg(long)]
+    pub fetch_tool: bool,
     /// The payload's format. Every format carries the same sections and
     /// numbers, and each is fitted to --budget as rendered.
     #[arg(long, value_enum, default_value_t = PackFormat::Markdown)]

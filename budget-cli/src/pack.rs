@@ -13,7 +13,7 @@ use budget::estimate::{CountingWork, OnDemandCounts};
 use budget::model::{ScoredItem, Tier};
 use budget::payload::{
     Candidate, Format, HybridPayload, ItemState, OfferOrder, PayloadAssembler, PayloadError,
-    TierBudget,
+    PlacementReason, TierBudget,
 };
 use budget::scorer::ReflexiveScorer;
 use budget::{ContextBudget, Item, Pipeline, Selection, pipeline::ExclusionReason, placer::Placer};
@@ -195,7 +195,10 @@ fn assemble<'a>(
             .order(match args.order {
                 Order::Rank => OfferOrder::Rank,
                 Order::Arrival => OfferOrder::Arrival,
-            });
+            })
+            .meta(args.meta)
+            .tree(!args.no_tree)
+            .fetch_tool(args.fetch_tool);
         match counts {
             Some(counts) => assembler.exact_counts(counts),
             None => assembler,
@@ -393,7 +396,7 @@ fn file_records(
                             "tokens_exact": counted.is_some(),
                             "cost": placement.tokens,
                             "score": placement.score,
-                            "reason": placement.reason.to_string(),
+                            "reason": reason(placement.reason, counts.is_some()),
                         });
                     }
                     // The selection budget holds every file, so deduplication
@@ -433,6 +436,26 @@ fn file_records(
     }
 }
 
+/// A placement's reason as the report gives it. With `at_least` (counts
+/// on demand: a count stops once the file is shown not to fit), the figure
+/// a tier rejected it on is a lower bound and is printed as one:
+/// `RAW full: at least 14343 tokens, 14342 free`.
+fn reason(reason: PlacementReason, at_least: bool) -> String {
+    match reason {
+        PlacementReason::TierFull {
+            tier,
+            needed,
+            available,
+        } if at_least => format!("{tier} full: at least {needed} tokens, {available} free"),
+        PlacementReason::TooLarge {
+            tier,
+            needed,
+            limit,
+        } if at_least => format!("too large for {tier}: at least {needed} tokens, limit {limit}"),
+        other => other.to_string(),
+    }
+}
+
 /// The `--report` document.
 fn report(
     records: &FileRecords,
@@ -449,6 +472,8 @@ fn report(
         "exact": counter.is_exact(),
         "format": payload.format().to_string(),
         "payload_tokens": payload.rendered_tokens(),
+        "meta": meta(payload),
+        "fingerprint": fingerprint(payload),
         "material_tokens": records.material_tokens,
         "material_tokens_exact": records.material_exact,
         "counting": counting.json(),
@@ -459,6 +484,34 @@ fn report(
     let mut text = serde_json::to_string_pretty(&document).unwrap_or_default();
     text.push('\n');
     text
+}
+
+/// The payload's tier figures (its META section's numbers): tokens used,
+/// the tier's limit, and items, per tier.
+fn meta(payload: &HybridPayload<'_, Item>) -> serde_json::Value {
+    let tally = payload.tally();
+    let tier = |tier: Tier, state: ItemState| {
+        let t = tally.tier(tier);
+        json!({ "used": t.used, "limit": t.limit, "items": payload.in_state(state).count() })
+    };
+    json!({
+        "RAW": tier(Tier::Raw, ItemState::Raw),
+        "LINKED": tier(Tier::Linked, ItemState::Linked),
+        "SUMMARY": tier(Tier::Summary, ItemState::Summary),
+    })
+}
+
+/// The payload's SHA-256 digests (its fingerprint section's), in hex.
+fn fingerprint(payload: &HybridPayload<'_, Item>) -> serde_json::Value {
+    let f = payload.fingerprint();
+    json!({
+        "meta": f.meta.to_string(),
+        "summary": f.summary.to_string(),
+        "raw": f.raw.to_string(),
+        "linked": f.linked.to_string(),
+        "sources": f.sources.to_string(),
+        "payload": f.payload.to_string(),
+    })
 }
 
 /// The summary on stderr: `packed` counts the files that appear in the

@@ -134,7 +134,7 @@ fn json_lists_every_file_with_tier_tokens_score_and_reason() {
     assert!(score("src/lib.rs") > score("src/station.rs"));
     // The payload is the Markdown text, and its count is exact.
     let payload = report["payload"].as_str().unwrap();
-    assert!(payload.starts_with("## META\n"));
+    assert!(payload.starts_with("## TREE\n"));
     assert_eq!(report["payload_tokens"].as_u64(), Some(o200k(payload)));
 }
 
@@ -214,7 +214,7 @@ fn rendered_payload_counted_exactly_stays_within_the_budget() {
 #[test]
 fn xml_is_well_formed_and_carries_the_raw_files() {
     let dir = project();
-    let run = budget_in(dir.path(), &["pack", "--format", "xml"]);
+    let run = budget_in(dir.path(), &["pack", "--format", "xml", "--meta"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let xml = run.stdout;
     let document = roxmltree::Document::parse(&xml).unwrap_or_else(|e| panic!("{e}\n{xml}"));
@@ -401,7 +401,7 @@ fn exact_counter_counts_only_what_the_payload_needs() {
                 payload.contains(&format!("`{path}` (lines 1-")),
                 "{path} linked"
             );
-            assert!(payload.contains(&format!(". Fetch: {} tokens.", o200k(&text))));
+            assert!(payload.contains(&format!(". {} tokens.", o200k(&text))));
         }
     }
     assert_eq!(reported_exact, exact);
@@ -435,4 +435,55 @@ fn exact_counter_counts_only_what_the_payload_needs() {
         "{}",
         run.stderr
     );
+}
+
+/// The payload opens with the tree of packed paths; META, the fingerprint
+/// and "Fetch" appear only when asked for; the report always has the
+/// fingerprint.
+#[test]
+fn tree_first_meta_and_fetch_only_when_asked() {
+    let dir = project();
+    let plain = budget_in(
+        dir.path(),
+        &["pack", "--counter", "ratios", "--budget", "3000"],
+    );
+    assert_eq!(plain.code, 0, "{}", plain.stderr);
+    let text = &plain.stdout;
+    assert!(text.starts_with("## TREE\n\n```text\n"), "{text}");
+    assert!(
+        text.contains("\nsrc/\n  lib.rs [RAW]\n  station.rs [RAW]\n"),
+        "{text}"
+    );
+    assert!(!text.contains("## META") && !text.contains("Fingerprint") && !text.contains("Fetch"));
+
+    let big = "x = 1\n".repeat(3_000);
+    let dir = tree(&[("big.py", big.as_bytes()), ("small.py", b"y = 2\n")]);
+    let args = [
+        "pack",
+        "--counter",
+        "ratios",
+        "--budget",
+        "2000",
+        "--meta",
+        "--fetch-tool",
+        "--no-tree",
+    ];
+    let asked = budget_in(dir.path(), &args);
+    assert_eq!(asked.code, 0, "{}", asked.stderr);
+    assert!(asked.stdout.starts_with("## META\n"), "{}", asked.stdout);
+    assert!(
+        asked.stdout.contains("## Fingerprint")
+            && asked.stdout.contains("`big.py` (lines 1-3000). Fetch: ")
+    );
+
+    let report = budget_in(
+        dir.path(),
+        &["pack", "--counter", "ratios", "--report", "-"],
+    )
+    .json();
+    assert_eq!(
+        report["fingerprint"]["payload"].as_str().map(str::len),
+        Some(64)
+    );
+    assert!(report["meta"]["RAW"]["limit"].as_u64().unwrap() > 0);
 }

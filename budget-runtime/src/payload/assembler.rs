@@ -5,7 +5,7 @@ use crate::estimate::{ContentType, Estimator, OnDemandCounts, RatioEstimator};
 use crate::model::{ContextItem, Tier, TierThresholds};
 use crate::payload::candidate::Rank;
 use crate::payload::demotion::{Slot, TierCost, TierPlacer};
-use crate::payload::render::{self, Entry, Render, RenderInput};
+use crate::payload::render::{self, Entry, Layout, Render, RenderInput};
 use crate::payload::{
     Candidate, Format, HybridPayload, ItemState, Placement, PlacementAction, PlacementReason,
     Tally, TierBudget,
@@ -100,6 +100,7 @@ pub struct PayloadAssembler<'e> {
     order: OfferOrder,
     thresholds: Option<TierThresholds>,
     counts: Option<&'e OnDemandCounts<'e>>,
+    layout: Layout,
 }
 
 impl std::fmt::Debug for PayloadAssembler<'_> {
@@ -110,6 +111,7 @@ impl std::fmt::Debug for PayloadAssembler<'_> {
             .field("order", &self.order)
             .field("thresholds", &self.thresholds)
             .field("counts", &self.counts)
+            .field("layout", &self.layout)
             .finish_non_exhaustive()
     }
 }
@@ -125,6 +127,7 @@ impl PayloadAssembler<'static> {
             order: OfferOrder::Rank,
             thresholds: None,
             counts: None,
+            layout: Layout::default(),
         }
     }
 }
@@ -155,6 +158,7 @@ impl<'e> PayloadAssembler<'e> {
             order: self.order,
             thresholds: self.thresholds,
             counts: self.counts,
+            layout: self.layout,
         }
     }
 
@@ -168,7 +172,7 @@ impl<'e> PayloadAssembler<'e> {
     /// When the estimator is `counts`' counter, the payload is the one the
     /// assembler builds from candidates whose `tokens` are those exact
     /// counts: the same placements, text and fingerprint (this relies on a
-    /// LINKED line costing no less when the fetch cost printed in it grows;
+    /// LINKED line costing no less when the size printed in it grows;
     /// for `o200k_base` and `cl100k_base` a run of up to three digits is one
     /// token). Only the reasons of items that did not fit a tier differ:
     /// their `needed` is a count the cost reaches, not the cost, and an item
@@ -220,6 +224,7 @@ impl<'e> PayloadAssembler<'e> {
             order: self.order,
             thresholds: self.thresholds,
             counts: Some(counts),
+            layout: self.layout,
         }
     }
 
@@ -266,6 +271,69 @@ impl<'e> PayloadAssembler<'e> {
     /// ```
     pub fn thresholds(mut self, thresholds: TierThresholds) -> Self {
         self.thresholds = Some(thresholds);
+        self
+    }
+
+    /// Whether the payload opens with its META section (budget and tier
+    /// figures) and closes with its fingerprint (SHA-256 digests); on by
+    /// default. Off, the model sees only the tiers' content; the digests
+    /// are still computed ([`HybridPayload::fingerprint`]).
+    ///
+    /// ```
+    /// use budget::{Item, payload::{PayloadAssembler, TierBudget}};
+    ///
+    /// let items = [Item::builder("fn main() {}").tokens(4).link("src/main.rs").build()?];
+    /// let payload = PayloadAssembler::new(TierBudget::with_total(20_000)?)
+    ///     .meta(false)
+    ///     .assemble_items(&items)?;
+    /// assert!(payload.text().starts_with("## SUMMARY\n"));
+    /// assert!(!payload.text().contains("## Fingerprint"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn meta(mut self, on: bool) -> Self {
+        self.layout.meta = on;
+        self
+    }
+
+    /// Whether the payload opens with a TREE section: the placed items'
+    /// links as a folder tree (`/`-separated), each file marked with its
+    /// tier; off by default. The tree is part of the rendered text, so it
+    /// is counted within the total; while it would take more than 5% of
+    /// the total, its deepest folders collapse into one line each
+    /// (`tide/ (2 files: LINKED 1, SUMMARY 1)`).
+    ///
+    /// ```
+    /// use budget::{Item, payload::{PayloadAssembler, TierBudget}};
+    ///
+    /// let items = [Item::builder("fn main() {}").tokens(4).link("src/main.rs").build()?];
+    /// let payload = PayloadAssembler::new(TierBudget::with_total(20_000)?)
+    ///     .tree(true)
+    ///     .assemble_items(&items)?;
+    /// assert!(payload.text().starts_with("## TREE\n\n```text\nsrc/\n  main.rs [RAW]\n```\n"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn tree(mut self, on: bool) -> Self {
+        self.layout.tree = on;
+        self
+    }
+
+    /// Whether the model reading the payload has a tool to fetch a LINKED
+    /// item: Markdown LINKED lines then say `Fetch: N tokens.` instead of
+    /// `N tokens.`; off by default (a chat model cannot fetch).
+    ///
+    /// ```
+    /// use budget::{Item, payload::{PayloadAssembler, TierBudget}, model::Tier};
+    ///
+    /// let items = [Item::builder("x").tokens(900).link("big.rs").tier(Tier::Linked).build()?];
+    /// let assembler = PayloadAssembler::new(TierBudget::with_total(20_000)?);
+    /// let plain = assembler.assemble_items(&items)?;
+    /// assert!(plain.text().contains("- `big.rs`. 900 tokens.\n"));
+    /// let fetching = assembler.fetch_tool(true).assemble_items(&items)?;
+    /// assert!(fetching.text().contains("- `big.rs`. Fetch: 900 tokens.\n"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn fetch_tool(mut self, on: bool) -> Self {
+        self.layout.fetch_tool = on;
         self
     }
 
@@ -386,8 +454,8 @@ impl<'e> PayloadAssembler<'e> {
     /// The smallest total at which [`assemble`](Self::assemble) succeeds
     /// for `candidates` with this budget's META tokens, tier shares and
     /// headroom; `None` if none up to `u64::MAX / 2` does. Searched upwards
-    /// from the META tokens (doubling, then bisecting), so it does not
-    /// depend on this budget's total.
+    /// from the META tokens, the smallest valid total (doubling, then
+    /// bisecting), so it does not depend on this budget's total.
     ///
     /// ```
     /// use budget::{Item, payload::{Candidate, PayloadAssembler, TierBudget}};
@@ -406,7 +474,8 @@ impl<'e> PayloadAssembler<'e> {
         candidates: &[Candidate<'_, T>],
     ) -> Option<u64> {
         let ceiling = u64::MAX / 2;
-        let mut fails = self.budget.meta();
+        // A total below the META tokens is not a valid budget.
+        let mut fails = self.budget.meta().saturating_sub(1);
         let mut fits = fails.saturating_mul(2).max(64);
         while self.fits(fits, candidates).is_none() {
             if fits >= ceiling {
@@ -432,6 +501,7 @@ impl<'e> PayloadAssembler<'e> {
         let costs = FragmentCosts {
             candidates,
             renderer: self.format.renderer(),
+            fetch: self.layout.fetch_tool,
             estimator: self.estimator,
             counts: self.counts,
             buffer: String::new(),
@@ -450,6 +520,10 @@ impl<'e> PayloadAssembler<'e> {
         let (text, fingerprint, rendered_tokens) = loop {
             let demotions = count_demotions(placer.events());
             let counted = self.counted(candidates);
+            let tree = self
+                .layout
+                .tree
+                .then(|| self.tree_text(&counted, placer.slots()));
             let (text, fingerprint) = render::render(
                 self.format,
                 &RenderInput {
@@ -458,6 +532,8 @@ impl<'e> PayloadAssembler<'e> {
                     candidates: &counted,
                     slots: placer.slots(),
                     demotions,
+                    layout: self.layout,
+                    tree: tree.as_deref(),
                 },
             );
             let rendered = self.rendered_tokens(&text, &counted, placer.slots());
@@ -552,6 +628,29 @@ impl<'e> PayloadAssembler<'e> {
             .saturating_add(declared_excess)
     }
 
+    /// The TREE section's text for the items as placed in `slots`, within
+    /// its share of the total.
+    fn tree_text<T: ContextItem + ?Sized>(
+        &self,
+        candidates: &[Candidate<'_, T>],
+        slots: &[Slot],
+    ) -> String {
+        let entries: Vec<(Entry<'_>, ItemState)> = candidates
+            .iter()
+            .zip(slots)
+            .enumerate()
+            .map(|(position, (c, slot))| (Entry::of(c.item, position, c.score), slot.state))
+            .collect();
+        let limit = self.budget.total() / 100 * render::TREE_SHARE_PERCENT;
+        render::tree_text(
+            entries
+                .iter()
+                .map(|(entry, state)| (&*entry.source, *state)),
+            limit,
+            self.estimator,
+        )
+    }
+
     fn offer_order(&self, scores: &[f64]) -> Vec<usize> {
         let mut order: Vec<usize> = (0..scores.len()).collect();
         if self.order == OfferOrder::Rank {
@@ -595,6 +694,8 @@ fn count_demotions(events: &[crate::payload::PlacementEvent]) -> usize {
 struct FragmentCosts<'c, 'a, 'e, T: ?Sized> {
     candidates: &'c [Candidate<'a, T>],
     renderer: &'static dyn Render,
+    /// LINKED lines invite a fetch.
+    fetch: bool,
     estimator: &'e dyn Estimator,
     counts: Option<&'e OnDemandCounts<'e>>,
     buffer: String,
@@ -606,12 +707,13 @@ impl<T: ContextItem + ?Sized> FragmentCosts<'_, '_, '_, T> {
         self.estimator.estimate(&self.buffer, ContentType::Markdown)
     }
 
-    /// The LINKED line's cost with `tokens` as the fetch cost.
+    /// The LINKED line's cost with `tokens` as the printed size.
     fn link_line(&mut self, position: usize, tokens: u64) -> u64 {
         let candidate = self.candidates[position];
         let entry = Entry::of(candidate.item, position, candidate.score);
         self.buffer.clear();
-        self.renderer.linked_entry(&mut self.buffer, &entry, tokens);
+        self.renderer
+            .linked_entry(&mut self.buffer, &entry, tokens, self.fetch);
         self.fragment()
     }
 }
@@ -907,13 +1009,9 @@ mod tests {
             .unwrap();
         let p = payload.placements()[0];
         assert_eq!(p.state, ItemState::Linked);
-        // "- `huge.rs`. Fetch: 5000 tokens.\n" is 33 characters: ceil(33 / 3.75) = 9.
-        assert_eq!(p.tokens, 9);
-        assert!(
-            payload
-                .text()
-                .contains("- `huge.rs`. Fetch: 5000 tokens.\n")
-        );
+        // "- `huge.rs`. 5000 tokens.\n" is 26 characters: ceil(26 / 3.75) = 7.
+        assert_eq!(p.tokens, 7);
+        assert!(payload.text().contains("- `huge.rs`. 5000 tokens.\n"));
     }
 
     /// A description that ends a sentence gets no second full stop.
@@ -926,6 +1024,7 @@ mod tests {
             .build()
             .unwrap()];
         let payload = PayloadAssembler::new(TierBudget::with_total(2_000).unwrap())
+            .fetch_tool(true)
             .assemble_items(&items)
             .unwrap();
         assert!(
@@ -935,5 +1034,51 @@ mod tests {
             "{}",
             payload.text()
         );
+    }
+
+    /// Every format, with and without META and TREE, parses and fits.
+    #[test]
+    fn layouts_parse_and_fit_in_every_format() {
+        let items: Vec<Item> = (0..40)
+            .map(|i| {
+                item(
+                    30 + 20 * i64::from(i),
+                    1.0 / f64::from(i + 1),
+                    &format!("src/m{}/f{i}.rs", i % 4),
+                )
+            })
+            .collect();
+        for format in [Format::Markdown, Format::Xml, Format::Json] {
+            for (meta, tree) in [(true, true), (false, true), (false, false)] {
+                let payload = PayloadAssembler::new(TierBudget::with_total(8_000).unwrap())
+                    .format(format)
+                    .meta(meta)
+                    .tree(tree)
+                    .assemble_items(&items)
+                    .unwrap();
+                let text = payload.text();
+                assert!(payload.rendered_tokens() <= 8_000);
+                assert_eq!(text.contains("f0.rs [RAW]"), tree, "{format:?} {text}");
+                assert_eq!(
+                    text.to_lowercase().contains("fingerprint"),
+                    meta,
+                    "{format:?}"
+                );
+                match format {
+                    Format::Json => {
+                        let value: serde_json::Value = serde_json::from_str(text).unwrap();
+                        assert_eq!(value.get("tree").is_some(), tree);
+                        assert_eq!(value.get("meta").is_some(), meta);
+                    }
+                    Format::Xml => {
+                        let doc = roxmltree::Document::parse(text).unwrap();
+                        let root = doc.root_element();
+                        assert_eq!(root.children().any(|n| n.has_tag_name("tree")), tree);
+                        assert_eq!(root.children().any(|n| n.has_tag_name("meta")), meta);
+                    }
+                    _ => assert!(text.ends_with("\n") && !text.ends_with("\n\n")),
+                }
+            }
+        }
     }
 }

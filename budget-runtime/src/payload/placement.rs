@@ -14,7 +14,7 @@ pub enum ItemState {
     Omitted,
     /// Mentioned in the SUMMARY narrative.
     Summary,
-    /// Listed in LINKED with its link, description and fetch cost.
+    /// Listed in LINKED with its link, description and size.
     Linked,
     /// Carried in full in RAW.
     Raw,

@@ -89,7 +89,7 @@ impl Render for Json {
         out.push('}');
     }
 
-    fn linked_entry(&self, out: &mut String, entry: &Entry<'_>, tokens: u64) {
+    fn linked_entry(&self, out: &mut String, entry: &Entry<'_>, tokens: u64, _fetch: bool) {
         open_item(out, entry, "description");
         let _ = write!(out, ",\"tokens\":{tokens}}}");
     }
@@ -167,20 +167,20 @@ impl Render for Json {
         });
     }
 
-    fn linked(&self, out: &mut String, linked: &[(Entry<'_>, u64)]) {
+    fn linked(&self, out: &mut String, linked: &[(Entry<'_>, u64)], fetch: bool) {
         array(out, linked, |out, (entry, tokens)| {
-            self.linked_entry(out, entry, *tokens);
+            self.linked_entry(out, entry, *tokens, fetch);
         });
     }
 
-    fn join(&self, sections: [&str; 4]) -> String {
+    fn tree(&self, out: &mut String, tree: &str) {
+        string(out, tree);
+    }
+
+    fn join(&self, sections: &[(&str, &str)]) -> String {
         let mut doc =
-            String::with_capacity(sections.iter().map(|s| s.len()).sum::<usize>() + 1_024);
-        for (index, (name, section)) in ["meta", "summary", "raw", "linked"]
-            .into_iter()
-            .zip(sections)
-            .enumerate()
-        {
+            String::with_capacity(sections.iter().map(|s| s.1.len()).sum::<usize>() + 1_024);
+        for (index, (name, section)) in sections.iter().enumerate() {
             let _ = write!(
                 doc,
                 "{}\"{name}\":{section}",
@@ -190,15 +190,18 @@ impl Render for Json {
         doc
     }
 
-    fn finish(&self, out: &mut String, fingerprint: &Fingerprint) {
-        out.push_str(",\n\"fingerprint\":{");
-        for (index, (name, digest)) in fingerprint.digests().into_iter().enumerate() {
-            let _ = write!(
-                out,
-                "{}\"{name}\":\"{digest}\"",
-                if index == 0 { "" } else { "," }
-            );
+    fn finish(&self, out: &mut String, fingerprint: Option<&Fingerprint>) {
+        if let Some(fingerprint) = fingerprint {
+            out.push_str(",\n\"fingerprint\":{");
+            for (index, (name, digest)) in fingerprint.digests().into_iter().enumerate() {
+                let _ = write!(
+                    out,
+                    "{}\"{name}\":\"{digest}\"",
+                    if index == 0 { "" } else { "," }
+                );
+            }
+            out.push('}');
         }
-        out.push_str("}\n}\n");
+        out.push_str("\n}\n");
     }
 }

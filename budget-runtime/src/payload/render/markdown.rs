@@ -1,8 +1,10 @@
 //! The Markdown format, and its building blocks: fences, code spans,
 //! one-line text, table cells and fence languages.
 //!
-//! The document is five sections in this order, separated by one empty
-//! line: `## META`, `## SUMMARY`, `## RAW`, `## LINKED`, `## Fingerprint`.
+//! The document is up to six sections in this order, separated by one
+//! empty line: `## TREE` (when asked for), `## META`, `## SUMMARY`,
+//! `## RAW`, `## LINKED`, `## Fingerprint` (META and the fingerprint unless
+//! turned off).
 
 use std::borrow::Cow;
 use std::fmt::Write;
@@ -64,23 +66,31 @@ impl Render for Markdown {
         out.push('\n');
     }
 
-    /// Source, line range, description and fetch cost.
-    fn linked_entry(&self, out: &mut String, entry: &Entry<'_>, tokens: u64) {
+    /// Source, line range, description and size (`Fetch:` before the
+    /// size with `fetch`).
+    fn linked_entry(&self, out: &mut String, entry: &Entry<'_>, tokens: u64, fetch: bool) {
         out.push_str("- ");
         code_span(out, &entry.source);
         push_lines(out, entry);
+        let fetch = if fetch { "Fetch: " } else { "" };
         match &entry.gist {
             // One full stop after a description that ends a sentence.
             Some(description) if description.ends_with(['.', '!', '?']) => {
-                let _ = writeln!(out, ": {description} Fetch: {tokens} tokens.");
+                let _ = writeln!(out, ": {description} {fetch}{tokens} tokens.");
             }
             Some(description) => {
-                let _ = writeln!(out, ": {description}. Fetch: {tokens} tokens.");
+                let _ = writeln!(out, ": {description}. {fetch}{tokens} tokens.");
             }
             None => {
-                let _ = writeln!(out, ". Fetch: {tokens} tokens.");
+                let _ = writeln!(out, ". {fetch}{tokens} tokens.");
             }
         }
+    }
+
+    fn tree(&self, out: &mut String, tree: &str) {
+        out.push_str("## TREE\n\n");
+        let fence = fence_for(tree);
+        let _ = write!(out, "{fence}text\n{tree}{fence}\n");
     }
 
     /// Source, line range, gist, score.
@@ -136,7 +146,7 @@ impl Render for Markdown {
         out.push_str("| Tier | Section | Tokens | Why included |\n| --- | --- | --- | --- |\n");
         for (tier, why) in [
             (Tier::Raw, "carried in full"),
-            (Tier::Linked, "listed with link, description and fetch cost"),
+            (Tier::Linked, "listed with link, description and size"),
             (Tier::Summary, "mentioned below"),
         ] {
             let t = o.tally.tier(tier);
@@ -177,24 +187,29 @@ impl Render for Markdown {
         });
     }
 
-    fn linked(&self, out: &mut String, linked: &[(Entry<'_>, u64)]) {
+    fn linked(&self, out: &mut String, linked: &[(Entry<'_>, u64)], fetch: bool) {
         out.push_str("## LINKED\n\n");
         entries(out, linked, "", |out, (entry, tokens)| {
-            self.linked_entry(out, entry, *tokens);
+            self.linked_entry(out, entry, *tokens, fetch);
         });
     }
 
-    fn join(&self, sections: [&str; 4]) -> String {
+    fn join(&self, sections: &[(&str, &str)]) -> String {
         let mut doc =
-            String::with_capacity(sections.iter().map(|s| s.len() + 1).sum::<usize>() + 1_024);
-        for section in sections {
+            String::with_capacity(sections.iter().map(|s| s.1.len() + 1).sum::<usize>() + 1_024);
+        for (_, section) in sections {
             doc.push_str(section);
             doc.push('\n');
         }
         doc
     }
 
-    fn finish(&self, out: &mut String, fingerprint: &Fingerprint) {
+    fn finish(&self, out: &mut String, fingerprint: Option<&Fingerprint>) {
+        let Some(fingerprint) = fingerprint else {
+            // No empty line after the last section.
+            out.pop();
+            return;
+        };
         out.push_str("## Fingerprint\n\n");
         out.push_str(
             "SHA-256: sections from heading to last newline; sources sorted, one per line; payload = all bytes before this section.\n\n",

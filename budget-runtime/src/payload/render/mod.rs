@@ -2,13 +2,15 @@
 //! size is each item's cost in a tier.
 //!
 //! The walk over the placed items is shared; each [`Format`] implements
-//! the [`Render`] seam. Every format writes the same five sections (META,
-//! SUMMARY, RAW, LINKED, fingerprint) with the same numbers; within RAW,
+//! the [`Render`] seam. Every format writes the same sections (TREE when
+//! asked for, META, SUMMARY, RAW, LINKED, fingerprint; META and the
+//! fingerprint unless turned off) with the same numbers; within RAW,
 //! LINKED and the SUMMARY mentions, items appear in candidate order. The
 //! output depends only on the inputs: same input, same bytes.
 
 mod json;
 mod markdown;
+mod tree;
 mod xml;
 
 use std::borrow::Cow;
@@ -20,6 +22,28 @@ use crate::payload::demotion::Slot;
 use crate::payload::{Candidate, Fingerprint, Format, ItemState, Sha256Digest, Tally, TierBudget};
 
 pub(crate) use markdown::one_line;
+pub(crate) use tree::{TREE_SHARE_PERCENT, tree_text};
+
+/// Which optional parts a payload has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Layout {
+    /// The META section and the fingerprint.
+    pub(crate) meta: bool,
+    /// The TREE section.
+    pub(crate) tree: bool,
+    /// LINKED lines invite a fetch (`Fetch: N tokens.`).
+    pub(crate) fetch_tool: bool,
+}
+
+impl Default for Layout {
+    fn default() -> Self {
+        Self {
+            meta: true,
+            tree: false,
+            fetch_tool: false,
+        }
+    }
+}
 
 /// One format's writer of payload sections and item fragments.
 pub(crate) trait Render {
@@ -27,8 +51,9 @@ pub(crate) trait Render {
     /// written (what surrounds the content), for costing: the item's RAW
     /// cost is its content's count plus the frame's estimate.
     fn raw_entry(&self, out: &mut String, entry: &Entry<'_>, content: &str, with_content: bool);
-    /// An item's LINKED entry, naming its size (`tokens`).
-    fn linked_entry(&self, out: &mut String, entry: &Entry<'_>, tokens: u64);
+    /// An item's LINKED entry, naming its size (`tokens`); `fetch` when
+    /// the model can fetch it.
+    fn linked_entry(&self, out: &mut String, entry: &Entry<'_>, tokens: u64, fetch: bool);
     /// An item's SUMMARY mention.
     fn mention_entry(&self, out: &mut String, entry: &Entry<'_>);
     /// The META section.
@@ -38,12 +63,16 @@ pub(crate) trait Render {
     /// The RAW section.
     fn raw(&self, out: &mut String, raw: &[(Entry<'_>, Cow<'_, str>)]);
     /// The LINKED section.
-    fn linked(&self, out: &mut String, linked: &[(Entry<'_>, u64)]);
-    /// The document up to its fingerprint, from the four sections in
-    /// order; the payload digest covers exactly these bytes.
-    fn join(&self, sections: [&str; 4]) -> String;
-    /// Appends the fingerprint and whatever closes the document.
-    fn finish(&self, out: &mut String, fingerprint: &Fingerprint);
+    fn linked(&self, out: &mut String, linked: &[(Entry<'_>, u64)], fetch: bool);
+    /// The TREE section around the tree's text.
+    fn tree(&self, out: &mut String, tree: &str);
+    /// The document up to its fingerprint, from the sections present, in
+    /// order, named (`tree`, `meta`, `summary`, `raw`, `linked`); the
+    /// payload digest covers exactly these bytes.
+    fn join(&self, sections: &[(&str, &str)]) -> String;
+    /// Appends the fingerprint, if there is one, and whatever closes the
+    /// document.
+    fn finish(&self, out: &mut String, fingerprint: Option<&Fingerprint>);
 }
 
 impl Format {
@@ -164,6 +193,9 @@ pub(crate) struct RenderInput<'r, 'a, T: ?Sized> {
     pub(crate) candidates: &'r [Candidate<'a, T>],
     pub(crate) slots: &'r [Slot],
     pub(crate) demotions: usize,
+    pub(crate) layout: Layout,
+    /// The TREE section's text, with [`Layout::tree`].
+    pub(crate) tree: Option<&'r str>,
 }
 
 /// The SUMMARY section of `format` with no mentions, its numbers at their
@@ -267,12 +299,17 @@ pub(crate) fn render<T: ContextItem + ?Sized>(
         .map(|(position, c)| (Entry::of(c.item, position, c.score), c.tokens))
         .collect();
 
-    let mut sections: [String; 4] = Default::default();
-    renderer.meta(&mut sections[0], &overview);
-    renderer.summary(&mut sections[1], &overview, &mentioned);
-    renderer.raw(&mut sections[2], &raw);
-    renderer.linked(&mut sections[3], &linked);
-    let [meta, summary, raw_section, linked_section] = &sections;
+    let mut sections: [String; 5] = Default::default();
+    if let Some(tree) = input.tree {
+        renderer.tree(&mut sections[0], tree);
+    }
+    if input.layout.meta {
+        renderer.meta(&mut sections[1], &overview);
+    }
+    renderer.summary(&mut sections[2], &overview, &mentioned);
+    renderer.raw(&mut sections[3], &raw);
+    renderer.linked(&mut sections[4], &linked, input.layout.fetch_tool);
+    let [tree, meta, summary, raw_section, linked_section] = &sections;
 
     let mut sources: Vec<Cow<'_, str>> = raw
         .iter()
@@ -281,7 +318,18 @@ pub(crate) fn render<T: ContextItem + ?Sized>(
         .chain(&mentioned)
         .map(|entry| entry.source.clone())
         .collect();
-    let mut doc = renderer.join([meta, summary, raw_section, linked_section]);
+    let present: Vec<(&str, &str)> = [
+        ("tree", tree),
+        ("meta", meta),
+        ("summary", summary),
+        ("raw", raw_section),
+        ("linked", linked_section),
+    ]
+    .into_iter()
+    .filter(|(name, section)| !section.is_empty() || !matches!(*name, "tree" | "meta"))
+    .map(|(name, section)| (name, section.as_str()))
+    .collect();
+    let mut doc = renderer.join(&present);
     let fingerprint = Fingerprint {
         meta: Sha256Digest::of(meta.as_bytes()),
         summary: Sha256Digest::of(summary.as_bytes()),
@@ -290,7 +338,7 @@ pub(crate) fn render<T: ContextItem + ?Sized>(
         sources: Fingerprint::of_sources(&mut sources),
         payload: Sha256Digest::of(doc.as_bytes()),
     };
-    renderer.finish(&mut doc, &fingerprint);
+    renderer.finish(&mut doc, input.layout.meta.then_some(&fingerprint));
     (doc, fingerprint)
 }
 

@@ -103,7 +103,7 @@ impl Render for Xml {
         out.push_str("</item>\n");
     }
 
-    fn linked_entry(&self, out: &mut String, entry: &Entry<'_>, tokens: u64) {
+    fn linked_entry(&self, out: &mut String, entry: &Entry<'_>, tokens: u64, _fetch: bool) {
         open_item(out, entry, true);
         let _ = writeln!(out, " tokens=\"{tokens}\"/>");
     }
@@ -174,25 +174,36 @@ impl Render for Xml {
         });
     }
 
-    fn linked(&self, out: &mut String, linked: &[(Entry<'_>, u64)]) {
+    fn linked(&self, out: &mut String, linked: &[(Entry<'_>, u64)], fetch: bool) {
         list(out, "linked", linked, |out, (entry, tokens)| {
-            self.linked_entry(out, entry, *tokens);
+            self.linked_entry(out, entry, *tokens, fetch);
         });
     }
 
-    fn join(&self, sections: [&str; 4]) -> String {
+    fn tree(&self, out: &mut String, tree: &str) {
+        out.push_str("<tree>");
+        cdata(out, tree);
+        out.push_str("</tree>\n");
+    }
+
+    fn join(&self, sections: &[(&str, &str)]) -> String {
         let mut doc =
-            String::with_capacity(sections.iter().map(|s| s.len()).sum::<usize>() + 1_024);
+            String::with_capacity(sections.iter().map(|s| s.1.len()).sum::<usize>() + 1_024);
         doc.push_str("<payload>\n");
-        sections.iter().for_each(|section| doc.push_str(section));
+        sections
+            .iter()
+            .for_each(|(_, section)| doc.push_str(section));
         doc
     }
 
-    fn finish(&self, out: &mut String, fingerprint: &Fingerprint) {
-        out.push_str("<fingerprint");
-        for (name, digest) in fingerprint.digests() {
-            let _ = write!(out, " {name}=\"{digest}\"");
+    fn finish(&self, out: &mut String, fingerprint: Option<&Fingerprint>) {
+        if let Some(fingerprint) = fingerprint {
+            out.push_str("<fingerprint");
+            for (name, digest) in fingerprint.digests() {
+                let _ = write!(out, " {name}=\"{digest}\"");
+            }
+            out.push_str("/>\n");
         }
-        out.push_str("/>\n</payload>\n");
+        out.push_str("</payload>\n");
     }
 }

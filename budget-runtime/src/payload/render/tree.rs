@@ -1,0 +1,161 @@
+//! The TREE section's text: the placed items' sources as a folder tree,
+//! each marked with its tier, collapsed to fit its share of the total.
+
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+use crate::estimate::{ContentType, Estimator};
+use crate::payload::ItemState;
+
+/// The share of the total, in percent, the tree may take before folders
+/// collapse.
+pub(crate) const TREE_SHARE_PERCENT: u64 = 5;
+
+/// A folder: its files (name → state) and subfolders.
+#[derive(Default)]
+struct Folder<'s> {
+    files: BTreeMap<&'s str, ItemState>,
+    folders: BTreeMap<&'s str, Folder<'s>>,
+}
+
+impl<'s> Folder<'s> {
+    fn add(&mut self, source: &'s str, state: ItemState) {
+        let mut folder = self;
+        let mut parts = source.split('/').filter(|p| !p.is_empty()).peekable();
+        while let Some(part) = parts.next() {
+            if parts.peek().is_none() {
+                folder.files.insert(part, state);
+            } else {
+                folder = folder.folders.entry(part).or_default();
+            }
+        }
+    }
+
+    /// Files below, by state: RAW, LINKED, SUMMARY.
+    fn counts(&self) -> [usize; 3] {
+        let mut counts = [0; 3];
+        for state in self.files.values() {
+            if let Some(slot) = slot(*state) {
+                counts[slot] += 1;
+            }
+        }
+        for folder in self.folders.values() {
+            let below = folder.counts();
+            for (c, b) in counts.iter_mut().zip(below) {
+                *c += b;
+            }
+        }
+        counts
+    }
+
+    /// Writes this folder's contents at `level` (two spaces each),
+    /// collapsing folders at `depth` and deeper into one line.
+    fn write(&self, out: &mut String, level: usize, depth: usize) {
+        let indent = 2 * level;
+        for (name, folder) in &self.folders {
+            if level >= depth {
+                let _ = writeln!(out, "{:indent$}{name}/ {}", "", summary(folder.counts()));
+            } else {
+                let _ = writeln!(out, "{:indent$}{name}/", "");
+                folder.write(out, level + 1, depth);
+            }
+        }
+        for (name, state) in &self.files {
+            let _ = writeln!(out, "{:indent$}{name} [{state}]", "");
+        }
+    }
+
+    fn depth(&self) -> usize {
+        self.folders
+            .values()
+            .map(|f| 1 + f.depth())
+            .max()
+            .unwrap_or(0)
+    }
+}
+
+fn slot(state: ItemState) -> Option<usize> {
+    match state {
+        ItemState::Raw => Some(0),
+        ItemState::Linked => Some(1),
+        ItemState::Summary => Some(2),
+        _ => None,
+    }
+}
+
+/// `(N files: RAW a, LINKED b, SUMMARY c)`, naming only non-zero tiers.
+fn summary(counts: [usize; 3]) -> String {
+    let total: usize = counts.iter().sum();
+    let tiers: Vec<String> = ["RAW", "LINKED", "SUMMARY"]
+        .iter()
+        .zip(counts)
+        .filter(|(_, n)| *n > 0)
+        .map(|(tier, n)| format!("{tier} {n}"))
+        .collect();
+    let noun = if total == 1 { "file" } else { "files" };
+    format!("({total} {noun}: {})", tiers.join(", "))
+}
+
+/// The tree of `sources` (`/`-separated paths with their states; omitted
+/// items are left out), one line per folder and file, two spaces per
+/// level, files marked `[RAW]`, `[LINKED]` or `[SUMMARY]`. The deepest
+/// folders collapse into one line each (`name/ (N files: RAW a, …)`),
+/// level by level, while the text's estimate exceeds `limit` tokens; at
+/// the last, the whole tree is one line.
+pub(crate) fn tree_text<'s>(
+    sources: impl IntoIterator<Item = (&'s str, ItemState)>,
+    limit: u64,
+    estimator: &dyn Estimator,
+) -> String {
+    let mut top = Folder::default();
+    for (source, state) in sources {
+        if slot(state).is_some() {
+            top.add(source, state);
+        }
+    }
+    let mut out = String::new();
+    for depth in (0..=top.depth()).rev() {
+        out.clear();
+        top.write(&mut out, 0, depth);
+        if estimator.estimate(&out, ContentType::Code) <= limit {
+            return out;
+        }
+    }
+    format!("./ {}\n", summary(top.counts()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::estimate::RatioEstimator;
+
+    const SOURCES: &[(&str, ItemState)] = &[
+        ("src/lib.rs", ItemState::Raw),
+        ("src/tide/moon.rs", ItemState::Linked),
+        ("src/tide/sun.rs", ItemState::Summary),
+        ("README.md", ItemState::Raw),
+        ("old.rs", ItemState::Omitted),
+    ];
+
+    #[test]
+    fn full_tree_marks_every_placed_file() {
+        let text = tree_text(SOURCES.iter().copied(), u64::MAX, &RatioEstimator);
+        assert_eq!(
+            text,
+            "src/\n  tide/\n    moon.rs [LINKED]\n    sun.rs [SUMMARY]\n  lib.rs [RAW]\nREADME.md [RAW]\n"
+        );
+    }
+
+    #[test]
+    fn deep_folders_collapse_first() {
+        // The full tree is 86 characters (25 tokens at 3.5 per token), one
+        // level collapsed 75 (22 tokens).
+        let text = tree_text(SOURCES.iter().copied(), 22, &RatioEstimator);
+        assert_eq!(
+            text,
+            "src/\n  tide/ (2 files: LINKED 1, SUMMARY 1)\n  lib.rs [RAW]\nREADME.md [RAW]\n"
+        );
+        let all = tree_text(SOURCES.iter().copied(), 1, &RatioEstimator);
+        assert_eq!(all, "./ (4 files: RAW 2, LINKED 1, SUMMARY 1)\n");
+    }
+}
