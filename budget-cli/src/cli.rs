@@ -110,6 +110,14 @@ pub struct PackArgs {
     /// fingerprint to the payload. The --report document always has them.
     #[arg(long)]
     pub meta: bool,
+    /// Put the diff of the working tree (with staged changes) against REV
+    /// (default HEAD) first in the payload, counted within --budget.
+    #[arg(long, value_name = "REV", num_args = 0..=1, default_missing_value = "HEAD")]
+    pub diff: Option<String>,
+    /// Put the last N commit messages first in the payload, counted within
+    /// --budget.
+    #[arg(long, value_name = "N")]
+    pub log: Option<usize>,
     /// Leave out the tree of packed paths at the top of the payload.
     #[arg(long)]
     pub no_tree: bool,

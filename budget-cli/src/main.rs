@@ -18,6 +18,7 @@ mod complexity;
 mod count;
 mod counter;
 mod description;
+mod git;
 mod output;
 mod pack;
 mod parallel;
@@ -49,6 +50,8 @@ enum CliError {
     Check(#[from] check::CheckError),
     #[error(transparent)]
     Output(#[from] output::OutputError),
+    #[error(transparent)]
+    Git(#[from] git::GitError),
 }
 
 impl CliError {

@@ -8,6 +8,9 @@
 //! every file would give, and its rendered text is counted in full.
 
 use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use budget::estimate::{ContentType, guaranteed_upper_bound};
 
 use budget::estimate::{CountingWork, OnDemandCounts};
 use budget::model::{ScoredItem, Tier};
@@ -16,7 +19,10 @@ use budget::payload::{
     PlacementReason, TierBudget,
 };
 use budget::scorer::ReflexiveScorer;
-use budget::{ContextBudget, Item, Pipeline, Selection, pipeline::ExclusionReason, placer::Placer};
+use budget::{
+    ContextBudget, ContextItem, Item, Pipeline, Selection, pipeline::ExclusionReason,
+    placer::Placer,
+};
 use serde_json::json;
 
 use crate::CliError;
@@ -24,6 +30,7 @@ use crate::cli::{BudgetArg, Order, PackArgs, PackFormat};
 use crate::complexity::Complexity;
 use crate::counter::Counter;
 use crate::description::description;
+use crate::git::{self, GitSection};
 use crate::output;
 use crate::progress::Progress;
 use crate::rank::bm25::Query;
@@ -71,6 +78,10 @@ pub enum PackError {
         /// The counter's name.
         counter: String,
     },
+    /// A git section could not become an item (it cannot happen: its text
+    /// is never empty).
+    #[error("git section rejected")]
+    GitItem(#[source] budget::model::ItemError),
     /// The payload could not be assembled.
     #[error("payload assembly failed")]
     Payload(#[source] PayloadError),
@@ -82,16 +93,60 @@ pub enum PackError {
     SelectionBudget(#[from] budget::model::ContextBudgetError),
 }
 
-/// Presents files in path order.
+/// Presents the first `first` items (the git sections) in input order,
+/// then the files in path order.
 #[derive(Debug)]
-struct PathOrder;
+struct PathOrder {
+    first: usize,
+}
 
 impl Placer for PathOrder {
     fn place(&self, merged: &[ScoredItem<'_>]) -> Vec<usize> {
         let mut order: Vec<usize> = (0..merged.len()).collect();
-        order.sort_by(|&a, &b| merged[a].item.link().cmp(&merged[b].item.link()));
+        order.sort_by_key(|&i| {
+            let item = &merged[i];
+            let git = item.index < self.first;
+            (!git, if git { item.index } else { 0 }, item.item.link())
+        });
         order
     }
+}
+
+/// The sections `--diff` and `--log` ask for, from the repository holding
+/// `root`.
+fn git_sections(args: &PackArgs, root: &Path) -> Result<Vec<GitSection>, CliError> {
+    let mut sections = Vec::new();
+    if let Some(rev) = &args.diff {
+        sections.push(git::diff(root, rev, args.input.max_file_bytes)?);
+    }
+    if let Some(count) = args.log {
+        sections.push(git::log(root, count)?);
+    }
+    Ok(sections)
+}
+
+/// A git section as an item that ranks first (relevance 1.0), counted as
+/// the files are (its upper bound under an exact counter).
+fn git_item(section: GitSection, counter: &Counter) -> Result<Item, PackError> {
+    // An empty diff still says so.
+    let text = if section.text.is_empty() {
+        "(no changes)\n".to_owned()
+    } else {
+        section.text
+    };
+    let tokens = if counter.is_exact() {
+        guaranteed_upper_bound(&text)
+    } else {
+        counter.count(&text, ContentType::Code)
+    };
+    Item::builder(text)
+        .tokens(tokens.max(1))
+        .content_type(ContentType::Code)
+        .link(section.source)
+        .description(section.description)
+        .relevance_hint(1.0)
+        .build()
+        .map_err(PackError::GitItem)
 }
 
 /// Runs `budget pack`.
@@ -127,13 +182,36 @@ pub fn run(args: &PackArgs) -> Result<(), CliError> {
         .total(),
     };
     let query = args.query.as_deref().and_then(Query::parse);
-    let (items, file_of_item) = items(&mut scan, query.as_ref());
+    let root = args
+        .input
+        .paths
+        .first()
+        .map_or(Path::new("."), PathBuf::as_path);
+    let git = git_sections(args, root)?;
+    // Labels are paths relative to the root only when one directory is walked.
+    let history = if args.input.paths.len() <= 1 && root.is_dir() {
+        git::change_weights(root)
+    } else {
+        HashMap::new()
+    };
+    let (mut items, mut file_of_item) = items(&mut scan, query.as_ref(), &history);
+    // Git sections go first: the placer keeps them ahead of the files.
+    for section in git.into_iter().rev() {
+        items.insert(0, git_item(section, &counter)?);
+        file_of_item.insert(0, None);
+    }
+    let git_items = items.len() - file_of_item.iter().flatten().count();
 
     let pipeline = Pipeline::builder()
         .scorer(ReflexiveScorer::new())
-        .placer(PathOrder)
+        .placer(PathOrder { first: git_items })
         .build();
-    let everything = demand.max(1);
+    // The selection budget holds every item: it only ranks and deduplicates.
+    let everything = items
+        .iter()
+        .map(ContextItem::tokens)
+        .fold(0u64, u64::saturating_add)
+        .max(1);
     let selection = pipeline
         .run(
             &items,
@@ -276,17 +354,21 @@ impl Counting {
 }
 
 /// Items for every counted file (their text moves into the item), ranked
-/// for `query` ([`rank`]) with the score as their relevance hint, and the
-/// index in `scan.files` of each item. Under a query, a file that matches
-/// nothing starts in LINKED: it never takes RAW room ahead of one that
-/// matches.
-fn items(scan: &mut Scan, query: Option<&Query>) -> (Vec<Item>, Vec<usize>) {
+/// for `query` with the git `history` ([`rank`]) with the score as their
+/// relevance hint, and the index in `scan.files` of each item. Under a
+/// query, a file that matches nothing starts in LINKED: it never takes RAW
+/// room ahead of one that matches.
+fn items(
+    scan: &mut Scan,
+    query: Option<&Query>,
+    history: &HashMap<String, f64>,
+) -> (Vec<Item>, Vec<Option<usize>>) {
     let ranking = {
         let texts: Vec<(&str, &str)> = scan
             .texts()
             .filter_map(|(label, file)| Some((label, file.text.as_deref()?)))
             .collect();
-        rank(&texts, query)
+        rank(&texts, query, history)
     };
     let mut ranked = ranking.scores.iter().zip(&ranking.matches);
     let mut items = Vec::new();
@@ -318,7 +400,7 @@ fn items(scan: &mut Scan, query: Option<&Query>) -> (Vec<Item>, Vec<usize>) {
         // Only empty content fails to build, and empty files were skipped.
         if let Ok(item) = builder.build() {
             items.push(item);
-            file_of_item.push(index);
+            file_of_item.push(Some(index));
         }
     }
     (items, file_of_item)
@@ -336,6 +418,8 @@ struct FileRecords {
     material_tokens: u64,
     /// Whether every one of those counts is exact.
     material_exact: bool,
+    /// The git sections: source, tier (`null` when omitted), cost, reason.
+    git: Vec<serde_json::Value>,
 }
 
 /// One JSON record per input file, and the tally of outcomes: packed
@@ -345,7 +429,7 @@ struct FileRecords {
 /// its estimate (or upper bound, under an exact counter).
 fn file_records(
     scan: &Scan,
-    file_of_item: &[usize],
+    file_of_item: &[Option<usize>],
     selection: &Selection<'_, Item>,
     payload: &HybridPayload<'_, Item>,
     counts: Option<&OnDemandCounts<'_>>,
@@ -354,13 +438,26 @@ fn file_records(
     // whose report entry of that position names the item's input index.
     let report = selection.report();
     let mut placement_of_file = HashMap::new();
+    let mut git = Vec::new();
     for placement in payload.placements() {
         let item = report.included[placement.position].index;
-        placement_of_file.insert(file_of_item[item], placement);
+        match file_of_item[item] {
+            Some(file) => {
+                placement_of_file.insert(file, placement);
+            }
+            None => git.push(json!({
+                "source": placement.item.link(),
+                "tier": (placement.state != ItemState::Omitted).then(|| placement.state.to_string()),
+                "cost": placement.tokens,
+                "reason": reason(placement.reason, counts.is_some()),
+            })),
+        }
     }
     let mut exclusion_of_file = HashMap::new();
     for excluded in &report.excluded {
-        exclusion_of_file.insert(file_of_item[excluded.index], &excluded.reason);
+        if let Some(file) = file_of_item[excluded.index] {
+            exclusion_of_file.insert(file, &excluded.reason);
+        }
     }
     let mut tally = FileTally::default();
     let mut omitted = 0;
@@ -404,10 +501,10 @@ fn file_records(
                     let reason = match exclusion_of_file.get(&index) {
                         Some(ExclusionReason::Deduplicated {
                             deduplicated_against,
-                        }) => format!(
-                            "identical to {}",
-                            scan.files[file_of_item[*deduplicated_against]].label
-                        ),
+                        }) => match file_of_item[*deduplicated_against] {
+                            Some(file) => format!("identical to {}", scan.files[file].label),
+                            None => "identical to a git section".to_owned(),
+                        },
                         other => format!("excluded by selection: {other:?}"),
                     };
                     material(text.tokens, false);
@@ -433,6 +530,7 @@ fn file_records(
         omitted,
         material_tokens,
         material_exact,
+        git,
     }
 }
 
@@ -478,6 +576,7 @@ fn report(
         "material_tokens_exact": records.material_exact,
         "counting": counting.json(),
         "files": records.records,
+        "git": records.git,
         "counts": counts,
         "payload": payload.text(),
     });
@@ -540,6 +639,13 @@ fn summary(
         state(Summary),
         records.omitted,
     );
+    for section in &records.git {
+        eprintln!(
+            "git: {} {}",
+            section["source"].as_str().unwrap_or_default(),
+            section["tier"].as_str().unwrap_or("OMITTED (no room)"),
+        );
+    }
     eprintln!(
         "payload: {tokens} tokens ({kind}, --counter {}) of a {budget}-token budget",
         counter.choice(),

@@ -6,7 +6,8 @@
 //! * centrality: a source file's PageRank over the [reference
 //!   graph](graph::ReferenceGraph) (which files use the names it defines),
 //!   as a percentile among the source files (`0.0` least, `1.0` most
-//!   central; entry points get five times the teleport weight); `0.5` for
+//!   central; the teleport weight is 1, 5 for entry points, plus up to 4
+//!   for files git history shows changing recently and often); `0.5` for
 //!   other files;
 //! * the kind prior of [`FileKind::prior`] (README 1.0 … other 0.2);
 //! * entry point: 1 for READMEs and build manifests at the top and
@@ -25,6 +26,8 @@ pub mod graph;
 pub mod kind;
 pub mod terms;
 
+use std::collections::HashMap;
+
 use crate::parallel::parallel_map;
 use bm25::{Document, Query};
 use graph::{ReferenceGraph, definitions};
@@ -32,6 +35,9 @@ use kind::{FileKind, is_code, is_entry_point};
 
 /// The teleport weight of an entry point, against 1 for other files.
 const ENTRY_TELEPORT: f64 = 5.0;
+/// The teleport weight added for the most often and recently changed file
+/// (others in proportion).
+const HISTORY_TELEPORT: f64 = 4.0;
 
 /// Files ranked for packing.
 #[derive(Clone, Debug, PartialEq)]
@@ -42,15 +48,28 @@ pub struct Ranking {
     pub matches: Vec<bool>,
 }
 
-/// Ranks `files` (`(path, text)`) for `query`; see the module
-/// documentation for the formula.
-pub fn rank(files: &[(&str, &str)], query: Option<&Query>) -> Ranking {
+/// Ranks `files` (`(path, text)`) for `query`, with how recently and
+/// often each changed (`history`, by path: any non-negative weight, the
+/// largest counting most); see the module documentation for the formula.
+pub fn rank(
+    files: &[(&str, &str)],
+    query: Option<&Query>,
+    history: &HashMap<String, f64>,
+) -> Ranking {
     let symbols: Vec<Vec<&str>> = parallel_map(files, |(path, text)| definitions(path, text));
     let graph = ReferenceGraph::build(files, &symbols);
     let entry: Vec<bool> = files.iter().map(|(path, _)| is_entry_point(path)).collect();
-    let teleport: Vec<f64> = entry
+    let most_changed = history.values().copied().fold(0.0, f64::max);
+    let teleport: Vec<f64> = files
         .iter()
-        .map(|&e| if e { ENTRY_TELEPORT } else { 1.0 })
+        .zip(&entry)
+        .map(|((path, _), &e)| {
+            let changed = match history.get(*path) {
+                Some(weight) if most_changed > 0.0 => weight / most_changed,
+                _ => 0.0,
+            };
+            1.0 + if e { ENTRY_TELEPORT - 1.0 } else { 0.0 } + HISTORY_TELEPORT * changed
+        })
         .collect();
     let centrality = centrality(files, &graph.pagerank(&teleport));
     let plain: Vec<f64> = files
@@ -162,7 +181,7 @@ mod tests {
 
     #[test]
     fn without_a_query_the_used_file_beats_the_unused_one() {
-        let ranking = rank(FILES, None);
+        let ranking = rank(FILES, None, &HashMap::new());
         let s = &ranking.scores;
         assert!(ranking.matches.iter().all(|&m| m));
         // harmonics is used by two files, units by one; the README is an entry point.
@@ -173,7 +192,7 @@ mod tests {
     #[test]
     fn with_a_query_every_match_ranks_above_every_non_match() {
         let query = Query::parse("metres").unwrap();
-        let ranking = rank(FILES, Some(&query));
+        let ranking = rank(FILES, Some(&query), &HashMap::new());
         assert_eq!(ranking.matches, [false, false, false, true, true]);
         let worst_match = ranking.scores[3].min(ranking.scores[4]);
         assert!(worst_match > 0.5);

@@ -6,5 +6,7 @@ mod common;
 mod check;
 mod count;
 mod exit_codes;
+#[cfg(feature = "git")]
+mod git;
 mod pack;
 mod skips;

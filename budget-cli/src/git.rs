@@ -1,0 +1,276 @@
+//! What git knows about the packed tree: the working tree's diff against a
+//! revision, the last commits' messages, and which files change often.
+//!
+//! Read with libgit2 (the `git2` crate, feature `git`): no `git` binary is
+//! run and nothing touches the network.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+/// A git section of the payload: placed before every file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GitSection {
+    /// How the payload names it: `git diff HEAD`, `git log -5`.
+    pub source: String,
+    /// Its text.
+    pub text: String,
+    /// One line on what it holds (`3 files changed, 10 insertions(+), 2 deletions(-)`).
+    pub description: String,
+}
+
+/// Why git could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum GitError {
+    /// The path is not inside a git repository.
+    #[cfg(feature = "git")]
+    #[error("--diff/--log: {path} is not inside a git repository")]
+    NotARepository {
+        /// The packed path.
+        path: String,
+    },
+    /// libgit2 failed (a bad revision, a corrupt repository, …).
+    #[cfg(feature = "git")]
+    #[error("git: {0}")]
+    Git(#[from] git2::Error),
+    /// Built without the `git` feature.
+    #[cfg(not(feature = "git"))]
+    #[error("--diff/--log need the `git` feature of budget-cli")]
+    NoGitSupport,
+}
+
+/// Commits read for change history.
+#[cfg(feature = "git")]
+pub const HISTORY_COMMITS: usize = 300;
+
+#[cfg(feature = "git")]
+mod imp {
+    use super::{GitError, GitSection, HISTORY_COMMITS};
+    use git2::{DiffFormat, DiffOptions, Repository, Sort};
+    use std::collections::HashMap;
+    use std::path::Path;
+
+    fn open(path: &Path) -> Result<Repository, GitError> {
+        Repository::discover(path).map_err(|_| GitError::NotARepository {
+            path: path.display().to_string(),
+        })
+    }
+
+    /// The working tree (with the index) against `rev`, as a unified diff;
+    /// the patch text stops at `max_bytes` (the description says so).
+    pub fn diff(path: &Path, rev: &str, max_bytes: u64) -> Result<GitSection, GitError> {
+        let repo = open(path)?;
+        let tree = repo.revparse_single(rev)?.peel_to_tree()?;
+        let mut options = DiffOptions::new();
+        options.include_untracked(false);
+        let diff = repo.diff_tree_to_workdir_with_index(Some(&tree), Some(&mut options))?;
+        let stats = diff.stats()?;
+        let mut text = String::new();
+        let mut truncated = false;
+        diff.print(DiffFormat::Patch, |_, _, line| {
+            let content = String::from_utf8_lossy(line.content());
+            if (text.len() + content.len() + 1) as u64 > max_bytes {
+                truncated = true;
+                return false;
+            }
+            if matches!(line.origin(), '+' | '-' | ' ') {
+                text.push(line.origin());
+            }
+            text.push_str(&content);
+            true
+        })
+        .or_else(|e| if truncated { Ok(()) } else { Err(e) })?;
+        let plural =
+            |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+        // `git diff --stat`'s summary line.
+        let mut description = format!(
+            "{} changed, {}, {}",
+            plural(stats.files_changed(), "file", "files"),
+            plural(stats.insertions(), "insertion(+)", "insertions(+)"),
+            plural(stats.deletions(), "deletion(-)", "deletions(-)"),
+        );
+        if truncated {
+            description.push_str(&format!("; patch cut at {max_bytes} bytes"));
+        }
+        Ok(GitSection {
+            source: format!("git diff {rev}"),
+            text,
+            description,
+        })
+    }
+
+    /// The last `count` commits reachable from HEAD, newest first: short id,
+    /// date (UTC), author and message.
+    pub fn log(path: &Path, count: usize) -> Result<GitSection, GitError> {
+        let repo = open(path)?;
+        let mut walk = repo.revwalk()?;
+        walk.push_head()?;
+        walk.set_sorting(Sort::TIME)?;
+        let mut text = String::new();
+        let mut shown = 0;
+        for id in walk.take(count) {
+            let commit = repo.find_commit(id?)?;
+            let id = commit.id().to_string();
+            let author = commit.author();
+            let message = String::from_utf8_lossy(commit.message_bytes()).into_owned();
+            if shown > 0 {
+                text.push('\n');
+            }
+            text.push_str(&format!(
+                "commit {} {} {}\n",
+                &id[..id.len().min(10)],
+                super::date(commit.time().seconds()),
+                author.name().unwrap_or("?")
+            ));
+            for line in message.trim_end().lines() {
+                text.push_str("    ");
+                text.push_str(line);
+                text.push('\n');
+            }
+            shown += 1;
+        }
+        Ok(GitSection {
+            source: format!("git log -{count}"),
+            text,
+            description: format!(
+                "the last {shown} {} reachable from HEAD",
+                if shown == 1 { "commit" } else { "commits" }
+            ),
+        })
+    }
+
+    /// How recently and often each file changed in the last
+    /// [`HISTORY_COMMITS`] non-merge commits: Σ 0.5^(i / 100) over the
+    /// commits touching it, `i` counting back from HEAD (0). Keys are paths
+    /// relative to `path` (`/`-separated); files outside it are left out.
+    /// Empty when `path` is not in a repository.
+    pub fn change_weights(path: &Path) -> HashMap<String, f64> {
+        let mut weights = HashMap::new();
+        let Ok(repo) = Repository::discover(path) else {
+            return weights;
+        };
+        let (Some(workdir), Ok(root)) = (repo.workdir(), path.canonicalize()) else {
+            return weights;
+        };
+        let Ok(prefix) = workdir
+            .canonicalize()
+            .map_err(drop)
+            .and_then(|w| root.strip_prefix(&w).map(Path::to_path_buf).map_err(drop))
+        else {
+            return weights;
+        };
+        let prefix = prefix.to_string_lossy().replace('\\', "/");
+        let Ok(mut walk) = repo.revwalk() else {
+            return weights;
+        };
+        if walk.push_head().is_err() || walk.set_sorting(Sort::TIME).is_err() {
+            return weights;
+        }
+        let mut index = 0;
+        for id in walk.flatten() {
+            if index >= HISTORY_COMMITS {
+                break;
+            }
+            let Ok(commit) = repo.find_commit(id) else {
+                continue;
+            };
+            if commit.parent_count() > 1 {
+                continue;
+            }
+            let weight = 0.5f64.powf(index as f64 / 100.0);
+            index += 1;
+            let parent = commit.parent(0).ok().and_then(|p| p.tree().ok());
+            let Ok(tree) = commit.tree() else { continue };
+            let Ok(diff) = repo.diff_tree_to_tree(parent.as_ref(), Some(&tree), None) else {
+                continue;
+            };
+            for delta in diff.deltas() {
+                let Some(file) = delta.new_file().path() else {
+                    continue;
+                };
+                let file = file.to_string_lossy().replace('\\', "/");
+                let relative = if prefix.is_empty() {
+                    Some(file.as_str())
+                } else {
+                    file.strip_prefix(&prefix)
+                        .and_then(|rest| rest.strip_prefix('/'))
+                };
+                if let Some(relative) = relative {
+                    *weights.entry(relative.to_owned()).or_default() += weight;
+                }
+            }
+        }
+        weights
+    }
+}
+
+/// `git diff REV` of the repository holding `path`.
+///
+/// # Errors
+/// [`GitError`] outside a repository, for a bad revision, or without the
+/// `git` feature.
+pub fn diff(path: &Path, rev: &str, max_bytes: u64) -> Result<GitSection, GitError> {
+    #[cfg(feature = "git")]
+    return imp::diff(path, rev, max_bytes);
+    #[cfg(not(feature = "git"))]
+    {
+        let _ = (path, rev, max_bytes);
+        Err(GitError::NoGitSupport)
+    }
+}
+
+/// `git log -N` of the repository holding `path`.
+///
+/// # Errors
+/// As [`diff`].
+pub fn log(path: &Path, count: usize) -> Result<GitSection, GitError> {
+    #[cfg(feature = "git")]
+    return imp::log(path, count);
+    #[cfg(not(feature = "git"))]
+    {
+        let _ = (path, count);
+        Err(GitError::NoGitSupport)
+    }
+}
+
+/// How recently and often each file under `path` changed (see
+/// `imp::change_weights`); empty outside a repository or without the `git`
+/// feature.
+pub fn change_weights(path: &Path) -> HashMap<String, f64> {
+    #[cfg(feature = "git")]
+    return imp::change_weights(path);
+    #[cfg(not(feature = "git"))]
+    {
+        let _ = path;
+        HashMap::new()
+    }
+}
+
+/// `seconds` since the Unix epoch as a UTC date, `YYYY-MM-DD`.
+#[cfg(feature = "git")]
+fn date(seconds: i64) -> String {
+    // Howard Hinnant's days-to-civil algorithm.
+    let days = seconds.div_euclid(86_400);
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02}")
+}
+
+#[cfg(all(test, feature = "git"))]
+mod tests {
+    use super::date;
+
+    #[test]
+    fn dates_are_utc_calendar_days() {
+        assert_eq!(date(0), "1970-01-01");
+        assert_eq!(date(951_782_400), "2000-02-29");
+        assert_eq!(date(1_798_675_199), "2026-12-30");
+        assert_eq!(date(-86_400), "1969-12-31");
+    }
+}
