@@ -19,11 +19,25 @@ Exit codes:
 /// Token budgets for LLM prompts: pack files into a prompt that fits, count
 /// tokens, check pipeline budget contracts.
 #[derive(Debug, Parser)]
-#[command(name = "budget", version, after_help = EXIT_CODES, propagate_version = true)]
+#[command(
+    name = "budget",
+    version,
+    after_help = EXIT_CODES,
+    propagate_version = true,
+    args_override_self = true
+)]
 pub struct Cli {
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
+    /// Read flag defaults from FILE (TOML: a [pack], [count] or [check]
+    /// table of long flags) instead of `budget.toml` in the packed
+    /// directory; flags on the command line win.
+    #[arg(long, global = true, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Ignore `budget.toml`.
+    #[arg(long, global = true, conflicts_with = "config")]
+    pub no_config: bool,
 }
 
 /// The subcommands.

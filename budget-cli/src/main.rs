@@ -15,6 +15,7 @@
 mod check;
 mod cli;
 mod complexity;
+mod config;
 mod count;
 mod counter;
 mod description;
@@ -66,7 +67,14 @@ impl CliError {
 }
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let args = match config::with_config_defaults(std::env::args_os().collect()) {
+        Ok(args) => args,
+        Err(error) => {
+            eprintln!("error: {}", one_line(&error));
+            return ExitCode::from(2);
+        }
+    };
+    let cli = match Cli::try_parse_from(args) {
         Ok(cli) => cli,
         Err(error) => return usage_error(&error),
     };

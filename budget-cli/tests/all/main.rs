@@ -4,6 +4,7 @@
 mod common;
 
 mod check;
+mod config;
 mod count;
 mod exit_codes;
 #[cfg(feature = "git")]

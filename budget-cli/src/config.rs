@@ -1,0 +1,323 @@
+//! `budget.toml`: defaults for every flag, per subcommand.
+//!
+//! ```toml
+//! [pack]
+//! budget = 50000
+//! exclude = ["target/**", "*.lock"]
+//! meta = true
+//!
+//! [count]
+//! counter = "calibrated"
+//! ```
+//!
+//! Each key of a `[pack]`, `[count]` or `[check]` table is a long flag of
+//! that subcommand (`max-file-bytes` or `max_file_bytes`); a string or
+//! number is its value, `true` turns a switch on (`false` leaves it off),
+//! and an array repeats the flag. The file is `--config FILE`, else
+//! `budget.toml` in the packed directory (the first PATH of `pack` and
+//! `count` when it is a directory, else the current directory); `--no-config`
+//! ignores it. Flags given on the command line win over the file's.
+
+use std::ffi::OsString;
+use std::fs::File;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use clap::CommandFactory;
+
+use crate::cli::Cli;
+
+/// The config file looked for in the packed directory.
+pub const FILE_NAME: &str = "budget.toml";
+
+/// Larger config files are refused.
+const MAX_CONFIG_BYTES: u64 = 1 << 20;
+
+/// Why a config file could not be used.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    /// It could not be read.
+    #[error("config {path}: {source}")]
+    Unreadable {
+        /// The file.
+        path: String,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// It is larger than 1 MiB.
+    #[error("config {path}: larger than {MAX_CONFIG_BYTES} bytes")]
+    TooLarge {
+        /// The file.
+        path: String,
+    },
+    /// It is not valid TOML.
+    #[error("config {path}:{line}: invalid TOML: {message}")]
+    Invalid {
+        /// The file.
+        path: String,
+        /// The line of the error (1-based; 0 when unknown).
+        line: usize,
+        /// The parser's message.
+        message: String,
+    },
+    /// A table that names no subcommand.
+    #[error("config {path}:{line}: unknown table [{name}]{}", suggestion(.closest.as_deref()))]
+    UnknownTable {
+        /// The file.
+        path: String,
+        /// Its line (1-based; 0 when not found).
+        line: usize,
+        /// The name.
+        name: String,
+        /// The closest subcommand.
+        closest: Option<String>,
+    },
+    /// A key that names no flag of its table's subcommand.
+    #[error("config {path}:{line}: unknown key `{name}` in [{table}]{}", suggestion(.closest.as_deref()))]
+    UnknownKey {
+        /// The file.
+        path: String,
+        /// Its line (1-based; 0 when not found).
+        line: usize,
+        /// The table.
+        table: String,
+        /// The key.
+        name: String,
+        /// The closest flag of the subcommand.
+        closest: Option<String>,
+    },
+    /// A value of a type no flag takes (a table, a date, a nested array).
+    #[error(
+        "config {path}:{line}: `{key}` in [{table}] must be a string, number, boolean or array of those"
+    )]
+    BadValue {
+        /// The file.
+        path: String,
+        /// Its line (1-based; 0 when not found).
+        line: usize,
+        /// The table.
+        table: String,
+        /// The key.
+        key: String,
+    },
+}
+
+fn suggestion(closest: Option<&str>) -> String {
+    closest.map_or_else(String::new, |name| format!(" (did you mean `{name}`?)"))
+}
+
+/// `args` (the whole command line, program name first) with the config's
+/// flags for the subcommand inserted right after the subcommand's name, so
+/// flags given on the command line win. Unchanged when there is no config
+/// or no subcommand (clap then reports what is wrong).
+///
+/// # Errors
+/// [`ConfigError`] for a config that cannot be read or parsed, or that
+/// names an unknown table, an unknown flag or a value of the wrong type.
+pub fn with_config_defaults(args: Vec<OsString>) -> Result<Vec<OsString>, ConfigError> {
+    let command = Cli::command().ignore_errors(true);
+    let Ok(matches) = command.try_get_matches_from(&args) else {
+        return Ok(args);
+    };
+    let Some((subcommand, sub)) = matches.subcommand() else {
+        return Ok(args);
+    };
+    if sub.get_flag("no_config") {
+        return Ok(args);
+    }
+    let path = match sub.get_one::<PathBuf>("config") {
+        Some(path) => path.clone(),
+        None => {
+            let root = sub
+                .try_get_many::<PathBuf>("paths")
+                .ok()
+                .flatten()
+                .and_then(|mut paths| paths.next().cloned())
+                .filter(|path| path.is_dir())
+                .unwrap_or_else(|| PathBuf::from("."));
+            let path = root.join(FILE_NAME);
+            if !path.is_file() {
+                return Ok(args);
+            }
+            path
+        }
+    };
+    let flags = config_flags(&path, subcommand)?;
+    let Some(at) = args.iter().position(|arg| arg == subcommand) else {
+        return Ok(args);
+    };
+    let mut out = args;
+    out.splice(at + 1..at + 1, flags);
+    Ok(out)
+}
+
+/// The flags `[subcommand]` of the config at `path` gives, after checking
+/// every table and key of the file.
+fn config_flags(path: &Path, subcommand: &str) -> Result<Vec<OsString>, ConfigError> {
+    let shown = path.display().to_string();
+    let text = read_bounded(path).map_err(|e| match e {
+        Bounded::TooLarge => ConfigError::TooLarge {
+            path: shown.clone(),
+        },
+        Bounded::Io(source) => ConfigError::Unreadable {
+            path: shown.clone(),
+            source,
+        },
+    })?;
+    let table: toml::Table = text
+        .parse()
+        .map_err(|e: toml::de::Error| ConfigError::Invalid {
+            path: shown.clone(),
+            line: e.span().map_or(0, |span| {
+                text[..span.start.min(text.len())].matches('\n').count() + 1
+            }),
+            message: e.message().to_owned(),
+        })?;
+    let command = Cli::command();
+    let subcommands: Vec<&str> = command
+        .get_subcommands()
+        .map(clap::Command::get_name)
+        .collect();
+    let mut flags = Vec::new();
+    for (name, value) in &table {
+        let unknown_table = || ConfigError::UnknownTable {
+            path: shown.clone(),
+            line: line_of(&text, None, name),
+            name: name.clone(),
+            closest: closest(name, &subcommands),
+        };
+        let Some(sub) = command.find_subcommand(name) else {
+            return Err(unknown_table());
+        };
+        let toml::Value::Table(keys) = value else {
+            return Err(unknown_table());
+        };
+        let known: Vec<&str> = sub
+            .get_arguments()
+            .filter_map(clap::Arg::get_long)
+            .filter(|long| !matches!(*long, "config" | "no-config" | "help" | "version"))
+            .collect();
+        for (key, value) in keys {
+            let flag = key.replace('_', "-");
+            if !known.contains(&flag.as_str()) {
+                return Err(ConfigError::UnknownKey {
+                    path: shown.clone(),
+                    line: line_of(&text, Some(name), key),
+                    table: name.clone(),
+                    name: key.clone(),
+                    closest: closest(&flag, &known),
+                });
+            }
+            let bad_value = || ConfigError::BadValue {
+                path: shown.clone(),
+                line: line_of(&text, Some(name), key),
+                table: name.clone(),
+                key: key.clone(),
+            };
+            let values = match value {
+                toml::Value::Array(values) => values.iter().collect(),
+                other => vec![other],
+            };
+            for value in values {
+                let arg = match value {
+                    toml::Value::Boolean(false) => continue,
+                    toml::Value::Boolean(true) => format!("--{flag}"),
+                    toml::Value::String(s) => format!("--{flag}={s}"),
+                    toml::Value::Integer(n) => format!("--{flag}={n}"),
+                    toml::Value::Float(x) => format!("--{flag}={x}"),
+                    _ => return Err(bad_value()),
+                };
+                if name == subcommand {
+                    flags.push(OsString::from(arg));
+                }
+            }
+        }
+    }
+    Ok(flags)
+}
+
+enum Bounded {
+    TooLarge,
+    Io(std::io::Error),
+}
+
+/// The file's text, refusing more than [`MAX_CONFIG_BYTES`] whatever its
+/// metadata says.
+fn read_bounded(path: &Path) -> Result<String, Bounded> {
+    let file = File::open(path).map_err(Bounded::Io)?;
+    let mut bytes = Vec::new();
+    file.take(MAX_CONFIG_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(Bounded::Io)?;
+    if bytes.len() as u64 > MAX_CONFIG_BYTES {
+        return Err(Bounded::TooLarge);
+    }
+    String::from_utf8(bytes)
+        .map_err(|e| Bounded::Io(std::io::Error::new(std::io::ErrorKind::InvalidData, e)))
+}
+
+/// The closest of `known` to `name`, if it is within a third of the name's
+/// length in edits (at least one).
+fn closest(name: &str, known: &[&str]) -> Option<String> {
+    let limit = (name.chars().count() / 3).max(1);
+    known
+        .iter()
+        .map(|k| (budget_rules::edit_distance(name, k), *k))
+        .filter(|(distance, _)| *distance <= limit)
+        .min()
+        .map(|(_, k)| k.to_owned())
+}
+
+/// The line (1-based) where `key` is set in `table` (`None`: a top-level
+/// table header `[key]`), or 0 when not found.
+fn line_of(text: &str, table: Option<&str>, key: &str) -> usize {
+    let mut current: Option<String> = None;
+    for (index, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if let Some(header) = line.strip_prefix('[') {
+            let header = header.trim_end_matches(']').trim();
+            if table.is_none() && header == key {
+                return index + 1;
+            }
+            current = Some(header.to_owned());
+            continue;
+        }
+        let Some((name, _)) = line.split_once('=') else {
+            continue;
+        };
+        let name = name.trim().trim_matches('"');
+        match table {
+            Some(t) if current.as_deref() == Some(t) && name == key => return index + 1,
+            None if current.is_none() && name == key => return index + 1,
+            _ => {}
+        }
+    }
+    0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_are_found_in_their_table() {
+        let text = "[pack]\nbudget = 1\n\n[count]\nbudget = 2\n\"counter\" = \"ratios\"\n";
+        assert_eq!(line_of(text, Some("count"), "budget"), 5);
+        assert_eq!(line_of(text, Some("count"), "counter"), 6);
+        assert_eq!(line_of(text, None, "count"), 4);
+        assert_eq!(line_of(text, Some("check"), "budget"), 0);
+    }
+
+    #[test]
+    fn suggestions_are_close_names() {
+        assert_eq!(
+            closest("budgte", &["budget", "query"]).as_deref(),
+            Some("budget")
+        );
+        assert_eq!(
+            closest("exclud", &["include", "exclude"]).as_deref(),
+            Some("exclude")
+        );
+        assert_eq!(closest("zzz", &["budget"]), None);
+    }
+}
