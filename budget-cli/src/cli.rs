@@ -132,6 +132,10 @@ pub struct PackArgs {
     /// --budget.
     #[arg(long, value_name = "N")]
     pub log: Option<usize>,
+    /// Pack files holding secrets with each secret replaced by `[REDACTED]`
+    /// instead of skipping them.
+    #[arg(long)]
+    pub redact: bool,
     /// Leave out the tree of packed paths at the top of the payload.
     #[arg(long)]
     pub no_tree: bool,

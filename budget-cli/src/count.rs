@@ -10,7 +10,7 @@ use crate::cli::{CountArgs, CountFormat};
 use crate::counter::Counter;
 use crate::output;
 use crate::progress::Progress;
-use crate::scan::{Scan, ScanOptions, scan};
+use crate::scan::{Scan, ScanOptions, Secrets, scan};
 use crate::tree::Folder;
 use crate::walk::walk;
 
@@ -26,7 +26,7 @@ pub fn run(args: &CountArgs) -> Result<(), CliError> {
             keep_text: false,
             max_file_bytes: args.input.max_file_bytes,
             upper_bounds: false,
-            skip_secrets: false,
+            secrets: Secrets::Keep,
         },
         &progress,
     );

@@ -35,7 +35,7 @@ use crate::output;
 use crate::progress::Progress;
 use crate::rank::bm25::Query;
 use crate::rank::rank;
-use crate::scan::{Scan, ScanOptions, scan};
+use crate::scan::{Scan, ScanOptions, Secrets, scan};
 use crate::skip::{FileTally, Skip};
 use crate::walk::walk;
 
@@ -162,7 +162,11 @@ pub fn run(args: &PackArgs) -> Result<(), CliError> {
             keep_text: true,
             max_file_bytes: args.input.max_file_bytes,
             upper_bounds: exact.is_some(),
-            skip_secrets: true,
+            secrets: if args.redact {
+                Secrets::Redact
+            } else {
+                Secrets::Skip
+            },
         },
         &progress,
     );
@@ -420,6 +424,8 @@ struct FileRecords {
     material_exact: bool,
     /// The git sections: source, tier (`null` when omitted), cost, reason.
     git: Vec<serde_json::Value>,
+    /// Secrets redacted (`--redact`), and in how many files.
+    redacted: (usize, usize),
 }
 
 /// One JSON record per input file, and the tally of outcomes: packed
@@ -461,6 +467,12 @@ fn file_records(
     }
     let mut tally = FileTally::default();
     let mut omitted = 0;
+    let redacted = scan
+        .texts()
+        .filter(|(_, f)| f.redacted > 0)
+        .fold((0, 0), |(secrets, files), (_, f)| {
+            (secrets + f.redacted, files + 1)
+        });
     let mut material_tokens: u64 = 0;
     let mut material_exact = true;
     let mut material = |tokens: u64, exact: bool| {
@@ -494,6 +506,7 @@ fn file_records(
                             "cost": placement.tokens,
                             "score": placement.score,
                             "reason": reason(placement.reason, counts.is_some()),
+                            "redacted": text.redacted,
                         });
                     }
                     // The selection budget holds every file, so deduplication
@@ -531,6 +544,7 @@ fn file_records(
         material_tokens,
         material_exact,
         git,
+        redacted,
     }
 }
 
@@ -639,6 +653,12 @@ fn summary(
         state(Summary),
         records.omitted,
     );
+    if records.redacted.0 > 0 {
+        eprintln!(
+            "secrets: {} redacted in {} files (--redact)",
+            records.redacted.0, records.redacted.1
+        );
+    }
     for section in &records.git {
         eprintln!(
             "git: {} {}",

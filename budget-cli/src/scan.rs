@@ -11,7 +11,7 @@ use budget::estimate::{ContentType, guaranteed_upper_bound};
 use crate::counter::Counter;
 use crate::parallel::parallel_map;
 use crate::progress::Progress;
-use crate::secrets::find_secret;
+use crate::secrets::{find_secret, redact};
 use crate::skip::{FileTally, Skip};
 use crate::walk::Entry;
 
@@ -31,6 +31,20 @@ pub struct TextFile {
     /// Its tokens, as counted, or their guaranteed upper bound when the
     /// scan was asked for bounds ([`ScanOptions::upper_bounds`]).
     pub tokens: u64,
+    /// Secrets replaced by [`REDACTED`](crate::secrets::REDACTED) under
+    /// [`Secrets::Redact`].
+    pub redacted: usize,
+}
+
+/// What a scan does with a file holding a secret ([`find_secrets`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Secrets {
+    /// Nothing: the file is read as it is (`count`).
+    Keep,
+    /// The file is skipped as [`Skip::Secret`] (`pack`).
+    Skip,
+    /// Each secret is replaced by `[REDACTED]` (`pack --redact`).
+    Redact,
 }
 
 /// One input file after scanning.
@@ -80,9 +94,8 @@ pub struct ScanOptions<'c> {
     /// `cl100k_base` count ([`guaranteed_upper_bound`]) instead of being
     /// counted: for a caller that counts exactly only what it needs.
     pub upper_bounds: bool,
-    /// Whether a file holding a secret ([`find_secret`]) is skipped as
-    /// [`Skip::Secret`] (`pack` does, `count` does not).
-    pub skip_secrets: bool,
+    /// What happens to a file holding a secret.
+    pub secrets: Secrets,
 }
 
 /// Reads and counts every entry on all available cores.
@@ -92,15 +105,20 @@ pub fn scan(entries: Vec<Entry>, options: &ScanOptions<'_>, progress: &Progress)
         let outcome = match &entry.skipped {
             Some(skipped) => Err(skipped.clone()),
             None => read_text(&entry.path, options.max_file_bytes)
-                .and_then(
-                    |text| match options.skip_secrets.then(|| find_secret(&text)) {
-                        Some(Some(found)) => {
+                .and_then(|text| match options.secrets {
+                    Secrets::Keep => Ok((text, 0)),
+                    Secrets::Skip => match find_secret(&text, &entry.label) {
+                        Some(found) => {
                             Err((Skip::Secret, format!("line {}: {}", found.line, found.rule)))
                         }
-                        _ => Ok(text),
+                        None => Ok((text, 0)),
                     },
-                )
-                .map(|text| {
+                    Secrets::Redact => {
+                        let (text, findings) = redact(&text, &entry.label);
+                        Ok((text, findings.len()))
+                    }
+                })
+                .map(|(text, redacted)| {
                     let content_type = content_type(&entry.label);
                     let tokens = if options.upper_bounds {
                         guaranteed_upper_bound(&text)
@@ -111,6 +129,7 @@ pub fn scan(entries: Vec<Entry>, options: &ScanOptions<'_>, progress: &Progress)
                         text: options.keep_text.then_some(text),
                         content_type,
                         tokens,
+                        redacted,
                     }
                 }),
         };

@@ -1,15 +1,24 @@
 //! Secrets that must not reach a third-party model: private keys, cloud and
 //! API credentials, and high-entropy values assigned to secret-looking
-//! names. The rules follow gitleaks' published rule set (the key formats'
-//! fixed prefixes and lengths); a file with a match is skipped as `secret`.
+//! names, and the values of `.env` files. The rules follow gitleaks'
+//! published rule set (the key formats' fixed prefixes and lengths); a
+//! file with a match is skipped as `secret`, or with `pack --redact` packed
+//! with each secret replaced by [`REDACTED`].
 
-/// One match: which rule, on which line (1-based).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+use std::ops::Range;
+
+/// What a redacted secret becomes.
+pub const REDACTED: &str = "[REDACTED]";
+
+/// One match: which rule, on which line (1-based), where.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Finding {
     /// What was found, e.g. `a private key`.
     pub rule: &'static str,
     /// Its line, from 1.
     pub line: usize,
+    /// Its bytes in the text: the value (a private key: its whole block).
+    pub span: Range<usize>,
 }
 
 /// A credential format: a fixed prefix, then `min..=max` characters of a
@@ -118,28 +127,124 @@ const MIN_SECRET_LEN: usize = 20;
 /// the whole text for its fixed part (a fast substring search), so an
 /// ordinary file costs a few passes; lines are examined one by one only for
 /// a rule that may match, and for assignments to secret names.
-pub fn find_secret(text: &str) -> Option<Finding> {
-    let on_lines = |rule: &dyn Fn(&str) -> Option<&'static str>| {
-        text.lines().enumerate().find_map(|(index, line)| {
-            rule(line).map(|rule| Finding {
-                rule,
-                line: index + 1,
+pub fn find_secret(text: &str, path: &str) -> Option<Finding> {
+    find_secrets(text, path).into_iter().next()
+}
+
+/// Every secret in `text` (the file at `path`, whose name decides the
+/// `.env` rule), in order of position, none overlapping another.
+pub fn find_secrets(text: &str, path: &str) -> Vec<Finding> {
+    let lines = || {
+        let mut start = 0;
+        text.split_inclusive('\n')
+            .enumerate()
+            .map(move |(index, line)| {
+                let at = start;
+                start += line.len();
+                (index + 1, at, line.trim_end_matches(['\n', '\r']))
             })
-        })
     };
     let mut found: Vec<Finding> = Vec::new();
+    let mut on_lines = |rule: &dyn Fn(&str) -> Vec<(&'static str, Range<usize>)>| {
+        for (line_number, at, line) in lines() {
+            for (name, span) in rule(line) {
+                found.push(Finding {
+                    rule: name,
+                    line: line_number,
+                    span: at + span.start..at + span.end,
+                });
+            }
+        }
+    };
+    if is_env_file(path) {
+        on_lines(&|line| env_value(line).into_iter().collect());
+    }
     if text.contains("PRIVATE KEY") {
-        found.extend(on_lines(&private_key));
+        on_lines(&|line| private_key(line).into_iter().collect());
     }
     for format in PREFIXED {
         if format.prefixes.iter().any(|prefix| text.contains(prefix)) {
-            found.extend(on_lines(&|line| prefixed(line, format)));
+            on_lines(&|line| prefixed(line, format));
         }
     }
     if mentions_secret_name(text) {
-        found.extend(on_lines(&assignment));
+        on_lines(&|line| assignment(line).into_iter().collect());
     }
-    found.into_iter().min_by_key(|finding| finding.line)
+    // A private key's span runs to the end of its `-----END …-----` line
+    // (or of the text).
+    for finding in found.iter_mut().filter(|f| f.rule == PRIVATE_KEY) {
+        let start = finding.span.start;
+        let rest = &text[start..];
+        finding.span.end = rest
+            .find("-----END ")
+            .and_then(|end| {
+                let label = end + "-----END ".len();
+                rest[label..]
+                    .find("-----")
+                    .map(|close| start + label + close + 5)
+            })
+            .unwrap_or(text.len());
+    }
+    found.sort_by_key(|f| (f.span.start, std::cmp::Reverse(f.span.end)));
+    let mut kept: Vec<Finding> = Vec::with_capacity(found.len());
+    for finding in found {
+        if kept
+            .last()
+            .is_none_or(|last| finding.span.start >= last.span.end)
+        {
+            kept.push(finding);
+        }
+    }
+    kept
+}
+
+/// `text` with every secret [`find_secrets`] finds replaced by
+/// [`REDACTED`], and the findings.
+pub fn redact(text: &str, path: &str) -> (String, Vec<Finding>) {
+    let findings = find_secrets(text, path);
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    for finding in &findings {
+        out.push_str(&text[at..finding.span.start]);
+        out.push_str(REDACTED);
+        at = finding.span.end;
+    }
+    out.push_str(&text[at..]);
+    (out, findings)
+}
+
+/// Whether `path` names a dotenv file (`.env`, `.env.local`,
+/// `production.env`), not a template of one (`.env.example`, `.sample`,
+/// `.template`, `.dist`).
+fn is_env_file(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path).to_ascii_lowercase();
+    let env = name == ".env" || name.starts_with(".env.") || name.ends_with(".env");
+    let template = ["example", "sample", "template", "dist", "defaults"]
+        .iter()
+        .any(|word| name.contains(word));
+    env && !template
+}
+
+/// A dotenv line's value: `NAME=value` or `export NAME="value"` with a
+/// non-empty value that is not a reference to another variable (`$HOME`).
+fn env_value(line: &str) -> Option<(&'static str, Range<usize>)> {
+    let trimmed = line.trim_start();
+    if trimmed.starts_with('#') {
+        return None;
+    }
+    let operator = line.find('=')?;
+    let name = line[..operator].trim().trim_start_matches("export ").trim();
+    if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        return None;
+    }
+    let after = &line[operator + 1..];
+    let value_start = operator + 1 + (after.len() - after.trim_start().len());
+    let value = line[value_start..].trim_end();
+    let unquoted = value.trim_matches(['"', '\'']);
+    if unquoted.is_empty() || unquoted.starts_with('$') {
+        return None;
+    }
+    Some(("a .env value", value_start..value_start + value.len()))
 }
 
 /// Whether `text` holds a secret name in lower, capitalized or upper case
@@ -155,40 +260,49 @@ fn mentions_secret_name(text: &str) -> bool {
     })
 }
 
+/// The rule name of private keys.
+const PRIVATE_KEY: &str = "a private key";
+
 /// A PEM private key header (`-----BEGIN RSA PRIVATE KEY-----`,
-/// `-----BEGIN OPENSSH PRIVATE KEY-----`, …).
-fn private_key(line: &str) -> Option<&'static str> {
+/// `-----BEGIN OPENSSH PRIVATE KEY-----`, …), from its start.
+fn private_key(line: &str) -> Option<(&'static str, Range<usize>)> {
     let start = line.find("-----BEGIN ")?;
     let rest = &line[start + "-----BEGIN ".len()..];
     let label = &rest[..rest.find("-----")?];
-    label.ends_with("PRIVATE KEY").then_some("a private key")
+    label
+        .ends_with("PRIVATE KEY")
+        .then_some((PRIVATE_KEY, start..line.len()))
 }
 
 /// A credential of `format` (its prefix and the right length after it),
 /// not inside a longer word.
-fn prefixed(line: &str, format: &Prefixed) -> Option<&'static str> {
+fn prefixed(line: &str, format: &Prefixed) -> Vec<(&'static str, Range<usize>)> {
     let bytes = line.as_bytes();
-    format.prefixes.iter().find_map(|prefix| {
-        line.match_indices(prefix).find_map(|(at, _)| {
-            let before_ok = at == 0 || !bytes[at - 1].is_ascii_alphanumeric();
-            let body = &bytes[at + prefix.len()..];
-            let len = body.iter().take_while(|&&b| (format.class)(b)).count();
-            let after_ok = body.get(len).is_none_or(|b| !b.is_ascii_alphanumeric());
-            let value = &line[at..at + prefix.len() + len];
-            (before_ok
-                && after_ok
-                && (format.min..=format.max).contains(&len)
-                && !is_documentation_example(value))
-            .then_some(format.rule)
+    format
+        .prefixes
+        .iter()
+        .flat_map(|prefix| {
+            line.match_indices(prefix).filter_map(move |(at, _)| {
+                let before_ok = at == 0 || !bytes[at - 1].is_ascii_alphanumeric();
+                let body = &bytes[at + prefix.len()..];
+                let len = body.iter().take_while(|&&b| (format.class)(b)).count();
+                let after_ok = body.get(len).is_none_or(|b| !b.is_ascii_alphanumeric());
+                let value = &line[at..at + prefix.len() + len];
+                (before_ok
+                    && after_ok
+                    && (format.min..=format.max).contains(&len)
+                    && !is_documentation_example(value))
+                .then_some((format.rule, at..at + value.len()))
+            })
         })
-    })
+        .collect()
 }
 
 /// `name = value` or `name: value` where the name ends with a secret word
 /// and the value is long and random: quoted, or the whole line is the
 /// assignment (`.env`, INI, YAML), and not a dotted path of identifiers
 /// (code such as `state = ATNState.INVALID_STATE_NUMBER`).
-fn assignment(line: &str) -> Option<&'static str> {
+fn assignment(line: &str) -> Option<(&'static str, Range<usize>)> {
     let operator = line.find(['=', ':'])?;
     let name = line[..operator]
         .trim_end()
@@ -222,6 +336,7 @@ fn assignment(line: &str) -> Option<&'static str> {
     }
     let after = line[operator + 1..].trim_start();
     let quoted = after.starts_with(['"', '\'']);
+    let value_start = line.len() - after.trim_start_matches(['"', '\'']).len();
     let value: String = after
         .trim_start_matches(['"', '\''])
         .chars()
@@ -247,7 +362,10 @@ fn assignment(line: &str) -> Option<&'static str> {
         && !is_documentation_example(&value)
         && value.len() >= MIN_SECRET_LEN
         && entropy(&value) >= MIN_ENTROPY_BITS)
-        .then_some("a high-entropy value assigned to a secret name")
+        .then_some((
+            "a high-entropy value assigned to a secret name",
+            value_start..value_start + value.len(),
+        ))
 }
 
 /// Whether `value` is a documentation placeholder: AWS's published example
@@ -279,7 +397,7 @@ mod tests {
     use super::*;
 
     fn rule(text: &str) -> Option<&'static str> {
-        find_secret(text).map(|f| f.rule)
+        find_secret(text, "").map(|f| f.rule)
     }
 
     /// Key shapes of each format (made up, in the formats' published
@@ -287,10 +405,14 @@ mod tests {
     #[test]
     fn credential_formats_are_found_with_their_line() {
         assert_eq!(
-            find_secret("# config\naws_access_key_id = AKIAZ2QX7RPLW4K3VD6T\n"),
+            find_secret(
+                "# config\naws_access_key_id = AKIAZ2QX7RPLW4K3VD6T\n",
+                "a.ini"
+            ),
             Some(Finding {
                 rule: "an AWS access key id",
-                line: 2
+                line: 2,
+                span: 29..49,
             })
         );
         assert_eq!(
@@ -343,6 +465,41 @@ mod tests {
             rule("\"ClientToken\": \"so0eNA2uSHUNlHI0S2cJ305GuIX1Cezabcdefg\","),
             None
         );
+    }
+
+    #[test]
+    fn redaction_replaces_exactly_the_values() {
+        let key = format!("ghp_{}", "a1B2".repeat(9));
+        let text = format!(
+            "token = \"{key}\"\nx = 1\n-----BEGIN OPENSSH PRIVATE KEY-----\nb3Blbn\n-----END OPENSSH PRIVATE KEY-----\nafter\n"
+        );
+        let (redacted, findings) = redact(&text, "config.py");
+        assert_eq!(
+            redacted,
+            "token = \"[REDACTED]\"\nx = 1\n[REDACTED]\nafter\n"
+        );
+        assert_eq!(
+            findings
+                .iter()
+                .map(|f| (f.rule, f.line))
+                .collect::<Vec<_>>(),
+            [("a GitHub token", 1), ("a private key", 3)]
+        );
+    }
+
+    #[test]
+    fn dotenv_values_are_secrets_in_dotenv_files_only() {
+        let text =
+            "# db\nexport DB_URL=\"postgres://u:p@h/db\"\nEMPTY=\nHOME_DIR=$HOME\nPORT=5432\n";
+        let (redacted, findings) = redact(text, "app/.env.local");
+        assert_eq!(
+            redacted,
+            "# db\nexport DB_URL=[REDACTED]\nEMPTY=\nHOME_DIR=$HOME\nPORT=[REDACTED]\n"
+        );
+        assert_eq!(findings.len(), 2);
+        assert!(find_secrets(text, "app/.env.example").is_empty());
+        assert!(find_secrets(text, "app/settings.py").is_empty());
+        assert!(is_env_file("production.env") && is_env_file(".env"));
     }
 
     #[test]

@@ -310,4 +310,62 @@ fn secrets_are_never_packed() {
         "{payload}"
     );
     assert!(run.stderr.contains("4 secret"), "{}", run.stderr);
+
+    // --redact packs them with every secret replaced.
+    let run = budget_in(
+        dir.path(),
+        &["pack", "--counter", "ratios", "--redact", "--report", "-"],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let report = run.json();
+    let redacted = self::statuses(&report);
+    for key in [
+        "keys/id_ed25519",
+        "keys/rsa.pem",
+        "keys/ec.pem",
+        "config/app.toml",
+    ] {
+        // Redacted, the three keys are the same text: two are duplicates.
+        assert!(["packed", "duplicate"].contains(&redacted[key].as_str()), "{key}");
+    }
+    assert_eq!(redacted["config/app.toml"], "packed");
+    let payload = report["payload"].as_str().unwrap();
+    for key in ["id_ed25519", "rsa.pem", "ec.pem"] {
+        let text = std::fs::read_to_string(keys.join(key)).unwrap();
+        for line in text.lines().filter(|l| !l.is_empty()) {
+            assert!(!payload.contains(line), "{key}: {line}");
+        }
+    }
+    assert!(
+        !payload.contains("AKIA")
+            && payload.contains("region = \"eu-west-1\"\naccess_key_id = \"[REDACTED]\"")
+    );
+    assert!(
+        run.stderr.contains("secrets: 4 redacted in 4 files"),
+        "{}",
+        run.stderr
+    );
+}
+
+/// A dotenv file's values are secrets; its template is documentation.
+#[test]
+fn dotenv_values_are_secrets() {
+    let dir = tree(&[
+        (
+            "deploy/prod.env",
+            b"# prod\nDATABASE_URL=postgres://app:s3cret@db/app\n".as_slice(),
+        ),
+        (
+            "deploy/app.env.example",
+            b"DATABASE_URL=postgres://user:password@host/db\n".as_slice(),
+        ),
+    ]);
+    let report = budget_in(
+        dir.path(),
+        &["pack", "--counter", "ratios", "--report", "-"],
+    )
+    .json();
+    let statuses = statuses(&report);
+    assert_eq!(statuses["deploy/prod.env"], "secret");
+    assert_eq!(statuses["deploy/app.env.example"], "packed");
 }
