@@ -7,6 +7,9 @@
 
 use std::ops::Range;
 
+/// A rule's match on one line: the rule's name and the secret's bytes.
+type Match = (&'static str, Range<usize>);
+
 /// What a redacted secret becomes.
 pub const REDACTED: &str = "[REDACTED]";
 
@@ -145,7 +148,7 @@ pub fn find_secrets(text: &str, path: &str) -> Vec<Finding> {
             })
     };
     let mut found: Vec<Finding> = Vec::new();
-    let mut on_lines = |rule: &dyn Fn(&str) -> Vec<(&'static str, Range<usize>)>| {
+    let mut on_lines = |rule: &dyn Fn(&str) -> Vec<Match>| {
         for (line_number, at, line) in lines() {
             for (name, span) in rule(line) {
                 found.push(Finding {
@@ -227,7 +230,7 @@ fn is_env_file(path: &str) -> bool {
 
 /// A dotenv line's value: `NAME=value` or `export NAME="value"` with a
 /// non-empty value that is not a reference to another variable (`$HOME`).
-fn env_value(line: &str) -> Option<(&'static str, Range<usize>)> {
+fn env_value(line: &str) -> Option<Match> {
     let trimmed = line.trim_start();
     if trimmed.starts_with('#') {
         return None;
@@ -265,7 +268,7 @@ const PRIVATE_KEY: &str = "a private key";
 
 /// A PEM private key header (`-----BEGIN RSA PRIVATE KEY-----`,
 /// `-----BEGIN OPENSSH PRIVATE KEY-----`, …), from its start.
-fn private_key(line: &str) -> Option<(&'static str, Range<usize>)> {
+fn private_key(line: &str) -> Option<Match> {
     let start = line.find("-----BEGIN ")?;
     let rest = &line[start + "-----BEGIN ".len()..];
     let label = &rest[..rest.find("-----")?];
@@ -276,7 +279,7 @@ fn private_key(line: &str) -> Option<(&'static str, Range<usize>)> {
 
 /// A credential of `format` (its prefix and the right length after it),
 /// not inside a longer word.
-fn prefixed(line: &str, format: &Prefixed) -> Vec<(&'static str, Range<usize>)> {
+fn prefixed(line: &str, format: &Prefixed) -> Vec<Match> {
     let bytes = line.as_bytes();
     format
         .prefixes
@@ -302,7 +305,7 @@ fn prefixed(line: &str, format: &Prefixed) -> Vec<(&'static str, Range<usize>)> 
 /// and the value is long and random: quoted, or the whole line is the
 /// assignment (`.env`, INI, YAML), and not a dotted path of identifiers
 /// (code such as `state = ATNState.INVALID_STATE_NUMBER`).
-fn assignment(line: &str) -> Option<(&'static str, Range<usize>)> {
+fn assignment(line: &str) -> Option<Match> {
     let operator = line.find(['=', ':'])?;
     let name = line[..operator]
         .trim_end()
