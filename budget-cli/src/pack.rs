@@ -224,6 +224,9 @@ pub fn run(args: &PackArgs) -> Result<(), CliError> {
         .map_err(PackError::from)?;
 
     let counts = exact.map(|exact| OnDemandCounts::new(exact, selection.items().len()));
+    if let Some(counts) = &counts {
+        prefetch_best(counts, &selection, budget);
+    }
     let payload = assemble(&selection, &counter, counts.as_ref(), args, budget)?;
     let tokens = payload.rendered_tokens();
     if let Some(limit) = args.fail_over.filter(|&limit| tokens > limit) {
@@ -255,6 +258,28 @@ pub fn run(args: &PackArgs) -> Result<(), CliError> {
     summary(&records, &payload, tokens, budget, &counter);
     counting.summary(&counter);
     Ok(())
+}
+
+/// Counts in parallel, exactly and in full, the best-ranked files the
+/// payload is likely to carry or list (each RAW or LINKED file needs its
+/// exact count): as many as LINKED lines of about 20 tokens fit the LINKED
+/// tier's share of `budget`. The assembler then finds them counted.
+fn prefetch_best(counts: &OnDemandCounts<'_>, selection: &Selection<'_, Item>, budget: u64) {
+    let linked = TierBudget::with_total(budget).map_or(0, |b| b.nominal(Tier::Linked));
+    let wanted = usize::try_from(linked / 20).unwrap_or(usize::MAX);
+    let mut ranked: Vec<(usize, f64)> = Candidate::from_selection(selection)
+        .iter()
+        .enumerate()
+        .map(|(position, candidate)| (position, candidate.score))
+        .collect();
+    ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    ranked.truncate(wanted);
+    let texts: Vec<(usize, std::borrow::Cow<'_, str>)> = ranked
+        .iter()
+        .map(|&(position, _)| (position, selection.items()[position].content()))
+        .collect();
+    let texts: Vec<(usize, &str)> = texts.iter().map(|(p, t)| (*p, t.as_ref())).collect();
+    counts.prefetch(&texts);
 }
 
 /// The payload of the selected files within `budget`, rendered in

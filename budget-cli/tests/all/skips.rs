@@ -326,7 +326,10 @@ fn secrets_are_never_packed() {
         "config/app.toml",
     ] {
         // Redacted, the three keys are the same text: two are duplicates.
-        assert!(["packed", "duplicate"].contains(&redacted[key].as_str()), "{key}");
+        assert!(
+            ["packed", "duplicate"].contains(&redacted[key].as_str()),
+            "{key}"
+        );
     }
     assert_eq!(redacted["config/app.toml"], "packed");
     let payload = report["payload"].as_str().unwrap();

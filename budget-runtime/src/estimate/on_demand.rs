@@ -178,6 +178,50 @@ impl<'c> OnDemandCounts<'c> {
         exact
     }
 
+    /// Counts `texts` (`(position, text)`) exactly and in full, spread over
+    /// every core (`std::thread::available_parallelism`), and remembers the
+    /// counts: for a caller that knows which texts will need their exact
+    /// count (for example the best-ranked ones, which a payload carries in
+    /// full or lists with their size), so that later questions are answered
+    /// from memory instead of counted one after the other. Texts already
+    /// known exactly are skipped.
+    ///
+    /// ```
+    /// # use budget::estimate::OnDemandCounts;
+    /// # use budget::estimate::TokenCounter;
+    /// # struct Bytes;
+    /// # impl TokenCounter for Bytes { fn count_tokens(&self, t: &str) -> u64 { t.len() as u64 } }
+    /// let counts = OnDemandCounts::new(&Bytes, 3);
+    /// counts.prefetch(&[(0, "abc"), (2, "de")]);
+    /// assert_eq!((counts.known_exact(0), counts.known_exact(1), counts.known_exact(2)), (Some(3), None, Some(2)));
+    /// ```
+    pub fn prefetch(&self, texts: &[(usize, &str)]) {
+        let pending: Vec<(usize, &str)> = texts
+            .iter()
+            .copied()
+            .filter(|&(position, text)| self.known(position, text).exact.is_none())
+            .collect();
+        let threads = std::thread::available_parallelism()
+            .map_or(1, std::num::NonZeroUsize::get)
+            .min(pending.len())
+            .max(1);
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let work = || {
+            while let Some(&(position, text)) =
+                pending.get(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
+            {
+                let exact = self.counter.count_tokens(text);
+                self.remember(position, text, |k| k.exact = Some(exact));
+            }
+        };
+        std::thread::scope(|scope| {
+            for _ in 1..threads {
+                scope.spawn(work);
+            }
+            work();
+        });
+    }
+
     /// The exact count at `position`, if it has been counted.
     ///
     /// ```
