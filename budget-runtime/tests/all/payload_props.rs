@@ -283,3 +283,61 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(96))]
+
+    /// With a TREE (and META or not), every format fits its total, and the
+    /// tree names each placed item once, with its state, and no omitted
+    /// item (unless folders collapsed to fit its share).
+    #[test]
+    fn tree_is_counted_within_the_total_and_names_each_placed_item_once(
+        sizes in prop::collection::vec((1u64..3_000, 0.0f64..1.0, 0usize..4), 0..40),
+        total in 1_000u64..40_000,
+        meta in any::<bool>(),
+        format in prop::sample::select(Format::ALL.to_vec()),
+    ) {
+        let items: Vec<Item> = sizes
+            .iter()
+            .enumerate()
+            .map(|(i, &(tokens, score, folder))| {
+                let size = usize::try_from(tokens).unwrap();
+                Item::builder("word ".repeat(size / 2 + 1))
+                    .tokens(tokens)
+                    .relevance(score)
+                    .link(format!("d{folder}/sub/f{i}.rs"))
+                    .build()
+                    .unwrap()
+            })
+            .collect();
+        let Ok(budget) = TierBudget::with_total(total) else { return Ok(()); };
+        let assembled = PayloadAssembler::new(budget)
+            .format(format)
+            .meta(meta)
+            .tree(true)
+            .assemble_items(&items);
+        let Ok(payload) = assembled else { return Ok(()); };
+        prop_assert!(payload.rendered_tokens() <= total);
+        prop_assert!(RatioEstimator.estimate(payload.text(), ContentType::Markdown) <= total);
+        if format != Format::Markdown {
+            return Ok(());
+        }
+        let text = payload.text();
+        let start = text.find("```text\n").unwrap() + "```text\n".len();
+        let tree = &text[start..start + text[start..].find("```").unwrap()];
+        if tree.contains(" files: ") || tree.contains(" file: ") {
+            return Ok(()); // collapsed: counts only
+        }
+        for placement in payload.placements() {
+            let name = placement.item.link().unwrap().rsplit('/').next().unwrap().to_owned();
+            let lines: Vec<&str> = tree.lines().filter(|l| l.trim_start().starts_with(&format!("{name} "))).collect();
+            if placement.state == ItemState::Omitted {
+                prop_assert!(lines.is_empty(), "{name} omitted but in the tree");
+            } else {
+                prop_assert_eq!(lines.len(), 1, "{}", name);
+                let expected = format!("{name} [{}]", placement.state);
+                prop_assert_eq!(lines[0].trim_start(), expected.as_str());
+            }
+        }
+    }
+}
