@@ -71,6 +71,15 @@ pub enum Command {
     /// pipeline file cannot be read or understood.
     #[command(after_help = EXIT_CODES)]
     Check(CheckArgs),
+    /// Serve `pack`, `count` and `check` as tools over MCP (stdio).
+    ///
+    /// A Model Context Protocol server for agents and editors: each tool
+    /// takes the command's options as JSON (paths, budget, query, …, and
+    /// `args` for any other flag) and runs the command; exit 1 and 2 come
+    /// back as tool errors with the exit code and the error line. Stops
+    /// when the client closes stdin.
+    #[cfg(feature = "mcp")]
+    Mcp,
 }
 
 /// Paths and globs, shared by `pack` and `count`.

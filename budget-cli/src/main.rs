@@ -20,6 +20,8 @@ mod count;
 mod counter;
 mod description;
 mod git;
+#[cfg(feature = "mcp")]
+mod mcp;
 mod output;
 mod pack;
 mod parallel;
@@ -53,6 +55,9 @@ enum CliError {
     Output(#[from] output::OutputError),
     #[error(transparent)]
     Git(#[from] git::GitError),
+    #[cfg(feature = "mcp")]
+    #[error(transparent)]
+    Mcp(#[from] mcp::McpError),
 }
 
 impl CliError {
@@ -81,12 +86,16 @@ fn main() -> ExitCode {
     let writes_stdout = match &cli.command {
         Command::Pack(args) => args.output.is_none(),
         Command::Count(_) | Command::Check(_) => true,
+        #[cfg(feature = "mcp")]
+        Command::Mcp => true,
     };
     let result = match &cli.command {
         _ if writes_stdout && let Err(error) = output::ensure_stdout_open() => Err(error.into()),
         Command::Pack(args) => pack::run(args),
         Command::Count(args) => count::run(args),
         Command::Check(args) => check::run(args),
+        #[cfg(feature = "mcp")]
+        Command::Mcp => mcp::serve().map_err(CliError::from),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

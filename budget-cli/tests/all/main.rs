@@ -9,5 +9,7 @@ mod count;
 mod exit_codes;
 #[cfg(feature = "git")]
 mod git;
+#[cfg(feature = "mcp")]
+mod mcp;
 mod pack;
 mod skips;
