@@ -79,8 +79,15 @@ def remove(git_dir, dest):
     git(git_dir, "worktree", "remove", "--force", dest)
 
 
+HELP = {}
+
+
 def pack(binary, root, budget, query=None):
-    args = [binary, "pack", root, "--budget", str(budget), "--report", "-", "-o", os.devnull, "--no-config"]
+    if binary not in HELP:
+        HELP[binary] = subprocess.run([binary, "pack", "--help"], capture_output=True, text=True).stdout
+    args = [binary, "pack", root, "--budget", str(budget), "--report", "-", "-o", os.devnull]
+    if "--no-config" in HELP[binary]:
+        args.append("--no-config")  # builds before the config file have none
     if query:
         args += ["--query", query]
     run = subprocess.run(args, capture_output=True, text=True)
@@ -231,7 +238,16 @@ def main():
         for ranker in list(bins) + ["BM25", "repomix order"]:
             rows.append((name, len(picked), total, ranker, share(raw[ranker], total), share(seen[ranker], total),
                          share(central[ranker], len(top)) if ranker in central else "n/a"))
-    print(f"| repository | commits | changed files | ranking | RAW (in full) | appears (RAW/LINKED/SUMMARY) | top-20 imported RAW, no query |")
+    totals = collections.defaultdict(lambda: [0, 0, 0, 0])
+    for name, commits_, files, ranker, raw_share, seen_share, _ in rows:
+        t = totals[ranker]
+        t[0] += commits_
+        t[1] += files
+        t[2] += files * float(raw_share.rstrip("%")) / 100
+        t[3] += files * float(seen_share.rstrip("%")) / 100
+    for ranker, (commits_, files, raw_hits, seen_hits) in totals.items():
+        rows.append(("all", commits_, files, ranker, share(raw_hits, files), share(seen_hits, files), ""))
+    print("| repository | commits | changed files | ranking | RAW (in full) | appears (RAW/LINKED/SUMMARY) | top-20 imported RAW, no query |")
     print("| --- | --- | --- | --- | --- | --- | --- |")
     for row in rows:
         print("| " + " | ".join(str(c) for c in row) + " |")

@@ -1,8 +1,9 @@
 //! Centrality: how much the other files depend on a file, as PageRank over
 //! a reference graph (after Aider's repository map).
 //!
-//! A file *defines* the names that follow a definition keyword on one of
-//! its lines (`def`, `class`, `fn`, `struct`, `func`, `function`,
+//! A file *defines* (unless it is a test, an example or a fixture, whose
+//! definitions are helpers: [`uses_only`]) the names that follow a
+//! definition keyword on one of its lines (`def`, `class`, `fn`, `struct`, `func`, `function`,
 //! `interface`, …) and its module name (the file stem; for `__init__.py`,
 //! `mod.rs`, `index.js` and `lib.rs` the folder's name). A file *refers*
 //! to a name each time the name appears in it as a whole identifier. Each
@@ -18,7 +19,7 @@
 use rustc_hash::FxHashMap as HashMap;
 
 use crate::parallel::parallel_map;
-use crate::rank::kind::is_code;
+use crate::rank::kind::{is_code, uses_only};
 use crate::rank::terms::identifiers;
 
 /// Keywords after which the next word on the line is a defined name, in
@@ -87,12 +88,12 @@ pub fn definitions<'t>(path: &'t str, text: &'t str) -> Vec<&'t str> {
     names
 }
 
-/// The module name of the file at `path`: its stem, or its folder's name
-/// for the stems in [`FOLDER_STEMS`].
+/// The module name of the file at `path`: its name without the last
+/// extension, or its folder's name for the stems in [`FOLDER_STEMS`].
 fn module_name(path: &str) -> Option<&str> {
     let mut parts = path.rsplit('/');
     let file = parts.next()?;
-    let stem = file.split_once('.').map_or(file, |(stem, _)| stem);
+    let stem = file.rsplit_once('.').map_or(file, |(stem, _)| stem);
     if FOLDER_STEMS.contains(&stem) {
         parts.next()
     } else {
@@ -132,6 +133,10 @@ impl ReferenceGraph {
     pub fn build<'t>(files: &[(&str, &'t str)], defined: &[Vec<&'t str>]) -> Self {
         let mut definers: HashMap<&str, Vec<usize>> = HashMap::default();
         for (file, names) in defined.iter().enumerate() {
+            // Tests and examples use an API; the names they define are helpers.
+            if uses_only(files[file].0) {
+                continue;
+            }
             let module = module_name(files[file].0);
             let long_enough = |name: &str| {
                 name.chars().nth(2).is_some() || module == Some(name) && name.len() == 2
@@ -276,6 +281,27 @@ mod tests {
         let best = (0..4).max_by(|&a, &b| rank[a].total_cmp(&rank[b])).unwrap();
         assert_eq!(best, 0, "{rank:?}");
         assert!(rank[3] < rank[0] && (rank[1] - rank[3]).abs() < 1e-12);
+    }
+
+    #[test]
+    fn tests_define_nothing_others_point_at() {
+        let files = [
+            ("lib/view.js", "function render(name) {}\n"),
+            (
+                "test/app.render.js",
+                "function render(path, fn) {}\nrender('x')\n",
+            ),
+            (
+                "lib/response.js",
+                "res.render = function () { render(view) }\n",
+            ),
+        ];
+        let graph = build(&files);
+        // `render` twice (sqrt 2) and the module name `view` once; nothing
+        // points at the test, whose `render` is a helper.
+        assert_eq!(graph.edges(2), [(0, 2f64.sqrt() + 1.0)]);
+        assert_eq!(graph.edges(1), [(0, 2f64.sqrt())]);
+        assert_eq!(module_name("test/app.engine.js"), Some("app.engine"));
     }
 
     #[test]

@@ -93,6 +93,19 @@ fn extension(name: &str) -> &str {
     name.rsplit_once('.').map_or("", |(_, ext)| ext)
 }
 
+/// Whether the file at `path` only uses an API rather than defines one: a
+/// test ([`FileKind::Tests`]), or a file under an `examples/`, `example/` or
+/// `fixtures/` folder.
+pub fn uses_only(path: &str) -> bool {
+    if FileKind::of(path) == FileKind::Tests {
+        return true;
+    }
+    let lower = path.to_ascii_lowercase();
+    ["examples", "example", "fixtures"].iter().any(|folder| {
+        lower.starts_with(&format!("{folder}/")) || lower.contains(&format!("/{folder}/"))
+    })
+}
+
 /// Whether the file at `path` is source code by its extension.
 pub fn is_code(path: &str) -> bool {
     let name = path.rsplit('/').next().unwrap_or(path).to_ascii_lowercase();
@@ -143,6 +156,8 @@ mod tests {
         assert!(!is_entry_point("asyncio/__init__.py") && !is_entry_point("crate/Cargo.toml"));
         assert!(!is_entry_point("src/main.txt") && !is_entry_point("src/events.py"));
         assert!(is_code("Lib/os.PY") && !is_code("README"));
+        assert!(uses_only("test/app.engine.js") && uses_only("examples/auth/index.js"));
+        assert!(!uses_only("lib/application.js") && !uses_only("src/examples.rs"));
     }
 
     #[test]
