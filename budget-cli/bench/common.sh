@@ -9,6 +9,15 @@ copy_python_stdlib() {
     (cd "$stdlib" && tar --exclude=./site-packages --exclude=__pycache__ -cf - .) | tar -xf - -C "$1"
 }
 
+# copy_python_lib DEST: the whole Python library (the standard library and
+# its site-packages) without __pycache__, copied to DEST.
+copy_python_lib() {
+    local stdlib
+    stdlib=$(python3 -c 'import sysconfig; print(sysconfig.get_paths()["stdlib"])')
+    mkdir -p "$1"
+    (cd "$stdlib" && tar --exclude=__pycache__ -cf - .) | tar -xf - -C "$1"
+}
+
 # release_budget ROOT: builds budget-cli in release mode and prints the binary's path.
 release_budget() {
     (cd "$1" && cargo build --release -p budget-cli --quiet)

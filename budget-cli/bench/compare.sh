@@ -8,7 +8,8 @@
 #
 # Environment (defaults in brackets):
 #   TREE        the tree to pack [a copy of the Python standard library without
-#               site-packages and __pycache__, made under /tmp/budget-bench]
+#               site-packages and __pycache__, made under /tmp/budget-bench];
+#               `large`: the whole library with site-packages (no __pycache__)
 #   BUDGET      budget binary [target/release/budget, built here]
 #   CODE2PROMPT code2prompt binary [code2prompt on PATH; `cargo install code2prompt`]
 #   REPOMIX     repomix command [repomix on PATH; `npm install -g repomix`]
@@ -30,6 +31,9 @@ mkdir -p "$OUT"
 if [[ -z ${TREE:-} ]]; then
     TREE=/tmp/budget-bench/python-stdlib
     [[ -d $TREE ]] || copy_python_stdlib "$TREE"
+elif [[ $TREE == large ]]; then
+    TREE=/tmp/budget-bench/python-lib
+    [[ -d $TREE ]] || copy_python_lib "$TREE"
 fi
 [[ -n $BUDGET ]] || BUDGET=$(release_budget "$ROOT")
 describe_tree "$TREE"

@@ -119,7 +119,7 @@ pub fn is_entry_point(path: &str) -> bool {
     let lower = path.to_ascii_lowercase();
     let depth = lower.matches('/').count();
     let name = lower.rsplit('/').next().unwrap_or(&lower);
-    let stem = name.split_once('.').map_or(name, |(stem, _)| stem);
+    let stem = name.rsplit_once('.').map_or(name, |(stem, _)| stem);
     (depth == 0 && (name.starts_with("readme") || MANIFESTS.contains(&name)))
         || (depth <= 1 && is_code(name) && ENTRY_STEMS.contains(&stem))
 }
@@ -155,6 +155,8 @@ mod tests {
         assert!(!is_entry_point("a/b/lib.rs") && !is_entry_point("a/README.md"));
         assert!(!is_entry_point("asyncio/__init__.py") && !is_entry_point("crate/Cargo.toml"));
         assert!(!is_entry_point("src/main.txt") && !is_entry_point("src/events.py"));
+        // The stem is the name without its last extension.
+        assert!(!is_entry_point("test/app.router.js") && is_entry_point("app.js"));
         assert!(is_code("Lib/os.PY") && !is_code("README"));
         assert!(uses_only("test/app.engine.js") && uses_only("examples/auth/index.js"));
         assert!(!uses_only("lib/application.js") && !uses_only("src/examples.rs"));
