@@ -113,9 +113,90 @@ impl ExactCounter {
     }
 }
 
+/// Texts at least this long are counted in chunks on every core.
+const PARALLEL_BYTES: usize = 256 * 1024;
+
+/// Where `text` may be cut so that its pieces count to the whole's count:
+/// right after a line feed followed by a character that is neither
+/// whitespace nor `/`. No pretokenizer piece of `o200k_base` or
+/// `cl100k_base` spans such a point (whitespace runs end at the line feed;
+/// only a punctuation run's trailing `[\r\n/]*` of `o200k_base` reaches past
+/// a line feed, and only into `/`). The first such point at or after each
+/// multiple of `chunk_bytes`.
+fn cut_points(text: &str, chunk_bytes: usize) -> Vec<usize> {
+    let bytes = text.as_bytes();
+    let mut cuts = Vec::new();
+    let mut target = chunk_bytes.max(1);
+    while target < bytes.len() {
+        let Some(found) = bytes[target..].iter().position(|&b| b == b'\n') else {
+            break;
+        };
+        let mut at = target + found + 1;
+        while at < bytes.len() {
+            let next = text[at..].chars().next().unwrap_or(' ');
+            if !next.is_whitespace() && next != '/' {
+                cuts.push(at);
+                break;
+            }
+            match bytes[at..].iter().position(|&b| b == b'\n') {
+                Some(offset) => at += offset + 1,
+                None => at = bytes.len(),
+            }
+        }
+        target = at.max(target) + chunk_bytes;
+    }
+    cuts
+}
+
+#[cfg(any(feature = "o200k", feature = "cl100k"))]
+impl ExactCounter {
+    /// The count of `text` as the sum of its chunks' counts, cut at
+    /// [`cut_points`] about every `chunk_bytes`, counted on every core.
+    fn count_in_chunks(&self, text: &str, chunk_bytes: usize) -> u64 {
+        let mut starts = vec![0];
+        starts.extend(cut_points(text, chunk_bytes));
+        let chunks: Vec<&str> = starts
+            .iter()
+            .zip(starts.iter().skip(1).chain(std::iter::once(&text.len())))
+            .map(|(&start, &end)| &text[start..end])
+            .collect();
+        let threads = std::thread::available_parallelism()
+            .map_or(1, std::num::NonZeroUsize::get)
+            .min(chunks.len())
+            .max(1);
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let work = || {
+            let mut total: u64 = 0;
+            while let Some(chunk) =
+                chunks.get(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
+            {
+                let tokens = u64::try_from(self.tokenizer.count(chunk)).unwrap_or(u64::MAX);
+                total = total.saturating_add(tokens);
+            }
+            total
+        };
+        std::thread::scope(|scope| {
+            let helpers: Vec<_> = (1..threads).map(|_| scope.spawn(work)).collect();
+            let mine = work();
+            helpers
+                .into_iter()
+                .map(|h| {
+                    h.join()
+                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+                })
+                .fold(mine, u64::saturating_add)
+        })
+    }
+}
+
 #[cfg(any(feature = "o200k", feature = "cl100k"))]
 impl TokenCounter for ExactCounter {
+    /// Texts of 256 KiB or more are cut at line starts no pretokenizer
+    /// piece spans and counted on every core; the count is the same.
     fn count_tokens(&self, text: &str) -> u64 {
+        if text.len() >= PARALLEL_BYTES {
+            return self.count_in_chunks(text, PARALLEL_BYTES / 4);
+        }
         let tokens = self.tokenizer.count(text);
         u64::try_from(tokens).unwrap_or(u64::MAX)
     }
@@ -184,6 +265,61 @@ mod tests {
         assert_eq!(o200k.count_tokens_up_to("Hello, world!", 3), None);
         assert_eq!(o200k.count_tokens_up_to("Hello, world!", 0), None);
         assert_eq!(o200k.count_tokens_up_to("", 0), Some(0));
+    }
+
+    /// Cut at line starts into chunks of a few bytes, every text counts as
+    /// a whole, in both encodings: newlines before `/`, spaces, tabs,
+    /// punctuation runs, CRLF, digits, CJK and emoji. (It fails when a cut
+    /// is allowed before `/`.)
+    #[test]
+    fn chunked_counts_equal_whole_counts() {
+        use proptest::prelude::*;
+        let counters = both();
+        let piece = prop::sample::select(vec![
+            "\n",
+            "\n\n",
+            "\r\n",
+            "/",
+            "//",
+            ";",
+            " ",
+            "\t",
+            "fn",
+            "Main",
+            "x1",
+            "123456",
+            "。",
+            "日本語",
+            "🦀",
+            "'s",
+            "  ",
+            "-->",
+            "\u{a0}",
+            "é",
+            "\n/",
+            "*/\n",
+        ]);
+        let texts = prop::collection::vec(piece, 0..120).prop_map(|p| p.concat());
+        let mut runner = proptest::test_runner::TestRunner::new(ProptestConfig::with_cases(512));
+        runner
+            .run(&(texts, 1usize..40), |(text, chunk)| {
+                for counter in &counters {
+                    prop_assert_eq!(
+                        counter.count_in_chunks(&text, chunk),
+                        u64::try_from(counter.tokenizer.count(&text)).unwrap(),
+                        "{:?}",
+                        text
+                    );
+                }
+                Ok(())
+            })
+            .unwrap();
+    }
+
+    #[test]
+    fn cut_points_follow_a_line_feed_before_a_word() {
+        assert_eq!(cut_points("ab\ncd\n ef\n/gh\nij", 1), [3, 14]);
+        assert!(cut_points("no newline at all", 2).is_empty());
     }
 
     #[test]
