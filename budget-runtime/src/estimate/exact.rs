@@ -114,6 +114,7 @@ impl ExactCounter {
 }
 
 /// Texts at least this long are counted in chunks on every core.
+#[cfg(any(feature = "o200k", feature = "cl100k"))]
 const PARALLEL_BYTES: usize = 256 * 1024;
 
 /// Where `text` may be cut so that its pieces count to the whole's count:
@@ -123,6 +124,7 @@ const PARALLEL_BYTES: usize = 256 * 1024;
 /// only a punctuation run's trailing `[\r\n/]*` of `o200k_base` reaches past
 /// a line feed, and only into `/`). The first such point at or after each
 /// multiple of `chunk_bytes`.
+#[cfg(any(feature = "o200k", feature = "cl100k"))]
 fn cut_points(text: &str, chunk_bytes: usize) -> Vec<usize> {
     let bytes = text.as_bytes();
     let mut cuts = Vec::new();
