@@ -139,8 +139,8 @@ pub struct PackArgs {
     pub diff: Option<String>,
     /// Put the last N commit messages first in the payload, counted within
     /// --budget.
-    #[arg(long, value_name = "N")]
-    pub log: Option<usize>,
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub log: Option<u16>,
     /// Pack files holding secrets with each secret replaced by `[REDACTED]`
     /// instead of skipping them.
     #[arg(long)]

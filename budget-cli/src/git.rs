@@ -28,7 +28,16 @@ pub enum GitError {
         /// The packed path.
         path: String,
     },
-    /// libgit2 failed (a bad revision, a corrupt repository, …).
+    /// The revision names no commit (or the repository has none yet).
+    #[cfg(feature = "git")]
+    #[error("--diff {rev}: no such revision in {path}")]
+    UnknownRevision {
+        /// The revision.
+        rev: String,
+        /// The repository's path.
+        path: String,
+    },
+    /// libgit2 failed (a corrupt repository, …).
     #[cfg(feature = "git")]
     #[error("git: {0}")]
     Git(#[from] git2::Error),
@@ -59,7 +68,13 @@ mod imp {
     /// the patch text stops at `max_bytes` (the description says so).
     pub fn diff(path: &Path, rev: &str, max_bytes: u64) -> Result<GitSection, GitError> {
         let repo = open(path)?;
-        let tree = repo.revparse_single(rev)?.peel_to_tree()?;
+        let tree = repo
+            .revparse_single(rev)
+            .map_err(|_| GitError::UnknownRevision {
+                rev: rev.to_owned(),
+                path: repo.path().display().to_string(),
+            })?
+            .peel_to_tree()?;
         let mut options = DiffOptions::new();
         options.include_untracked(false);
         let diff = repo.diff_tree_to_workdir_with_index(Some(&tree), Some(&mut options))?;
@@ -248,18 +263,9 @@ pub fn change_weights(path: &Path) -> HashMap<String, f64> {
 /// `seconds` since the Unix epoch as a UTC date, `YYYY-MM-DD`.
 #[cfg(feature = "git")]
 fn date(seconds: i64) -> String {
-    // Howard Hinnant's days-to-civil algorithm.
-    let days = seconds.div_euclid(86_400);
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!("{year:04}-{month:02}-{day:02}")
+    let instant = budget::model::Timestamp::from_unix_seconds(seconds).to_string();
+    // RFC 3339: the date is everything before the `T`.
+    instant.split('T').next().unwrap_or_default().to_owned()
 }
 
 #[cfg(all(test, feature = "git"))]

@@ -120,7 +120,7 @@ fn git_sections(args: &PackArgs, root: &Path) -> Result<Vec<GitSection>, CliErro
         sections.push(git::diff(root, rev, args.input.max_file_bytes)?);
     }
     if let Some(count) = args.log {
-        sections.push(git::log(root, count)?);
+        sections.push(git::log(root, usize::from(count))?);
     }
     Ok(sections)
 }
@@ -200,11 +200,11 @@ pub fn run(args: &PackArgs) -> Result<(), CliError> {
     };
     let (mut items, mut file_of_item) = items(&mut scan, query.as_ref(), &history);
     // Git sections go first: the placer keeps them ahead of the files.
+    let git_items = git.len();
     for section in git.into_iter().rev() {
         items.insert(0, git_item(section, &counter)?);
         file_of_item.insert(0, None);
     }
-    let git_items = items.len() - file_of_item.iter().flatten().count();
 
     let pipeline = Pipeline::builder()
         .scorer(ReflexiveScorer::new())
@@ -662,7 +662,15 @@ fn summary(
     counter: &Counter,
 ) {
     use budget::payload::ItemState::{Linked, Raw, Summary};
-    let state = |s| payload.in_state(s).count();
+    // Files only: the git sections have their own lines.
+    let state = |s: budget::payload::ItemState| {
+        let git = records
+            .git
+            .iter()
+            .filter(|g| g["tier"].as_str() == Some(&s.to_string()))
+            .count();
+        payload.in_state(s).count() - git
+    };
     let kind = if counter.is_exact() {
         "exact"
     } else {

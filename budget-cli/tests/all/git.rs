@@ -73,6 +73,18 @@ fn diff_and_log_come_first_and_fit() {
         (Some("git log -2"), Some("RAW"))
     );
     assert!(report["payload_tokens"].as_u64().unwrap() <= 3000);
+    // The summary counts files; the git sections have their own lines.
+    assert!(
+        run.stderr.contains("packed 2 of 2 files: RAW 2, LINKED 0"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr
+            .contains("git: git diff HEAD RAW\ngit: git log -2 RAW\n"),
+        "{}",
+        run.stderr
+    );
     let payload = std::fs::read_to_string(dir.path().join("payload.md")).unwrap();
     let raw = &payload[payload.find("## RAW").unwrap()..];
     let diff = raw.find("### `git diff HEAD`").unwrap();
@@ -96,10 +108,14 @@ fn bad_revision_and_no_repository_are_input_errors() {
     let run = budget_in(dir.path(), &["pack", "--diff", "no-such-rev"]);
     assert_eq!(run.code, 2, "{}", run.stderr);
     assert!(
-        run.stderr.starts_with("error: git: ") && run.stderr.contains("no-such-rev"),
+        run.stderr
+            .starts_with("error: --diff no-such-rev: no such revision in "),
         "{}",
         run.stderr
     );
+
+    let run = budget_in(dir.path(), &["pack", "--log", "0"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
 
     let plain = tree(&[("a.txt", b"hello\n")]);
     let run = budget_in(plain.path(), &["pack", "--log", "1"]);
