@@ -129,10 +129,7 @@ impl BudgetServer {
         if p.redact {
             argv.push("--redact".into());
         }
-        argv.extend(p.args.into_iter().map(OsString::from));
-        argv.push("--".into());
-        argv.extend(p.paths.into_iter().map(OsString::from));
-        run(argv).await
+        run(argv, p.args, p.paths).await
     }
 
     /// `budget count`.
@@ -146,10 +143,7 @@ impl BudgetServer {
         let mut argv: Vec<OsString> = vec!["count".into()];
         flag(&mut argv, "counter", p.counter);
         flag(&mut argv, "format", p.format);
-        argv.extend(p.args.into_iter().map(OsString::from));
-        argv.push("--".into());
-        argv.extend(p.paths.into_iter().map(OsString::from));
-        run(argv).await
+        run(argv, p.args, p.paths).await
     }
 
     /// `budget check`.
@@ -164,10 +158,7 @@ impl BudgetServer {
         flag(&mut argv, "model-config", Some(p.model_config));
         flag(&mut argv, "prompts", Some(p.prompts));
         flag(&mut argv, "format", p.format);
-        argv.extend(p.args.into_iter().map(OsString::from));
-        argv.push("--".into());
-        argv.extend(p.pipelines.into_iter().map(OsString::from));
-        run(argv).await
+        run(argv, p.args, p.pipelines).await
     }
 }
 
@@ -188,9 +179,17 @@ impl ServerHandler for BudgetServer {
     }
 }
 
-/// Runs this binary with `argv`; exit 0 is a result (stdout, then
+/// Runs this binary with `argv`, then the caller's extra `args`, then
+/// `--` and the `positional` paths; exit 0 is a result (stdout, then
 /// stderr), any other exit a tool error naming the code.
-async fn run(argv: Vec<OsString>) -> Result<CallToolResult, ErrorData> {
+async fn run(
+    mut argv: Vec<OsString>,
+    args: Vec<String>,
+    positional: Vec<String>,
+) -> Result<CallToolResult, ErrorData> {
+    argv.extend(args.into_iter().map(OsString::from));
+    argv.push("--".into());
+    argv.extend(positional.into_iter().map(OsString::from));
     let exe = std::env::current_exe().map_err(|e| {
         ErrorData::internal_error(format!("cannot find the budget binary: {e}"), None)
     })?;
