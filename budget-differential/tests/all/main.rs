@@ -7,3 +7,4 @@ mod cupel_differential;
 mod cupel_parity;
 mod exact_counter;
 mod prompt_default_counter;
+mod tokenizer_files;

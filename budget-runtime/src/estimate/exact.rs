@@ -10,23 +10,44 @@
 //! the differential reference.
 
 use std::fmt;
+#[cfg(feature = "bpe")]
+use std::path::Path;
+#[cfg(feature = "bpe")]
+use std::sync::Arc;
 
+#[cfg(feature = "bpe")]
+use crate::estimate::SplitPattern;
 use crate::estimate::{Encoding, TokenCounter};
 
-#[cfg(any(feature = "o200k", feature = "cl100k"))]
-type Tokenizer = bpe_openai::Tokenizer;
-/// No vocabulary is compiled in: no value of this type exists.
-#[cfg(not(any(feature = "o200k", feature = "cl100k")))]
-enum Tokenizer {}
+#[cfg(feature = "bpe")]
+type Bpe = bpe_openai::Tokenizer;
+
+/// The tokenizer behind an [`ExactCounter`].
+#[derive(Clone)]
+enum Backend {
+    /// A vocabulary compiled into the binary, built once per process.
+    #[cfg(feature = "bpe")]
+    Compiled(&'static Bpe),
+    /// A vocabulary read from a tiktoken or tekken file.
+    #[cfg(feature = "bpe")]
+    Loaded(Arc<crate::estimate::rank_bpe::RankBpe>),
+    /// A Hugging Face `tokenizer.json`.
+    #[cfg(feature = "huggingface")]
+    HuggingFace(Arc<crate::estimate::huggingface::HfTokenizer>),
+    /// No tokenizer is compiled in: no value of this type exists.
+    #[cfg(not(feature = "bpe"))]
+    #[allow(dead_code)] // uninhabited
+    None(std::convert::Infallible),
+}
 
 /// The compiled-in tokenizer of `encoding`, built on first use (once per
 /// process, shared by every thread), or the feature that would compile it in.
-fn tokenizer(encoding: Encoding) -> Result<&'static Tokenizer, TokenizerError> {
+fn compiled(encoding: Encoding) -> Result<Backend, TokenizerError> {
     match encoding {
         #[cfg(feature = "o200k")]
-        Encoding::O200kBase => Ok(bpe_openai::o200k_base()),
+        Encoding::O200kBase => Ok(Backend::Compiled(bpe_openai::o200k_base())),
         #[cfg(feature = "cl100k")]
-        Encoding::Cl100kBase => Ok(bpe_openai::cl100k_base()),
+        Encoding::Cl100kBase => Ok(Backend::Compiled(bpe_openai::cl100k_base())),
         #[allow(unreachable_patterns)] // every encoding compiled in
         other => Err(TokenizerError::NotCompiled {
             encoding: other,
@@ -43,19 +64,25 @@ const fn feature_of(encoding: Encoding) -> &'static str {
     }
 }
 
-/// Counts tokens exactly under an OpenAI [`Encoding`], as tiktoken's
-/// ordinary encoding does: special-token text such as `<|endoftext|>` is
-/// counted as plain text, never as one special token.
+/// Counts tokens exactly, as the model's own tokenizer does in its ordinary
+/// encoding: special-token text such as `<|endoftext|>` is counted as plain
+/// text, never as one special token.
 ///
-/// The vocabularies are compiled into the binary (feature `o200k` for
-/// `o200k_base`, `cl100k` for `cl100k_base`, `exact` for both); nothing is
-/// downloaded. Each tokenizer is built once per process, on first use, and
-/// shared across threads; a counter is a cheap `Copy` handle to it, so it is
-/// constructed in one place and passed around as a [`TokenCounter`].
+/// Three sources of vocabulary, nothing ever downloaded:
+/// * OpenAI's encodings compiled into the binary ([`new`](Self::new);
+///   feature `o200k` for `o200k_base`, `cl100k` for `cl100k_base`, `exact`
+///   for both), built once per process on first use and shared;
+/// * a tokenizer file read from disk ([`from_file`](Self::from_file),
+///   feature `bpe`): a tiktoken rank file (Llama 3 and 4, Qwen, OpenAI's
+///   encodings) with its [`SplitPattern`], Mistral's tekken JSON, or (feature
+///   `huggingface`) a Hugging Face `tokenizer.json`;
+/// * a file in the local Hugging Face cache
+///   ([`hf_cache_file`](crate::estimate::hf_cache_file)).
 ///
-/// Every [`TokenCounter`] is an [`Estimator`](crate::Estimator), so an exact
-/// counter goes wherever a `&dyn Estimator` is taken (the content type is
-/// ignored):
+/// A counter is a cheap handle (a reference count): build it once and pass
+/// it around as a [`TokenCounter`]. Every [`TokenCounter`] is an
+/// [`Estimator`](crate::Estimator), so an exact counter goes wherever a
+/// `&dyn Estimator` is taken (the content type is ignored):
 ///
 /// ```
 /// use budget::{Estimator, estimate::{ContentType, Encoding, ExactCounter, TokenCounter}};
@@ -70,11 +97,16 @@ const fn feature_of(encoding: Encoding) -> &'static str {
 /// # }
 /// # Ok::<(), budget::estimate::TokenizerError>(())
 /// ```
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 pub struct ExactCounter {
-    encoding: Encoding,
-    tokenizer: &'static Tokenizer,
+    name: String,
+    encoding: Option<Encoding>,
+    backend: Backend,
 }
+
+/// The largest tokenizer file read, in bytes (the largest published ones are
+/// about 20 MB).
+pub const MAX_TOKENIZER_FILE_BYTES: u64 = 256 * 1024 * 1024;
 
 impl ExactCounter {
     /// A counter for `encoding`, building its tokenizer on first use (about
@@ -88,33 +120,169 @@ impl ExactCounter {
     /// use budget::{estimate::{Encoding, ExactCounter, TokenCounter}};
     /// # #[cfg(feature = "cl100k")] {
     /// let cl100k = ExactCounter::new(Encoding::Cl100kBase)?;
-    /// assert_eq!(cl100k.encoding(), Encoding::Cl100kBase);
+    /// assert_eq!(cl100k.encoding(), Some(Encoding::Cl100kBase));
     /// assert_eq!(cl100k.count_tokens(""), 0);
     /// # }
     /// # Ok::<(), budget::estimate::TokenizerError>(())
     /// ```
     pub fn new(encoding: Encoding) -> Result<Self, TokenizerError> {
         Ok(Self {
-            encoding,
-            tokenizer: tokenizer(encoding)?,
+            name: encoding.name().to_owned(),
+            encoding: Some(encoding),
+            backend: compiled(encoding)?,
         })
     }
 
-    /// The encoding this counter uses.
+    /// A counter for the tokenizer file at `path`, its format read from its
+    /// content:
+    /// * a JSON object with `config` and `vocab`: Mistral's tekken (its
+    ///   pattern inside);
+    /// * a JSON object with `model`: a Hugging Face `tokenizer.json`
+    ///   (feature `huggingface`);
+    /// * anything else: a tiktoken rank file, split by `pattern`, or when
+    ///   that is `None` by the pattern its number of ranks identifies
+    ///   ([`SplitPattern::for_vocabulary_size`]).
+    ///
+    /// Building takes about a second for 128k–200k tokens; build once and
+    /// clone the counter. At most [`MAX_TOKENIZER_FILE_BYTES`] are read.
+    ///
+    /// # Errors
+    /// [`TokenizerError::Read`] if the file cannot be read or is too large,
+    /// [`TokenizerError::Format`] with the file (and line) if it is not a
+    /// tokenizer of a known format, [`TokenizerError::UnknownPattern`] if a
+    /// rank file's pattern is neither given nor identified,
+    /// [`TokenizerError::NotCompiledFormat`] for a `tokenizer.json` without
+    /// the `huggingface` feature.
+    ///
+    /// ```no_run
+    /// use budget::estimate::{ExactCounter, SplitPattern, TokenCounter};
+    /// let llama3 = ExactCounter::from_file("tokenizer.model".as_ref(), Some(SplitPattern::LLAMA3))?;
+    /// assert_eq!(llama3.count_tokens("hello world"), 2);
+    /// # Ok::<(), budget::estimate::TokenizerError>(())
+    /// ```
+    #[cfg(feature = "bpe")]
+    pub fn from_file(path: &Path, pattern: Option<SplitPattern>) -> Result<Self, TokenizerError> {
+        use crate::estimate::vocabulary;
+
+        let data = read_bounded(path)?;
+        let name = path
+            .file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+        if data.trim_start().starts_with('{') {
+            let json: serde_json::Value = serde_json::from_str(&data).map_err(|e| {
+                TokenizerError::format(path, Some(e.line()), format!("not JSON: {e}"))
+            })?;
+            if json.get("config").is_some() && json.get("vocab").is_some() {
+                let (tokens, pattern) = vocabulary::read_tekken(&json, path)?;
+                let tokenizer = vocabulary::build(tokens, &pattern, path)?;
+                return Ok(Self::loaded(name, tokenizer));
+            }
+            if json.get("model").is_some() {
+                return Self::hugging_face(name, &data, path);
+            }
+            return Err(TokenizerError::format(
+                path,
+                None,
+                "a JSON file that is neither a tekken file (`config`, `vocab`) nor a Hugging Face tokenizer.json (`model`)".into(),
+            ));
+        }
+        let tokens = vocabulary::read_tiktoken(&data, path)?;
+        let pattern = match pattern.or_else(|| SplitPattern::for_vocabulary_size(tokens.len())) {
+            Some(pattern) => pattern,
+            None => {
+                return Err(TokenizerError::UnknownPattern {
+                    path: path.to_path_buf(),
+                    ranks: tokens.len(),
+                });
+            }
+        };
+        let tokenizer = vocabulary::build(tokens, &pattern, path)?;
+        Ok(Self::loaded(name, tokenizer))
+    }
+
+    #[cfg(feature = "bpe")]
+    fn loaded(name: String, tokenizer: crate::estimate::rank_bpe::RankBpe) -> Self {
+        Self {
+            name,
+            encoding: None,
+            backend: Backend::Loaded(Arc::new(tokenizer)),
+        }
+    }
+
+    #[cfg(all(feature = "bpe", feature = "huggingface"))]
+    fn hugging_face(name: String, json: &str, path: &Path) -> Result<Self, TokenizerError> {
+        let tokenizer = crate::estimate::huggingface::HfTokenizer::from_json(json, path)?;
+        Ok(Self {
+            name,
+            encoding: None,
+            backend: Backend::HuggingFace(Arc::new(tokenizer)),
+        })
+    }
+
+    #[cfg(all(feature = "bpe", not(feature = "huggingface")))]
+    fn hugging_face(_name: String, _json: &str, path: &Path) -> Result<Self, TokenizerError> {
+        Err(TokenizerError::NotCompiledFormat {
+            path: path.to_path_buf(),
+            format: "Hugging Face tokenizer.json",
+            feature: "huggingface",
+        })
+    }
+
+    /// The OpenAI encoding of a compiled-in counter; `None` for one read
+    /// from a file.
     ///
     /// ```
     /// use budget::{estimate::{Encoding, ExactCounter}};
     /// # #[cfg(feature = "o200k")]
-    /// assert_eq!(ExactCounter::new(Encoding::O200kBase)?.encoding(), Encoding::O200kBase);
+    /// assert_eq!(ExactCounter::new(Encoding::O200kBase)?.encoding(), Some(Encoding::O200kBase));
     /// # Ok::<(), budget::estimate::TokenizerError>(())
     /// ```
-    pub fn encoding(&self) -> Encoding {
+    pub fn encoding(&self) -> Option<Encoding> {
         self.encoding
+    }
+
+    /// What this counter counts with: the encoding's name (`o200k_base`) or
+    /// the file name it was read from.
+    ///
+    /// ```
+    /// use budget::{estimate::{Encoding, ExactCounter}};
+    /// # #[cfg(feature = "o200k")]
+    /// assert_eq!(ExactCounter::new(Encoding::O200kBase)?.name(), "o200k_base");
+    /// # Ok::<(), budget::estimate::TokenizerError>(())
+    /// ```
+    pub fn name(&self) -> &str {
+        &self.name
     }
 }
 
+/// The text of the file at `path`, read up to [`MAX_TOKENIZER_FILE_BYTES`].
+#[cfg(feature = "bpe")]
+fn read_bounded(path: &Path) -> Result<String, TokenizerError> {
+    use std::io::Read;
+    let read_error = |message: String| TokenizerError::Read {
+        path: path.to_path_buf(),
+        message,
+    };
+    let file = std::fs::File::open(path).map_err(|e| read_error(e.to_string()))?;
+    let mut bytes = Vec::new();
+    file.take(MAX_TOKENIZER_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| read_error(e.to_string()))?;
+    if bytes.len() as u64 > MAX_TOKENIZER_FILE_BYTES {
+        return Err(read_error(format!(
+            "larger than {MAX_TOKENIZER_FILE_BYTES} bytes, the most a tokenizer file may have"
+        )));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        read_error(format!(
+            "not UTF-8 text (byte {}): a tokenizer file is text",
+            e.utf8_error().valid_up_to()
+        ))
+    })
+}
+
 /// Texts at least this long are counted in chunks on every core.
-#[cfg(any(feature = "o200k", feature = "cl100k"))]
+#[cfg(feature = "bpe")]
 const PARALLEL_BYTES: usize = 256 * 1024;
 
 /// Where `text` may be cut so that its pieces count to the whole's count:
@@ -124,7 +292,7 @@ const PARALLEL_BYTES: usize = 256 * 1024;
 /// only a punctuation run's trailing `[\r\n/]*` of `o200k_base` reaches past
 /// a line feed, and only into `/`). The first such point at or after each
 /// multiple of `chunk_bytes`.
-#[cfg(any(feature = "o200k", feature = "cl100k"))]
+#[cfg(feature = "bpe")]
 fn cut_points(text: &str, chunk_bytes: usize) -> Vec<usize> {
     let bytes = text.as_bytes();
     let mut cuts = Vec::new();
@@ -150,84 +318,104 @@ fn cut_points(text: &str, chunk_bytes: usize) -> Vec<usize> {
     cuts
 }
 
-#[cfg(any(feature = "o200k", feature = "cl100k"))]
-impl ExactCounter {
-    /// The count of `text` as the sum of its chunks' counts, cut at
-    /// [`cut_points`] about every `chunk_bytes`, counted on every core.
-    fn count_in_chunks(&self, text: &str, chunk_bytes: usize) -> u64 {
-        let mut starts = vec![0];
-        starts.extend(cut_points(text, chunk_bytes));
-        let chunks: Vec<&str> = starts
-            .iter()
-            .zip(starts.iter().skip(1).chain(std::iter::once(&text.len())))
-            .map(|(&start, &end)| &text[start..end])
-            .collect();
-        let threads = std::thread::available_parallelism()
-            .map_or(1, std::num::NonZeroUsize::get)
-            .min(chunks.len())
-            .max(1);
-        let next = std::sync::atomic::AtomicUsize::new(0);
-        let work = || {
-            let mut total: u64 = 0;
-            while let Some(chunk) =
-                chunks.get(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
-            {
-                let tokens = u64::try_from(self.tokenizer.count(chunk)).unwrap_or(u64::MAX);
-                total = total.saturating_add(tokens);
-            }
-            total
-        };
-        std::thread::scope(|scope| {
-            let helpers: Vec<_> = (1..threads).map(|_| scope.spawn(work)).collect();
-            let mine = work();
-            helpers
-                .into_iter()
-                .map(|h| {
-                    h.join()
-                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-                })
-                .fold(mine, u64::saturating_add)
-        })
-    }
-}
-
-#[cfg(any(feature = "o200k", feature = "cl100k"))]
-impl TokenCounter for ExactCounter {
-    /// Texts of 256 KiB or more are cut at line starts no pretokenizer
-    /// piece spans and counted on every core; the count is the same.
-    fn count_tokens(&self, text: &str) -> u64 {
-        if text.len() >= PARALLEL_BYTES {
-            return self.count_in_chunks(text, PARALLEL_BYTES / 4);
-        }
-        let tokens = self.tokenizer.count(text);
-        u64::try_from(tokens).unwrap_or(u64::MAX)
-    }
-
-    /// Counts piece by piece (the encoding's pretokenizer splits the text
-    /// into words, numbers, punctuation and whitespace, which are encoded
-    /// independently) and stops at the first piece that crosses `limit`, so
-    /// the cost is proportional to the prefix that fits, not to the text.
-    fn count_tokens_up_to(&self, text: &str, limit: u64) -> Option<u64> {
+/// The count of `text` under `tokenizer` as the sum of its chunks' counts,
+/// cut at [`cut_points`] about every `chunk_bytes`, counted on every core.
+#[cfg(feature = "bpe")]
+fn count_in_chunks(tokenizer: &Bpe, text: &str, chunk_bytes: usize) -> u64 {
+    let mut starts = vec![0];
+    starts.extend(cut_points(text, chunk_bytes));
+    let chunks: Vec<&str> = starts
+        .iter()
+        .zip(starts.iter().skip(1).chain(std::iter::once(&text.len())))
+        .map(|(&start, &end)| &text[start..end])
+        .collect();
+    let threads = std::thread::available_parallelism()
+        .map_or(1, std::num::NonZeroUsize::get)
+        .min(chunks.len())
+        .max(1);
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let work = || {
         let mut total: u64 = 0;
-        for piece in self.tokenizer.split(text) {
-            let tokens = u64::try_from(self.tokenizer.bpe.count(piece.as_bytes())).ok()?;
-            total = total.checked_add(tokens).filter(|&t| t <= limit)?;
+        while let Some(chunk) = chunks.get(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
+        {
+            let tokens = u64::try_from(tokenizer.count(*chunk)).unwrap_or(u64::MAX);
+            total = total.saturating_add(tokens);
         }
-        Some(total)
-    }
+        total
+    };
+    std::thread::scope(|scope| {
+        let helpers: Vec<_> = (1..threads).map(|_| scope.spawn(work)).collect();
+        let mine = work();
+        helpers
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            })
+            .fold(mine, u64::saturating_add)
+    })
 }
 
-#[cfg(not(any(feature = "o200k", feature = "cl100k")))]
+/// The byte-pair count of `text`: in chunks on every core from
+/// [`PARALLEL_BYTES`] on, whole below.
+#[cfg(feature = "bpe")]
+fn count_bpe(tokenizer: &Bpe, text: &str) -> u64 {
+    if text.len() >= PARALLEL_BYTES {
+        return count_in_chunks(tokenizer, text, PARALLEL_BYTES / 4);
+    }
+    u64::try_from(tokenizer.count(text)).unwrap_or(u64::MAX)
+}
+
+/// Counts piece by piece (the pretokenizer splits the text into words,
+/// numbers, punctuation and whitespace, which are encoded independently)
+/// and stops at the first piece that crosses `limit`.
+#[cfg(feature = "bpe")]
+fn count_bpe_up_to(tokenizer: &Bpe, text: &str, limit: u64) -> Option<u64> {
+    let text = tokenizer.normalize(text);
+    let mut total: u64 = 0;
+    for piece in tokenizer.split(text.as_str()) {
+        let tokens = u64::try_from(tokenizer.bpe.count(piece.as_bytes())).ok()?;
+        total = total.checked_add(tokens).filter(|&t| t <= limit)?;
+    }
+    Some(total)
+}
+
 impl TokenCounter for ExactCounter {
-    fn count_tokens(&self, _text: &str) -> u64 {
-        match *self.tokenizer {}
+    /// Byte-pair texts of 256 KiB or more are cut at line starts no
+    /// pretokenizer piece spans and counted on every core; the count is the
+    /// same.
+    #[cfg_attr(not(feature = "bpe"), allow(unused_variables))]
+    fn count_tokens(&self, text: &str) -> u64 {
+        match &self.backend {
+            #[cfg(feature = "bpe")]
+            Backend::Compiled(tokenizer) => count_bpe(tokenizer, text),
+            #[cfg(feature = "bpe")]
+            Backend::Loaded(tokenizer) => tokenizer.count(text),
+            #[cfg(feature = "huggingface")]
+            Backend::HuggingFace(tokenizer) => tokenizer.count(text),
+            #[cfg(not(feature = "bpe"))]
+            Backend::None(never) => match *never {},
+        }
+    }
+
+    /// The cost is proportional to the prefix that fits, not to the text
+    /// (byte-pair vocabularies; a `tokenizer.json` counts the whole text).
+    fn count_tokens_up_to(&self, text: &str, limit: u64) -> Option<u64> {
+        match &self.backend {
+            #[cfg(feature = "bpe")]
+            Backend::Compiled(tokenizer) => count_bpe_up_to(tokenizer, text, limit),
+            #[cfg(feature = "bpe")]
+            Backend::Loaded(tokenizer) => tokenizer.count_up_to(text, limit),
+            #[allow(unreachable_patterns)]
+            _ => Some(self.count_tokens(text)).filter(|&n| n <= limit),
+        }
     }
 }
 
 impl fmt::Debug for ExactCounter {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("ExactCounter")
-            .field("encoding", &self.encoding)
+            .field("name", &self.name)
             .finish_non_exhaustive()
     }
 }
@@ -276,7 +464,7 @@ mod tests {
     #[test]
     fn chunked_counts_equal_whole_counts() {
         use proptest::prelude::*;
-        let counters = both();
+        let tokenizers = [bpe_openai::o200k_base(), bpe_openai::cl100k_base()];
         let piece = prop::sample::select(vec![
             "\n",
             "\n\n",
@@ -305,10 +493,10 @@ mod tests {
         let mut runner = proptest::test_runner::TestRunner::new(ProptestConfig::with_cases(512));
         runner
             .run(&(texts, 1usize..40), |(text, chunk)| {
-                for counter in &counters {
+                for tokenizer in &tokenizers {
                     prop_assert_eq!(
-                        counter.count_in_chunks(&text, chunk),
-                        u64::try_from(counter.tokenizer.count(&text)).unwrap(),
+                        count_in_chunks(tokenizer, &text, chunk),
+                        u64::try_from(tokenizer.count(&text)).unwrap(),
                         "{:?}",
                         text
                     );
@@ -345,13 +533,16 @@ mod tests {
                 .collect();
             for h in handles {
                 let b = h.join().unwrap();
-                assert!(std::ptr::eq(a.tokenizer, b.tokenizer), "one per process");
+                let (Backend::Compiled(a), Backend::Compiled(b)) = (&a.backend, &b.backend) else {
+                    panic!("compiled counters");
+                };
+                assert!(std::ptr::eq(*a, *b), "one per process");
             }
         });
     }
 }
 
-/// An exact tokenizer could not be loaded.
+/// An exact tokenizer could not be built or loaded.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum TokenizerError {
@@ -363,4 +554,64 @@ pub enum TokenizerError {
         /// The cargo feature of `budget-runtime` that compiles it in.
         feature: &'static str,
     },
+    /// The file is of a format whose reader is not compiled in.
+    #[error("{}: a {format} needs the cargo feature `{feature}`", path.display())]
+    NotCompiledFormat {
+        /// The tokenizer file.
+        path: std::path::PathBuf,
+        /// The format it is in.
+        format: &'static str,
+        /// The cargo feature of `budget-runtime` that reads it.
+        feature: &'static str,
+    },
+    /// The file could not be read.
+    #[error("{}: cannot read the tokenizer file: {message}", path.display())]
+    Read {
+        /// The tokenizer file.
+        path: std::path::PathBuf,
+        /// Why.
+        message: String,
+    },
+    /// The file is not a tokenizer of a known format.
+    #[error("{}{}: {message}", path.display(), line.map(|l| format!(":{l}")).unwrap_or_default())]
+    Format {
+        /// The tokenizer file.
+        path: std::path::PathBuf,
+        /// The 1-based line, where known.
+        line: Option<usize>,
+        /// What is wrong.
+        message: String,
+    },
+    /// A tiktoken rank file whose split pattern was neither given nor
+    /// identified by its number of ranks.
+    #[error(
+        "{}: a tiktoken rank file of {ranks} ranks has no known split pattern: name one ({})",
+        path.display(),
+        crate::estimate::SplitPattern::NAMED.iter().map(|p| p.name()).collect::<Vec<_>>().join(", ")
+    )]
+    UnknownPattern {
+        /// The tokenizer file.
+        path: std::path::PathBuf,
+        /// Its number of ranks.
+        ranks: usize,
+    },
+    /// The split pattern does not compile.
+    #[error("split pattern `{pattern}` does not compile: {message}")]
+    Pattern {
+        /// The pattern's name.
+        pattern: String,
+        /// The regular expression engine's message.
+        message: String,
+    },
+}
+
+impl TokenizerError {
+    #[cfg(feature = "bpe")]
+    pub(crate) fn format(path: &Path, line: Option<usize>, message: String) -> Self {
+        Self::Format {
+            path: path.to_path_buf(),
+            line,
+            message,
+        }
+    }
 }

@@ -28,20 +28,30 @@ mod encoding;
 mod exact;
 mod features;
 mod fitted;
+mod hf_cache;
+#[cfg(feature = "huggingface")]
+mod huggingface;
 mod on_demand;
+#[cfg(feature = "bpe")]
+mod rank_bpe;
 #[cfg(test)]
 mod reference;
 mod seed;
+mod split_pattern;
 mod upper_bound;
+#[cfg(feature = "bpe")]
+mod vocabulary;
 
 pub use budget_rules::{ContentType, UnknownContentType, count_chars, ratio_estimate};
 pub use calibrated::{CalibratedEstimator, EstimateMode};
 pub use calibration::{Calibration, CalibrationError, Coefficients};
 pub use encoding::{Encoding, UnknownEncoding};
-pub use exact::{ExactCounter, TokenizerError};
+pub use exact::{ExactCounter, MAX_TOKENIZER_FILE_BYTES, TokenizerError};
 pub use features::{FEATURE_COUNT, Feature, TextFeatures};
+pub use hf_cache::hf_cache_file;
 pub use on_demand::{CountingWork, OnDemandCounts};
 pub use seed::RatioEstimator;
+pub use split_pattern::SplitPattern;
 pub use upper_bound::guaranteed_upper_bound;
 
 /// The estimator to default to where text of any language is estimated

@@ -1,0 +1,220 @@
+//! [`RankBpe`]: tiktoken's byte-pair encoding over a vocabulary read from a
+//! file, counted without building token lists.
+//!
+//! The algorithm is tiktoken's: split the text with the pattern, then in
+//! each piece repeatedly merge the adjacent pair whose concatenation has the
+//! lowest rank (the leftmost on ties) until no pair is a token. It works for
+//! every rank file, including those (Llama 3) whose added tokens are not
+//! reachable by their own merges, which `bpe`'s linear-time encoder needs.
+//! Merges are taken from a heap, so a long piece costs `n log n`, not `n²`.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use regex_automata::{Anchored, Input, meta::Regex};
+use unicode_normalization::UnicodeNormalization;
+
+use crate::estimate::{SplitPattern, TokenizerError};
+
+/// A byte-pair tokenizer from a rank vocabulary and a split pattern.
+pub(crate) struct RankBpe {
+    ranks: foldhash::HashMap<Vec<u8>, u32>,
+    splitter: Splitter,
+    nfc: bool,
+}
+
+impl RankBpe {
+    /// A tokenizer of `tokens` (rank order) split by `pattern`.
+    pub(crate) fn new(
+        tokens: Vec<Vec<u8>>,
+        pattern: &SplitPattern,
+    ) -> Result<Self, TokenizerError> {
+        let mut ranks =
+            foldhash::HashMap::with_capacity_and_hasher(tokens.len(), Default::default());
+        for (rank, token) in tokens.into_iter().enumerate() {
+            ranks.insert(token, u32::try_from(rank).unwrap_or(u32::MAX));
+        }
+        Ok(Self {
+            ranks,
+            splitter: Splitter::new(pattern)?,
+            nfc: pattern.nfc(),
+        })
+    }
+
+    /// The number of tokens of `text`.
+    pub(crate) fn count(&self, text: &str) -> u64 {
+        self.count_up_to(text, u64::MAX).unwrap_or(u64::MAX)
+    }
+
+    /// The number of tokens of `text` if at most `limit`, stopping at the
+    /// first piece that crosses it.
+    pub(crate) fn count_up_to(&self, text: &str, limit: u64) -> Option<u64> {
+        let normalized: String;
+        let text = if self.nfc && !text.is_ascii() {
+            normalized = text.nfc().collect();
+            normalized.as_str()
+        } else {
+            text
+        };
+        let mut total: u64 = 0;
+        for piece in self.splitter.split(text) {
+            total = total
+                .checked_add(self.piece_tokens(piece.as_bytes()))
+                .filter(|&t| t <= limit)?;
+        }
+        Some(total)
+    }
+
+    /// The number of tokens one piece encodes to.
+    fn piece_tokens(&self, piece: &[u8]) -> u64 {
+        if piece.len() <= 1 || self.ranks.contains_key(piece) {
+            return u64::from(!piece.is_empty());
+        }
+        // Symbols as a linked list over byte ranges; pairs in a min-heap of
+        // (rank, start of the left symbol, end of the right symbol).
+        let n = piece.len();
+        let mut end: Vec<usize> = (1..=n).collect(); // end[start] of the symbol at start
+        let mut prev: Vec<usize> = (0..n).map(|i| i.wrapping_sub(1)).collect();
+        let mut alive = vec![true; n];
+        let mut heap = BinaryHeap::new();
+        let rank_of = |start: usize, stop: usize| self.ranks.get(&piece[start..stop]).copied();
+        for start in 0..n - 1 {
+            if let Some(rank) = rank_of(start, start + 2) {
+                heap.push(Reverse((rank, start, start + 2)));
+            }
+        }
+        let mut symbols = n;
+        while let Some(Reverse((_, left, stop))) = heap.pop() {
+            // Stale unless the left symbol is alive and still ends where the
+            // right one starts, and the right one still ends at `stop`.
+            let middle = end[left];
+            if !alive[left] || middle >= n || end[middle] != stop || !alive[middle] {
+                continue;
+            }
+            alive[middle] = false;
+            end[left] = stop;
+            if stop < n {
+                prev[stop] = left;
+            }
+            symbols -= 1;
+            if let Some(before) = Some(prev[left]).filter(|&p| p < n) {
+                if let Some(rank) = rank_of(before, stop) {
+                    heap.push(Reverse((rank, before, stop)));
+                }
+            }
+            if stop < n {
+                let after = end[stop];
+                if let Some(rank) = rank_of(left, after) {
+                    heap.push(Reverse((rank, left, after)));
+                }
+            }
+        }
+        symbols as u64
+    }
+}
+
+/// Splits text into pieces with a tiktoken-style pattern, its final
+/// `\s+(?!\S)` emulated without look-ahead ([`SplitPattern::lookahead_parts`]).
+struct Splitter {
+    regex: Regex,
+    /// Per pattern: whether its last character is a look-ahead to give back.
+    lookahead: Vec<bool>,
+}
+
+impl Splitter {
+    fn new(pattern: &SplitPattern) -> Result<Self, TokenizerError> {
+        let parts = pattern.lookahead_parts();
+        let regexes: Vec<&str> = parts.iter().map(|(p, _)| p.as_str()).collect();
+        let regex = Regex::new_many(&regexes).map_err(|e| TokenizerError::Pattern {
+            pattern: pattern.name().to_owned(),
+            message: e.to_string(),
+        })?;
+        Ok(Self {
+            regex,
+            lookahead: parts.iter().map(|(_, l)| *l).collect(),
+        })
+    }
+
+    /// The pieces of `text`, in order, covering all of it: where the
+    /// pattern matches nothing (or only a look-ahead), one character.
+    fn split<'t>(&'t self, text: &'t str) -> impl Iterator<Item = &'t str> + 't {
+        let mut at = 0;
+        std::iter::from_fn(move || {
+            let rest = text.get(at..).filter(|r| !r.is_empty())?;
+            let mut len = self
+                .regex
+                .find(Input::new(rest).anchored(Anchored::Yes))
+                .map_or(0, |m| {
+                    let mut len = m.end();
+                    if self.lookahead[m.pattern().as_usize()] {
+                        len -= rest[..len].chars().next_back().map_or(0, char::len_utf8);
+                    }
+                    len
+                });
+            if len == 0 {
+                len = rest.chars().next().map_or(rest.len(), char::len_utf8);
+            }
+            at += len;
+            Some(&rest[..len])
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bytes_and(merges: &[&str]) -> Vec<Vec<u8>> {
+        let mut tokens: Vec<Vec<u8>> = (0..=255u8).map(|b| vec![b]).collect();
+        tokens.extend(merges.iter().map(|m| m.as_bytes().to_vec()));
+        tokens
+    }
+
+    #[test]
+    fn merges_lowest_rank_first() {
+        // "ab" (256) before "bc" (257): "abc" is "ab" + "c", then "abc"
+        // (258) joins them; "xbc" takes "bc" alone.
+        let bpe = RankBpe::new(bytes_and(&["ab", "bc", "abc"]), &SplitPattern::CL100K).unwrap();
+        assert_eq!(bpe.count("abc"), 1);
+        assert_eq!(bpe.count("xbc"), 2);
+        assert_eq!(bpe.count("abcabc"), 2);
+        assert_eq!(bpe.count(""), 0);
+    }
+
+    #[test]
+    fn a_token_its_merges_cannot_reach_is_still_one_token_whole() {
+        // "abc" is a token but neither "ab" nor "bc" is: tiktoken counts the
+        // whole piece as one token, and three inside a longer piece.
+        let bpe = RankBpe::new(bytes_and(&["abc"]), &SplitPattern::CL100K).unwrap();
+        assert_eq!(bpe.count("abc"), 1);
+        assert_eq!(bpe.count("abcd"), 4);
+    }
+
+    #[test]
+    fn pieces_cover_the_text() {
+        let splitter = Splitter::new(&SplitPattern::CL100K).unwrap();
+        for text in ["Hello, world!  \n\n x", "  a", "a  ", "'s 1234 ..."] {
+            assert_eq!(splitter.split(text).collect::<String>(), text);
+        }
+        let pieces: Vec<_> = splitter.split("a   b").collect();
+        assert_eq!(pieces, ["a", "  ", " b"]); // whitespace before a word gives it a space
+        let narrow = Splitter::new(&SplitPattern::custom("letters", r"\p{L}+", false)).unwrap();
+        assert_eq!(narrow.split("ab12").collect::<Vec<_>>(), ["ab", "1", "2"]);
+    }
+
+    #[test]
+    fn limits_stop_counting() {
+        let bpe = RankBpe::new(bytes_and(&[]), &SplitPattern::CL100K).unwrap();
+        assert_eq!(bpe.count_up_to("abc def", 7), Some(7));
+        assert_eq!(bpe.count_up_to("abc def", 6), None);
+    }
+}
+
+impl std::fmt::Debug for RankBpe {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RankBpe")
+            .field("ranks", &self.ranks.len())
+            .field("nfc", &self.nfc)
+            .finish_non_exhaustive()
+    }
+}

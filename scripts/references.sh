@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Installs the reference tokenizers the differential tests compare against,
+# into target/references (nothing outside the repository, nothing committed):
+#
+# - a Python virtual environment with the reference implementations
+#   (`tiktoken`, Hugging Face `tokenizers`, `mistral-common`), pinned;
+# - real tokenizer files, taken from the PyPI packages that ship them (wheels
+#   downloaded without their dependencies, pinned by version and SHA-256),
+#   each beside the licence it is distributed under:
+#     llama3.tiktoken, llama4.tiktoken  llama-models 0.3.0 (Meta, Llama 3 / 4 Community Licence)
+#     qwen.tiktoken                     dashscope 2.0.2 (Alibaba, Apache-2.0)
+#     deepseek_v3.json                  litellm 1.110.2 (DeepSeek's tokenizer.json, MIT)
+#     tekken_240911.json                mistral-common 1.13.1 (Mistral AI, Apache-2.0)
+#
+# Idempotent: a finished install (target/references/.done) is kept.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+dest=target/references
+[ -f "$dest/.done" ] && exit 0
+rm -rf "$dest"
+mkdir -p "$dest/files" "$dest/wheels"
+
+python3 -m venv "$dest/venv"
+"$dest/venv/bin/pip" install --quiet --disable-pip-version-check \
+    tiktoken==0.14.0 tokenizers==0.23.3 mistral-common==1.13.1
+
+fetch_wheel() { # name==version sha256
+    "$dest/venv/bin/pip" download --quiet --disable-pip-version-check --no-deps \
+        "$1" -d "$dest/wheels"
+    local wheel
+    wheel=$(ls "$dest/wheels/"*"$(echo "${1%%==*}" | tr - _)"-"${1##*==}"-*.whl)
+    echo "$2  $wheel" | sha256sum --check --quiet
+    echo "$wheel"
+}
+extract() { # wheel member target
+    python3 -c 'import sys, zipfile; sys.stdout.buffer.write(zipfile.ZipFile(sys.argv[1]).read(sys.argv[2]))' "$1" "$2" >"$dest/files/$3"
+}
+
+w=$(fetch_wheel llama-models==0.3.0 7f77f78ff13fca09f70d76a376aff6414cd901623fb9d57e69c2f8367a73032f)
+extract "$w" llama_models/llama3/tokenizer.model llama3.tiktoken
+extract "$w" llama_models/llama4/tokenizer.model llama4.tiktoken
+# The wheel's licence file points at the Llama licences (Llama 3 / Llama 4
+# Community Licence Agreements).
+extract "$w" llama_models-0.3.0.dist-info/licenses/LICENSE llama.LICENSE
+
+w=$(fetch_wheel dashscope==2.0.2 0602d1800f7433bdb7953560986eaf5146454ed3988636c0a91963ba24e74258)
+extract "$w" dashscope/resources/qwen.tiktoken qwen.tiktoken
+extract "$w" dashscope-2.0.2.dist-info/licenses/LICENSE qwen.LICENSE
+
+w=$(fetch_wheel litellm==1.110.2 9d94d1c7d524b6fd10c14f9c8c6c4f0ac31705f9964ac59dcfd8337c046d8917)
+extract "$w" litellm/litellm_core_utils/tokenizers/deepseek_tokenizer.json deepseek_v3.json
+extract "$w" litellm/litellm_core_utils/tokenizers/deepseek_tokenizer_LICENSE deepseek_v3.LICENSE
+extract "$w" litellm/model_prices_and_context_window_backup.json litellm_models.json
+
+site=$("$dest/venv/bin/python" -c 'import mistral_common, os; print(os.path.dirname(mistral_common.__file__))')
+cp "$site/data/tekken_240911.json" "$dest/files/tekken_240911.json"
+cp "$site/../mistral_common-1.13.1.dist-info/licenses/LICENSE" "$dest/files/tekken.LICENSE"
+rm -rf "$dest/wheels"
+touch "$dest/.done"
