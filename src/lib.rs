@@ -84,7 +84,7 @@ pub use budget_runtime::{
     Pipeline, Selection,
 };
 pub use budget_runtime::{
-    chat, compact, estimate, model, payload, pipeline, placer, prompt, scorer, slicer,
+    chat, compact, estimate, model, payload, pipeline, placer, profile, prompt, scorer, slicer,
 };
 
 /// Budget contracts of prompt pipelines: the `budget-contract` crate.

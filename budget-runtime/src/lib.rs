@@ -38,6 +38,7 @@ pub mod model;
 pub mod payload;
 pub mod pipeline;
 pub mod placer;
+pub mod profile;
 pub mod prompt;
 pub mod scorer;
 pub mod slicer;

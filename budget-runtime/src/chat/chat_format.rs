@@ -105,15 +105,23 @@ impl ToolsFormat {
 pub struct ChatFormat {
     /// Framing tokens of every message.
     pub per_message: u64,
+    /// Whether the role's name is written as text in each message (OpenAI,
+    /// ChatML, Llama, Gemma) and counted, or marked by special tokens
+    /// already in `per_message` (Mistral, DeepSeek).
+    pub role_text: bool,
     /// Extra tokens when a message has a name (or a tool result a call id).
     pub per_name: u64,
     /// Extra tokens per tool call of an assistant message.
     pub per_tool_call: u64,
     /// Tokens priming the reply, once per request.
     pub reply_priming: u64,
-    /// The cost of tool definitions, or `None` to count each definition's
-    /// full text plus 12 tokens (the approximation).
+    /// The cost of tool definitions, or `None` to count each definition as
+    /// the JSON a chat template writes (`{"type": "function", "function":
+    /// {…}}`, indented) plus `tools_preamble` (the approximation).
     pub tools: Option<ToolsFormat>,
+    /// With `tools: None`: tokens once when any tool is offered, for the
+    /// instructions a template writes around the definitions.
+    pub tools_preamble: u64,
 }
 
 /// Tokens added per tool definition list by [`ChatFormat::approximate`].
@@ -131,10 +139,12 @@ impl ChatFormat {
     pub const fn openai(encoding: Encoding) -> Self {
         Self {
             per_message: 3,
+            role_text: true,
             per_name: 1,
             per_tool_call: 1,
             reply_priming: 3,
             tools: Some(ToolsFormat::openai(encoding)),
+            tools_preamble: 0,
         }
     }
 
@@ -148,10 +158,12 @@ impl ChatFormat {
     pub const fn approximate() -> Self {
         Self {
             per_message: 4,
+            role_text: true,
             per_name: 1,
             per_tool_call: 2,
             reply_priming: 3,
             tools: None,
+            tools_preamble: APPROXIMATE_TOOLS_END,
         }
     }
 
@@ -169,9 +181,14 @@ impl ChatFormat {
     /// ```
     pub fn message_tokens(&self, message: &Message, counter: &dyn Estimator) -> u64 {
         let code = |text: &str| counter.estimate(text, ContentType::Code);
+        let role = if self.role_text {
+            code(message.role.as_str())
+        } else {
+            0
+        };
         let mut total = self
             .per_message
-            .saturating_add(code(message.role.as_str()))
+            .saturating_add(role)
             .saturating_add(counter.estimate(&message.content, ContentType::Prose));
         for label in message.name.iter().chain(&message.tool_call_id) {
             total = total
@@ -207,17 +224,17 @@ impl ChatFormat {
         }
         let count = |text: &str| counter.estimate(text, ContentType::Code);
         let Some(format) = self.tools else {
-            return tools.iter().fold(APPROXIMATE_TOOLS_END, |sum, tool| {
-                let parameters = tool.properties().fold(0u64, |sum, p| {
-                    let values = p.enum_values.iter().map(|v| count(v)).sum::<u64>();
-                    sum.saturating_add(count(p.name))
-                        .saturating_add(count(&p.kind))
-                        .saturating_add(count(&p.description))
-                        .saturating_add(values)
+            return tools.iter().fold(self.tools_preamble, |sum, tool| {
+                let json = serde_json::json!({
+                    "type": "function",
+                    "function": {
+                        "name": tool.name,
+                        "description": tool.description,
+                        "parameters": tool.parameters,
+                    },
                 });
-                sum.saturating_add(count(&tool.name))
-                    .saturating_add(count(&tool.description))
-                    .saturating_add(parameters)
+                let text = serde_json::to_string_pretty(&json).unwrap_or_default();
+                sum.saturating_add(count(&text))
             });
         };
         let mut total = format.tools_end;

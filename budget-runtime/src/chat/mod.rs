@@ -23,11 +23,13 @@
 //! ```
 
 mod chat_format;
+mod chat_template;
 mod message;
 mod tool_definition;
 #[cfg(feature = "serde")]
 mod wire;
 
 pub use chat_format::{ChatFormat, ToolsFormat};
+pub use chat_template::{ChatTemplate, OPEN_TOOLS_PREAMBLE};
 pub use message::{Message, Role, SUMMARY_HEADER, ToolCall};
 pub use tool_definition::{ToolDefinition, ToolParameter};

@@ -36,6 +36,7 @@ mod on_demand;
 mod rank_bpe;
 #[cfg(test)]
 mod reference;
+mod scaled;
 mod seed;
 mod split_pattern;
 mod upper_bound;
@@ -50,6 +51,7 @@ pub use exact::{ExactCounter, MAX_TOKENIZER_FILE_BYTES, TokenizerError};
 pub use features::{FEATURE_COUNT, Feature, TextFeatures};
 pub use hf_cache::hf_cache_file;
 pub use on_demand::{CountingWork, OnDemandCounts};
+pub use scaled::ScaledCounter;
 pub use seed::RatioEstimator;
 pub use split_pattern::SplitPattern;
 pub use upper_bound::guaranteed_upper_bound;

@@ -326,6 +326,50 @@ impl PromptBudget {
         }
     }
 
+    /// A builder for the model `name` of the built-in registry
+    /// ([`ModelRegistry::builtin`](crate::profile::ModelRegistry::builtin);
+    /// names and aliases such as `gpt-4o`, `claude-sonnet-4-5`,
+    /// `Qwen/Qwen2.5-7B-Instruct`, `llama3.1`): see
+    /// [`for_profile`](Self::for_profile).
+    ///
+    /// ```
+    /// use budget::prompt::PromptBudget;
+    ///
+    /// let budget = PromptBudget::for_model("gpt-4o")?.build()?;
+    /// assert_eq!((budget.window(), budget.output_reserve()), (128_000, 16_384));
+    /// assert!(PromptBudget::for_model("gpt-4-o").is_err()); // did you mean "gpt-4o"?
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`ProfileError::UnknownModel`](crate::profile::ProfileError::UnknownModel)
+    /// with the closest name, or the tokenizer file's error.
+    pub fn for_model(name: &str) -> Result<PromptBudgetBuilder, crate::profile::ProfileError> {
+        let registry = crate::profile::ModelRegistry::builtin();
+        Ok(Self::for_profile(registry.lookup(name)?)?)
+    }
+
+    /// A builder for `profile`: its window, its
+    /// [`output_reserve`](crate::profile::ModelProfile::output_reserve), its
+    /// [counter](crate::profile::ModelProfile::counter) (exact where its
+    /// tokenizer is at hand, else an estimate with the profile's margin) and
+    /// its chat template's [`ChatFormat`] counted with that counter.
+    ///
+    /// # Errors
+    /// The [`TokenizerError`](crate::estimate::TokenizerError) of a tokenizer
+    /// file the profile names by path.
+    pub fn for_profile(
+        profile: &crate::profile::ModelProfile,
+    ) -> Result<PromptBudgetBuilder, crate::estimate::TokenizerError> {
+        let counter = profile.counter()?;
+        let format = profile.template.format(counter.counter.as_ref());
+        let mut builder = Self::builder(profile.context_window)
+            .output_reserve(profile.output_reserve())
+            .chat_format(format);
+        builder.counter = counter.counter;
+        Ok(builder)
+    }
+
     /// A builder for the terms of a budget contract: the window is
     /// `context_window`, the output reserve `max_output_tokens`, the safety
     /// margin `safety_margin_tokens`, and the history and the context

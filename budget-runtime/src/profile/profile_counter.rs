@@ -1,0 +1,151 @@
+//! [`ProfileCounter`]: the counter a [`ModelProfile`] counts with.
+
+use std::sync::Arc;
+
+use crate::estimate::{
+    CalibratedEstimator, Encoding, Estimator, ExactCounter, ScaledCounter, TokenizerError,
+};
+use crate::profile::{ModelProfile, TokenizerSpec};
+
+/// The counter of a model, what kind of count it gives, and what it is.
+///
+/// ```
+/// use budget::profile::ModelRegistry;
+///
+/// let registry = ModelRegistry::builtin();
+/// # #[cfg(feature = "o200k")] {
+/// let gpt4o = registry.get("gpt-4o").unwrap().counter()?;
+/// assert!(gpt4o.exact);
+/// assert_eq!(gpt4o.description, "o200k_base (exact)");
+/// let claude = registry.get("claude-sonnet-4-5").unwrap().counter()?;
+/// assert!(!claude.exact);
+/// assert_eq!(claude.description, "o200k_base x 1.5 (estimate: no public tokenizer)");
+/// # }
+/// # Ok::<(), budget::estimate::TokenizerError>(())
+/// ```
+#[derive(Clone)]
+#[non_exhaustive]
+pub struct ProfileCounter {
+    /// Counts every text of a request to this model.
+    pub counter: Arc<dyn Estimator>,
+    /// Whether counts are the model's own tokenizer's.
+    pub exact: bool,
+    /// What counts: `o200k_base (exact)`, `tokenizer.json (exact)`,
+    /// `o200k_base x 2.7 (estimate: …)`.
+    pub description: String,
+}
+
+impl std::fmt::Debug for ProfileCounter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ProfileCounter")
+            .field("exact", &self.exact)
+            .field("description", &self.description)
+            .finish_non_exhaustive()
+    }
+}
+
+impl ModelProfile {
+    /// The counter for this model:
+    /// * an OpenAI encoding: exact, compiled in (without its feature, the
+    ///   UTF-8 length, which no tokenizer's count exceeds);
+    /// * a tokenizer file: exact, from the profile's `path`, else from the
+    ///   local Hugging Face cache; if neither is there (or the file's format
+    ///   is not compiled in), `o200k_base` times the profile's margin;
+    /// * no public tokenizer: `o200k_base` times the margin.
+    ///
+    /// # Errors
+    /// A [`TokenizerError`] if the profile's `path` is set and the file
+    /// cannot be read as a tokenizer. Files found in the cache that fail to
+    /// load are skipped with a warning.
+    pub fn counter(&self) -> Result<ProfileCounter, TokenizerError> {
+        match &self.tokenizer {
+            TokenizerSpec::OpenAi(encoding) => Ok(openai(*encoding)),
+            TokenizerSpec::File {
+                hf_repo,
+                files,
+                path,
+                pattern,
+                margin,
+            } => {
+                if let Some(path) = path {
+                    return from_file(path, pattern.clone());
+                }
+                for file in files {
+                    let Some(found) = crate::estimate::hf_cache_file(hf_repo, file) else {
+                        continue;
+                    };
+                    match from_file(&found, pattern.clone()) {
+                        Ok(counter) => return Ok(counter),
+                        Err(error) => {
+                            tracing::warn!(%error, "skipping a cached tokenizer file");
+                        }
+                    }
+                }
+                Ok(scaled(
+                    *margin,
+                    &format!("no tokenizer file of {hf_repo} found: give its path"),
+                ))
+            }
+            TokenizerSpec::Estimate { margin } => Ok(scaled(*margin, "no public tokenizer")),
+        }
+    }
+}
+
+#[cfg(feature = "bpe")]
+fn from_file(
+    path: &std::path::Path,
+    pattern: Option<crate::estimate::SplitPattern>,
+) -> Result<ProfileCounter, TokenizerError> {
+    let counter = ExactCounter::from_file(path, pattern)?;
+    Ok(ProfileCounter {
+        description: format!("{} (exact)", counter.name()),
+        counter: Arc::new(counter),
+        exact: true,
+    })
+}
+
+#[cfg(not(feature = "bpe"))]
+fn from_file(
+    path: &std::path::Path,
+    _pattern: Option<crate::estimate::SplitPattern>,
+) -> Result<ProfileCounter, TokenizerError> {
+    Err(TokenizerError::NotCompiledFormat {
+        path: path.to_path_buf(),
+        format: "tokenizer file",
+        feature: "bpe",
+    })
+}
+
+/// The compiled-in encoding, or the UTF-8 length without it.
+fn openai(encoding: Encoding) -> ProfileCounter {
+    match ExactCounter::new(encoding) {
+        Ok(exact) => ProfileCounter {
+            counter: Arc::new(exact),
+            exact: true,
+            description: format!("{encoding} (exact)"),
+        },
+        Err(_) => ProfileCounter {
+            counter: Arc::new(CalibratedEstimator::upper_bound(encoding)),
+            exact: false,
+            description: format!(
+                "UTF-8 length (upper bound: the {encoding} vocabulary is not compiled in)"
+            ),
+        },
+    }
+}
+
+/// `o200k_base` times `margin`, or the UTF-8 length without `o200k_base`.
+fn scaled(margin: f64, why: &str) -> ProfileCounter {
+    match ExactCounter::new(Encoding::O200kBase) {
+        Ok(exact) => ProfileCounter {
+            counter: Arc::new(ScaledCounter::new(Arc::new(exact), margin)),
+            exact: false,
+            description: format!("o200k_base x {margin} (estimate: {why})"),
+        },
+        Err(_) => ProfileCounter {
+            counter: Arc::new(CalibratedEstimator::upper_bound(Encoding::O200kBase)),
+            exact: false,
+            description: format!("UTF-8 length (upper bound: {why})"),
+        },
+    }
+}
