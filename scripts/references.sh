@@ -12,11 +12,15 @@
 #     deepseek_v3.json                  litellm 1.110.2 (DeepSeek's tokenizer.json, MIT)
 #     tekken_240911.json                mistral-common 1.13.1 (Mistral AI, Apache-2.0)
 #
-# Idempotent: a finished install (target/references/.done) is kept.
+# Then it counts the differential tests' samples with the references
+# (scripts/reference_counts.py -> target/references/counts.jsonl).
+#
+# Idempotent: a finished install (target/references/.done) is kept; the
+# counts are written afresh (about 8 s).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dest=target/references
-[ -f "$dest/.done" ] && exit 0
+if [ ! -f "$dest/.done" ]; then
 rm -rf "$dest"
 mkdir -p "$dest/files" "$dest/wheels"
 
@@ -57,3 +61,5 @@ cp "$site/data/tekken_240911.json" "$dest/files/tekken_240911.json"
 cp "$site/../mistral_common-1.13.1.dist-info/licenses/LICENSE" "$dest/files/tekken.LICENSE"
 rm -rf "$dest/wheels"
 touch "$dest/.done"
+fi
+"$dest/venv/bin/python" scripts/reference_counts.py

@@ -47,7 +47,13 @@ pub fn run(args: &CheckArgs) -> Result<(), CliError> {
         Some(PolicyArg::AutoClamp) => Some(Policy::AutoClamp),
         None => policy_from_env().map_err(CheckError::from)?,
     };
-    let counter = Counter::new(args.counter)?;
+    let counter = Counter::resolve(
+        args.counter,
+        &crate::counter::CounterRequest {
+            model: args.model.as_deref(),
+            tokenizer: args.tokenizer.as_deref(),
+        },
+    )?;
     let prompts = PromptStore::new(&args.prompts);
     let mut checker = Checker::new(&model, &prompts)
         .estimator(counter.estimator())

@@ -5,7 +5,7 @@ use std::str::FromStr;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use crate::counter::CounterChoice;
+use crate::counter::{CounterChoice, CounterRequest};
 use crate::scan::MAX_FILE_BYTES;
 use crate::walk::WalkOptions;
 
@@ -99,12 +99,34 @@ pub struct InputArgs {
     /// How tokens are counted.
     #[arg(long, value_enum, value_name = "COUNTER", default_value_t = CounterChoice::DEFAULT)]
     pub counter: CounterChoice,
+    /// The model the prompt is for (`gpt-4o`, `claude-sonnet-4-5`,
+    /// `llama3.1`, `Qwen/Qwen2.5-7B-Instruct`, …): counts with its tokenizer
+    /// (exact for OpenAI models and for open models whose tokenizer file is
+    /// in the local Hugging Face cache, else a documented estimate), and
+    /// `--budget auto` becomes its window minus its output reserve. Replaces
+    /// --counter.
+    #[arg(long, value_name = "NAME", conflicts_with = "counter")]
+    pub model: Option<String>,
+    /// Count exactly with this tokenizer file: a tiktoken rank file (Llama
+    /// 3 and 4, Qwen; its split pattern from --model or its size), Mistral's
+    /// tekken.json, or a Hugging Face tokenizer.json (feature
+    /// `huggingface`). Never downloaded. Replaces --counter.
+    #[arg(long, value_name = "FILE", conflicts_with = "counter")]
+    pub tokenizer: Option<PathBuf>,
     /// Skip files larger than BYTES as too large.
     #[arg(long, value_name = "BYTES", default_value_t = MAX_FILE_BYTES)]
     pub max_file_bytes: u64,
 }
 
 impl InputArgs {
+    /// What these arguments ask to count with.
+    pub fn counter_request(&self) -> CounterRequest<'_> {
+        CounterRequest {
+            model: self.model.as_deref(),
+            tokenizer: self.tokenizer.as_deref(),
+        }
+    }
+
     /// The walk these arguments ask for.
     pub fn walk_options(&self) -> WalkOptions {
         WalkOptions {
@@ -120,8 +142,9 @@ impl InputArgs {
 pub struct PackArgs {
     #[command(flatten)]
     pub input: InputArgs,
-    /// Tokens the whole rendered payload may use, or `auto` to size it from
-    /// the material (25,000, 70,000 or 100,000).
+    /// Tokens the whole rendered payload may use, or `auto`: with --model,
+    /// the model's window minus its output reserve; else sized from the
+    /// material (25,000, 70,000 or 100,000).
     #[arg(long, value_name = "N|auto", default_value = "25000")]
     pub budget: BudgetArg,
     /// Rank files by how well they match TEXT (BM25 over their text, path and
@@ -213,6 +236,21 @@ pub struct CheckArgs {
     /// How prompt tokens are counted.
     #[arg(long, value_enum, value_name = "COUNTER", default_value_t = CounterChoice::DEFAULT)]
     pub counter: CounterChoice,
+    /// The model the prompt is for (`gpt-4o`, `claude-sonnet-4-5`,
+    /// `llama3.1`, `Qwen/Qwen2.5-7B-Instruct`, …): counts with its tokenizer
+    /// (exact for OpenAI models and for open models whose tokenizer file is
+    /// in the local Hugging Face cache, else a documented estimate), and
+    /// the model config still sets the window. Replaces
+    /// --counter.
+    #[arg(long, value_name = "NAME", conflicts_with = "counter")]
+    pub model: Option<String>,
+    /// Count exactly with this tokenizer file: a tiktoken rank file (Llama
+    /// 3 and 4, Qwen; its split pattern from --model or its size), Mistral's
+    /// tekken.json, or a Hugging Face tokenizer.json (feature
+    /// `huggingface`). Never downloaded. Replaces --counter.
+    #[arg(long, value_name = "FILE", conflicts_with = "counter")]
+    pub tokenizer: Option<PathBuf>,
+
     /// Tokens added to each step's fixed prompt for roles and separators
     /// [default: the library's 64].
     #[arg(long, value_name = "N")]

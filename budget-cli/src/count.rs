@@ -18,7 +18,7 @@ use crate::walk::walk;
 pub fn run(args: &CountArgs) -> Result<(), CliError> {
     let progress = Progress::on_stderr();
     let entries = walk(&args.input.walk_options(), &progress)?;
-    let counter = Counter::new(args.input.counter)?;
+    let counter = Counter::resolve(args.input.counter, &args.input.counter_request())?;
     let scan = scan(
         entries,
         &ScanOptions {
@@ -90,7 +90,7 @@ fn table(scan: &Scan, counter: &Counter, tree: Option<&Folder>, depth: usize) ->
         scan.total_tokens(),
         "total",
         scan.tally.counted,
-        counter.choice(),
+        counter.name(),
         scan.tally,
     );
     out
@@ -126,13 +126,22 @@ fn document(scan: &Scan, counter: &Counter, tree: Option<&Folder>, depth: usize)
         );
     }
     let mut document = json!({
-        "counter": counter.choice().to_string(),
+        "counter": counter.name().to_owned(),
         "exact": counter.is_exact(),
         "total_tokens": scan.total_tokens(),
         "by_content_type": by_content_type,
         "counts": scan.tally.json("counted"),
         "files": files,
     });
+    if let Some(model) = counter.model() {
+        document["model"] = json!({
+            "name": model.name,
+            "context_window": model.context_window,
+            "max_output_tokens": model.max_output_tokens,
+            "output_reserve": model.output_reserve(),
+            "source": model.source,
+        });
+    }
     if let Some(tree) = tree {
         document["tree"] = tree.to_json(depth, scan.total_tokens());
     }

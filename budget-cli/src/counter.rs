@@ -2,7 +2,10 @@
 //! choice becomes an [`Estimator`].
 
 use std::fmt;
+use std::path::Path;
+use std::sync::Arc;
 
+use budget::profile::{ModelProfile, ModelRegistry, TokenizerSpec};
 use budget::{
     Estimator,
     estimate::{
@@ -56,6 +59,12 @@ impl fmt::Display for CounterChoice {
 /// The `--counter` named an exact counter this build does not have.
 #[derive(Debug, thiserror::Error)]
 pub enum CounterError {
+    /// An unknown `--model`, or its tokenizer file failed to load.
+    #[error("--model: {0}")]
+    Model(#[source] budget::profile::ProfileError),
+    /// The `--tokenizer` file failed to load.
+    #[error("--tokenizer: {0}")]
+    Tokenizer(#[source] budget::estimate::TokenizerError),
     /// Built without the `exact` feature.
     #[cfg(not(feature = "exact"))]
     #[error(
@@ -78,24 +87,34 @@ pub enum CounterError {
 }
 
 /// A ready counter: what it is called in reports, whether it is exact, and
-/// the estimator or tokenizer doing the work.
+/// the estimator or tokenizer doing the work; with `--model`, the model.
 pub struct Counter {
-    choice: CounterChoice,
+    name: String,
     backend: Backend,
+    model: Option<ModelProfile>,
 }
 
 /// What counts.
 enum Backend {
-    Estimator(Box<dyn Estimator>),
+    Estimator(Arc<dyn Estimator>),
     Exact(ExactCounter),
 }
 
 impl fmt::Debug for Counter {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Counter")
-            .field("choice", &self.choice)
+            .field("name", &self.name)
             .finish_non_exhaustive()
     }
+}
+
+/// What a command counts with: `--counter`, or `--model` and `--tokenizer`.
+#[derive(Clone, Debug, Default)]
+pub struct CounterRequest<'a> {
+    /// `--model`: a name or alias of the built-in registry.
+    pub model: Option<&'a str>,
+    /// `--tokenizer`: a tokenizer file.
+    pub tokenizer: Option<&'a Path>,
 }
 
 /// Every text as one content type, at the fixed ratio.
@@ -108,28 +127,85 @@ impl Estimator for RatiosAs {
 }
 
 impl Counter {
-    /// Builds the counter for `choice`. This is the only place the CLI
-    /// constructs counters.
+    /// Builds the counter a command asked for: the tokenizer file of
+    /// `--tokenizer` (split by the `--model`'s pattern if it names one), else
+    /// the `--model`'s counter (exact where its tokenizer is compiled in or
+    /// in the local Hugging Face cache, else its documented estimate), else
+    /// `choice`. This is the only place the CLI constructs counters.
+    pub fn resolve(
+        choice: CounterChoice,
+        request: &CounterRequest<'_>,
+    ) -> Result<Self, CounterError> {
+        let model = match request.model {
+            Some(name) => Some(
+                ModelRegistry::builtin()
+                    .lookup(name)
+                    .map_err(CounterError::Model)?
+                    .clone(),
+            ),
+            None => None,
+        };
+        if let Some(path) = request.tokenizer {
+            let pattern = model.as_ref().and_then(|m| match &m.tokenizer {
+                TokenizerSpec::File { pattern, .. } => pattern.clone(),
+                _ => None,
+            });
+            let exact = from_file(path, pattern)?;
+            return Ok(Self {
+                name: format!("{} (exact)", exact.name()),
+                backend: Backend::Exact(exact),
+                model,
+            });
+        }
+        if let Some(profile) = model {
+            let resolved = profile
+                .counter()
+                .map_err(|source| CounterError::Model(source.into()))?;
+            let backend = match resolved.exact {
+                Some(exact) => Backend::Exact(exact),
+                None => Backend::Estimator(resolved.counter),
+            };
+            return Ok(Self {
+                name: resolved.description,
+                backend,
+                model: Some(profile),
+            });
+        }
+        Self::new(choice)
+    }
+
+    /// Builds the counter for `choice`.
     pub fn new(choice: CounterChoice) -> Result<Self, CounterError> {
-        let estimator = |e: Box<dyn Estimator>| Backend::Estimator(e);
+        let estimator = |e: Arc<dyn Estimator>| Backend::Estimator(e);
         let backend = match choice {
-            CounterChoice::Ratios => estimator(Box::new(RatioEstimator)),
+            CounterChoice::Ratios => estimator(Arc::new(RatioEstimator)),
             CounterChoice::Calibrated => {
-                estimator(Box::new(CalibratedEstimator::new(Encoding::O200kBase)))
+                estimator(Arc::new(CalibratedEstimator::new(Encoding::O200kBase)))
             }
             CounterChoice::O200k => Backend::Exact(exact(choice, Encoding::O200kBase)?),
             CounterChoice::Cl100k => Backend::Exact(exact(choice, Encoding::Cl100kBase)?),
-            CounterChoice::RatiosCode => estimator(Box::new(RatiosAs(ContentType::Code))),
-            CounterChoice::RatiosProse => estimator(Box::new(RatiosAs(ContentType::Prose))),
-            CounterChoice::RatiosYaml => estimator(Box::new(RatiosAs(ContentType::Yaml))),
-            CounterChoice::RatiosMarkdown => estimator(Box::new(RatiosAs(ContentType::Markdown))),
+            CounterChoice::RatiosCode => estimator(Arc::new(RatiosAs(ContentType::Code))),
+            CounterChoice::RatiosProse => estimator(Arc::new(RatiosAs(ContentType::Prose))),
+            CounterChoice::RatiosYaml => estimator(Arc::new(RatiosAs(ContentType::Yaml))),
+            CounterChoice::RatiosMarkdown => estimator(Arc::new(RatiosAs(ContentType::Markdown))),
         };
-        Ok(Self { choice, backend })
+        Ok(Self {
+            name: choice.to_string(),
+            backend,
+            model: None,
+        })
     }
 
-    /// The `--counter` value this counter was built from.
-    pub fn choice(&self) -> CounterChoice {
-        self.choice
+    /// What counts, for reports: the `--counter` value (`o200k`), or the
+    /// model's counter (`llama3.tiktoken (exact)`, `o200k_base x 1.5
+    /// (estimate: …)`).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The `--model`'s profile.
+    pub fn model(&self) -> Option<&ModelProfile> {
+        self.model.as_ref()
     }
 
     /// Whether counts are exact tokenizer counts rather than estimates.
@@ -157,6 +233,28 @@ impl Counter {
     pub fn count(&self, text: &str, content_type: ContentType) -> u64 {
         self.estimator().estimate(text, content_type)
     }
+}
+
+#[cfg(feature = "exact")]
+fn from_file(
+    path: &Path,
+    pattern: Option<budget::estimate::SplitPattern>,
+) -> Result<ExactCounter, CounterError> {
+    ExactCounter::from_file(path, pattern).map_err(CounterError::Tokenizer)
+}
+
+#[cfg(not(feature = "exact"))]
+fn from_file(
+    path: &Path,
+    _pattern: Option<budget::estimate::SplitPattern>,
+) -> Result<ExactCounter, CounterError> {
+    Err(CounterError::Tokenizer(
+        budget::estimate::TokenizerError::NotCompiledFormat {
+            path: path.to_path_buf(),
+            format: "tokenizer file",
+            feature: "exact",
+        },
+    ))
 }
 
 #[cfg(feature = "exact")]

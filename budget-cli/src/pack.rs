@@ -153,7 +153,7 @@ fn git_item(section: GitSection, counter: &Counter) -> Result<Item, PackError> {
 pub fn run(args: &PackArgs) -> Result<(), CliError> {
     let progress = Progress::on_stderr();
     let entries = walk(&args.input.walk_options(), &progress)?;
-    let counter = Counter::new(args.input.counter)?;
+    let counter = Counter::resolve(args.input.counter, &args.input.counter_request())?;
     let exact = counter.exact();
     let mut scan = scan(
         entries,
@@ -175,6 +175,9 @@ pub fn run(args: &PackArgs) -> Result<(), CliError> {
     let demand = scan.total_tokens();
     let budget = match args.budget {
         BudgetArg::Tokens(n) => n,
+        BudgetArg::Auto if counter.model().is_some() => counter
+            .model()
+            .map_or(0, budget::profile::ModelProfile::input_budget),
         BudgetArg::Auto => match exact {
             Some(exact) => Complexity::for_counted_demand(
                 exact,
@@ -234,7 +237,7 @@ pub fn run(args: &PackArgs) -> Result<(), CliError> {
             tokens,
             limit,
             excess: tokens - limit,
-            counter: counter.choice().to_string(),
+            counter: counter.name().to_owned(),
         }
         .into());
     }
@@ -321,7 +324,7 @@ fn assemble<'a>(
         // Too small to split into tiers: the minimum is the same from any total.
         Err(_) => assembler(TierBudget::with_total_const(25_000)).minimum_total(&candidates),
     };
-    let counter = counter.choice().to_string();
+    let counter = counter.name().to_owned();
     Err(match minimum {
         Some(minimum) => PackError::BudgetBelowMinimum {
             budget,
@@ -373,7 +376,7 @@ impl Counting {
         if counter.is_exact() {
             eprintln!(
                 "counting (--counter {}): {} files exactly, {} only until shown not to fit, {} by their upper bound alone",
-                counter.choice(),
+                counter.name(),
                 self.exact,
                 self.until_over,
                 self.estimated,
@@ -605,7 +608,7 @@ fn report(
     counts["omitted"] = records.omitted.into();
     let document = json!({
         "budget": budget,
-        "counter": counter.choice().to_string(),
+        "counter": counter.name().to_owned(),
         "exact": counter.is_exact(),
         "format": payload.format().to_string(),
         "payload_tokens": payload.rendered_tokens(),
@@ -701,6 +704,6 @@ fn summary(
     }
     eprintln!(
         "payload: {tokens} tokens ({kind}, --counter {}) of a {budget}-token budget",
-        counter.choice(),
+        counter.name(),
     );
 }

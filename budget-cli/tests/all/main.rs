@@ -11,5 +11,6 @@ mod exit_codes;
 mod git;
 #[cfg(feature = "mcp")]
 mod mcp;
+mod model;
 mod pack;
 mod skips;

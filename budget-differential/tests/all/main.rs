@@ -6,5 +6,6 @@ mod chat_format;
 mod cupel_differential;
 mod cupel_parity;
 mod exact_counter;
+mod model_profiles;
 mod prompt_default_counter;
 mod tokenizer_files;

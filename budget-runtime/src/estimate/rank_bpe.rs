@@ -97,10 +97,11 @@ impl RankBpe {
                 prev[stop] = left;
             }
             symbols -= 1;
-            if let Some(before) = Some(prev[left]).filter(|&p| p < n) {
-                if let Some(rank) = rank_of(before, stop) {
-                    heap.push(Reverse((rank, before, stop)));
-                }
+            let before = prev[left];
+            if before < n
+                && let Some(rank) = rank_of(before, stop)
+            {
+                heap.push(Reverse((rank, before, stop)));
             }
             if stop < n {
                 let after = end[stop];
@@ -160,6 +161,15 @@ impl Splitter {
     }
 }
 
+impl std::fmt::Debug for RankBpe {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RankBpe")
+            .field("ranks", &self.ranks.len())
+            .field("nfc", &self.nfc)
+            .finish_non_exhaustive()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -207,14 +217,5 @@ mod tests {
         let bpe = RankBpe::new(bytes_and(&[]), &SplitPattern::CL100K).unwrap();
         assert_eq!(bpe.count_up_to("abc def", 7), Some(7));
         assert_eq!(bpe.count_up_to("abc def", 6), None);
-    }
-}
-
-impl std::fmt::Debug for RankBpe {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("RankBpe")
-            .field("ranks", &self.ranks.len())
-            .field("nfc", &self.nfc)
-            .finish_non_exhaustive()
     }
 }

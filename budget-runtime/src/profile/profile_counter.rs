@@ -15,10 +15,10 @@ use crate::profile::{ModelProfile, TokenizerSpec};
 /// let registry = ModelRegistry::builtin();
 /// # #[cfg(feature = "o200k")] {
 /// let gpt4o = registry.get("gpt-4o").unwrap().counter()?;
-/// assert!(gpt4o.exact);
+/// assert!(gpt4o.exact.is_some());
 /// assert_eq!(gpt4o.description, "o200k_base (exact)");
 /// let claude = registry.get("claude-sonnet-4-5").unwrap().counter()?;
-/// assert!(!claude.exact);
+/// assert!(claude.exact.is_none());
 /// assert_eq!(claude.description, "o200k_base x 1.5 (estimate: no public tokenizer)");
 /// # }
 /// # Ok::<(), budget::estimate::TokenizerError>(())
@@ -28,8 +28,9 @@ use crate::profile::{ModelProfile, TokenizerSpec};
 pub struct ProfileCounter {
     /// Counts every text of a request to this model.
     pub counter: Arc<dyn Estimator>,
-    /// Whether counts are the model's own tokenizer's.
-    pub exact: bool,
+    /// The model's own tokenizer, when counts are exact (the same counter
+    /// as `counter`, as a tokenizer).
+    pub exact: Option<ExactCounter>,
     /// What counts: `o200k_base (exact)`, `tokenizer.json (exact)`,
     /// `o200k_base x 2.7 (estimate: …)`.
     pub description: String,
@@ -38,7 +39,7 @@ pub struct ProfileCounter {
 impl std::fmt::Debug for ProfileCounter {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ProfileCounter")
-            .field("exact", &self.exact)
+            .field("exact", &self.exact.is_some())
             .field("description", &self.description)
             .finish_non_exhaustive()
     }
@@ -99,8 +100,8 @@ fn from_file(
     let counter = ExactCounter::from_file(path, pattern)?;
     Ok(ProfileCounter {
         description: format!("{} (exact)", counter.name()),
-        counter: Arc::new(counter),
-        exact: true,
+        counter: Arc::new(counter.clone()),
+        exact: Some(counter),
     })
 }
 
@@ -120,13 +121,13 @@ fn from_file(
 fn openai(encoding: Encoding) -> ProfileCounter {
     match ExactCounter::new(encoding) {
         Ok(exact) => ProfileCounter {
-            counter: Arc::new(exact),
-            exact: true,
+            counter: Arc::new(exact.clone()),
+            exact: Some(exact),
             description: format!("{encoding} (exact)"),
         },
         Err(_) => ProfileCounter {
             counter: Arc::new(CalibratedEstimator::upper_bound(encoding)),
-            exact: false,
+            exact: None,
             description: format!(
                 "UTF-8 length (upper bound: the {encoding} vocabulary is not compiled in)"
             ),
@@ -139,12 +140,12 @@ fn scaled(margin: f64, why: &str) -> ProfileCounter {
     match ExactCounter::new(Encoding::O200kBase) {
         Ok(exact) => ProfileCounter {
             counter: Arc::new(ScaledCounter::new(Arc::new(exact), margin)),
-            exact: false,
+            exact: None,
             description: format!("o200k_base x {margin} (estimate: {why})"),
         },
         Err(_) => ProfileCounter {
             counter: Arc::new(CalibratedEstimator::upper_bound(Encoding::O200kBase)),
-            exact: false,
+            exact: None,
             description: format!("UTF-8 length (upper bound: {why})"),
         },
     }

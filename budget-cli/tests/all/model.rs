@@ -1,0 +1,174 @@
+//! `--model` and `--tokenizer` on `count`, `pack` and `check`: the model's
+//! window and counter, typed errors for unknown names and broken files.
+#![cfg(feature = "exact")]
+
+use crate::common;
+
+use common::{budget_in, o200k, project, tree};
+
+#[test]
+fn count_reports_the_models_counter_and_window() {
+    let dir = project();
+    let run = budget_in(
+        dir.path(),
+        &["count", "--model", "gpt-4o", "--format", "json"],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let report = run.json();
+    assert_eq!(report["counter"], "o200k_base (exact)");
+    assert_eq!(report["exact"], true);
+    assert_eq!(report["model"]["name"], "gpt-4o");
+    assert_eq!(report["model"]["context_window"], 128_000);
+    assert_eq!(report["model"]["max_output_tokens"], 16_384);
+    let lib = std::fs::read_to_string(dir.path().join("src/lib.rs")).unwrap();
+    let file = report["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["path"] == "src/lib.rs")
+        .unwrap();
+    assert_eq!(file["tokens"].as_u64(), Some(o200k(&lib)));
+}
+
+#[test]
+fn a_model_without_its_tokenizer_file_is_an_estimate_over_o200k() {
+    let dir = tree(&[("a.txt", "Привет, как дела? ".repeat(50).as_bytes())]);
+    // A Hugging Face cache with nothing in it: Llama 3 falls back to its margin.
+    let run = budget_in(
+        dir.path(),
+        &["count", "--model", "llama3.1", "--format", "json", "a.txt"],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let report = run.json();
+    assert_eq!(report["exact"], false);
+    assert!(
+        report["counter"]
+            .as_str()
+            .unwrap()
+            .starts_with("o200k_base x 2.7 (estimate"),
+        "{}",
+        report["counter"]
+    );
+    let exact = o200k(&"Привет, как дела? ".repeat(50));
+    assert_eq!(
+        report["total_tokens"].as_u64(),
+        Some((exact as f64 * 2.7).ceil() as u64)
+    );
+}
+
+#[test]
+fn pack_budget_auto_is_the_window_minus_the_reserve() {
+    let dir = project();
+    let run = budget_in(
+        dir.path(),
+        &[
+            "pack", "--model", "gpt-4", "--budget", "auto", "--format", "json",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    // gpt-4: 8,192 window, output reserve a quarter: 6,144 for the payload.
+    assert!(
+        run.stderr.contains("of a 6144-token budget"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn unknown_models_and_broken_tokenizers_exit_2_with_the_reason() {
+    let dir = project();
+    let run = budget_in(dir.path(), &["count", "--model", "gpt4o"]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr
+            .contains(r#"unknown model "gpt4o" (did you mean "gpt-4o"?)"#),
+        "{}",
+        run.stderr
+    );
+    let run = budget_in(dir.path(), &["pack", "--tokenizer", "missing.tiktoken"]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr
+            .contains("missing.tiktoken: cannot read the tokenizer file"),
+        "{}",
+        run.stderr
+    );
+    std::fs::write(dir.path().join("bad.tiktoken"), "AA== 0\nAQ== 5\n").unwrap();
+    let run = budget_in(dir.path(), &["count", "--tokenizer", "bad.tiktoken"]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr
+            .contains("bad.tiktoken:2: rank 5 where 1 was expected"),
+        "{}",
+        run.stderr
+    );
+    let run = budget_in(
+        dir.path(),
+        &["count", "--model", "gpt-4o", "--counter", "o200k"],
+    );
+    assert_eq!(run.code, 2, "--model replaces --counter");
+}
+
+#[test]
+fn a_tokenizer_file_counts_exactly() {
+    // A tiny rank file: every byte, then "ab". Its 257 ranks identify no
+    // pattern, so --model names Llama 3's.
+    let mut ranks = String::new();
+    for byte in 0..=255u8 {
+        ranks.push_str(&format!("{} {byte}\n", base64(&[byte])));
+    }
+    ranks.push_str(&format!("{} 256\n", base64(b"ab")));
+    let dir = tree(&[("t.tiktoken", ranks.as_bytes()), ("x.txt", b"ababab c")]);
+    let run = budget_in(
+        dir.path(),
+        &[
+            "count",
+            "--tokenizer",
+            "t.tiktoken",
+            "--format",
+            "json",
+            "x.txt",
+        ],
+    );
+    assert_eq!(run.code, 2, "no pattern for 257 ranks: {}", run.stderr);
+    assert!(run.stderr.contains("name one"), "{}", run.stderr);
+    let run = budget_in(
+        dir.path(),
+        &[
+            "count",
+            "--tokenizer",
+            "t.tiktoken",
+            "--model",
+            "llama3.1",
+            "--format",
+            "json",
+            "x.txt",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    // "ababab" → ab ab ab; " c" → " " "c" (no merge): 5 tokens.
+    assert_eq!(run.json()["total_tokens"], 5);
+    assert_eq!(run.json()["exact"], true);
+}
+
+/// Standard base64 of `bytes`.
+fn base64(bytes: &[u8]) -> String {
+    const TABLE: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::new();
+    for chunk in bytes.chunks(3) {
+        let b = [
+            chunk[0],
+            *chunk.get(1).unwrap_or(&0),
+            *chunk.get(2).unwrap_or(&0),
+        ];
+        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(TABLE[(n >> (18 - 6 * i) & 63) as usize] as char);
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
