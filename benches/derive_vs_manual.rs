@@ -19,9 +19,10 @@ use criterion::{Criterion, criterion_group};
 
 const ITEMS: usize = 1_000;
 
-/// A retrieved chunk: title and body estimated at their own ratios.
+/// A retrieved chunk: title and body estimated at their own ratios (named:
+/// the derive's default is the exact counter).
 #[derive(ContextItem)]
-#[context(kind = "Document")]
+#[context(kind = "Document", estimator = "ratios")]
 struct DerivedChunk {
     #[context(content, content_type = "prose")]
     title: String,

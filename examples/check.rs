@@ -10,7 +10,9 @@
 //!
 //! Without paths it checks the sample in `examples/contract/`. The policy
 //! comes from `PIPELINE_LIMITS_POLICY` (default `fail_fast`); the counter is
-//! the ratio estimator with every prompt read as prose and the default
+//! the token-budget rules' ratio estimator (as the reference implementation
+//! counts; the library's default is exact `o200k_base`), every prompt read
+//! as prose, and the default
 //! per-step format overhead of 64 tokens. `budget check` (crate
 //! `budget-cli`) is the full tool; this shows the library calls it makes.
 
@@ -20,6 +22,7 @@ use std::process::ExitCode;
 use budget::contract::{
     Checker, ModelConfig, PipelineReport, PromptStore, check_paths, policy_from_env,
 };
+use budget::estimate::RatioEstimator;
 
 /// One line per pipeline; `budget check` prints the per-step table.
 fn print_summary(report: &PipelineReport) {
@@ -55,7 +58,11 @@ fn main() -> Result<ExitCode, Box<dyn std::error::Error>> {
     };
     let model = ModelConfig::load(model)?;
     let prompts = PromptStore::new(prompts);
-    let checker = Checker::new(&model, &prompts).policy_override(policy_from_env()?);
+    // The reference implementation's counter (ceil(chars / 4)), selected by
+    // name; the library's default is exact `o200k_base`.
+    let checker = Checker::new(&model, &prompts)
+        .estimator(&RatioEstimator)
+        .policy_override(policy_from_env()?);
     let reports = check_paths(&paths, &checker)?;
     if json {
         println!("{}", serde_json::to_string_pretty(&reports)?);

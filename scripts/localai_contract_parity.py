@@ -16,7 +16,7 @@ with one fix applied: `_token_count` must call the counter's `count_tokens`
 PROJECT_DIR holds `pipelines/` (with `base/`), `prompts/` and one or more
 `config*.json` model configs. Our side runs
 `cargo run --example check --features contract -- --json`, or
-`BIN check --counter seed:prose --format-overhead 64 --format json --policy P`
+`BIN check --counter ratios:prose --format-overhead 64 --format json --policy P`
 with --budget-bin. Exit status 1 on any mismatch.
 """
 
@@ -96,7 +96,7 @@ def our_run(repo, project, config, policy, budget_bin):
     prompts = os.path.join(project, "prompts")
     if budget_bin:
         cmd = [budget_bin, "check", pipelines, "--model-config", config, "--prompts", prompts,
-               "--counter", "seed:prose", "--format-overhead", "64", "--format", "json",
+               "--counter", "ratios:prose", "--format-overhead", "64", "--format", "json",
                "--policy", policy]
         env = dict(os.environ)
     else:

@@ -11,6 +11,9 @@
 #     qwen.tiktoken                     dashscope 2.0.2 (Alibaba, Apache-2.0)
 #     deepseek_v3.json                  litellm 1.110.2 (DeepSeek's tokenizer.json, MIT)
 #     tekken_240911.json                mistral-common 1.13.1 (Mistral AI, Apache-2.0)
+#     sphinx-8.2.3-py3-none-any.whl     Sphinx (BSD-2-Clause) and Django (BSD-3-Clause):
+#     django-5.2.8-py3-none-any.whl     translations and code for the multilingual
+#                                       holdout (scripts/holdout.py)
 #
 # Then it counts the differential tests' samples with the references
 # (scripts/reference_counts.py -> target/references/counts.jsonl).
@@ -59,7 +62,14 @@ extract "$w" litellm/model_prices_and_context_window_backup.json litellm_models.
 site=$("$dest/venv/bin/python" -c 'import mistral_common, os; print(os.path.dirname(mistral_common.__file__))')
 cp "$site/data/tekken_240911.json" "$dest/files/tekken_240911.json"
 cp "$site/../mistral_common-1.13.1.dist-info/licenses/LICENSE" "$dest/files/tekken.LICENSE"
+# Real multilingual text and code for the estimators' holdout (BSD-2-Clause).
+w=$(fetch_wheel sphinx==8.2.3 4405915165f13521d875a8c29c8970800a0141c14cc5416a38feca4ea5d9b9c3)
+cp "$w" "$dest/files/"
+w=$(fetch_wheel django==5.2.8 37e687f7bd73ddf043e2b6b97cfe02fcbb11f2dbb3adccc6a2b18c6daa054d7f)
+cp "$w" "$dest/files/"
 rm -rf "$dest/wheels"
 touch "$dest/.done"
 fi
 "$dest/venv/bin/python" scripts/reference_counts.py
+rm -rf "$dest/holdout"
+"$dest/venv/bin/python" scripts/holdout.py

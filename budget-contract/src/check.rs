@@ -12,7 +12,7 @@ use crate::{
     DEFAULT_SAFETY_MARGIN_TOKENS, ModelConfig, PipelineConfig, Policy, Prompt, PromptStore,
     SourceLocation, Step, clamp_steps, fixed_prompt_text, fixed_prompt_tokens, render_empty,
 };
-use budget_runtime::estimate::{Estimator, RatioEstimator};
+use budget_runtime::estimate::{DefaultCounter, Estimator};
 
 /// Checks pipelines against one model config and prompt store.
 ///
@@ -24,8 +24,9 @@ use budget_runtime::estimate::{Estimator, RatioEstimator};
 ///
 /// - `fixed_prompt`: the system prompt `<prompts_dir>/<prompt_key>.txt`,
 ///   a blank line and the `user_parts` templates with `{}` rendered empty,
-///   counted as one text by the estimator (default [`RatioEstimator`]; pass
-///   an exact [`TokenCounter`](budget_runtime::estimate::TokenCounter) for exact counts), plus
+///   counted as one text by the estimator (default [`DefaultCounter`]:
+///   exact `o200k_base`; the token-budget rules' ratios with
+///   [`RatioEstimator`](budget_runtime::estimate::RatioEstimator)), plus
 ///   the per-step format overhead ([`DEFAULT_FORMAT_OVERHEAD_TOKENS`] = 64
 ///   unless set with [`Checker::format_overhead`]);
 /// - `max_history_tokens` (0 when unset) is counted for **every**
@@ -276,13 +277,13 @@ impl Evaluation {
 }
 
 impl<'a> Checker<'a> {
-    /// A checker with the [`RatioEstimator`],
+    /// A checker with the [`DefaultCounter`],
     /// [`DEFAULT_FORMAT_OVERHEAD_TOKENS`] and no policy override.
     pub fn new(model: &'a ModelConfig, prompts: &'a PromptStore) -> Self {
         Self {
             model,
             prompts,
-            estimator: &RatioEstimator,
+            estimator: &DefaultCounter,
             format_overhead_tokens: DEFAULT_FORMAT_OVERHEAD_TOKENS,
             policy_override: None,
         }

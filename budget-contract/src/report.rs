@@ -13,17 +13,20 @@ use crate::{Checker, ContractError, ContractReport, FailureKind, PipelineConfig,
 ///
 /// ```
 /// use budget::contract::{Checker, ModelConfig, PipelineConfig, PipelineReport, PromptStore};
+/// use budget::estimate::RatioEstimator;
 ///
 /// let dir = std::env::temp_dir().join(format!("budget-doc-report-{}", std::process::id()));
 /// std::fs::create_dir_all(&dir)?;
-/// std::fs::write(dir.join("a.txt"), "Answer.")?; // "Answer.\n\n": 9 chars, 3 tokens
+/// // "Answer.\n\n": 9 chars, 3 tokens at the token-budget rules' ratio.
+/// std::fs::write(dir.join("a.txt"), "Answer.")?;
 /// let pipeline = PipelineConfig::from_yaml_str(
 ///     "YAMLpipeline:\n  name: p\n  settings:\n    max_context_tokens: 500\n  steps:\n    - id: a\n      action: call_model\n      prompt_key: a\n      max_output_tokens: 100\n",
 ///     dir.join("p.yaml"),
 /// )?;
 /// let model = ModelConfig::new(1_000, None)?;
 /// let prompts = PromptStore::new(&dir);
-/// let report = PipelineReport::of(&Checker::new(&model, &prompts), &pipeline);
+/// let checker = Checker::new(&model, &prompts).estimator(&RatioEstimator);
+/// let report = PipelineReport::of(&checker, &pipeline);
 /// let json = serde_json::to_string(&report)?;
 /// assert_eq!(json, r#"{"name":"p","ok":true,"max_context_tokens_after":500,"clamps":[],"steps":[{"id":"a","fixed_prompt_tokens":67,"history_tokens":0,"context_tokens":500,"output_tokens":100,"safety_margin_tokens":128,"total":795,"window":1000,"headroom":205}]}"#);
 /// # std::fs::remove_dir_all(&dir)?;

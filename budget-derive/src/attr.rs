@@ -112,8 +112,8 @@ pub(crate) struct ContainerAttrs {
 
 /// The estimator of a body's `tokens()` when it has no exact count.
 pub(crate) enum EstimatorChoice {
-    /// `"ratios"`: the token-budget rules' fixed ratios (`RatioEstimator`),
-    /// also the default.
+    /// `"ratios"`: the token-budget rules' fixed ratios (`RatioEstimator`).
+    /// Without `estimator`, `DefaultCounter`.
     Ratios,
     /// `"calibrated"`: `CalibratedEstimator::new(Encoding::O200kBase)`.
     Calibrated,

@@ -20,7 +20,9 @@ use std::time::Duration;
 
 use budget_runtime::{
     Estimator,
-    estimate::{CalibratedEstimator, DEFAULT_ESTIMATOR, Encoding, EstimateMode, RatioEstimator},
+    estimate::{
+        CalibratedEstimator, Encoding, EstimateMode, NON_LATIN_SAFE_ESTIMATOR, RatioEstimator,
+    },
 };
 use corpus::Sample;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
@@ -52,7 +54,7 @@ fn throughput(c: &mut Criterion) {
         b.iter(|| estimate_all(&margin, &files))
     });
     fast.bench_function("default_non_latin_safe/o200k_base", |b| {
-        b.iter(|| estimate_all(&DEFAULT_ESTIMATOR, &files))
+        b.iter(|| estimate_all(&NON_LATIN_SAFE_ESTIMATOR, &files))
     });
     let upper_bound = CalibratedEstimator::upper_bound(Encoding::O200kBase);
     fast.bench_function("upper_bound/o200k_base", |b| {

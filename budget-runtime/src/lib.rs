@@ -57,6 +57,6 @@ pub mod __derive {
 }
 
 // The types most users need; everything else is reached through its module.
-pub use estimate::{DEFAULT_ESTIMATOR, Estimator};
+pub use estimate::Estimator;
 pub use model::{ContextBudget, ContextItem, ContextKind, Item, ItemBuilder};
 pub use pipeline::{Pipeline, Selection};

@@ -1,4 +1,6 @@
-//! The derived token estimate agrees with the runtime's `RatioEstimator`:
+//! The derived token estimate with `estimator = "ratios"` (the token-budget
+//! rules' fixed ratios, selected by name) agrees with the runtime's
+//! `RatioEstimator`:
 //! one content field is estimated exactly as the estimator estimates its
 //! text; several are estimated part by part, each at its own ratio, with
 //! one token per blank-line separator.
@@ -12,21 +14,21 @@ use budget::{
 use proptest::prelude::*;
 
 #[derive(ContextItem)]
-#[context(content_type = "code")]
+#[context(estimator = "ratios", content_type = "code")]
 struct CodeDoc<'a> {
     #[context(content)]
     text: &'a str,
 }
 
 #[derive(ContextItem)]
-#[context(content_type = "prose")]
+#[context(estimator = "ratios", content_type = "prose")]
 struct ProseDoc<'a> {
     #[context(content)]
     text: &'a str,
 }
 
 #[derive(ContextItem)]
-#[context(content_type = "yaml")]
+#[context(estimator = "ratios", content_type = "yaml")]
 struct YamlDoc<'a> {
     #[context(content)]
     text: &'a str,
@@ -34,12 +36,14 @@ struct YamlDoc<'a> {
 
 /// No `content_type`: markdown, the mixed-content default.
 #[derive(ContextItem)]
+#[context(estimator = "ratios")]
 struct DefaultDoc<'a> {
     #[context(content)]
     text: &'a str,
 }
 
 #[derive(ContextItem)]
+#[context(estimator = "ratios")]
 struct TwoParts<'a> {
     #[context(content, content_type = "prose")]
     title: &'a str,
@@ -48,7 +52,7 @@ struct TwoParts<'a> {
 }
 
 #[derive(ContextItem)]
-#[context(content_type = "code")]
+#[context(estimator = "ratios", content_type = "code")]
 struct ThreeCodeParts {
     #[context(content)]
     a: String,
@@ -59,6 +63,7 @@ struct ThreeCodeParts {
 }
 
 #[derive(ContextItem)]
+#[context(estimator = "ratios")]
 struct Counted {
     #[context(content)]
     text: String,

@@ -1,11 +1,12 @@
 //! `#[context(estimator = ...)]`: a derived item's estimate comes from the
-//! chosen estimator instead of the fixed ratios, part by part, with one token
-//! per blank-line separator; an exact `tokens` count still wins. Without
-//! the attribute (or with `"ratios"`) the estimate stays the fixed ratios'.
+//! chosen estimator, part by part, with one token per blank-line separator;
+//! an exact `tokens` count still wins. Without the attribute it is the
+//! library's `DefaultCounter` (exact `o200k_base`); `"ratios"` selects the
+//! token-budget rules' fixed ratios.
 
 use budget::{
     ContextItem, Estimator,
-    estimate::{CalibratedEstimator, ContentType, Encoding, RatioEstimator},
+    estimate::{CalibratedEstimator, ContentType, DefaultCounter, Encoding, RatioEstimator},
 };
 use proptest::prelude::*;
 
@@ -88,7 +89,7 @@ struct ExplicitRatios<'a> {
 
 #[derive(ContextItem)]
 #[context(content_type = "prose")]
-struct DefaultRatios<'a> {
+struct DefaultCounted<'a> {
     #[context(content)]
     text: &'a str,
 }
@@ -97,7 +98,7 @@ struct DefaultRatios<'a> {
 enum Entry<'a> {
     #[context(estimator = Bytes)]
     Bytes(#[context(content)] &'a str),
-    #[context(content_type = "prose")]
+    #[context(estimator = "ratios", content_type = "prose")]
     Seed(#[context(content)] &'a str),
     Delegated(WordDoc<'a>),
 }
@@ -157,7 +158,7 @@ fn each_variant_uses_its_own_estimator() {
 }
 
 #[test]
-fn seed_stays_the_default_and_keeps_its_ratio() {
+fn ratios_are_selected_by_name_and_the_default_is_the_default_counter() {
     // 11 chars / 4.0 = 2.75 → 3
     assert_eq!(
         ExplicitRatios {
@@ -166,19 +167,21 @@ fn seed_stays_the_default_and_keeps_its_ratio() {
         .tokens(),
         3
     );
+    // Exact o200k_base: "hello", " world".
+    #[cfg(feature = "o200k")]
     assert_eq!(
-        DefaultRatios {
+        DefaultCounted {
             text: "hello world"
         }
         .tokens(),
-        3
+        2
     );
     assert_eq!(
         ExplicitRatios { text: "" }.content_type(),
         ContentType::Prose
     );
     assert_eq!(
-        DefaultRatios { text: "" }.content_type(),
+        DefaultCounted { text: "" }.content_type(),
         ContentType::Prose
     );
 }
@@ -190,7 +193,7 @@ fn seed_stays_the_default_and_keeps_its_ratio() {
 fn chinese_prose_is_undercounted_by_the_fixed_ratios_and_not_by_calibrated() {
     assert_eq!(CHINESE.chars().count(), 145);
     // 145 / 4.0 = 36.25 → 37, which is 65% under 107.
-    let seed = DefaultRatios { text: CHINESE }.tokens();
+    let seed = ExplicitRatios { text: CHINESE }.tokens();
     assert_eq!(seed, 37);
     assert!((CHINESE_O200K_TOKENS - seed) * 100 >= 65 * CHINESE_O200K_TOKENS);
 
@@ -239,6 +242,9 @@ proptest! {
     fn explicit_seed_equals_the_seed_estimator(text in any::<String>()) {
         let seed = RatioEstimator.estimate(&text, ContentType::Prose);
         prop_assert_eq!(ExplicitRatios { text: &text }.tokens(), seed);
-        prop_assert_eq!(DefaultRatios { text: &text }.tokens(), seed);
+        prop_assert_eq!(
+            DefaultCounted { text: &text }.tokens(),
+            DefaultCounter.estimate(&text, ContentType::Prose)
+        );
     }
 }

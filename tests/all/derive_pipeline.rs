@@ -6,8 +6,9 @@ use budget::pipeline::{ExclusionReason, InclusionReason};
 use budget::scorer::PriorityScorer;
 use budget::{ContextBudget, ContextItem, Pipeline};
 
+// The token figures below are the token-budget rules' ratios, selected by name.
 #[derive(ContextItem)]
-#[context(kind = "SystemPrompt")]
+#[context(kind = "SystemPrompt", estimator = "ratios")]
 struct System {
     #[context(content)]
     text: &'static str,
@@ -18,7 +19,7 @@ struct System {
 #[derive(ContextItem)]
 enum Entry {
     System(System),
-    #[context(kind = "Message")]
+    #[context(kind = "Message", estimator = "ratios")]
     Message {
         #[context(content)]
         text: String,

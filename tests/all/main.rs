@@ -8,3 +8,4 @@ mod derive_estimate;
 mod derive_estimator;
 mod derive_groups;
 mod derive_pipeline;
+mod one_counter;

@@ -1,6 +1,7 @@
 //! Budget contract on pipelines written in the LocalAI-RAG format: extends
 //! chains, multi-pipeline files, step merging, every typo case, unsafe files
-//! (FIFO, oversize, non-UTF-8), both policies, reports, caching.
+//! (FIFO, oversize, non-UTF-8), both policies, reports, caching. The
+//! expected figures are the token-budget rules' ratios, selected by name.
 
 use std::collections::BTreeMap;
 use std::ffi::OsStr;
@@ -14,7 +15,7 @@ use budget_contract::{
     PipelineConfig, PipelineLoader, PipelineReport, Policy, PromptStore, ReadError, StepReport,
     check_paths, parse_policy_var,
 };
-use budget_runtime::estimate::TokenCounter;
+use budget_runtime::estimate::{RatioEstimator, TokenCounter};
 use proptest::prelude::*;
 
 /// A temporary LocalAI-RAG-like project: `pipelines/`, `prompts/`, `config.json`.
@@ -73,6 +74,7 @@ impl Project {
         let model = self.model();
         let prompts = self.prompts();
         Checker::new(&model, &prompts)
+            .estimator(&RatioEstimator)
             .policy_override(policy)
             .check(&pipeline)
     }
@@ -80,7 +82,9 @@ impl Project {
     fn reports(&self, policy: Policy) -> Vec<PipelineReport> {
         let model = self.model();
         let prompts = self.prompts();
-        let checker = Checker::new(&model, &prompts).policy_override(Some(policy));
+        let checker = Checker::new(&model, &prompts)
+            .estimator(&RatioEstimator)
+            .policy_override(Some(policy));
         check_paths(&[self.path("pipelines")], &checker).unwrap()
     }
 }
@@ -179,6 +183,7 @@ fn format_overhead_and_counter_are_settable() {
     let pipeline = project.load("pipelines/p.yaml").unwrap();
     let (model, prompts) = (project.model(), project.prompts());
     let report = Checker::new(&model, &prompts)
+        .estimator(&RatioEstimator)
         .estimator(&Words)
         .format_overhead(10)
         .check(&pipeline)
@@ -509,7 +514,10 @@ fn extends_chain_merges_settings_deeply_and_steps_by_id() {
     );
 
     let (model, prompts) = (project.model(), project.prompts());
-    let report = Checker::new(&model, &prompts).check(&leaf).unwrap();
+    let report = Checker::new(&model, &prompts)
+        .estimator(&RatioEstimator)
+        .check(&leaf)
+        .unwrap();
     // router 78 + 600 + 4500 + 200 + 100 = 5478; answer 82 + 600 + 4500 + 1000 + 100 = 6282;
     // extra: "<ROUTER>\n\n" 42 chars -> 11 + 64 = 75; 75 + 600 + 4500 + 50 + 100 = 5325.
     let totals: Vec<_> = report
@@ -855,7 +863,11 @@ fn json_report_has_exactly_the_cli_fields() {
 fn a_missing_input_path_is_an_error_not_an_empty_report() {
     let project = Project::new();
     let (model, prompts) = (project.model(), project.prompts());
-    let err = check_paths(&[project.path("nope")], &Checker::new(&model, &prompts)).unwrap_err();
+    let err = check_paths(
+        &[project.path("nope")],
+        &Checker::new(&model, &prompts).estimator(&RatioEstimator),
+    )
+    .unwrap_err();
     assert!(matches!(err, ContractError::Input { .. }), "{err:?}");
 }
 
@@ -864,7 +876,7 @@ fn cache_recomputes_only_when_an_input_changes() {
     let project = Project::new();
     let path = project.write("pipelines/p.yaml", &pipeline("p", SETTINGS, ROUTER_STEP));
     let (model, prompts) = (project.model(), project.prompts());
-    let checker = Checker::new(&model, &prompts);
+    let checker = Checker::new(&model, &prompts).estimator(&RatioEstimator);
     let mut cache = ContractCache::new();
     assert_eq!(cache.check(&checker, &path).unwrap().1, CacheStatus::Miss);
     assert_eq!(cache.check(&checker, &path).unwrap().1, CacheStatus::Hit);

@@ -294,7 +294,11 @@ fn body_expr<'b>(
             });
             let parts = quote!(&[#(#parts),*]);
             let estimate = match body.estimator() {
-                None | Some(EstimatorChoice::Ratios) => quote!(#ratio_estimate_parts(#parts)),
+                None => {
+                    let default_counter = paths.runtime(Runtime::DefaultCounter);
+                    quote!(#estimate_parts(&#default_counter, #parts))
+                }
+                Some(EstimatorChoice::Ratios) => quote!(#ratio_estimate_parts(#parts)),
                 Some(EstimatorChoice::Calibrated) => {
                     let calibrated = paths.runtime(Runtime::CalibratedEstimator);
                     let encoding = paths.runtime(Runtime::Encoding);

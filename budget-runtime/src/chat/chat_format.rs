@@ -82,7 +82,7 @@ impl ToolsFormat {
 ///   counted as its full text (name, description, each parameter's name,
 ///   type, description and values) plus 12 tokens. An approximation meant
 ///   to err high: pair it with an estimator that does not undercount
-///   (`DEFAULT_ESTIMATOR`, or `CalibratedEstimator::upper_bound` for a
+///   (`NON_LATIN_SAFE_ESTIMATOR`, or `CalibratedEstimator::upper_bound` for a
 ///   guaranteed bound) and keep a margin.
 ///
 /// ```

@@ -169,7 +169,7 @@ impl Compactor {
     /// `tokens_after` are [`PromptTokens::counted`] with `estimator` (plus
     /// the per-message overhead), and the plan is converted into it as for a
     /// reported count. Use an estimator that does not undercount the
-    /// conversation's scripts (`DEFAULT_ESTIMATOR`, the guaranteed
+    /// conversation's scripts (`NON_LATIN_SAFE_ESTIMATOR`, the guaranteed
     /// `CalibratedEstimator::upper_bound`, or an exact counter): `chars / 4` counts Chinese at about a third of its
     /// tokens.
     ///

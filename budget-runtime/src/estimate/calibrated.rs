@@ -40,7 +40,7 @@ pub enum EstimateMode {
     /// random strings of rare characters (`tests/non_latin.rs`), at the
     /// price of overestimating ordinary non-Latin prose (3× on average, up
     /// to 6.4× on the multilingual samples); identical to [`EstimateMode::BestGuess`] on
-    /// ASCII text. The recommended default: [`DEFAULT_ESTIMATOR`](crate::estimate::DEFAULT_ESTIMATOR).
+    /// ASCII text. The recommended default: [`NON_LATIN_SAFE_ESTIMATOR`](crate::estimate::NON_LATIN_SAFE_ESTIMATOR).
     NonLatinSafe,
     /// [`guaranteed_upper_bound`](crate::estimate::guaranteed_upper_bound):
     /// the text's UTF-8 length, never below the exact `o200k_base` or

@@ -1,8 +1,10 @@
-//! Token estimation: the [`Estimator`] and [`TokenCounter`] traits, the
-//! [`RatioEstimator`] with its fixed characters-per-token ratios, the
+//! Token counting: the [`Estimator`] and [`TokenCounter`] traits, the
+//! [`DefaultCounter`] every entry point counts with unless told otherwise,
+//! the [`RatioEstimator`] with its fixed characters-per-token ratios, the
 //! [`CalibratedEstimator`] fitted per [`Encoding`] (with the recommended
-//! [`DEFAULT_ESTIMATOR`] and a guaranteed upper bound), the
-//! [`ExactCounter`] (features `o200k`, `cl100k`), and [`OnDemandCounts`],
+//! [`NON_LATIN_SAFE_ESTIMATOR`] and a guaranteed upper bound), the
+//! [`ExactCounter`] (features `o200k`, `cl100k`; tokenizer files of open
+//! models with `bpe`), and [`OnDemandCounts`],
 //! which counts a list of texts
 //! only as far as each question needs (the payload assembler's exact mode).
 //!
@@ -14,7 +16,7 @@
 //! |---|---|---|
 //! | [`RatioEstimator`] | 9–20% | up to 5% (71% of non-English samples) |
 //! | [`CalibratedEstimator::new`] | 2.0–3.2% | none |
-//! | [`DEFAULT_ESTIMATOR`] (non-Latin safe) | as the best guess on ASCII | none, nor on random non-Latin text |
+//! | [`NON_LATIN_SAFE_ESTIMATOR`] (non-Latin safe) | as the best guess on ASCII | none, nor on random non-Latin text |
 //! | [`CalibratedEstimator::upper_bound`] | over by 3–5× | never under, on any input |
 //! | [`ExactCounter`] (features `o200k`, `cl100k`) | exact | — |
 //!
@@ -24,6 +26,7 @@
 
 mod calibrated;
 mod calibration;
+mod default_counter;
 mod encoding;
 mod exact;
 mod features;
@@ -46,6 +49,7 @@ mod vocabulary;
 pub use budget_rules::{ContentType, UnknownContentType, count_chars, ratio_estimate};
 pub use calibrated::{CalibratedEstimator, EstimateMode};
 pub use calibration::{Calibration, CalibrationError, Coefficients};
+pub use default_counter::DefaultCounter;
 pub use encoding::{Encoding, UnknownEncoding};
 pub use exact::{ExactCounter, MAX_TOKENIZER_FILE_BYTES, TokenizerError};
 pub use features::{FEATURE_COUNT, Feature, TextFeatures};
@@ -56,24 +60,23 @@ pub use seed::RatioEstimator;
 pub use split_pattern::SplitPattern;
 pub use upper_bound::guaranteed_upper_bound;
 
-/// The estimator to default to where text of any language is estimated
-/// (`Prompt`, compaction, the command-line tool): the calibrated model for
+/// A cheap estimate for text of any language (the library's default is
+/// [`DefaultCounter`], exact `o200k_base`): the calibrated model for
 /// `o200k_base` in [`EstimateMode::NonLatinSafe`]. It matches the best guess
 /// on ASCII text (about 2% mean error per file) and never underestimates
 /// CJK or other non-Latin text by more than 10% against `o200k_base`, even
 /// random strings of rare characters, at the price of overestimating
 /// ordinary non-Latin prose (3× on average, up to 6.4×). For exact counts use [`ExactCounter`]; for
-/// a bound that holds on every input, [`EstimateMode::UpperBound`]. The
-/// derive's default stays the fixed ratios ([`RatioEstimator`]).
+/// a bound that holds on every input, [`EstimateMode::UpperBound`].
 ///
 /// ```
-/// use budget::estimate::DEFAULT_ESTIMATOR;
+/// use budget::estimate::NON_LATIN_SAFE_ESTIMATOR;
 /// use budget::{Estimator, estimate::ContentType};
 ///
-/// let estimator: &dyn Estimator = &DEFAULT_ESTIMATOR;
+/// let estimator: &dyn Estimator = &NON_LATIN_SAFE_ESTIMATOR;
 /// assert_eq!(estimator.estimate("中文文本的令牌估计", ContentType::Prose), 27); // capped at 27 bytes
 /// ```
-pub const DEFAULT_ESTIMATOR: CalibratedEstimator =
+pub const NON_LATIN_SAFE_ESTIMATOR: CalibratedEstimator =
     CalibratedEstimator::non_latin_safe(Encoding::O200kBase);
 
 /// Estimates how many tokens a text costs; results are in tokens.

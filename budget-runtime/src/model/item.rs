@@ -4,7 +4,7 @@ use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::ops::RangeInclusive;
 
-use crate::estimate::{ContentType, Estimator, RatioEstimator};
+use crate::estimate::{ContentType, DefaultCounter, Estimator};
 use crate::model::{
     ContextItem, ContextKind, MetadataValue, MetadataValueRef, TagList, Tier, Timestamp,
 };
@@ -165,7 +165,8 @@ impl ContextItem for Item {
 /// Builds an [`Item`]; see [`Item::builder`].
 ///
 /// Without [`tokens`](ItemBuilder::tokens), the count is estimated from the
-/// content with the [`RatioEstimator`] for the item's content type.
+/// content with the [`DefaultCounter`] (exact `o200k_base` by default);
+/// [`build_with`](ItemBuilder::build_with) takes another counter.
 #[derive(Clone, Debug)]
 #[must_use = "call .build() to get the item"]
 pub struct ItemBuilder {
@@ -316,7 +317,7 @@ impl ItemBuilder {
     /// [`ItemError::InvalidLines`] if a line range starts at 0 or ends
     /// before it starts.
     pub fn build(self) -> Result<Item, ItemError> {
-        self.build_with(&RatioEstimator)
+        self.build_with(&DefaultCounter)
     }
 
     /// The item, its token count (unless given with
@@ -474,11 +475,16 @@ mod tests {
             .unwrap();
         assert_eq!(item.negative_tokens(), Some(-4));
         assert_eq!(item.tokens(), 0);
-        let estimated = Item::builder("hello world")
+        let ratios = Item::builder("hello world")
             .content_type(ContentType::Prose)
-            .build()
+            .build_with(&crate::estimate::RatioEstimator)
             .unwrap();
-        assert_eq!(estimated.tokens(), 3); // 11 chars / 4.0 → 2.75 → 3
+        assert_eq!(ratios.tokens(), 3); // 11 chars / 4.0 → 2.75 → 3
+        let default = Item::builder("hello world").build().unwrap();
+        #[cfg(feature = "o200k")]
+        assert_eq!(default.tokens(), 2); // exact o200k_base: "hello", " world"
+        #[cfg(not(feature = "o200k"))]
+        assert_eq!(default.tokens(), 11); // the UTF-8 length
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! [`PayloadAssembler`]: places candidates into tiers, renders the payload
 //! and demotes further until the rendered text fits the total.
 
-use crate::estimate::{ContentType, Estimator, OnDemandCounts, RatioEstimator};
+use crate::estimate::{ContentType, DefaultCounter, Estimator, OnDemandCounts};
 use crate::model::{ContextItem, Tier, TierThresholds};
 use crate::payload::candidate::Rank;
 use crate::payload::demotion::{Slot, TierCost, TierPlacer};
@@ -52,7 +52,7 @@ pub enum OfferOrder {
 ///   token-budget rules ask: mentions get what it leaves.
 ///
 /// Fragments are rendered in the assembler's [`Format`] (default
-/// Markdown); estimates use its [`Estimator`] (default [`RatioEstimator`]).
+/// Markdown); estimates use its [`Estimator`] (default [`DefaultCounter`]).
 ///
 /// The rendered size ([`HybridPayload::rendered_tokens`]) is the
 /// estimate of the whole rendered text, raised by every RAW item's
@@ -117,12 +117,12 @@ impl std::fmt::Debug for PayloadAssembler<'_> {
 }
 
 impl PayloadAssembler<'static> {
-    /// An assembler for `budget` with the [`RatioEstimator`], Markdown, rank
+    /// An assembler for `budget` with the [`DefaultCounter`], Markdown, rank
     /// order and no score thresholds.
     pub fn new(budget: TierBudget) -> Self {
         Self {
             budget,
-            estimator: &RatioEstimator,
+            estimator: &DefaultCounter,
             format: Format::Markdown,
             order: OfferOrder::Rank,
             thresholds: None,
@@ -795,6 +795,7 @@ pub enum PayloadError {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::estimate::RatioEstimator;
     use crate::model::Item;
     use crate::payload::{DemotionCause, ItemState, TierBudget};
 
@@ -868,7 +869,9 @@ mod tests {
             item(380, 0.3, "worst.rs"),
             item(10, 0.6, "small.rs"),
         ];
+        // The ratios, whose estimate of the structure is known to overflow.
         let payload = PayloadAssembler::new(budget)
+            .estimator(&RatioEstimator)
             .assemble_items(&items)
             .unwrap();
         assert!(payload.rendered_tokens() <= 1_000);
@@ -1005,6 +1008,7 @@ mod tests {
         let budget = TierBudget::with_total(2_000).unwrap();
         let items = [item(5_000, 0.5, "huge.rs")];
         let payload = PayloadAssembler::new(budget)
+            .estimator(&RatioEstimator)
             .assemble_items(&items)
             .unwrap();
         let p = payload.placements()[0];

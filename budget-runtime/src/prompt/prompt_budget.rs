@@ -10,7 +10,7 @@ use crate::compact::{
     needs_repair, repair_tool_pairs, trim_messages,
 };
 use crate::estimate::ContentType;
-use crate::estimate::{CalibratedEstimator, Encoding, Estimator};
+use crate::estimate::{Encoding, Estimator};
 use crate::model::{ContextBudget, ContextItem, ItemView};
 use crate::pipeline::{OverflowStrategy, Pipeline, SelectionReport};
 use crate::prompt::error::PromptError;
@@ -36,11 +36,10 @@ pub const DEFAULT_HISTORY_SHARE: f64 = 0.5;
 /// items, when none is set.
 pub const DEFAULT_DOCUMENTS_HEADER: &str = "Context for this request (reference material):";
 
-/// The counter a [`PromptBudget`] uses unless told otherwise, one that never
-/// undercounts `o200k_base`: the exact `o200k_base` counter with the `o200k`
-/// feature, else the UTF-8 length of each text
-/// ([`CalibratedEstimator::upper_bound`]), a count no tokenizer with tokens
-/// of at least one byte exceeds.
+/// The counter a [`PromptBudget`] uses unless told otherwise: the library's
+/// one [`DefaultCounter`](crate::estimate::DefaultCounter), exact
+/// `o200k_base` with the `o200k` feature, else the UTF-8 length of each
+/// text, a count no tokenizer with tokens of at least one byte exceeds.
 ///
 /// ```
 /// use budget::{Estimator, estimate::ContentType, prompt::default_counter};
@@ -57,11 +56,7 @@ pub const DEFAULT_DOCUMENTS_HEADER: &str = "Context for this request (reference 
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn default_counter() -> Arc<dyn Estimator> {
-    #[cfg(feature = "o200k")]
-    if let Ok(exact) = crate::estimate::ExactCounter::new(Encoding::O200kBase) {
-        return Arc::new(exact);
-    }
-    Arc::new(CalibratedEstimator::upper_bound(Encoding::O200kBase))
+    Arc::new(crate::estimate::DefaultCounter)
 }
 
 /// Joins the items of the context message.
@@ -221,7 +216,7 @@ impl PromptBudgetBuilder {
     /// [`TokenCounter`](crate::estimate::TokenCounter) is an [`Estimator`]) or an
     /// estimator that does not undercount (default [`default_counter`]). An
     /// estimator that can undercount (such as
-    /// [`DEFAULT_ESTIMATOR`](crate::estimate::DEFAULT_ESTIMATOR), up to
+    /// [`NON_LATIN_SAFE_ESTIMATOR`](crate::estimate::NON_LATIN_SAFE_ESTIMATOR), up to
     /// 21% under on Markdown tables) can overflow the window; give it a
     /// [`safety_margin_tokens`](Self::safety_margin_tokens) that covers its
     /// worst case.
@@ -642,6 +637,10 @@ impl PromptBudget {
         }
         let mut config = self.compaction.clone();
         config.context.max_tokens = Some(budget);
+        // One per-message overhead model: the chat format's framing (and
+        // its role, one token in every supported tokenizer).
+        config.compression.per_message_overhead_tokens =
+            self.format.per_message + u64::from(self.format.role_text);
         let (messages, compaction) = match Compactor::new(&config, None) {
             Ok(compactor) => {
                 let compacted = compactor

@@ -168,11 +168,13 @@ fn payload_does_not_over_demote_understated_items() {
                     .link(format!("src/f{i:02}.rs"));
                 match declared {
                     Some(tokens) => builder.tokens(tokens).build().unwrap(),
-                    None => builder.build().unwrap(),
+                    None => builder.build_with(&RatioEstimator).unwrap(),
                 }
             })
             .collect();
+        // The figures above are the ratios'.
         let payload = PayloadAssembler::new(TierBudget::with_total(20_000).unwrap())
+            .estimator(&RatioEstimator)
             .assemble_items(&items)
             .unwrap();
         let raw: Vec<usize> = payload

@@ -6,7 +6,11 @@
 use budget_runtime::payload::{
     Format, ItemState, OfferOrder, PayloadAssembler, Sha256Digest, TierBudget,
 };
-use budget_runtime::{Item, estimate::ContentType, model::Tier};
+use budget_runtime::{
+    Item,
+    estimate::{ContentType, RatioEstimator},
+    model::Tier,
+};
 
 fn items() -> Vec<Item> {
     vec![
@@ -77,6 +81,7 @@ fn rendered_payload_matches_the_reviewed_golden_file() {
     // RAW 1,400 × 0.9 = 1,260; LINKED 400 × 0.9 = 360; SUMMARY 200 × 0.9 = 180.
     let budget = TierBudget::new(2_000, 300, 10.0, 20.0, 70.0, 10.0).unwrap();
     let payload = PayloadAssembler::new(budget)
+        .estimator(&RatioEstimator)
         .order(OfferOrder::Arrival)
         .assemble_items(&items)
         .unwrap();
@@ -105,6 +110,7 @@ fn every_format_matches_its_reviewed_golden_file() {
     let items = items();
     let budget = TierBudget::new(2_000, 300, 10.0, 20.0, 70.0, 10.0).unwrap();
     let markdown = PayloadAssembler::new(budget)
+        .estimator(&RatioEstimator)
         .order(OfferOrder::Arrival)
         .assemble_items(&items)
         .unwrap();
@@ -113,6 +119,7 @@ fn every_format_matches_its_reviewed_golden_file() {
         (Format::Json, include_str!("../golden/payload.json"), "json"),
     ] {
         let payload = PayloadAssembler::new(budget)
+            .estimator(&RatioEstimator)
             .order(OfferOrder::Arrival)
             .format(format)
             .assemble_items(&items)
