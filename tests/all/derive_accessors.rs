@@ -268,8 +268,10 @@ fn enums_delegate_per_variant() {
     let system = Context::System("Be brief.", true);
     assert_eq!(*system.kind(), ContextKind::SYSTEM_PROMPT);
     assert!(system.pinned());
-    // 9 chars / 3.75 = 2.4 → 3
-    assert_eq!(system.tokens(), 3);
+    assert_eq!(
+        system.tokens(),
+        DefaultCounter.estimate("Be brief.", ContentType::Markdown)
+    );
 }
 
 #[cfg(feature = "chrono")]
