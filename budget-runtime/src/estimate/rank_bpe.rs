@@ -16,6 +16,9 @@ use unicode_normalization::UnicodeNormalization;
 
 use crate::estimate::{SplitPattern, TokenizerError};
 
+/// Pieces up to this many bytes are merged on the stack.
+const SHORT_PIECE: usize = 64;
+
 /// A byte-pair tokenizer from a rank vocabulary and a split pattern.
 pub(crate) struct RankBpe {
     ranks: foldhash::HashMap<Vec<u8>, u32>,
@@ -70,6 +73,65 @@ impl RankBpe {
         if piece.len() <= 1 || self.ranks.contains_key(piece) {
             return u64::from(!piece.is_empty());
         }
+        if piece.len() <= SHORT_PIECE {
+            return self.short_piece_tokens(piece);
+        }
+        self.long_piece_tokens(piece)
+    }
+
+    /// [`piece_tokens`](Self::piece_tokens) of a piece of at most
+    /// [`SHORT_PIECE`] bytes, without allocating: the symbol boundaries and
+    /// the rank of each adjacent pair in arrays on the stack, the lowest
+    /// rank found by a scan (the leftmost on ties), as tiktoken does.
+    fn short_piece_tokens(&self, piece: &[u8]) -> u64 {
+        let n = piece.len();
+        let rank_of = |start: usize, stop: usize| {
+            self.ranks
+                .get(&piece[start..stop])
+                .copied()
+                .unwrap_or(u32::MAX)
+        };
+        // bounds[..len] are the symbols' starts, then `n`; pair[i] is the
+        // rank of joining symbol i with symbol i + 1.
+        let mut bounds = [0usize; SHORT_PIECE + 1];
+        let mut pair = [u32::MAX; SHORT_PIECE + 1];
+        let mut len = n + 1;
+        for i in 0..=n {
+            bounds[i] = i;
+        }
+        for i in 0..n - 1 {
+            pair[i] = rank_of(i, i + 2);
+        }
+        loop {
+            let (at, lowest) =
+                pair[..len - 2]
+                    .iter()
+                    .enumerate()
+                    .fold(
+                        (0, u32::MAX),
+                        |best, (i, &r)| if r < best.1 { (i, r) } else { best },
+                    );
+            if lowest == u32::MAX {
+                break;
+            }
+            // Join symbols `at` and `at + 1`: drop boundary `at + 1`.
+            bounds.copy_within(at + 2..len, at + 1);
+            pair.copy_within(at + 2..len, at + 1);
+            len -= 1;
+            pair[at] = if at + 2 < len {
+                rank_of(bounds[at], bounds[at + 2])
+            } else {
+                u32::MAX
+            };
+            if at > 0 {
+                pair[at - 1] = rank_of(bounds[at - 1], bounds[at + 1]);
+            }
+        }
+        (len - 1) as u64
+    }
+
+    /// [`piece_tokens`](Self::piece_tokens) of a long piece.
+    fn long_piece_tokens(&self, piece: &[u8]) -> u64 {
         // Symbols as a linked list over byte ranges; pairs in a min-heap of
         // (rank, start of the left symbol, end of the right symbol).
         let n = piece.len();
@@ -210,6 +272,32 @@ mod tests {
         assert_eq!(pieces, ["a", "  ", " b"]); // whitespace before a word gives it a space
         let narrow = Splitter::new(&SplitPattern::custom("letters", r"\p{L}+", false)).unwrap();
         assert_eq!(narrow.split("ab12").collect::<Vec<_>>(), ["ab", "1", "2"]);
+    }
+
+    /// The stack path (short pieces) and the heap path (long ones) agree
+    /// on every piece, with merges that overlap and chain.
+    #[test]
+    fn short_and_long_pieces_merge_alike() {
+        use proptest::prelude::*;
+        let bpe = RankBpe::new(
+            bytes_and(&[
+                "ab", "bc", "abc", "ca", "cab", "bca", "aa", "aaa", "abca", "bb",
+            ]),
+            &SplitPattern::CL100K,
+        )
+        .unwrap();
+        let mut runner = proptest::test_runner::TestRunner::new(ProptestConfig::with_cases(512));
+        runner
+            .run(&"[abc]{2,64}", |piece| {
+                prop_assert_eq!(
+                    bpe.short_piece_tokens(piece.as_bytes()),
+                    bpe.long_piece_tokens(piece.as_bytes()),
+                    "{}",
+                    piece
+                );
+                Ok(())
+            })
+            .unwrap();
     }
 
     #[test]
