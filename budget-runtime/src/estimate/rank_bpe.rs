@@ -96,11 +96,11 @@ impl RankBpe {
         let mut bounds = [0usize; SHORT_PIECE + 1];
         let mut pair = [u32::MAX; SHORT_PIECE + 1];
         let mut len = n + 1;
-        for i in 0..=n {
-            bounds[i] = i;
+        for (i, bound) in bounds.iter_mut().enumerate().take(n + 1) {
+            *bound = i;
         }
-        for i in 0..n - 1 {
-            pair[i] = rank_of(i, i + 2);
+        for (i, rank) in pair.iter_mut().enumerate().take(n - 1) {
+            *rank = rank_of(i, i + 2);
         }
         loop {
             let (at, lowest) =
