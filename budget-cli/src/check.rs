@@ -52,6 +52,7 @@ pub fn run(args: &CheckArgs) -> Result<(), CliError> {
         &crate::counter::CounterRequest {
             model: args.model.as_deref(),
             tokenizer: args.tokenizer.as_deref(),
+            models: args.models.as_deref(),
         },
     )?;
     let prompts = PromptStore::new(&args.prompts);

@@ -113,6 +113,11 @@ pub struct InputArgs {
     /// `huggingface`). Never downloaded. Replaces --counter.
     #[arg(long, value_name = "FILE", conflicts_with = "counter")]
     pub tokenizer: Option<PathBuf>,
+    /// Model profiles of your own (TOML, `[models."name"]` tables: `base`,
+    /// `context_window`, `max_output_tokens`, `tokenizer`, `template`, …),
+    /// added to the built-in ones or replacing them, for --model.
+    #[arg(long, value_name = "FILE", requires = "model")]
+    pub models: Option<PathBuf>,
     /// Skip files larger than BYTES as too large.
     #[arg(long, value_name = "BYTES", default_value_t = MAX_FILE_BYTES)]
     pub max_file_bytes: u64,
@@ -124,6 +129,7 @@ impl InputArgs {
         CounterRequest {
             model: self.model.as_deref(),
             tokenizer: self.tokenizer.as_deref(),
+            models: self.models.as_deref(),
         }
     }
 
@@ -250,6 +256,11 @@ pub struct CheckArgs {
     /// `huggingface`). Never downloaded. Replaces --counter.
     #[arg(long, value_name = "FILE", conflicts_with = "counter")]
     pub tokenizer: Option<PathBuf>,
+    /// Model profiles of your own (TOML, `[models."name"]` tables: `base`,
+    /// `context_window`, `max_output_tokens`, `tokenizer`, `template`, …),
+    /// added to the built-in ones or replacing them, for --model.
+    #[arg(long, value_name = "FILE", requires = "model")]
+    pub models: Option<PathBuf>,
 
     /// Tokens added to each step's fixed prompt for roles and separators
     /// [default: the library's 64].

@@ -115,6 +115,8 @@ pub struct CounterRequest<'a> {
     pub model: Option<&'a str>,
     /// `--tokenizer`: a tokenizer file.
     pub tokenizer: Option<&'a Path>,
+    /// `--models`: profiles of the user's, added to the built-in ones.
+    pub models: Option<&'a Path>,
 }
 
 /// Every text as one content type, at the fixed ratio.
@@ -137,12 +139,16 @@ impl Counter {
         request: &CounterRequest<'_>,
     ) -> Result<Self, CounterError> {
         let model = match request.model {
-            Some(name) => Some(
-                ModelRegistry::builtin()
-                    .lookup(name)
-                    .map_err(CounterError::Model)?
-                    .clone(),
-            ),
+            Some(name) => {
+                let mut registry = ModelRegistry::builtin();
+                if let Some(path) = request.models {
+                    let text = read_models(path)?;
+                    registry
+                        .extend_from_toml(&text, path)
+                        .map_err(CounterError::Model)?;
+                }
+                Some(registry.lookup(name).map_err(CounterError::Model)?.clone())
+            }
             None => None,
         };
         if let Some(path) = request.tokenizer {
@@ -233,6 +239,30 @@ impl Counter {
     pub fn count(&self, text: &str, content_type: ContentType) -> u64 {
         self.estimator().estimate(text, content_type)
     }
+}
+
+/// The largest `--models` file read.
+const MAX_MODELS_BYTES: u64 = 1 << 20;
+
+/// The text of the `--models` file, read up to 1 MiB.
+fn read_models(path: &Path) -> Result<String, CounterError> {
+    use std::io::Read;
+    let error = |message: String| {
+        CounterError::Model(budget::profile::ProfileError::File {
+            path: path.to_path_buf(),
+            line: 0,
+            message,
+        })
+    };
+    let file = std::fs::File::open(path).map_err(|e| error(e.to_string()))?;
+    let mut bytes = Vec::new();
+    file.take(MAX_MODELS_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| error(e.to_string()))?;
+    if bytes.len() as u64 > MAX_MODELS_BYTES {
+        return Err(error(format!("larger than {MAX_MODELS_BYTES} bytes")));
+    }
+    String::from_utf8(bytes).map_err(|_| error("not UTF-8 text".into()))
 }
 
 #[cfg(feature = "exact")]

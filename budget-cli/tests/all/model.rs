@@ -172,3 +172,67 @@ fn base64(bytes: &[u8]) -> String {
     }
     out
 }
+
+#[test]
+fn models_file_adds_and_overrides_profiles() {
+    let dir = project();
+    std::fs::write(
+        dir.path().join("models.toml"),
+        "[models.\"our-gpt\"]\nbase = \"gpt-4o\"\ncontext_window = 20000\nmax_output_tokens = 4000\n",
+    )
+    .unwrap();
+    let run = budget_in(
+        dir.path(),
+        &[
+            "count",
+            "--models",
+            "models.toml",
+            "--model",
+            "our-gpt",
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let report = run.json();
+    assert_eq!(report["model"]["name"], "our-gpt");
+    assert_eq!(report["model"]["context_window"], 20_000);
+    assert_eq!(report["counter"], "o200k_base (exact)");
+    let run = budget_in(
+        dir.path(),
+        &[
+            "pack",
+            "--models",
+            "models.toml",
+            "--model",
+            "our-gpt",
+            "--budget",
+            "auto",
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("of a 16000-token budget"),
+        "{}",
+        run.stderr
+    );
+    // A mistake in the file: exit 2 with the file, line and key.
+    std::fs::write(
+        dir.path().join("bad.toml"),
+        "\n[models.x]\nbase = \"gpt-4o\"\nwindow = 3\n",
+    )
+    .unwrap();
+    let run = budget_in(
+        dir.path(),
+        &["count", "--models", "bad.toml", "--model", "x"],
+    );
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr
+            .contains("bad.toml:2: model `x`: unknown key `window`"),
+        "{}",
+        run.stderr
+    );
+}

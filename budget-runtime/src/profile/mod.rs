@@ -23,6 +23,8 @@
 mod model_profile;
 mod profile_counter;
 mod profile_error;
+#[cfg(feature = "toml")]
+mod profile_file;
 mod registry;
 
 pub use model_profile::{ModelProfile, TokenizerSpec};

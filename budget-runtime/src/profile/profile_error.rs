@@ -18,4 +18,14 @@ pub enum ProfileError {
     /// The profile's tokenizer file cannot be read.
     #[error(transparent)]
     Tokenizer(#[from] TokenizerError),
+    /// A profile file (TOML) that cannot be used.
+    #[error("{}:{line}: {message}", path.display())]
+    File {
+        /// The file.
+        path: std::path::PathBuf,
+        /// The 1-based line of the model's table (0 when unknown).
+        line: usize,
+        /// What is wrong.
+        message: String,
+    },
 }
