@@ -7,5 +7,6 @@ mod cupel_differential;
 mod cupel_parity;
 mod exact_counter;
 mod model_profiles;
+mod model_registry;
 mod prompt_default_counter;
 mod tokenizer_files;
