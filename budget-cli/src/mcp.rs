@@ -30,6 +30,10 @@ pub struct PackParams {
     pub format: Option<String>,
     /// `o200k` (default), `cl100k`, `calibrated` or `ratios`.
     pub counter: Option<String>,
+    /// The model the prompt is for (`gpt-4o`, `llama3.1`, …): its
+    /// tokenizer counts, and `budget: "auto"` fills its window. Replaces
+    /// `counter`.
+    pub model: Option<String>,
     /// Only files matching these globs (gitignore syntax).
     #[serde(default)]
     pub include: Vec<String>,
@@ -56,6 +60,10 @@ pub struct CountParams {
     pub paths: Vec<String>,
     /// `o200k` (default), `cl100k`, `calibrated` or `ratios`.
     pub counter: Option<String>,
+    /// The model the prompt is for (`gpt-4o`, `llama3.1`, …): its
+    /// tokenizer counts, and `budget: "auto"` fills its window. Replaces
+    /// `counter`.
+    pub model: Option<String>,
     /// `table` (default) or `json`.
     pub format: Option<String>,
     /// Any other `budget count` flags, e.g. `["--tree", "--depth", "2"]`.
@@ -122,6 +130,7 @@ impl BudgetServer {
         flag(&mut argv, "query", p.query);
         flag(&mut argv, "format", p.format);
         flag(&mut argv, "counter", p.counter);
+        flag(&mut argv, "model", p.model);
         flags(&mut argv, "include", p.include);
         flags(&mut argv, "exclude", p.exclude);
         flag(&mut argv, "diff", p.diff);
@@ -142,6 +151,7 @@ impl BudgetServer {
     ) -> Result<CallToolResult, ErrorData> {
         let mut argv: Vec<OsString> = vec!["count".into()];
         flag(&mut argv, "counter", p.counter);
+        flag(&mut argv, "model", p.model);
         flag(&mut argv, "format", p.format);
         run(argv, p.args, p.paths).await
     }

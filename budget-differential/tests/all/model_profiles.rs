@@ -259,4 +259,77 @@ fn template_framing_counts_match_the_reference() {
         reference_count("llama3.tiktoken", &SplitPattern::LLAMA3, &specials, text)
     );
     assert_eq!(llama.count_tokens("\n\n"), 1);
+
+    let qwen = ExactCounter::from_file(&references().join("files/qwen.tiktoken"), None).unwrap();
+    let format = budget_runtime::chat::ChatTemplate::ChatMl.format(&qwen);
+    let text = "<|im_start|>user\nHello there, how are you?<|im_end|>\n";
+    assert_eq!(
+        format.message_tokens(&message, &qwen),
+        reference_count(
+            "qwen.tiktoken",
+            &SplitPattern::QWEN,
+            &["<|im_start|>", "<|im_end|>"],
+            text
+        )
+    );
+    let priming = "<|im_start|>assistant\n";
+    assert_eq!(
+        format.reply_priming,
+        reference_count(
+            "qwen.tiktoken",
+            &SplitPattern::QWEN,
+            &["<|im_start|>"],
+            priming
+        )
+    );
+}
+
+#[test]
+fn mistral_requests_are_never_undercounted_against_mistral_common() {
+    // mistral-common renders and tokenizes the request (its v3 tekken
+    // template folds the system prompt into the last user message).
+    let script = r#"
+import sys
+from mistral_common.tokens.tokenizers.mistral import MistralTokenizer
+from mistral_common.protocol.instruct.messages import UserMessage, AssistantMessage, SystemMessage
+from mistral_common.protocol.instruct.request import ChatCompletionRequest
+tok = MistralTokenizer.from_file(sys.argv[1])
+req = ChatCompletionRequest(messages=[SystemMessage(content=sys.argv[2]), UserMessage(content=sys.argv[3]),
+                                      AssistantMessage(content=sys.argv[4]), UserMessage(content=sys.argv[5])])
+print(len(tok.encode_chat_completion(req).tokens))
+"#;
+    let texts = [
+        "You are a Rust expert.",
+        "Why does `cargo build` fail with E0502?",
+        "Because a shared borrow is still alive when you push.",
+        "Как это исправить? 修复方法是什么？",
+    ];
+    let file = references().join("files/tekken_240911.json");
+    let out = Command::new(references().join("venv/bin/python"))
+        .args(["-c", script, file.to_str().unwrap()])
+        .args(texts)
+        .output()
+        .expect("the reference Python of scripts/references.sh");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let reference: u64 = String::from_utf8(out.stdout)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+
+    let tekken = ExactCounter::from_file(&file, None).unwrap();
+    let format = budget_runtime::chat::ChatTemplate::Mistral.format(&tekken);
+    let messages = [
+        Message::system(texts[0]),
+        Message::user(texts[1]),
+        Message::assistant(texts[2]),
+        Message::user(texts[3]),
+    ];
+    let ours = format.request_tokens(&messages, &[], &tekken);
+    assert!(ours >= reference, "ours {ours} < reference {reference}");
+    assert!(ours <= reference + 8, "ours {ours}, reference {reference}");
 }
