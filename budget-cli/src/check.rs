@@ -47,14 +47,7 @@ pub fn run(args: &CheckArgs) -> Result<(), CliError> {
         Some(PolicyArg::AutoClamp) => Some(Policy::AutoClamp),
         None => policy_from_env().map_err(CheckError::from)?,
     };
-    let counter = Counter::resolve(
-        args.counter,
-        &crate::counter::CounterRequest {
-            model: args.model.as_deref(),
-            tokenizer: args.tokenizer.as_deref(),
-            models: args.models.as_deref(),
-        },
-    )?;
+    let counter = Counter::resolve(args.counter, &args.model.counter_request())?;
     let prompts = PromptStore::new(&args.prompts);
     let mut checker = Checker::new(&model, &prompts)
         .estimator(counter.estimator())

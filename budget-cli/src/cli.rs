@@ -99,11 +99,22 @@ pub struct InputArgs {
     /// How tokens are counted.
     #[arg(long, value_enum, value_name = "COUNTER", default_value_t = CounterChoice::DEFAULT)]
     pub counter: CounterChoice,
+    #[command(flatten)]
+    pub model: ModelArgs,
+    /// Skip files larger than BYTES as too large.
+    #[arg(long, value_name = "BYTES", default_value_t = MAX_FILE_BYTES)]
+    pub max_file_bytes: u64,
+}
+
+/// `--model`, `--tokenizer` and `--models`, shared by `pack`, `count` and
+/// `check`.
+#[derive(Debug, Args)]
+pub struct ModelArgs {
     /// The model the prompt is for (`gpt-4o`, `claude-sonnet-4-5`,
     /// `llama3.1`, `Qwen/Qwen2.5-7B-Instruct`, …): counts with its tokenizer
     /// (exact for OpenAI models and for open models whose tokenizer file is
     /// in the local Hugging Face cache, else a documented estimate), and
-    /// `--budget auto` becomes its window minus its output reserve. Replaces
+    /// `pack --budget auto` becomes its window minus its output reserve. Replaces
     /// --counter.
     #[arg(long, value_name = "NAME", conflicts_with = "counter")]
     pub model: Option<String>,
@@ -118,12 +129,9 @@ pub struct InputArgs {
     /// added to the built-in ones or replacing them, for --model.
     #[arg(long, value_name = "FILE", requires = "model")]
     pub models: Option<PathBuf>,
-    /// Skip files larger than BYTES as too large.
-    #[arg(long, value_name = "BYTES", default_value_t = MAX_FILE_BYTES)]
-    pub max_file_bytes: u64,
 }
 
-impl InputArgs {
+impl ModelArgs {
     /// What these arguments ask to count with.
     pub fn counter_request(&self) -> CounterRequest<'_> {
         CounterRequest {
@@ -132,7 +140,9 @@ impl InputArgs {
             models: self.models.as_deref(),
         }
     }
+}
 
+impl InputArgs {
     /// The walk these arguments ask for.
     pub fn walk_options(&self) -> WalkOptions {
         WalkOptions {
@@ -242,25 +252,8 @@ pub struct CheckArgs {
     /// How prompt tokens are counted.
     #[arg(long, value_enum, value_name = "COUNTER", default_value_t = CounterChoice::DEFAULT)]
     pub counter: CounterChoice,
-    /// The model the prompt is for (`gpt-4o`, `claude-sonnet-4-5`,
-    /// `llama3.1`, `Qwen/Qwen2.5-7B-Instruct`, …): counts with its tokenizer
-    /// (exact for OpenAI models and for open models whose tokenizer file is
-    /// in the local Hugging Face cache, else a documented estimate), and
-    /// the model config still sets the window. Replaces
-    /// --counter.
-    #[arg(long, value_name = "NAME", conflicts_with = "counter")]
-    pub model: Option<String>,
-    /// Count exactly with this tokenizer file: a tiktoken rank file (Llama
-    /// 3 and 4, Qwen; its split pattern from --model or its size), Mistral's
-    /// tekken.json, or a Hugging Face tokenizer.json (feature
-    /// `huggingface`). Never downloaded. Replaces --counter.
-    #[arg(long, value_name = "FILE", conflicts_with = "counter")]
-    pub tokenizer: Option<PathBuf>,
-    /// Model profiles of your own (TOML, `[models."name"]` tables: `base`,
-    /// `context_window`, `max_output_tokens`, `tokenizer`, `template`, …),
-    /// added to the built-in ones or replacing them, for --model.
-    #[arg(long, value_name = "FILE", requires = "model")]
-    pub models: Option<PathBuf>,
+    #[command(flatten)]
+    pub model: ModelArgs,
 
     /// Tokens added to each step's fixed prompt for roles and separators
     /// [default: the library's 64].

@@ -18,7 +18,7 @@ use crate::walk::walk;
 pub fn run(args: &CountArgs) -> Result<(), CliError> {
     let progress = Progress::on_stderr();
     let entries = walk(&args.input.walk_options(), &progress)?;
-    let counter = Counter::resolve(args.input.counter, &args.input.counter_request())?;
+    let counter = Counter::resolve(args.input.counter, &args.input.model.counter_request())?;
     let scan = scan(
         entries,
         &ScanOptions {

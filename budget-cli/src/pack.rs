@@ -153,7 +153,7 @@ fn git_item(section: GitSection, counter: &Counter) -> Result<Item, PackError> {
 pub fn run(args: &PackArgs) -> Result<(), CliError> {
     let progress = Progress::on_stderr();
     let entries = walk(&args.input.walk_options(), &progress)?;
-    let counter = Counter::resolve(args.input.counter, &args.input.counter_request())?;
+    let counter = Counter::resolve(args.input.counter, &args.input.model.counter_request())?;
     let exact = counter.exact();
     let mut scan = scan(
         entries,
