@@ -1,7 +1,9 @@
-//! [`ExactCounter`]: exact token counts under an OpenAI [`Encoding`], with
-//! the vocabularies compiled in (features `o200k` and `cl100k`).
+//! [`ExactCounter`]: exact token counts, under an OpenAI [`Encoding`] with
+//! the vocabularies compiled in (features `o200k` and `cl100k`), or under a
+//! tokenizer file of an open model (tiktoken rank files and tekken JSON:
+//! `rank_bpe`; `tokenizer.json`: the `tokenizers` crate).
 //!
-//! The backend is `bpe-openai`, GitHub's linear-time byte-pair encoder: it
+//! The compiled-in backend is `bpe-openai`, GitHub's linear-time byte-pair encoder: it
 //! reproduces every count of the corpus's `tokens.tsv`, agrees with
 //! `tiktoken-rs` on random text of every Unicode plane (tested), and counts
 //! 1.3× (`o200k_base`) to 2.7× (`cl100k_base`) as fast in the last run
