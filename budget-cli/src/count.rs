@@ -86,11 +86,11 @@ fn table(scan: &Scan, counter: &Counter, tree: Option<&Folder>, depth: usize) ->
     }
     let _ = writeln!(
         out,
-        "{:>10}  {:<8}  {} files counted with --counter {}; skipped: {}",
+        "{:>10}  {:<8}  {} files counted with {}; skipped: {}",
         scan.total_tokens(),
         "total",
         scan.tally.counted,
-        counter.name(),
+        counter.label(),
         scan.tally,
     );
     out

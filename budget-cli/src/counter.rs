@@ -90,6 +90,8 @@ pub enum CounterError {
 /// the estimator or tokenizer doing the work; with `--model`, the model.
 pub struct Counter {
     name: String,
+    /// Built from `--counter` (not `--model` or `--tokenizer`).
+    from_flag: bool,
     backend: Backend,
     model: Option<ModelProfile>,
 }
@@ -159,6 +161,7 @@ impl Counter {
             let exact = from_file(path, pattern)?;
             return Ok(Self {
                 name: format!("{} (exact)", exact.name()),
+                from_flag: false,
                 backend: Backend::Exact(exact),
                 model,
             });
@@ -173,6 +176,7 @@ impl Counter {
             };
             return Ok(Self {
                 name: resolved.description,
+                from_flag: false,
                 backend,
                 model: Some(profile),
             });
@@ -197,6 +201,7 @@ impl Counter {
         };
         Ok(Self {
             name: choice.to_string(),
+            from_flag: true,
             backend,
             model: None,
         })
@@ -207,6 +212,15 @@ impl Counter {
     /// (estimate: …)`).
     pub fn name(&self) -> &str {
         &self.name
+    }
+
+    /// What counts, for messages: `--counter o200k`, or the model's counter.
+    pub fn label(&self) -> String {
+        if self.from_flag {
+            format!("--counter {}", self.name)
+        } else {
+            self.name.clone()
+        }
     }
 
     /// The `--model`'s profile.

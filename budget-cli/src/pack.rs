@@ -44,7 +44,7 @@ use crate::walk::walk;
 pub enum PackError {
     /// `--budget` is below what the payload's structure needs.
     #[error(
-        "--budget {budget} is below the minimum of {minimum} tokens this payload needs (its structure alone, counted with --counter {counter})"
+        "--budget {budget} is below the minimum of {minimum} tokens this payload needs (its structure alone, counted with {counter})"
     )]
     BudgetBelowMinimum {
         /// The budget asked for.
@@ -55,9 +55,7 @@ pub enum PackError {
         counter: String,
     },
     /// No budget fits at all (cannot happen with a sane counter).
-    #[error(
-        "--budget {budget}: no budget fits this payload's structure (counted with --counter {counter})"
-    )]
+    #[error("--budget {budget}: no budget fits this payload's structure (counted with {counter})")]
     NothingFits {
         /// The budget asked for.
         budget: u64,
@@ -65,9 +63,7 @@ pub enum PackError {
         counter: String,
     },
     /// `--fail-over` was exceeded.
-    #[error(
-        "payload is {tokens} tokens (--counter {counter}), over --fail-over {limit} by {excess}"
-    )]
+    #[error("payload is {tokens} tokens ({counter}), over --fail-over {limit} by {excess}")]
     OverFailLimit {
         /// The payload's tokens.
         tokens: u64,
@@ -237,7 +233,7 @@ pub fn run(args: &PackArgs) -> Result<(), CliError> {
             tokens,
             limit,
             excess: tokens - limit,
-            counter: counter.name().to_owned(),
+            counter: counter.label(),
         }
         .into());
     }
@@ -324,7 +320,7 @@ fn assemble<'a>(
         // Too small to split into tiers: the minimum is the same from any total.
         Err(_) => assembler(TierBudget::with_total_const(25_000)).minimum_total(&candidates),
     };
-    let counter = counter.name().to_owned();
+    let counter = counter.label();
     Err(match minimum {
         Some(minimum) => PackError::BudgetBelowMinimum {
             budget,
@@ -375,8 +371,8 @@ impl Counting {
     fn summary(&self, counter: &Counter) {
         if counter.is_exact() {
             eprintln!(
-                "counting (--counter {}): {} files exactly, {} only until shown not to fit, {} by their upper bound alone",
-                counter.name(),
+                "counting ({}): {} files exactly, {} only until shown not to fit, {} by their upper bound alone",
+                counter.label(),
                 self.exact,
                 self.until_over,
                 self.estimated,
@@ -703,7 +699,7 @@ fn summary(
         );
     }
     eprintln!(
-        "payload: {tokens} tokens ({kind}, --counter {}) of a {budget}-token budget",
-        counter.name(),
+        "payload: {tokens} tokens ({kind}, {}) of a {budget}-token budget",
+        counter.label(),
     );
 }

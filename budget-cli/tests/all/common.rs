@@ -23,10 +23,18 @@ impl Run {
     }
 }
 
-/// Runs `budget ARGS` in `dir`.
+/// Runs `budget ARGS` in `dir`, with an empty Hugging Face cache (the
+/// machine's own never changes a result).
 pub fn budget_in(dir: &Path, args: &[&str]) -> Run {
+    let empty = dir.join(".no-hf-cache");
+    budget_with_env(dir, args, &[("HF_HUB_CACHE", empty.as_os_str())])
+}
+
+/// Runs `budget ARGS` in `dir` with the environment variables `env` set.
+pub fn budget_with_env(dir: &Path, args: &[&str], env: &[(&str, &std::ffi::OsStr)]) -> Run {
     let output: Output = Command::new(env!("CARGO_BIN_EXE_budget"))
         .args(args)
+        .envs(env.iter().copied())
         .current_dir(dir)
         .output()
         .expect("the budget binary runs");

@@ -236,3 +236,31 @@ fn models_file_adds_and_overrides_profiles() {
         run.stderr
     );
 }
+
+#[test]
+fn a_models_tokenizer_in_the_hugging_face_cache_counts_exactly() {
+    // The same tiny rank file as above, where Llama 3.1's profile looks for
+    // its tokenizer in the cache: its pattern comes from the profile.
+    let mut ranks = String::new();
+    for byte in 0..=255u8 {
+        ranks.push_str(&format!("{} {byte}\n", base64(&[byte])));
+    }
+    ranks.push_str(&format!("{} 256\n", base64(b"ab")));
+    let snapshot =
+        "hub/models--meta-llama--Llama-3.1-8B-Instruct/snapshots/0123abc/original/tokenizer.model";
+    let dir = tree(&[(snapshot, ranks.as_bytes()), ("x.txt", b"ababab c")]);
+    let hub = dir.path().join("hub");
+    let run = common::budget_with_env(
+        dir.path(),
+        &["count", "--model", "llama3.1", "--format", "json", "x.txt"],
+        &[("HF_HUB_CACHE", hub.as_os_str())],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let report = run.json();
+    assert_eq!(report["exact"], true);
+    assert_eq!(report["total_tokens"], 5);
+    assert_eq!(
+        report["counter"],
+        "meta-llama/Llama-3.1-8B-Instruct tokenizer.model (exact)"
+    );
+}

@@ -71,21 +71,27 @@ impl ModelProfile {
                 if let Some(path) = path {
                     return from_file(path, pattern.clone());
                 }
+                let mut unusable = None;
                 for file in files {
                     let Some(found) = crate::estimate::hf_cache_file(hf_repo, file) else {
                         continue;
                     };
                     match from_file(&found, pattern.clone()) {
-                        Ok(counter) => return Ok(counter),
+                        Ok(mut counter) => {
+                            counter.description = format!("{hf_repo} {}", counter.description);
+                            return Ok(counter);
+                        }
                         Err(error) => {
                             tracing::warn!(%error, "skipping a cached tokenizer file");
+                            unusable.get_or_insert(error);
                         }
                     }
                 }
-                Ok(scaled(
-                    *margin,
-                    &format!("no tokenizer file of {hf_repo} found: give its path"),
-                ))
+                let why = match unusable {
+                    Some(error) => format!("the cached tokenizer cannot be used: {error}"),
+                    None => format!("no tokenizer file of {hf_repo} found: give its path"),
+                };
+                Ok(scaled(*margin, &why))
             }
             TokenizerSpec::Estimate { margin } => Ok(scaled(*margin, "no public tokenizer")),
         }
