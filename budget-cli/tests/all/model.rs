@@ -113,11 +113,7 @@ fn unknown_models_and_broken_tokenizers_exit_2_with_the_reason() {
 fn a_tokenizer_file_counts_exactly() {
     // A tiny rank file: every byte, then "ab". Its 257 ranks identify no
     // pattern, so --model names Llama 3's.
-    let mut ranks = String::new();
-    for byte in 0..=255u8 {
-        ranks.push_str(&format!("{} {byte}\n", base64(&[byte])));
-    }
-    ranks.push_str(&format!("{} 256\n", base64(b"ab")));
+    let ranks = tiny_ranks();
     let dir = tree(&[("t.tiktoken", ranks.as_bytes()), ("x.txt", b"ababab c")]);
     let run = budget_in(
         dir.path(),
@@ -149,6 +145,17 @@ fn a_tokenizer_file_counts_exactly() {
     // "ababab" → ab ab ab; " c" → " " "c" (no merge): 5 tokens.
     assert_eq!(run.json()["total_tokens"], 5);
     assert_eq!(run.json()["exact"], true);
+}
+
+/// A tiny tiktoken rank file: every byte, then "ab" (257 ranks, a size no
+/// pattern is known by).
+fn tiny_ranks() -> String {
+    let mut ranks = String::new();
+    for byte in 0..=255u8 {
+        ranks.push_str(&format!("{} {byte}\n", base64(&[byte])));
+    }
+    ranks.push_str(&format!("{} 256\n", base64(b"ab")));
+    ranks
 }
 
 /// Standard base64 of `bytes`.
@@ -241,11 +248,7 @@ fn models_file_adds_and_overrides_profiles() {
 fn a_models_tokenizer_in_the_hugging_face_cache_counts_exactly() {
     // The same tiny rank file as above, where Llama 3.1's profile looks for
     // its tokenizer in the cache: its pattern comes from the profile.
-    let mut ranks = String::new();
-    for byte in 0..=255u8 {
-        ranks.push_str(&format!("{} {byte}\n", base64(&[byte])));
-    }
-    ranks.push_str(&format!("{} 256\n", base64(b"ab")));
+    let ranks = tiny_ranks();
     let snapshot =
         "hub/models--meta-llama--Llama-3.1-8B-Instruct/snapshots/0123abc/original/tokenizer.model";
     let dir = tree(&[(snapshot, ranks.as_bytes()), ("x.txt", b"ababab c")]);
