@@ -22,6 +22,7 @@ mod description;
 mod git;
 #[cfg(feature = "mcp")]
 mod mcp;
+mod outline;
 mod output;
 mod pack;
 mod parallel;

@@ -31,7 +31,9 @@ use crate::complexity::Complexity;
 use crate::counter::Counter;
 use crate::description::description;
 use crate::git::{self, GitSection};
+use crate::outline::outline;
 use crate::output;
+use crate::parallel::parallel_map;
 use crate::progress::Progress;
 use crate::rank::bm25::Query;
 use crate::rank::rank;
@@ -391,14 +393,20 @@ fn items(
     query: Option<&Query>,
     history: &HashMap<String, f64>,
 ) -> (Vec<Item>, Vec<Option<usize>>) {
-    let ranking = {
+    let (ranking, skeletons) = {
         let texts: Vec<(&str, &str)> = scan
             .texts()
             .filter_map(|(label, file)| Some((label, file.text.as_deref()?)))
             .collect();
-        rank(&texts, query, history)
+        let mut outlines = parallel_map(&texts, |&(path, text)| outline(path, text));
+        let ranking = rank(&texts, &outlines, query, history);
+        let skeletons: Vec<Option<String>> = outlines
+            .iter_mut()
+            .map(|o| o.as_mut().and_then(|o| o.skeleton.take()))
+            .collect();
+        (ranking, skeletons)
     };
-    let mut ranked = ranking.scores.iter().zip(&ranking.matches);
+    let mut ranked = ranking.scores.iter().zip(&ranking.matches).zip(skeletons);
     let mut items = Vec::new();
     let mut file_of_item = Vec::new();
     for (index, file) in scan.files.iter_mut().enumerate() {
@@ -408,7 +416,7 @@ fn items(
         let Some(text) = text_file.text.take() else {
             continue;
         };
-        let Some((&score, &matches)) = ranked.next() else {
+        let Some(((&score, &matches), skeleton)) = ranked.next() else {
             continue;
         };
         let lines = text.lines().count();
@@ -424,6 +432,9 @@ fn items(
         }
         if let Some(description) = description {
             builder = builder.description(description);
+        }
+        if let Some(skeleton) = skeleton {
+            builder = builder.skeleton(skeleton);
         }
         // Only empty content fails to build, and empty files were skipped.
         if let Ok(item) = builder.build() {
@@ -624,7 +635,8 @@ fn report(
 }
 
 /// The payload's tier figures (its META section's numbers): tokens used,
-/// the tier's limit, and items, per tier.
+/// the tier's limit, and items, per tier (RAW and SKELETON share one
+/// limit).
 fn meta(payload: &HybridPayload<'_, Item>) -> serde_json::Value {
     let tally = payload.tally();
     let tier = |tier: Tier, state: ItemState| {
@@ -633,6 +645,7 @@ fn meta(payload: &HybridPayload<'_, Item>) -> serde_json::Value {
     };
     json!({
         "RAW": tier(Tier::Raw, ItemState::Raw),
+        "SKELETON": tier(Tier::Skeleton, ItemState::Skeleton),
         "LINKED": tier(Tier::Linked, ItemState::Linked),
         "SUMMARY": tier(Tier::Summary, ItemState::Summary),
     })
@@ -660,7 +673,7 @@ fn summary(
     budget: u64,
     counter: &Counter,
 ) {
-    use budget::payload::ItemState::{Linked, Raw, Summary};
+    use budget::payload::ItemState::{Linked, Raw, Skeleton, Summary};
     // Files only: the git sections have their own lines.
     let state = |s: budget::payload::ItemState| {
         let git = records
@@ -677,10 +690,11 @@ fn summary(
     };
     let tally = &records.tally;
     eprintln!(
-        "packed {} of {} files: RAW {}, LINKED {}, SUMMARY {}; omitted (no room) {}; skipped: {tally}",
+        "packed {} of {} files: RAW {}, SKELETON {}, LINKED {}, SUMMARY {}; omitted (no room) {}; skipped: {tally}",
         tally.counted,
         tally.inputs() + records.omitted,
         state(Raw),
+        state(Skeleton),
         state(Linked),
         state(Summary),
         records.omitted,

@@ -3,11 +3,13 @@
 //! `--include` / `--exclude` globs applied on top so that each file they
 //! leave out is still counted.
 
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 
 use ignore::Match;
 use ignore::overrides::{Override, OverrideBuilder};
 
+use crate::config;
 use crate::progress::Progress;
 use crate::skip::Skip;
 
@@ -167,6 +169,12 @@ fn walk_root(
             Some((
                 Skip::ExcludedByGlob,
                 "left out by --include/--exclude".to_owned(),
+            ))
+        } else if entry.depth() == 1 && path.file_name() == Some(OsStr::new(config::FILE_NAME)) {
+            // The packed directory's own settings for budget, not material.
+            Some((
+                Skip::ExcludedByGlob,
+                format!("{}: budget's config file", config::FILE_NAME),
             ))
         } else {
             match file_type {

@@ -61,7 +61,7 @@ impl TierBudgetRule {
             Self::ShareIsPercentage(Tier::Linked) => {
                 "invalid TierBudget: linked_percent must be within 0.0..=100.0"
             }
-            Self::ShareIsPercentage(Tier::Raw) => {
+            Self::ShareIsPercentage(Tier::Raw | Tier::Skeleton) => {
                 "invalid TierBudget: raw_percent must be within 0.0..=100.0"
             }
             Self::SharesSumTo100 => {
@@ -77,7 +77,7 @@ impl TierBudgetRule {
             Self::TierLimitPositive(Tier::Linked) => {
                 "invalid TierBudget: the LINKED tier's effective limit is 0 tokens"
             }
-            Self::TierLimitPositive(Tier::Raw) => {
+            Self::TierLimitPositive(Tier::Raw | Tier::Skeleton) => {
                 "invalid TierBudget: the RAW tier's effective limit is 0 tokens"
             }
         }
@@ -366,7 +366,9 @@ impl TierBudget {
         self.headroom_percent
     }
 
-    /// The share of `tier`, in percent of [`total`](Self::total).
+    /// The share of `tier`, in percent of [`total`](Self::total). SKELETON
+    /// draws on RAW's share ([`Tier::budget_tier`]): the two tiers have one
+    /// limit between them.
     ///
     /// ```
     /// use budget::{payload::TierBudget, model::Tier};
@@ -376,7 +378,7 @@ impl TierBudget {
         match tier {
             Tier::Summary => self.summary_percent,
             Tier::Linked => self.linked_percent,
-            Tier::Raw => self.raw_percent,
+            Tier::Raw | Tier::Skeleton => self.raw_percent,
         }
     }
 

@@ -2,9 +2,12 @@
 //! a reference graph (after Aider's repository map).
 //!
 //! A file *defines* (unless it is a test, an example or a fixture, whose
-//! definitions are helpers: [`uses_only`]) the names that follow a
-//! definition keyword on one of its lines (`def`, `class`, `fn`, `struct`, `func`, `function`,
-//! `interface`, …) and its module name (the file stem; for `__init__.py`,
+//! definitions are helpers: [`uses_only`]) the names its syntax tree
+//! defines ([`outline`](crate::outline): functions, methods, types,
+//! traits, modules, constants; in the languages with a grammar) or else
+//! the names that follow a definition keyword on one of its lines (`def`,
+//! `class`, `fn`, `struct`, `func`, `function`, `interface`, …), and its
+//! module name (the file stem; for `__init__.py`,
 //! `mod.rs`, `index.js` and `lib.rs` the folder's name). A file *refers*
 //! to a name each time the name appears in it as a whole identifier. Each
 //! source file that refers to a name another file defines gets an edge to it,
@@ -86,6 +89,16 @@ pub fn definitions<'t>(path: &'t str, text: &'t str) -> Vec<&'t str> {
         }
     }
     names
+}
+
+/// The names the file at `path` defines when its syntax tree gave
+/// `parsed` ([`outline`](crate::outline)): its module name first, then
+/// those names, in order.
+pub fn parsed_definitions<'t>(path: &'t str, parsed: &[&'t str]) -> Vec<&'t str> {
+    module_name(path)
+        .into_iter()
+        .chain(parsed.iter().copied())
+        .collect()
 }
 
 /// The module name of the file at `path`: its name without the last

@@ -28,9 +28,10 @@ pub mod terms;
 
 use std::collections::HashMap;
 
+use crate::outline::Outline;
 use crate::parallel::parallel_map;
 use bm25::{Document, Query};
-use graph::{ReferenceGraph, definitions};
+use graph::{ReferenceGraph, definitions, parsed_definitions};
 use kind::{FileKind, is_code, is_entry_point};
 
 /// The teleport weight of an entry point, against 1 for other files.
@@ -51,12 +52,22 @@ pub struct Ranking {
 /// Ranks `files` (`(path, text)`) for `query`, with how recently and
 /// often each changed (`history`, by path: any non-negative weight, the
 /// largest counting most); see the module documentation for the formula.
-pub fn rank(
-    files: &[(&str, &str)],
+/// `outlines` holds each file's outline where it has one (by position;
+/// shorter, or empty, for none): its defined names replace the keyword
+/// scan's.
+pub fn rank<'t>(
+    files: &[(&'t str, &'t str)],
+    outlines: &[Option<Outline<'t>>],
     query: Option<&Query>,
     history: &HashMap<String, f64>,
 ) -> Ranking {
-    let symbols: Vec<Vec<&str>> = parallel_map(files, |(path, text)| definitions(path, text));
+    let indexed: Vec<(usize, &(&'t str, &'t str))> = files.iter().enumerate().collect();
+    let symbols: Vec<Vec<&'t str>> = parallel_map(&indexed, |&(i, &(path, text))| {
+        match outlines.get(i).and_then(Option::as_ref) {
+            Some(outline) => parsed_definitions(path, &outline.definitions),
+            None => definitions(path, text),
+        }
+    });
     let graph = ReferenceGraph::build(files, &symbols);
     let entry: Vec<bool> = files.iter().map(|(path, _)| is_entry_point(path)).collect();
     let most_changed = history.values().copied().fold(0.0, f64::max);
@@ -181,7 +192,7 @@ mod tests {
 
     #[test]
     fn without_a_query_the_used_file_beats_the_unused_one() {
-        let ranking = rank(FILES, None, &HashMap::new());
+        let ranking = rank(FILES, &[], None, &HashMap::new());
         let s = &ranking.scores;
         assert!(ranking.matches.iter().all(|&m| m));
         // harmonics is used by two files, units by one; the README is an entry point.
@@ -192,7 +203,7 @@ mod tests {
     #[test]
     fn with_a_query_every_match_ranks_above_every_non_match() {
         let query = Query::parse("metres").unwrap();
-        let ranking = rank(FILES, Some(&query), &HashMap::new());
+        let ranking = rank(FILES, &[], Some(&query), &HashMap::new());
         assert_eq!(ranking.matches, [false, false, false, true, true]);
         let worst_match = ranking.scores[3].min(ranking.scores[4]);
         assert!(worst_match > 0.5);

@@ -14,15 +14,28 @@ fn budget_toml_in_the_packed_directory_sets_defaults_and_flags_win() {
     let report = budget_in(dir.path(), &["pack", "--report", "-"]).json();
     assert_eq!(report["budget"], 2000);
     assert_eq!(report["counter"], "ratios");
-    let excluded: Vec<&str> = report["files"]
+    let excluded: Vec<(&str, &str)> = report["files"]
         .as_array()
         .unwrap()
         .iter()
         .filter(|f| f["status"] == "excluded_by_glob")
-        .map(|f| f["path"].as_str().unwrap())
+        .map(|f| (f["path"].as_str().unwrap(), f["reason"].as_str().unwrap()))
         .collect();
-    // budget.toml itself is packed like any file.
-    assert_eq!(excluded, ["docs/design.md", "tests/predict.rs"]);
+    // budget.toml itself is settings, not material: left out and said so.
+    assert_eq!(
+        excluded,
+        [
+            ("budget.toml", "budget.toml: budget's config file"),
+            ("docs/design.md", "left out by --include/--exclude"),
+            ("tests/predict.rs", "left out by --include/--exclude")
+        ]
+    );
+    assert!(
+        !report["payload"]
+            .as_str()
+            .unwrap()
+            .contains("budget = 2000")
+    );
     let report = budget_in(dir.path(), &["pack", "--report", "-", "--budget", "3000"]).json();
     assert_eq!(report["budget"], 3000);
     // [count] applies to count.

@@ -75,7 +75,8 @@ fn diff_and_log_come_first_and_fit() {
     assert!(report["payload_tokens"].as_u64().unwrap() <= 3000);
     // The summary counts files; the git sections have their own lines.
     assert!(
-        run.stderr.contains("packed 2 of 2 files: RAW 2, LINKED 0"),
+        run.stderr
+            .contains("packed 2 of 2 files: RAW 2, SKELETON 0, LINKED 0"),
         "{}",
         run.stderr
     );

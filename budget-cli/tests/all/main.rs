@@ -13,4 +13,6 @@ mod git;
 mod mcp;
 mod model;
 mod pack;
+#[cfg(feature = "tree-sitter")]
+mod skeleton;
 mod skips;

@@ -108,7 +108,10 @@ fn json_lists_every_file_with_tier_tokens_score_and_reason() {
         let path = file["path"].as_str().unwrap();
         let text = std::fs::read_to_string(dir.path().join(path)).unwrap();
         assert_eq!(file["tokens"].as_u64(), Some(o200k(&text)), "{path}");
-        assert!(["RAW", "LINKED", "SUMMARY", "OMITTED"].contains(&file["tier"].as_str().unwrap()));
+        assert!(
+            ["RAW", "SKELETON", "LINKED", "SUMMARY", "OMITTED"]
+                .contains(&file["tier"].as_str().unwrap())
+        );
         assert!(!file["reason"].as_str().unwrap().is_empty());
     }
     // Without a query, the entry points (the README, and `src/lib.rs`, whose

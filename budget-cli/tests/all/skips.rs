@@ -122,7 +122,7 @@ fn pack_counts_each_file_under_one_reason() {
     }
     assert!(
         run.stderr.contains(
-            "packed 2 of 12 files: RAW 2, LINKED 0, SUMMARY 0; omitted (no room) 0; skipped: 1 duplicate, 2 binary, 1 too large, 1 unreadable, 2 empty, 1 symlink, 1 special file, 1 excluded by a glob"
+            "packed 2 of 12 files: RAW 2, SKELETON 0, LINKED 0, SUMMARY 0; omitted (no room) 0; skipped: 1 duplicate, 2 binary, 1 too large, 1 unreadable, 2 empty, 1 symlink, 1 special file, 1 excluded by a glob"
         ),
         "{}",
         run.stderr

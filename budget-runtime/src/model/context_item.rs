@@ -172,6 +172,23 @@ pub trait ContextItem {
     fn lines(&self) -> Option<std::ops::RangeInclusive<u64>> {
         None
     }
+
+    /// The item's outline without bodies (signatures, type definitions and
+    /// doc comments), carried in [`Tier::Skeleton`] when the full content
+    /// does not fit RAW. Default `None`: the item has no skeleton and goes
+    /// from RAW straight to LINKED.
+    ///
+    /// ```
+    /// use budget::{ContextItem, Item};
+    /// let file = Item::builder("fn add(a: u32, b: u32) -> u32 {\n    a + b\n}\n")
+    ///     .skeleton("fn add(a: u32, b: u32) -> u32 { … }\n")
+    ///     .build()?;
+    /// assert_eq!(file.skeleton().as_deref(), Some("fn add(a: u32, b: u32) -> u32 { … }\n"));
+    /// # Ok::<(), budget::model::ItemError>(())
+    /// ```
+    fn skeleton(&self) -> Option<Cow<'_, str>> {
+        None
+    }
 }
 
 impl<T: ContextItem + ?Sized> ContextItem for &T {
@@ -225,5 +242,8 @@ impl<T: ContextItem + ?Sized> ContextItem for &T {
     }
     fn lines(&self) -> Option<std::ops::RangeInclusive<u64>> {
         (**self).lines()
+    }
+    fn skeleton(&self) -> Option<Cow<'_, str>> {
+        (**self).skeleton()
     }
 }

@@ -48,6 +48,8 @@ pub struct Item {
     group: Option<u64>,
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     lines: Option<RangeInclusive<u64>>,
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    skeleton: Option<String>,
 }
 
 impl Item {
@@ -81,6 +83,7 @@ impl Item {
                 original_tokens: None,
                 group: None,
                 lines: None,
+                skeleton: None,
             },
             tokens: None,
         }
@@ -159,6 +162,9 @@ impl ContextItem for Item {
     }
     fn lines(&self) -> Option<RangeInclusive<u64>> {
         self.lines.clone()
+    }
+    fn skeleton(&self) -> Option<Cow<'_, str>> {
+        self.skeleton.as_deref().map(Cow::Borrowed)
     }
 }
 
@@ -289,6 +295,13 @@ impl ItemBuilder {
         self
     }
 
+    /// The item's skeleton, its outline without bodies (see
+    /// [`ContextItem::skeleton`]); an empty one is no skeleton.
+    pub fn skeleton(mut self, skeleton: impl Into<String>) -> Self {
+        self.item.skeleton = Some(skeleton.into()).filter(|s| !s.is_empty());
+        self
+    }
+
     /// The atomic group the item belongs to (see [`ContextItem::group`]).
     pub fn group(mut self, group: u64) -> Self {
         self.item.group = Some(group);
@@ -409,6 +422,8 @@ mod serde_impl {
         group: Option<u64>,
         #[serde(default)]
         lines: Option<RangeInclusive<u64>>,
+        #[serde(default)]
+        skeleton: Option<String>,
     }
 
     impl<'de> serde::Deserialize<'de> for Item {
@@ -433,6 +448,7 @@ mod serde_impl {
             builder.item.original_tokens = raw.original_tokens;
             builder.item.group = raw.group;
             builder.item.lines = raw.lines;
+            builder.item.skeleton = raw.skeleton.filter(|s| !s.is_empty());
             builder.build().map_err(serde::de::Error::custom)
         }
     }

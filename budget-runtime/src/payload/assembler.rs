@@ -44,6 +44,10 @@ pub enum OfferOrder {
 /// * RAW: the larger of its [`tokens`](Candidate::tokens) and the estimate
 ///   of its content (what the rendered text will weigh), plus the estimate
 ///   of its RAW frame (heading, description, fence lines);
+/// * SKELETON, for items with a [`skeleton`](ContextItem::skeleton): the
+///   estimate of its skeleton and frame, drawn on RAW's limit (an item
+///   that does not fit RAW whole is offered as its skeleton; one without
+///   a skeleton goes on to LINKED);
 /// * LINKED: the estimate of its rendered link line;
 /// * SUMMARY: the estimate of its rendered mention line. The SUMMARY
 ///   section's own text (overview, payload map, key findings) is counted in
@@ -744,6 +748,25 @@ impl<T: ContextItem + ?Sized> TierCost for FragmentCosts<'_, '_, '_, T> {
                 };
                 frame.saturating_add(content_tokens)
             }
+            (Tier::Skeleton, counts) => {
+                let skeleton = item.skeleton().unwrap_or_default();
+                let entry = Entry::raw(item, position, candidate.score);
+                self.renderer
+                    .skeleton_entry(&mut self.buffer, &entry, &skeleton, false);
+                let frame = self.fragment();
+                let skeleton_tokens = match counts {
+                    None => self.estimator.estimate(&skeleton, ContentType::Markdown),
+                    // Past the room, one token more than the room proves it.
+                    Some(counts) => {
+                        let left = room.saturating_sub(frame);
+                        counts
+                            .counter()
+                            .count_tokens_up_to(&skeleton, left)
+                            .unwrap_or_else(|| left.saturating_add(1))
+                    }
+                };
+                frame.saturating_add(skeleton_tokens)
+            }
             (Tier::Linked, None) => self.link_line(position, candidate.tokens),
             (Tier::Linked, Some(counts)) => {
                 if let Some(exact) = counts.known_exact(position) {
@@ -765,6 +788,10 @@ impl<T: ContextItem + ?Sized> TierCost for FragmentCosts<'_, '_, '_, T> {
                 self.fragment()
             }
         }
+    }
+
+    fn offers(&self, position: usize, tier: Tier) -> bool {
+        tier != Tier::Skeleton || self.candidates[position].item.skeleton().is_some()
     }
 }
 

@@ -46,6 +46,14 @@ pub(crate) trait TierCost {
     /// `room` without exceeding the cost (a lower bound that proves the
     /// item does not fit, so that counting can stop at `room`).
     fn cost(&mut self, position: usize, tier: Tier, room: u64) -> u64;
+
+    /// Whether the item at `position` has a form in `tier` (only items
+    /// with a skeleton have one in SKELETON); a tier it has none in is
+    /// passed over. Default: every tier.
+    fn offers(&self, position: usize, tier: Tier) -> bool {
+        let _ = (position, tier);
+        true
+    }
 }
 
 /// The engine's record of one item.
@@ -62,19 +70,10 @@ pub(crate) struct TierPlacer<C> {
     ranks: Vec<Rank>,
     costs: C,
     tally: Tally,
-    members: [BinaryHeap<Reverse<Rank>>; 3],
-    watermark: [Option<Rank>; 3],
+    members: [BinaryHeap<Reverse<Rank>>; 4],
+    watermark: [Option<Rank>; 4],
     slots: Vec<Slot>,
     events: Vec<PlacementEvent>,
-}
-
-/// The next less detailed tier, `None` below SUMMARY.
-const fn below(tier: Tier) -> Option<Tier> {
-    match tier {
-        Tier::Raw => Some(Tier::Linked),
-        Tier::Linked => Some(Tier::Summary),
-        Tier::Summary => None,
-    }
 }
 
 impl<C: TierCost> TierPlacer<C> {
@@ -98,7 +97,7 @@ impl<C: TierCost> TierPlacer<C> {
             costs,
             tally,
             members: Default::default(),
-            watermark: [None; 3],
+            watermark: [None; 4],
             slots: vec![unplaced; scores.len()],
             events: Vec::with_capacity(scores.len()),
         }
@@ -132,7 +131,7 @@ impl<C: TierCost> TierPlacer<C> {
     /// because the rendered payload is too large. `false` when every tier
     /// is empty.
     pub(crate) fn demote_for_overflow(&mut self) -> bool {
-        [Tier::Raw, Tier::Linked, Tier::Summary]
+        Tier::ALL
             .into_iter()
             .any(|tier| self.demote_lowest(tier, DemotionCause::RenderOverflow))
     }
@@ -160,7 +159,10 @@ impl<C: TierCost> TierPlacer<C> {
     fn offer(&mut self, position: usize, mut tier: Option<Tier>, mut reason: PlacementReason) {
         let rank = self.ranks[position];
         while let Some(t) = tier {
-            tier = below(t);
+            tier = t.below();
+            if !self.costs.offers(position, t) {
+                continue;
+            }
             let s = slot(t);
             if self.watermark[s].is_some_and(|demoted| demoted >= rank) {
                 reason = PlacementReason::RanksBelowDemoted { tier: t };
@@ -176,7 +178,7 @@ impl<C: TierCost> TierPlacer<C> {
             let room = if lowest_ranks_below {
                 limit
             } else {
-                self.tally.tier(t).remaining()
+                self.tally.room(t)
             };
             let cost = self.costs.cost(position, t, room);
             if cost > limit {
@@ -187,13 +189,13 @@ impl<C: TierCost> TierPlacer<C> {
                 };
                 continue;
             }
-            if cost <= self.tally.tier(t).remaining() {
+            if cost <= self.tally.room(t) {
                 self.enter(position, t, cost, reason);
                 return;
             }
             if lowest_ranks_below {
                 self.demote_lowest(t, DemotionCause::Displaced { by: position });
-                if cost <= self.tally.tier(t).remaining() {
+                if cost <= self.tally.room(t) {
                     self.enter(position, t, cost, reason);
                     return;
                 }
@@ -201,7 +203,7 @@ impl<C: TierCost> TierPlacer<C> {
             reason = PlacementReason::TierFull {
                 tier: t,
                 needed: cost,
-                available: self.tally.tier(t).remaining(),
+                available: self.tally.room(t),
             };
         }
         self.omit_after_offer(position, reason);
@@ -252,7 +254,7 @@ impl<C: TierCost> TierPlacer<C> {
         });
         self.offer(
             position,
-            below(tier),
+            tier.below(),
             PlacementReason::Demoted { from: tier, cause },
         );
         true
@@ -268,20 +270,89 @@ impl<C: TierCost> TierPlacer<C> {
 mod tests {
     use super::*;
 
-    /// Fixed costs per position: `[raw, linked, summary]`.
-    struct Fixed(Vec<[u64; 3]>);
+    /// Fixed costs per position: `[raw, linked, summary]`, and the
+    /// skeleton's cost of the items that have one.
+    struct Fixed(Vec<[u64; 3]>, Vec<Option<u64>>);
 
     impl TierCost for Fixed {
         fn cost(&mut self, position: usize, tier: Tier, _room: u64) -> u64 {
-            self.0[position][slot(tier)]
+            let [raw, linked, summary] = self.0[position];
+            match tier {
+                Tier::Raw => raw,
+                Tier::Skeleton => self.1[position].unwrap_or(u64::MAX),
+                Tier::Linked => linked,
+                Tier::Summary => summary,
+            }
+        }
+        fn offers(&self, position: usize, tier: Tier) -> bool {
+            tier != Tier::Skeleton || self.1[position].is_some()
         }
     }
 
-    /// RAW 100, LINKED 10, SUMMARY 4 tokens.
+    /// RAW 100 (shared with SKELETON), LINKED 10, SUMMARY 4 tokens.
     fn engine(items: &[(f64, [u64; 3])]) -> TierPlacer<Fixed> {
+        with_skeletons(items, &vec![None; items.len()])
+    }
+
+    fn with_skeletons(items: &[(f64, [u64; 3])], skeletons: &[Option<u64>]) -> TierPlacer<Fixed> {
         let scores: Vec<f64> = items.iter().map(|(s, _)| *s).collect();
-        let costs = Fixed(items.iter().map(|(_, c)| *c).collect());
+        let costs = Fixed(items.iter().map(|(_, c)| *c).collect(), skeletons.to_vec());
         TierPlacer::new(Tally::with_limits(1_000, 0, 100, 10, 4), &scores, costs)
+    }
+
+    /// An item that does not fit RAW whole enters SKELETON, which draws on
+    /// RAW's limit; an item without a skeleton goes on to LINKED.
+    #[test]
+    fn a_file_too_large_for_raw_falls_to_its_skeleton_in_the_same_budget() {
+        let mut e = with_skeletons(
+            &[
+                (0.9, [70, 3, 1]),
+                (0.8, [50, 3, 1]),
+                (0.7, [60, 3, 1]),
+                (0.6, [40, 3, 1]),
+            ],
+            &[None, Some(20), None, Some(15)],
+        );
+        for p in 0..4 {
+            e.place(p, Tier::Raw);
+        }
+        // 70 RAW; #1 (50) does not fit the 30 left, its skeleton (20) does;
+        // #2 has no skeleton: LINKED; #3's skeleton (15) does not fit the 10 left.
+        assert_eq!(
+            states(&e),
+            [
+                ItemState::Raw,
+                ItemState::Skeleton,
+                ItemState::Linked,
+                ItemState::Linked
+            ]
+        );
+        assert_eq!(e.tally().tier(Tier::Skeleton).used, 20);
+        assert_eq!(e.tally().room(Tier::Raw), 10);
+        assert_eq!(
+            e.slots()[3].reason,
+            PlacementReason::TierFull {
+                tier: Tier::Skeleton,
+                needed: 15,
+                available: 10
+            }
+        );
+        assert_eq!(
+            e.slots()[2].reason,
+            PlacementReason::TierFull {
+                tier: Tier::Raw,
+                needed: 60,
+                available: 10
+            }
+        );
+        // Overflow demotes RAW to SKELETON only where there is a skeleton:
+        // #0 has none, so it goes to LINKED.
+        assert!(e.demote_for_overflow());
+        assert_eq!(e.slots()[0].state, ItemState::Linked);
+        // Then the SKELETON item, to LINKED.
+        assert!(e.demote_for_overflow());
+        assert_eq!(e.slots()[1].state, ItemState::Linked);
+        assert_eq!(e.tally().room(Tier::Raw), 100);
     }
 
     fn states<C: TierCost>(e: &TierPlacer<C>) -> Vec<ItemState> {

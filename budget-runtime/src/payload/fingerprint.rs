@@ -71,7 +71,8 @@ impl serde::Serialize for Sha256Digest {
 /// # What each digest covers
 ///
 /// A rendered payload is five sections: META, SUMMARY, RAW, LINKED and the
-/// fingerprint itself, in that order. What a section's bytes are depends on
+/// fingerprint itself, in that order; a sixth, SKELETON, between RAW and
+/// LINKED when an item is carried as its skeleton. What a section's bytes are depends on
 /// the [`Format`](crate::payload::Format):
 ///
 /// * Markdown: from the `#` of its `## ` heading through the newline that
@@ -85,10 +86,10 @@ impl serde::Serialize for Sha256Digest {
 ///
 /// The digests:
 ///
-/// * `meta`, `summary`, `raw`, `linked`: SHA-256 of that section's bytes
-///   (UTF-8).
-/// * `sources`: SHA-256 of the sources of every item in RAW, LINKED or
-///   SUMMARY, sorted by bytes, each followed by `\n`. An item's source is
+/// * `meta`, `summary`, `raw`, `linked`, and `skeleton` when there is that
+///   section: SHA-256 of that section's bytes (UTF-8).
+/// * `sources`: SHA-256 of the sources of every item in RAW, SKELETON,
+///   LINKED or SUMMARY, sorted by bytes, each followed by `\n`. An item's source is
 ///   its [`link`](crate::ContextItem::link) on one line, or `item N` (N its
 ///   candidate position) when it has none.
 /// * `payload`: SHA-256 of every byte before the fingerprint: before the
@@ -122,6 +123,8 @@ pub struct Fingerprint {
     pub raw: Sha256Digest,
     /// The LINKED section.
     pub linked: Sha256Digest,
+    /// The SKELETON section, when the payload has one.
+    pub skeleton: Option<Sha256Digest>,
     /// The sorted sources of the items in the payload.
     pub sources: Sha256Digest,
     /// Everything before the fingerprint.
@@ -141,16 +144,21 @@ impl Fingerprint {
         Sha256Digest::from_hasher(hasher)
     }
 
-    /// The six digests with their names, in the order formats print them.
-    pub(crate) fn digests(&self) -> [(&'static str, Sha256Digest); 6] {
-        [
+    /// The digests with their names, in the order formats print them:
+    /// `skeleton` only when the payload has that section.
+    pub(crate) fn digests(&self) -> Vec<(&'static str, Sha256Digest)> {
+        let mut digests = vec![
             ("meta", self.meta),
             ("summary", self.summary),
             ("raw", self.raw),
+        ];
+        digests.extend(self.skeleton.map(|digest| ("skeleton", digest)));
+        digests.extend([
             ("linked", self.linked),
             ("sources", self.sources),
             ("payload", self.payload),
-        ]
+        ]);
+        digests
     }
 }
 

@@ -16,6 +16,8 @@ pub enum ItemState {
     Summary,
     /// Listed in LINKED with its link, description and size.
     Linked,
+    /// Carried as its skeleton in SKELETON.
+    Skeleton,
     /// Carried in full in RAW.
     Raw,
 }
@@ -33,6 +35,7 @@ impl ItemState {
             Self::Omitted => None,
             Self::Summary => Some(Tier::Summary),
             Self::Linked => Some(Tier::Linked),
+            Self::Skeleton => Some(Tier::Skeleton),
             Self::Raw => Some(Tier::Raw),
         }
     }
@@ -42,6 +45,7 @@ impl ItemState {
         match tier {
             Tier::Summary => Self::Summary,
             Tier::Linked => Self::Linked,
+            Tier::Skeleton => Self::Skeleton,
             Tier::Raw => Self::Raw,
         }
     }

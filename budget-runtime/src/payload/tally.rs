@@ -18,7 +18,8 @@ use crate::payload::{PlacementAction, PlacementEvent, TierBudget};
 pub struct TierTally {
     /// The tier.
     pub tier: Tier,
-    /// Its effective limit ([`TierBudget::effective`]).
+    /// Its effective limit ([`TierBudget::effective`]); SKELETON's is RAW's,
+    /// the limit the two share.
     pub limit: u64,
     /// Tokens used: its items' costs plus its [`frame`](Self::frame).
     pub used: u64,
@@ -31,7 +32,8 @@ pub struct TierTally {
 }
 
 impl TierTally {
-    /// Tokens still free: `limit − used`, never below 0.
+    /// `limit − used`, never below 0. RAW and SKELETON share one limit:
+    /// what either still has is [`Tally::room`].
     pub const fn remaining(&self) -> u64 {
         self.limit.saturating_sub(self.used)
     }
@@ -58,7 +60,7 @@ impl TierTally {
 pub struct Tally {
     total: u64,
     meta: u64,
-    tiers: [TierTally; 3],
+    tiers: [TierTally; 4],
 }
 
 impl Tally {
@@ -73,12 +75,13 @@ impl Tally {
         Self {
             total: budget.total(),
             meta: budget.meta(),
-            tiers: [tier(Tier::Raw), tier(Tier::Linked), tier(Tier::Summary)],
+            tiers: Tier::ALL.map(tier),
         }
     }
 
     /// A tally with explicit effective limits, for tests of placement.
     #[cfg(test)]
+    /// SKELETON shares RAW's limit.
     pub(crate) fn with_limits(total: u64, meta: u64, raw: u64, linked: u64, summary: u64) -> Self {
         let tier = |tier, limit| TierTally {
             tier,
@@ -91,6 +94,7 @@ impl Tally {
             meta,
             tiers: [
                 tier(Tier::Raw, raw),
+                tier(Tier::Skeleton, raw),
                 tier(Tier::Linked, linked),
                 tier(Tier::Summary, summary),
             ],
@@ -111,9 +115,33 @@ impl Tally {
         &self.tiers[slot(tier)]
     }
 
-    /// The three tier accounts, RAW, LINKED, SUMMARY.
-    pub fn tiers(&self) -> &[TierTally; 3] {
+    /// The four tier accounts, RAW, SKELETON, LINKED, SUMMARY.
+    pub fn tiers(&self) -> &[TierTally; 4] {
         &self.tiers
+    }
+
+    /// Tokens `tier` still has room for: its limit minus what every tier
+    /// drawing on the same budget uses (RAW and SKELETON share one;
+    /// [`Tier::budget_tier`]), never below 0.
+    ///
+    /// ```
+    /// use budget::model::Tier;
+    /// use budget::payload::{PlacementAction, PlacementEvent, Tally, TierBudget};
+    ///
+    /// let mut tally = Tally::new(&TierBudget::with_total(1_000)?); // RAW 810
+    /// tally.apply(&PlacementEvent { position: 0, action: PlacementAction::Placed { tier: Tier::Skeleton, tokens: 29 } });
+    /// assert_eq!(tally.room(Tier::Raw), 781);
+    /// assert_eq!(tally.room(Tier::Skeleton), 781);
+    /// # Ok::<(), budget::payload::TierBudgetError>(())
+    /// ```
+    pub fn room(&self, tier: Tier) -> u64 {
+        let pool = tier.budget_tier();
+        let used = self
+            .tiers
+            .iter()
+            .filter(|t| t.tier.budget_tier() == pool)
+            .fold(0u64, |sum, t| sum.saturating_add(t.used));
+        self.tier(tier).limit.saturating_sub(used)
     }
 
     /// The payload total.
@@ -154,16 +182,19 @@ impl Tally {
     }
 }
 
-/// The index of `tier` in per-tier arrays: RAW 0, LINKED 1, SUMMARY 2.
+/// The index of `tier` in per-tier arrays, in the order of [`Tier::ALL`]:
+/// RAW 0, SKELETON 1, LINKED 2, SUMMARY 3.
 pub(crate) const fn slot(tier: Tier) -> usize {
     match tier {
         Tier::Raw => 0,
-        Tier::Linked => 1,
-        Tier::Summary => 2,
+        Tier::Skeleton => 1,
+        Tier::Linked => 2,
+        Tier::Summary => 3,
     }
 }
 
-/// A table of the tally, one line per part.
+/// A table of the tally, one line per part; `remaining` is
+/// [`Tally::room`] (RAW and SKELETON share one limit).
 ///
 /// ```
 /// use budget::payload::{Tally, TierBudget};
@@ -173,6 +204,7 @@ pub(crate) const fn slot(tier: Tier) -> usize {
 /// part       limit     used  remaining
 /// META         300      300          0
 /// RAW        81000        0      81000
+/// SKELETON   81000        0      81000
 /// LINKED      8100        0       8100
 /// SUMMARY      900        0        900
 /// total     100000      300      99700
@@ -198,7 +230,7 @@ impl fmt::Display for Tally {
                 t.tier.name(),
                 t.limit,
                 t.used,
-                t.remaining()
+                self.room(t.tier)
             )?;
         }
         writeln!(

@@ -30,26 +30,33 @@ fn item() -> impl Strategy<Value = Item> {
         prop::option::of("[a-z]{1,8}(/[a-z]{1,8})?\\.(rs|md|txt)"),
         prop::option::of(prop::sample::select(vec![
             Tier::Raw,
+            Tier::Skeleton,
             Tier::Linked,
             Tier::Summary,
         ])),
         prop::option::of("[A-Za-z |]{0,20}"),
+        prop::option::of("[a-z`\n ]{0,30}"),
     )
-        .prop_map(|(content, tokens, score, link, tier, description)| {
-            let mut b = Item::builder(content)
-                .signed_tokens(tokens)
-                .relevance(score);
-            if let Some(link) = link {
-                b = b.link(link);
-            }
-            if let Some(tier) = tier {
-                b = b.tier(tier);
-            }
-            if let Some(d) = description {
-                b = b.description(d);
-            }
-            b.build().unwrap()
-        })
+        .prop_map(
+            |(content, tokens, score, link, tier, description, skeleton)| {
+                let mut b = Item::builder(content)
+                    .signed_tokens(tokens)
+                    .relevance(score);
+                if let Some(skeleton) = skeleton {
+                    b = b.skeleton(skeleton);
+                }
+                if let Some(link) = link {
+                    b = b.link(link);
+                }
+                if let Some(tier) = tier {
+                    b = b.tier(tier);
+                }
+                if let Some(d) = description {
+                    b = b.description(d);
+                }
+                b.build().unwrap()
+            },
+        )
 }
 
 fn budget() -> impl Strategy<Value = TierBudget> {
@@ -121,7 +128,7 @@ proptest! {
         }
 
         // Tier limits never exceeded, and the tally matches the placements.
-        for tier in [Tier::Raw, Tier::Linked, Tier::Summary] {
+        for tier in Tier::ALL {
             let used: u64 = placements
                 .iter()
                 .filter(|p| p.state == ItemState::of(tier))
@@ -134,6 +141,15 @@ proptest! {
                 prop_assert_eq!(account.frame, 0);
             }
         }
+        // RAW and SKELETON share RAW's limit; only items with a skeleton
+        // are carried as one, and the SKELETON section holds exactly them.
+        let pool = payload.tally().tier(Tier::Raw).used + payload.tally().tier(Tier::Skeleton).used;
+        prop_assert!(pool <= budget.effective(Tier::Raw), "RAW + SKELETON {} > {}", pool, budget.effective(Tier::Raw));
+        let skeletons = placements.iter().filter(|p| p.state == ItemState::Skeleton).count();
+        for p in placements.iter().filter(|p| p.state == ItemState::Skeleton) {
+            prop_assert!(p.item.skeleton().is_some());
+        }
+        prop_assert_eq!(payload.text().contains("\n## SKELETON\n"), skeletons > 0);
         // The SUMMARY section (overview, map, key findings and mentions)
         // stays within SUMMARY's limit, estimated independently of the
         // tally, unless its frame alone fills the tier.
@@ -150,6 +166,8 @@ proptest! {
             for t in tally.tiers() {
                 prop_assert!(t.used <= t.limit, "after {}: {:?}", event, t);
             }
+            let pool = tally.tier(Tier::Raw).used + tally.tier(Tier::Skeleton).used;
+            prop_assert!(pool <= tally.tier(Tier::Raw).limit, "after {}: RAW + SKELETON {}", event, pool);
         }
 
         // A demoted item ranks below every item left in the tier it left.
@@ -192,20 +210,26 @@ fn awkward_item() -> impl Strategy<Value = Item> {
         prop::option::of(r#"[a-z<&"]{1,8}\.(rs|md)"#),
         prop::option::of((1u64..50, 0u64..50)),
         prop::option::of(r#"[A-Za-z<>&"\x01 ]{0,20}"#),
+        prop::option::of(r#"[a-z`<>&"\]\\\n\x01 ]{1,20}"#),
     )
-        .prop_map(|(content, tokens, score, link, lines, description)| {
-            let mut b = Item::builder(content).tokens(tokens).relevance(score);
-            if let Some(link) = link {
-                b = b.link(link);
-            }
-            if let Some((start, more)) = lines {
-                b = b.lines(start..=start + more);
-            }
-            if let Some(d) = description {
-                b = b.description(d);
-            }
-            b.build().unwrap()
-        })
+        .prop_map(
+            |(content, tokens, score, link, lines, description, skeleton)| {
+                let mut b = Item::builder(content).tokens(tokens).relevance(score);
+                if let Some(skeleton) = skeleton {
+                    b = b.skeleton(skeleton);
+                }
+                if let Some(link) = link {
+                    b = b.link(link);
+                }
+                if let Some((start, more)) = lines {
+                    b = b.lines(start..=start + more);
+                }
+                if let Some(d) = description {
+                    b = b.description(d);
+                }
+                b.build().unwrap()
+            },
+        )
 }
 
 /// What XML 1.0 can carry of `text` (the spec's `Char` production), the
@@ -242,6 +266,10 @@ proptest! {
         prop_assert!(payload.rendered_tokens() <= budget.total());
         let raw: Vec<&Item> = payload.in_state(ItemState::Raw).map(|p| p.item).collect();
         let linked = payload.in_state(ItemState::Linked).count();
+        let skeletons: Vec<String> = payload
+            .in_state(ItemState::Skeleton)
+            .map(|p| p.item.skeleton().unwrap().into_owned())
+            .collect();
         match format {
             Format::Xml => {
                 let doc = roxmltree::Document::parse(text)
@@ -255,6 +283,14 @@ proptest! {
                 let expected: Vec<String> = raw.iter().map(|i| xml_chars(&i.content())).collect();
                 prop_assert_eq!(carried, expected);
                 prop_assert_eq!(section("linked").children().filter(|n| n.is_element()).count(), linked);
+                let carried: Vec<String> = doc
+                    .root_element()
+                    .children()
+                    .find(|n| n.has_tag_name("skeleton"))
+                    .map(|s| s.children().filter(|n| n.is_element()).map(|n| n.text().unwrap_or("").to_owned()).collect())
+                    .unwrap_or_default();
+                let expected: Vec<String> = skeletons.iter().map(|s| xml_chars(s)).collect();
+                prop_assert_eq!(carried, expected);
             }
             Format::Json => {
                 let doc: serde_json::Value = serde_json::from_str(text)
@@ -268,6 +304,11 @@ proptest! {
                 let expected: Vec<String> = raw.iter().map(|i| i.content().into_owned()).collect();
                 prop_assert_eq!(carried, expected);
                 prop_assert_eq!(doc["linked"].as_array().unwrap().len(), linked);
+                let carried: Vec<&str> = doc
+                    .get("skeleton")
+                    .map(|s| s.as_array().unwrap().iter().map(|i| i["content"].as_str().unwrap()).collect())
+                    .unwrap_or_default();
+                prop_assert_eq!(carried, skeletons.iter().map(String::as_str).collect::<Vec<_>>());
                 for (entry, item) in doc["raw"].as_array().unwrap().iter().zip(&raw) {
                     match item.lines() {
                         Some(lines) => prop_assert_eq!(&entry["lines"], &serde_json::json!([lines.start(), lines.end()])),
@@ -278,6 +319,9 @@ proptest! {
             _ => {
                 for item in &raw {
                     prop_assert!(text.contains(&*item.content()));
+                }
+                for skeleton in &skeletons {
+                    prop_assert!(text.contains(skeleton.as_str()));
                 }
             }
         }
@@ -302,10 +346,12 @@ proptest! {
             .enumerate()
             .map(|(i, &(tokens, score, folder))| {
                 let size = usize::try_from(tokens).unwrap();
+                // Half the folders hold files with a skeleton, a tenth their size.
                 Item::builder("word ".repeat(size / 2 + 1))
                     .tokens(tokens)
                     .relevance(score)
                     .link(format!("d{folder}/sub/f{i}.rs"))
+                    .skeleton(if folder % 2 == 0 { "sig ".repeat(size / 20 + 1) } else { String::new() })
                     .build()
                     .unwrap()
             })

@@ -53,7 +53,7 @@ impl Tiers {
         match tier {
             Tier::Summary => self.summary.as_ref(),
             Tier::Linked => self.linked.as_ref(),
-            Tier::Raw => self.raw.as_ref(),
+            Tier::Raw | Tier::Skeleton => self.raw.as_ref(),
         }
     }
 }

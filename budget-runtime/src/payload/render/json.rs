@@ -1,5 +1,6 @@
 //! The JSON format: one object with the members `meta`, `summary`, `raw`,
-//! `linked` and `fingerprint`, one member per line and one array element
+//! `skeleton` (when an item is carried as its skeleton), `linked` and
+//! `fingerprint`, one member per line and one array element
 //! per line. Non-finite scores are `null`.
 
 use std::borrow::Cow;
@@ -89,6 +90,16 @@ impl Render for Json {
         out.push('}');
     }
 
+    fn skeleton_entry(
+        &self,
+        out: &mut String,
+        entry: &Entry<'_>,
+        skeleton: &str,
+        with_content: bool,
+    ) {
+        self.raw_entry(out, entry, skeleton, with_content);
+    }
+
     fn linked_entry(&self, out: &mut String, entry: &Entry<'_>, tokens: u64, _fetch: bool) {
         open_item(out, entry, "description");
         let _ = write!(out, ",\"tokens\":{tokens}}}");
@@ -110,10 +121,8 @@ impl Render for Json {
             b.meta(),
             b.headroom_percent(),
         );
-        for (index, tier) in [Tier::Summary, Tier::Linked, Tier::Raw]
-            .into_iter()
-            .enumerate()
-        {
+        let tiers: Vec<Tier> = o.tiers().collect();
+        for (index, tier) in tiers.into_iter().rev().enumerate() {
             let _ = write!(
                 out,
                 "{}{{\"tier\":\"{tier}\",\"effective\":{},\"nominal\":{}}}",
@@ -122,19 +131,20 @@ impl Render for Json {
                 b.nominal(tier),
             );
         }
+        let _ = write!(out, "],\"candidates\":{},\"raw\":{},", o.candidates, o.raw);
+        if o.skeletons {
+            let _ = write!(out, "\"skeleton\":{},", o.skeleton);
+        }
         let _ = write!(
             out,
-            "],\"candidates\":{},\"raw\":{},\"linked\":{},\"summary\":{},\"omitted\":{},\"demotions\":{}}}",
-            o.candidates, o.raw, o.linked, o.summary, o.omitted, o.demotions,
+            "\"linked\":{},\"summary\":{},\"omitted\":{},\"demotions\":{}}}",
+            o.linked, o.summary, o.omitted, o.demotions,
         );
     }
 
     fn summary(&self, out: &mut String, o: &Overview<'_>, mentioned: &[Entry<'_>]) {
         out.push_str("{\"tiers\":[");
-        for (index, tier) in [Tier::Raw, Tier::Linked, Tier::Summary]
-            .into_iter()
-            .enumerate()
-        {
+        for (index, tier) in o.tiers().enumerate() {
             let t = o.tally.tier(tier);
             let _ = write!(
                 out,
@@ -164,6 +174,12 @@ impl Render for Json {
     fn raw(&self, out: &mut String, raw: &[(Entry<'_>, Cow<'_, str>)]) {
         array(out, raw, |out, (entry, content)| {
             self.raw_entry(out, entry, content, true);
+        });
+    }
+
+    fn skeleton(&self, out: &mut String, skeletons: &[(Entry<'_>, Cow<'_, str>)]) {
+        array(out, skeletons, |out, (entry, skeleton)| {
+            self.skeleton_entry(out, entry, skeleton, true);
         });
     }
 

@@ -1,10 +1,11 @@
 //! The Markdown format, and its building blocks: fences, code spans,
 //! one-line text, table cells and fence languages.
 //!
-//! The document is up to six sections in this order, separated by one
+//! The document is up to seven sections in this order, separated by one
 //! empty line: `## TREE` (when asked for), `## META`, `## SUMMARY`,
-//! `## RAW`, `## LINKED`, `## Fingerprint` (META and the fingerprint unless
-//! turned off).
+//! `## RAW`, `## SKELETON` (when an item is carried as its skeleton),
+//! `## LINKED`, `## Fingerprint` (META and the fingerprint unless turned
+//! off).
 
 use std::borrow::Cow;
 use std::fmt::Write;
@@ -43,27 +44,47 @@ fn push_lines(out: &mut String, entry: &Entry<'_>) {
     }
 }
 
+/// Heading (with the line range when `lines`), description, fenced
+/// content (only the fences without `with_content`).
+fn block(out: &mut String, entry: &Entry<'_>, content: &str, with_content: bool, lines: bool) {
+    out.push_str("### ");
+    code_span(out, &entry.source);
+    if lines {
+        push_lines(out, entry);
+    }
+    out.push('\n');
+    if let Some(description) = &entry.gist {
+        out.push('\n');
+        out.push_str(description);
+        out.push('\n');
+    }
+    let fence = fence_for(content);
+    let _ = writeln!(out, "\n{fence}{}", entry.language);
+    if with_content {
+        out.push_str(content);
+        if !content.is_empty() && !content.ends_with('\n') {
+            out.push('\n');
+        }
+    }
+    out.push_str(&fence);
+    out.push('\n');
+}
+
 impl Render for Markdown {
     /// Heading, description, fenced content.
     fn raw_entry(&self, out: &mut String, entry: &Entry<'_>, content: &str, with_content: bool) {
-        out.push_str("### ");
-        code_span(out, &entry.source);
-        out.push('\n');
-        if let Some(description) = &entry.gist {
-            out.push('\n');
-            out.push_str(description);
-            out.push('\n');
-        }
-        let fence = fence_for(content);
-        let _ = writeln!(out, "\n{fence}{}", entry.language);
-        if with_content {
-            out.push_str(content);
-            if !content.is_empty() && !content.ends_with('\n') {
-                out.push('\n');
-            }
-        }
-        out.push_str(&fence);
-        out.push('\n');
+        block(out, entry, content, with_content, false);
+    }
+
+    /// Heading with the full text's line range, description, fenced skeleton.
+    fn skeleton_entry(
+        &self,
+        out: &mut String,
+        entry: &Entry<'_>,
+        skeleton: &str,
+        with_content: bool,
+    ) {
+        block(out, entry, skeleton, with_content, true);
     }
 
     /// Source, line range, description and size (`Fetch:` before the
@@ -109,22 +130,34 @@ impl Render for Markdown {
         out.push_str("## META\n\n");
         let _ = writeln!(
             out,
-            "- Budget: {} tokens. META {}; SUMMARY {}/{}, LINKED {}/{}, RAW {}/{} (effective/nominal, headroom {}%).",
+            "- Budget: {} tokens. META {}; SUMMARY {}/{}, LINKED {}/{}, {} {}/{} (effective/nominal, headroom {}%).",
             b.total(),
             b.meta(),
             b.effective(Tier::Summary),
             b.nominal(Tier::Summary),
             b.effective(Tier::Linked),
             b.nominal(Tier::Linked),
+            if o.skeletons {
+                "RAW and SKELETON"
+            } else {
+                "RAW"
+            },
             b.effective(Tier::Raw),
             b.nominal(Tier::Raw),
             b.headroom_percent(),
         );
-        let _ = writeln!(
+        let _ = write!(
             out,
-            "- Items: {}; RAW {}, LINKED {}, SUMMARY {}, omitted {}; {}.",
+            "- Items: {}; RAW {}, ",
             count(o.candidates, "candidate", "candidates"),
             o.raw,
+        );
+        if o.skeletons {
+            let _ = write!(out, "SKELETON {}, ", o.skeleton);
+        }
+        let _ = writeln!(
+            out,
+            "LINKED {}, SUMMARY {}, omitted {}; {}.",
             o.linked,
             o.summary,
             o.omitted,
@@ -134,21 +167,30 @@ impl Render for Markdown {
 
     fn summary(&self, out: &mut String, o: &Overview<'_>, mentioned: &[Entry<'_>]) {
         out.push_str("## SUMMARY\n\n");
-        let _ = writeln!(
+        let _ = write!(
             out,
-            "{}: {} in full (RAW), {} linked (LINKED), {} mentioned here (SUMMARY), {} omitted.\n",
+            "{}: {} in full (RAW), ",
             count(o.candidates, "candidate", "candidates"),
             o.raw,
-            o.linked,
-            o.summary,
-            o.omitted,
+        );
+        if o.skeletons {
+            let _ = write!(out, "{} as outlines (SKELETON), ", o.skeleton);
+        }
+        let _ = writeln!(
+            out,
+            "{} linked (LINKED), {} mentioned here (SUMMARY), {} omitted.\n",
+            o.linked, o.summary, o.omitted,
         );
         out.push_str("| Tier | Section | Tokens | Why included |\n| --- | --- | --- | --- |\n");
-        for (tier, why) in [
-            (Tier::Raw, "carried in full"),
-            (Tier::Linked, "listed with link, description and size"),
-            (Tier::Summary, "mentioned below"),
-        ] {
+        for tier in o.tiers() {
+            let why = match tier {
+                Tier::Raw => "carried in full",
+                Tier::Skeleton => {
+                    "signatures and doc comments, bodies left out; shares RAW's limit"
+                }
+                Tier::Linked => "listed with link, description and size",
+                Tier::Summary => "mentioned below",
+            };
             let t = o.tally.tier(tier);
             let _ = writeln!(
                 out,
@@ -184,6 +226,15 @@ impl Render for Markdown {
         out.push_str("## RAW\n\n");
         entries(out, raw, "\n", |out, (entry, content)| {
             self.raw_entry(out, entry, content, true);
+        });
+    }
+
+    fn skeleton(&self, out: &mut String, skeletons: &[(Entry<'_>, Cow<'_, str>)]) {
+        out.push_str(
+            "## SKELETON\n\nFiles too large to carry whole, as outlines: signatures, types and doc comments; bodies left out.\n\n",
+        );
+        entries(out, skeletons, "\n", |out, (entry, skeleton)| {
+            self.skeleton_entry(out, entry, skeleton, true);
         });
     }
 

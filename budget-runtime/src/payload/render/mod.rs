@@ -3,9 +3,10 @@
 //!
 //! The walk over the placed items is shared; each [`Format`] implements
 //! the [`Render`] seam. Every format writes the same sections (TREE when
-//! asked for, META, SUMMARY, RAW, LINKED, fingerprint; META and the
-//! fingerprint unless turned off) with the same numbers; within RAW,
-//! LINKED and the SUMMARY mentions, items appear in candidate order. The
+//! asked for, META, SUMMARY, RAW, SKELETON when an item is carried as its
+//! skeleton, LINKED, fingerprint; META and the fingerprint unless turned
+//! off) with the same numbers; within each tier's section and the SUMMARY
+//! mentions, items appear in candidate order. The
 //! output depends only on the inputs: same input, same bytes.
 
 mod json;
@@ -51,6 +52,15 @@ pub(crate) trait Render {
     /// written (what surrounds the content), for costing: the item's RAW
     /// cost is its content's count plus the frame's estimate.
     fn raw_entry(&self, out: &mut String, entry: &Entry<'_>, content: &str, with_content: bool);
+    /// An item's SKELETON entry, as [`raw_entry`](Render::raw_entry) with
+    /// its skeleton for content.
+    fn skeleton_entry(
+        &self,
+        out: &mut String,
+        entry: &Entry<'_>,
+        skeleton: &str,
+        with_content: bool,
+    );
     /// An item's LINKED entry, naming its size (`tokens`); `fetch` when
     /// the model can fetch it.
     fn linked_entry(&self, out: &mut String, entry: &Entry<'_>, tokens: u64, fetch: bool);
@@ -62,12 +72,15 @@ pub(crate) trait Render {
     fn summary(&self, out: &mut String, overview: &Overview<'_>, mentioned: &[Entry<'_>]);
     /// The RAW section.
     fn raw(&self, out: &mut String, raw: &[(Entry<'_>, Cow<'_, str>)]);
+    /// The SKELETON section (written only when it has items).
+    fn skeleton(&self, out: &mut String, skeletons: &[(Entry<'_>, Cow<'_, str>)]);
     /// The LINKED section.
     fn linked(&self, out: &mut String, linked: &[(Entry<'_>, u64)], fetch: bool);
     /// The TREE section around the tree's text.
     fn tree(&self, out: &mut String, tree: &str);
     /// The document up to its fingerprint, from the sections present, in
-    /// order, named (`tree`, `meta`, `summary`, `raw`, `linked`); the
+    /// order, named (`tree`, `meta`, `summary`, `raw`, `skeleton`,
+    /// `linked`); the
     /// payload digest covers exactly these bytes.
     fn join(&self, sections: &[(&str, &str)]) -> String;
     /// Appends the fingerprint, if there is one, and whatever closes the
@@ -167,19 +180,33 @@ pub(crate) struct Overview<'i> {
     /// Candidates offered.
     pub(crate) candidates: usize,
     pub(crate) raw: usize,
+    pub(crate) skeleton: usize,
     pub(crate) linked: usize,
     pub(crate) summary: usize,
     pub(crate) omitted: usize,
     pub(crate) demotions: usize,
     /// The top-ranked placed item and its state.
     pub(crate) top: Option<(Entry<'i>, ItemState)>,
+    /// Whether any candidate has a skeleton: only then do META and
+    /// SUMMARY speak of the SKELETON tier.
+    pub(crate) skeletons: bool,
 }
 
 impl Overview<'_> {
+    /// The tiers META and SUMMARY report, most detailed first: SKELETON
+    /// only when a candidate has a skeleton.
+    pub(crate) fn tiers(&self) -> impl Iterator<Item = Tier> {
+        let skeletons = self.skeletons;
+        Tier::ALL
+            .into_iter()
+            .filter(move |&tier| tier != Tier::Skeleton || skeletons)
+    }
+
     /// The items in `tier`.
     pub(crate) fn items_in(&self, tier: Tier) -> usize {
         match tier {
             Tier::Raw => self.raw,
+            Tier::Skeleton => self.skeleton,
             Tier::Linked => self.linked,
             Tier::Summary => self.summary,
         }
@@ -209,7 +236,7 @@ pub(crate) fn summary_frame<T: ContextItem + ?Sized>(
 ) -> String {
     let n = candidates.len();
     let mut tally = Tally::new(budget);
-    for tier in [Tier::Raw, Tier::Linked, Tier::Summary] {
+    for tier in Tier::ALL {
         tally = tally.with_frame(tier, u64::MAX);
     }
     // The score whose text is longest: the largest finite magnitude,
@@ -240,11 +267,13 @@ pub(crate) fn summary_frame<T: ContextItem + ?Sized>(
         tally: &tally,
         candidates: n,
         raw: n,
+        skeleton: n,
         linked: n,
         summary: n,
         omitted: n,
         demotions: n,
         top,
+        skeletons: has_skeletons(candidates),
     };
     let mut out = String::new();
     format.renderer().summary(&mut out, &overview, &[]);
@@ -283,11 +312,13 @@ pub(crate) fn render<T: ContextItem + ?Sized>(
         tally: input.tally,
         candidates: input.slots.len(),
         raw: count(ItemState::Raw),
+        skeleton: count(ItemState::Skeleton),
         linked: count(ItemState::Linked),
         summary: count(ItemState::Summary),
         omitted: count(ItemState::Omitted),
         demotions: input.demotions,
         top,
+        skeletons: has_skeletons(input.candidates),
     };
     let mentioned: Vec<Entry<'_>> = in_state(ItemState::Summary)
         .map(|(position, c)| Entry::mention(c.item, position, c.score))
@@ -295,11 +326,17 @@ pub(crate) fn render<T: ContextItem + ?Sized>(
     let raw: Vec<(Entry<'_>, Cow<'_, str>)> = in_state(ItemState::Raw)
         .map(|(position, c)| (Entry::raw(c.item, position, c.score), c.item.content()))
         .collect();
+    let skeletons: Vec<(Entry<'_>, Cow<'_, str>)> = in_state(ItemState::Skeleton)
+        .map(|(position, c)| {
+            let skeleton = c.item.skeleton().unwrap_or_default();
+            (Entry::raw(c.item, position, c.score), skeleton)
+        })
+        .collect();
     let linked: Vec<(Entry<'_>, u64)> = in_state(ItemState::Linked)
         .map(|(position, c)| (Entry::of(c.item, position, c.score), c.tokens))
         .collect();
 
-    let mut sections: [String; 5] = Default::default();
+    let mut sections: [String; 6] = Default::default();
     if let Some(tree) = input.tree {
         renderer.tree(&mut sections[0], tree);
     }
@@ -308,11 +345,22 @@ pub(crate) fn render<T: ContextItem + ?Sized>(
     }
     renderer.summary(&mut sections[2], &overview, &mentioned);
     renderer.raw(&mut sections[3], &raw);
-    renderer.linked(&mut sections[4], &linked, input.layout.fetch_tool);
-    let [tree, meta, summary, raw_section, linked_section] = &sections;
+    if !skeletons.is_empty() {
+        renderer.skeleton(&mut sections[4], &skeletons);
+    }
+    renderer.linked(&mut sections[5], &linked, input.layout.fetch_tool);
+    let [
+        tree,
+        meta,
+        summary,
+        raw_section,
+        skeleton_section,
+        linked_section,
+    ] = &sections;
 
     let mut sources: Vec<Cow<'_, str>> = raw
         .iter()
+        .chain(&skeletons)
         .map(|(entry, _)| entry)
         .chain(linked.iter().map(|(entry, _)| entry))
         .chain(&mentioned)
@@ -323,10 +371,11 @@ pub(crate) fn render<T: ContextItem + ?Sized>(
         ("meta", meta),
         ("summary", summary),
         ("raw", raw_section),
+        ("skeleton", skeleton_section),
         ("linked", linked_section),
     ]
     .into_iter()
-    .filter(|(name, section)| !section.is_empty() || !matches!(*name, "tree" | "meta"))
+    .filter(|(name, section)| !section.is_empty() || !matches!(*name, "tree" | "meta" | "skeleton"))
     .map(|(name, section)| (name, section.as_str()))
     .collect();
     let mut doc = renderer.join(&present);
@@ -334,12 +383,19 @@ pub(crate) fn render<T: ContextItem + ?Sized>(
         meta: Sha256Digest::of(meta.as_bytes()),
         summary: Sha256Digest::of(summary.as_bytes()),
         raw: Sha256Digest::of(raw_section.as_bytes()),
+        skeleton: (!skeleton_section.is_empty())
+            .then(|| Sha256Digest::of(skeleton_section.as_bytes())),
         linked: Sha256Digest::of(linked_section.as_bytes()),
         sources: Fingerprint::of_sources(&mut sources),
         payload: Sha256Digest::of(doc.as_bytes()),
     };
     renderer.finish(&mut doc, input.layout.meta.then_some(&fingerprint));
     (doc, fingerprint)
+}
+
+/// Whether any candidate has a skeleton.
+fn has_skeletons<T: ContextItem + ?Sized>(candidates: &[Candidate<'_, T>]) -> bool {
+    candidates.iter().any(|c| c.item.skeleton().is_some())
 }
 
 /// `n` and the noun, singular for exactly one: `1 item`, `2 items`.

@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 
 use crate::estimate::{ContentType, Estimator};
+use crate::model::Tier;
 use crate::payload::ItemState;
 
 /// The share of the total, in percent, the tree may take before folders
@@ -31,9 +32,9 @@ impl<'s> Folder<'s> {
         }
     }
 
-    /// Files below, by state: RAW, LINKED, SUMMARY.
-    fn counts(&self) -> [usize; 3] {
-        let mut counts = [0; 3];
+    /// Files below, by tier, in the order of [`Tier::ALL`].
+    fn counts(&self) -> [usize; 4] {
+        let mut counts = [0; 4];
         for state in self.files.values() {
             if let Some(slot) = slot(*state) {
                 counts[slot] += 1;
@@ -74,19 +75,16 @@ impl<'s> Folder<'s> {
     }
 }
 
+/// The index of `state`'s tier in [`Tier::ALL`]; `None` when omitted.
 fn slot(state: ItemState) -> Option<usize> {
-    match state {
-        ItemState::Raw => Some(0),
-        ItemState::Linked => Some(1),
-        ItemState::Summary => Some(2),
-        _ => None,
-    }
+    let tier = state.tier()?;
+    Tier::ALL.iter().position(|&t| t == tier)
 }
 
 /// `(N files: RAW a, LINKED b, SUMMARY c)`, naming only non-zero tiers.
-fn summary(counts: [usize; 3]) -> String {
+fn summary(counts: [usize; 4]) -> String {
     let total: usize = counts.iter().sum();
-    let tiers: Vec<String> = ["RAW", "LINKED", "SUMMARY"]
+    let tiers: Vec<String> = Tier::ALL
         .iter()
         .zip(counts)
         .filter(|(_, n)| *n > 0)
@@ -98,7 +96,7 @@ fn summary(counts: [usize; 3]) -> String {
 
 /// The tree of `sources` (`/`-separated paths with their states; omitted
 /// items are left out), one line per folder and file, two spaces per
-/// level, files marked `[RAW]`, `[LINKED]` or `[SUMMARY]`. The deepest
+/// level, files marked with their tier (`[RAW]`, `[SKELETON]`, …). The deepest
 /// folders collapse into one line each (`name/ (N files: RAW a, …)`),
 /// level by level, while the text's estimate exceeds `limit` tokens; at
 /// the last, the whole tree is one line.

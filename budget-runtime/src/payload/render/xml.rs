@@ -1,5 +1,6 @@
 //! The XML format: one `<payload>` element holding `<meta>`, `<summary>`,
-//! `<raw>`, `<linked>` and `<fingerprint/>`, one child per line.
+//! `<raw>`, `<skeleton>` (when an item is carried as its skeleton),
+//! `<linked>` and `<fingerprint/>`, one child per line.
 //!
 //! RAW contents are carried verbatim in CDATA (a `]]>` inside is split
 //! across two sections): an item's text is exactly its content, and the
@@ -11,7 +12,6 @@
 use std::borrow::Cow;
 use std::fmt::Write;
 
-use crate::model::Tier;
 use crate::payload::Fingerprint;
 use crate::payload::render::{Entry, Overview, Render};
 
@@ -103,6 +103,16 @@ impl Render for Xml {
         out.push_str("</item>\n");
     }
 
+    fn skeleton_entry(
+        &self,
+        out: &mut String,
+        entry: &Entry<'_>,
+        skeleton: &str,
+        with_content: bool,
+    ) {
+        self.raw_entry(out, entry, skeleton, with_content);
+    }
+
     fn linked_entry(&self, out: &mut String, entry: &Entry<'_>, tokens: u64, _fetch: bool) {
         open_item(out, entry, true);
         let _ = writeln!(out, " tokens=\"{tokens}\"/>");
@@ -122,18 +132,23 @@ impl Render for Xml {
         let b = o.budget;
         let _ = writeln!(
             out,
-            "<meta budget_tokens=\"{}\" meta_tokens=\"{}\" headroom_percent=\"{}\" candidates=\"{}\" raw=\"{}\" linked=\"{}\" summary=\"{}\" omitted=\"{}\" demotions=\"{}\">",
+            "<meta budget_tokens=\"{}\" meta_tokens=\"{}\" headroom_percent=\"{}\" candidates=\"{}\" raw=\"{}\"{} linked=\"{}\" summary=\"{}\" omitted=\"{}\" demotions=\"{}\">",
             b.total(),
             b.meta(),
             b.headroom_percent(),
             o.candidates,
             o.raw,
+            if o.skeletons {
+                format!(" skeleton=\"{}\"", o.skeleton)
+            } else {
+                String::new()
+            },
             o.linked,
             o.summary,
             o.omitted,
             o.demotions,
         );
-        for tier in [Tier::Summary, Tier::Linked, Tier::Raw] {
+        for tier in o.tiers().collect::<Vec<_>>().into_iter().rev() {
             let _ = writeln!(
                 out,
                 "<tier name=\"{tier}\" effective=\"{}\" nominal=\"{}\"/>",
@@ -146,7 +161,7 @@ impl Render for Xml {
 
     fn summary(&self, out: &mut String, o: &Overview<'_>, mentioned: &[Entry<'_>]) {
         out.push_str("<summary>\n");
-        for tier in [Tier::Raw, Tier::Linked, Tier::Summary] {
+        for tier in o.tiers() {
             let t = o.tally.tier(tier);
             let _ = writeln!(
                 out,
@@ -171,6 +186,12 @@ impl Render for Xml {
     fn raw(&self, out: &mut String, raw: &[(Entry<'_>, Cow<'_, str>)]) {
         list(out, "raw", raw, |out, (entry, content)| {
             self.raw_entry(out, entry, content, true);
+        });
+    }
+
+    fn skeleton(&self, out: &mut String, skeletons: &[(Entry<'_>, Cow<'_, str>)]) {
+        list(out, "skeleton", skeletons, |out, (entry, skeleton)| {
+            self.skeleton_entry(out, entry, skeleton, true);
         });
     }
 

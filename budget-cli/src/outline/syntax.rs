@@ -1,0 +1,226 @@
+//! The walk over a syntax tree that collects definitions and the bodies a
+//! skeleton leaves out.
+
+use tree_sitter::{Node, Parser};
+
+use super::language::{BLOCK_KINDS, DEFINITION_KINDS, FUNCTION_KINDS, Language};
+use super::{Outline, worth_it};
+
+/// Kinds that are a declarator's name.
+const NAME_KINDS: &[&str] = &[
+    "destructor_name",
+    "field_identifier",
+    "identifier",
+    "property_identifier",
+    "type_identifier",
+];
+
+/// The outline of `text` in `language`; `None` if the parser gives up.
+pub fn outline(language: Language, text: &str) -> Option<Outline<'_>> {
+    let mut parser = Parser::new();
+    parser.set_language(&language.grammar()).ok()?;
+    let tree = parser.parse(text, None)?;
+    let mut definitions = Vec::new();
+    let mut bodies = Vec::new();
+    // Depth-first, in source order, never into a function's body: what is
+    // defined in there is local.
+    let mut stack = vec![tree.root_node()];
+    let mut cursor = tree.walk();
+    while let Some(node) = stack.pop() {
+        let kind = node.kind();
+        if DEFINITION_KINDS.contains(&kind)
+            && let Some(name) = defined_name(node, text)
+        {
+            definitions.push(name);
+        }
+        let body = FUNCTION_KINDS
+            .contains(&kind)
+            .then(|| node.child_by_field_name("body"))
+            .flatten()
+            .filter(|body| BLOCK_KINDS.contains(&body.kind()));
+        if let Some(body) = body {
+            bodies.push(body);
+        }
+        let children: Vec<Node<'_>> = node.children(&mut cursor).collect();
+        stack.extend(
+            children
+                .into_iter()
+                .rev()
+                .filter(|child| Some(child.id()) != body.map(|b| b.id())),
+        );
+    }
+    bodies.sort_by_key(Node::start_byte);
+    let skeleton = worth_it(skeleton(language, text, &bodies), text);
+    Some(Outline {
+        definitions,
+        skeleton,
+    })
+}
+
+/// The name a definition node defines: its `name` field, or the name at
+/// the end of its `declarator` chain (C and C++ functions and typedefs).
+fn defined_name<'t>(node: Node<'_>, text: &'t str) -> Option<&'t str> {
+    let mut current = node.child_by_field_name("name").or_else(|| {
+        // C's `struct s;` and typedefs: only definitions with a body or a declarator.
+        node.child_by_field_name("declarator")
+    })?;
+    // Through pointer, function, array and qualified declarators.
+    for _ in 0..16 {
+        if NAME_KINDS.contains(&current.kind()) {
+            return text.get(current.byte_range()).filter(|n| !n.is_empty());
+        }
+        current = current
+            .child_by_field_name("declarator")
+            .or_else(|| current.child_by_field_name("name"))?;
+    }
+    None
+}
+
+/// `text` with each of `bodies` (sorted, not overlapping) replaced by its
+/// elision.
+fn skeleton(language: Language, text: &str, bodies: &[Node<'_>]) -> String {
+    let mut out = String::with_capacity(text.len() / 2);
+    let mut copied = 0;
+    for body in bodies {
+        let range = body.byte_range();
+        if range.start < copied {
+            continue;
+        }
+        out.push_str(&text[copied..range.start]);
+        if language.is_python() {
+            python_body(&mut out, *body, text);
+        } else {
+            out.push_str("{ … }");
+        }
+        copied = range.end;
+    }
+    out.push_str(&text[copied..]);
+    out
+}
+
+/// A Python body left out: its docstring's first paragraph, if it has a
+/// docstring, then `...` on the body's indentation.
+fn python_body(out: &mut String, body: Node<'_>, text: &str) {
+    let start = body.start_byte();
+    let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+    let indent = &text[line_start..start];
+    let indent = if indent.trim().is_empty() { indent } else { "" };
+    let docstring = body
+        .named_child(0)
+        .filter(|statement| statement.kind() == "expression_statement")
+        .and_then(|statement| statement.named_child(0))
+        .filter(|expression| expression.kind() == "string");
+    match docstring.and_then(|d| text.get(d.byte_range())) {
+        Some(docstring) => {
+            out.push_str(first_paragraph(docstring, indent).as_ref());
+            out.push('\n');
+            out.push_str(indent);
+            out.push_str("...");
+        }
+        None => out.push_str("..."),
+    }
+}
+
+/// A docstring cut after its first paragraph, closed with its own quotes.
+fn first_paragraph<'d>(docstring: &'d str, indent: &str) -> std::borrow::Cow<'d, str> {
+    let quotes = ["\"\"\"", "'''"]
+        .into_iter()
+        .find(|q| docstring.ends_with(q) && docstring.len() >= 6);
+    let Some(quotes) = quotes else {
+        return docstring.into();
+    };
+    let blank = docstring.match_indices('\n').map(|(i, _)| i).find(|&i| {
+        docstring[i + 1..]
+            .trim_start_matches([' ', '\t'])
+            .starts_with('\n')
+    });
+    match blank {
+        Some(cut) if cut + quotes.len() < docstring.len() - quotes.len() => {
+            format!("{}\n{indent}{quotes}", docstring[..cut].trim_end()).into()
+        }
+        _ => docstring.into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(language: Language, text: &str) -> Outline<'_> {
+        outline(language, text).unwrap()
+    }
+
+    #[test]
+    fn rust_bodies_go_and_signatures_stay() {
+        let text = "/// Adds.\npub fn add(a: u32, b: u32) -> u32 {\n    let c = a + b;\n    c\n}\n\npub struct Tally {\n    used: u64,\n}\n\nimpl Tally {\n    /// Used.\n    pub fn used(&self) -> u64 {\n        fn helper() {}\n        self.used + 0 + 0 + 0 + 0\n    }\n}\n";
+        let o = parse(Language::Rust, text);
+        assert_eq!(o.definitions, ["add", "Tally", "used"]);
+        assert_eq!(
+            o.skeleton.as_deref(),
+            Some(
+                "/// Adds.\npub fn add(a: u32, b: u32) -> u32 { … }\n\npub struct Tally {\n    used: u64,\n}\n\nimpl Tally {\n    /// Used.\n    pub fn used(&self) -> u64 { … }\n}\n"
+            )
+        );
+    }
+
+    #[test]
+    fn python_keeps_the_docstrings_first_paragraph() {
+        let text = "import os\n\nclass Loop:\n    \"\"\"An event loop.\n\n    Long story.\n    \"\"\"\n\n    def run(self, until):\n        \"\"\"Run until done.\n\n        More detail here.\n        \"\"\"\n        while True:\n            step()\n            step()\n\n    def stop(self): return 1\n";
+        let o = parse(Language::Python, text);
+        assert_eq!(o.definitions, ["Loop", "run", "stop"]);
+        assert_eq!(
+            o.skeleton.as_deref(),
+            Some(
+                "import os\n\nclass Loop:\n    \"\"\"An event loop.\n\n    Long story.\n    \"\"\"\n\n    def run(self, until):\n        \"\"\"Run until done.\n        \"\"\"\n        ...\n\n    def stop(self): ...\n"
+            )
+        );
+    }
+
+    #[test]
+    fn c_names_come_through_declarators() {
+        let text = "typedef struct node { int v; } node_t;\nstatic int *find(node_t *n, int v) {\n    while (n) { if (n->v == v) return &n->v; n = 0; }\n    return 0;\n}\n";
+        let o = parse(Language::C, text);
+        assert_eq!(o.definitions, ["node_t", "node", "find"]);
+        assert!(
+            o.skeleton
+                .unwrap()
+                .contains("static int *find(node_t *n, int v) { … }")
+        );
+    }
+
+    #[test]
+    fn go_java_and_typescript_methods() {
+        let go = "package io\n\nfunc (r *Reader) Read(p []byte) (int, error) {\n\treturn copy(p, r.buf), nil\n}\n\ntype Reader struct{ buf []byte }\n";
+        let o = parse(Language::Go, go);
+        assert_eq!(o.definitions, ["Read", "Reader"]);
+        let java = "class Box { int size() { return items.length * 2 + offset - 1; } }\n";
+        assert_eq!(parse(Language::Java, java).definitions, ["Box", "size"]);
+        let ts = "export interface Shape { area(): number }\nexport function scale(s: Shape, k: number): Shape {\n  const factor = k * k;\n  const scaled = { area: () => s.area() * factor };\n  return scaled;\n}\n";
+        let o = parse(Language::TypeScript, ts);
+        assert_eq!(o.definitions, ["Shape", "scale"]);
+        assert!(
+            o.skeleton
+                .unwrap()
+                .contains("export function scale(s: Shape, k: number): Shape { … }")
+        );
+    }
+
+    #[test]
+    fn a_file_without_bodies_has_no_skeleton() {
+        let o = parse(
+            Language::Rust,
+            "pub struct A;\npub trait B { fn b(&self); }\n",
+        );
+        assert_eq!(o.definitions, ["A", "B", "b"]);
+        assert_eq!(o.skeleton, None);
+    }
+
+    #[test]
+    fn broken_source_still_outlines() {
+        let o = parse(
+            Language::Python,
+            "def f(:\n    return 1\nclass C:\n    pass\n",
+        );
+        assert!(o.definitions.contains(&"C"));
+    }
+}

@@ -1,0 +1,135 @@
+//! The SKELETON tier end to end: a source file too large for RAW is
+//! carried as its outline (tree-sitter), counted within the budget, in
+//! every format.
+
+use crate::common::{budget_in, o200k, tree};
+
+/// A Rust module of `functions` functions with ten-line bodies, and a
+/// Python module of classes with docstrings.
+fn sources(functions: usize) -> (String, String) {
+    let mut rust =
+        String::from("//! The simulation engine.\n\npub struct State {\n    pub tick: u64,\n}\n\n");
+    for i in 0..functions {
+        rust.push_str(&format!(
+            "/// Advances step {i}.\npub fn step_{i}(state: &mut State) -> u64 {{\n"
+        ));
+        for j in 0..10 {
+            rust.push_str(&format!(
+                "    let acc_{j} = state.tick.wrapping_mul({j}).rotate_left({i});\n"
+            ));
+        }
+        rust.push_str("    state.tick += 1;\n    state.tick\n}\n\n");
+    }
+    let mut python = String::from("\"\"\"Tide tables.\"\"\"\n\n");
+    for i in 0..functions / 2 {
+        python.push_str(&format!(
+            "class Table{i}:\n    \"\"\"Table {i}.\n\n    Long notes that the skeleton leaves out.\n    \"\"\"\n\n    def lookup(self, hour):\n        \"\"\"Height at `hour`.\n\n        Interpolated linearly.\n        \"\"\"\n        low = self.rows[int(hour)]\n        high = self.rows[int(hour) + 1]\n        return low + (high - low) * (hour - int(hour))\n\n"
+        ));
+    }
+    (rust, python)
+}
+
+#[test]
+fn a_file_too_large_for_raw_is_carried_as_its_skeleton() {
+    let (rust, python) = sources(40);
+    let dir = tree(&[
+        ("README.md", b"# Sim\n\nA simulation.\n"),
+        ("src/engine.rs", rust.as_bytes()),
+        ("tides.py", python.as_bytes()),
+    ]);
+    assert!(o200k(&rust) > 6_000, "{}", o200k(&rust));
+    let run = budget_in(dir.path(), &["pack", "--budget", "6000", "--report", "-"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let report = run.json();
+    let payload = report["payload"].as_str().unwrap();
+    assert!(o200k(payload) <= 6_000, "{} tokens", o200k(payload));
+
+    let tier = |path: &str| {
+        let file = report["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|f| f["path"] == path)
+            .unwrap();
+        (
+            file["tier"].as_str().unwrap_or("-").to_owned(),
+            file["reason"].as_str().unwrap().to_owned(),
+        )
+    };
+    let (engine, reason) = tier("src/engine.rs");
+    assert_eq!(engine, "SKELETON", "{reason}");
+    assert!(reason.contains("RAW"), "{reason}");
+    // Signatures and doc comments stay, bodies go.
+    let section =
+        &payload[payload.find("\n## SKELETON\n").unwrap()..payload.find("\n## LINKED\n").unwrap()];
+    assert!(section.contains("### `src/engine.rs` (lines 1-"));
+    assert!(
+        section.contains("/// Advances step 39.\npub fn step_39(state: &mut State) -> u64 { … }\n")
+    );
+    assert!(section.contains("pub struct State {\n    pub tick: u64,\n}"));
+    assert!(!payload.contains("let acc_3"));
+    assert!(payload.contains("  engine.rs [SKELETON]\n"), "{payload}");
+    assert_eq!(report["meta"]["SKELETON"]["items"], 1);
+    assert!(run.stderr.contains(", SKELETON 1, "), "{}", run.stderr);
+    // Every file in exactly one status, none in two tiers.
+    let mut sections = 0;
+    for heading in ["### `src/engine.rs`", "- `src/engine.rs`"] {
+        sections += payload.matches(heading).count();
+    }
+    assert_eq!(sections, 1);
+}
+
+#[test]
+fn python_skeletons_keep_the_first_paragraph_of_each_docstring() {
+    let (_, python) = sources(80);
+    let dir = tree(&[("tides.py", python.as_bytes())]);
+    let run = budget_in(dir.path(), &["pack", "--budget", "2500", "--report", "-"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let report = run.json();
+    let payload = report["payload"].as_str().unwrap();
+    assert!(o200k(payload) <= 2_500, "{} tokens", o200k(payload));
+    assert_eq!(report["files"][0]["tier"], "SKELETON", "{payload}");
+    assert!(payload.contains(
+        "    def lookup(self, hour):\n        \"\"\"Height at `hour`.\n        \"\"\"\n        ...\n"
+    ));
+    assert!(!payload.contains("Interpolated linearly"));
+    // The class docstring is not a body: it stays whole.
+    assert!(payload.contains("Long notes that the skeleton leaves out."));
+}
+
+#[test]
+fn skeletons_are_carried_in_xml_and_json_too() {
+    let (rust, _) = sources(40);
+    let dir = tree(&[("src/engine.rs", rust.as_bytes())]);
+    for format in ["xml", "json"] {
+        let run = budget_in(
+            dir.path(),
+            &["pack", "--budget", "5000", "--format", format],
+        );
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        assert!(o200k(&run.stdout) <= 5_000);
+        let skeleton = if format == "json" {
+            let doc: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+            doc["skeleton"][0]["content"].as_str().unwrap().to_owned()
+        } else {
+            let doc = roxmltree::Document::parse(&run.stdout).unwrap();
+            let section = doc
+                .root_element()
+                .children()
+                .find(|n| n.has_tag_name("skeleton"))
+                .unwrap();
+            section
+                .children()
+                .find(|n| n.is_element())
+                .unwrap()
+                .text()
+                .unwrap()
+                .to_owned()
+        };
+        assert!(
+            skeleton.contains("pub fn step_0(state: &mut State) -> u64 { … }"),
+            "{format}"
+        );
+        assert!(!skeleton.contains("acc_"), "{format}");
+    }
+}
