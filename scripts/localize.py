@@ -5,8 +5,8 @@ For each repository and each of its last N non-merge commits that modify
 1-5 source files (files that already existed), the parent revision is
 checked out and packed at --budget tokens with the commit's subject as
 --query. The files the commit changed are the files that matter; we report
-the share of them each ranking carries in full (RAW) and the share that
-appears at all (RAW, LINKED or SUMMARY):
+the share of them each ranking carries in full (RAW), in full or as an
+outline (RAW or SKELETON), and the share that appears at all (any tier):
 
 - each `budget` binary given with --bin (name=path), e.g. today's and a
   previous build;
@@ -20,7 +20,7 @@ Both baselines use the same files and the same exact o200k counts as the
 pack report (`tokens` of files counted exactly, else `budget count`).
 Without a query, at HEAD: the share of the 20 most-imported source files
 (imports found by per-language patterns independent of the CLI's reference
-graph) each binary packs RAW.
+graph) each binary packs RAW or SKELETON.
 
     scripts/localize.py --bin new=target/release/budget --bin old=/tmp/budget-old \\
         --repo /path/to/click.git --repo https://github.com/spf13/cobra
@@ -200,6 +200,7 @@ def main():
                 subprocess.run(["git", "clone", "-q", "--bare", repo, git_dir], check=True)
         name = os.path.basename(os.path.dirname(git_dir.rstrip("/"))) if git_dir.endswith("/repo") else os.path.basename(git_dir)
         raw = collections.Counter()
+        outlined = collections.Counter()
         seen = collections.Counter()
         total = 0
         picked = commits(git_dir, args.commits)
@@ -216,13 +217,16 @@ def main():
                     for path in changed:
                         tier = (report.get(path) or {}).get("tier")
                         raw[b] += tier == "RAW"
-                        seen[b] += tier in ("RAW", "LINKED", "SUMMARY")
-                kept = bm25(files, subject, args.budget)
-                raw["BM25"] += sum(p in kept for p in changed)
-                seen["BM25"] += sum(p in kept for p in changed)
-                kept = repomix(git_dir, sha + "^", files, args.budget)
-                raw["repomix order"] += sum(p in kept for p in changed)
-                seen["repomix order"] += sum(p in kept for p in changed)
+                        outlined[b] += tier in ("RAW", "SKELETON")
+                        seen[b] += tier in ("RAW", "SKELETON", "LINKED", "SUMMARY")
+                for baseline, kept in [
+                    ("BM25", bm25(files, subject, args.budget)),
+                    ("repomix order", repomix(git_dir, sha + "^", files, args.budget)),
+                ]:
+                    hits = sum(p in kept for p in changed)
+                    raw[baseline] += hits
+                    outlined[baseline] += hits
+                    seen[baseline] += hits
             finally:
                 remove(git_dir, dest)
         # Without a query, at HEAD.
@@ -232,23 +236,24 @@ def main():
         try:
             reports = {b: pack(path, dest, args.budget) for b, path in bins.items()}
             top = most_imported(texts(dest, next(iter(reports.values()))))
-            central = {b: sum((r.get(p) or {}).get("tier") == "RAW" for p in top) for b, r in reports.items()}
+            central = {
+                b: sum((r.get(p) or {}).get("tier") in ("RAW", "SKELETON") for p in top)
+                for b, r in reports.items()
+            }
         finally:
             remove(git_dir, dest)
         for ranker in list(bins) + ["BM25", "repomix order"]:
-            rows.append((name, len(picked), total, ranker, share(raw[ranker], total), share(seen[ranker], total),
+            rows.append((name, len(picked), total, ranker, raw[ranker], outlined[ranker], seen[ranker],
                          share(central[ranker], len(top)) if ranker in central else "n/a"))
-    totals = collections.defaultdict(lambda: [0, 0, 0, 0])
-    for name, commits_, files, ranker, raw_share, seen_share, _ in rows:
+    totals = collections.defaultdict(lambda: [0, 0, 0, 0, 0])
+    for name, commits_, files, ranker, raw_hits, outlined_hits, seen_hits, _ in rows:
         t = totals[ranker]
-        t[0] += commits_
-        t[1] += files
-        t[2] += files * float(raw_share.rstrip("%")) / 100
-        t[3] += files * float(seen_share.rstrip("%")) / 100
-    for ranker, (commits_, files, raw_hits, seen_hits) in totals.items():
-        rows.append(("all", commits_, files, ranker, share(raw_hits, files), share(seen_hits, files), ""))
-    print("| repository | commits | changed files | ranking | RAW (in full) | appears (RAW/LINKED/SUMMARY) | top-20 imported RAW, no query |")
-    print("| --- | --- | --- | --- | --- | --- | --- |")
+        for i, value in enumerate((commits_, files, raw_hits, outlined_hits, seen_hits)):
+            t[i] += value
+    rows += [("all", *t[:2], ranker, *t[2:], "") for ranker, t in totals.items()]
+    print("| repository | commits | changed files | ranking | RAW (in full) | RAW or SKELETON | appears (any tier) | top-20 imported RAW or SKELETON, no query |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+    rows = [(n, c, f, r, share(a, f), share(o, f), share(s, f), t) for n, c, f, r, a, o, s, t in rows]
     for row in rows:
         print("| " + " | ".join(str(c) for c in row) + " |")
 

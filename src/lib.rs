@@ -168,7 +168,7 @@ macro_rules! budget {
 /// |---|---|---|
 /// | `kind = "ToolOutput"` | the [`ContextKind`]: one word; the well-known kinds are `Message`, `Document`, `ToolOutput`, `Memory`, `SystemPrompt` | `Message` |
 /// | `content_type = "code"` | the [`ContentType`] (`code`, `prose`, `yaml`, `markdown`) of the content fields (it selects the fixed ratio under `estimator = "ratios"`) | `markdown` |
-/// | `tier = "raw"` | a fixed [`Tier`] (`raw`, `linked`, `summary`) | from the score |
+/// | `tier = "raw"` | a fixed [`Tier`] (`raw`, `skeleton`, `linked`, `summary`) | from the score |
 /// | `tiers(raw = 0.7, linked = 0.4)` | score thresholds, within `0.0..=1.0`, `raw >= linked`: a score `>= raw` is RAW, `>= linked` LINKED, else SUMMARY; needs a `score` field | `raw = 0.7, linked = 0.4` |
 /// | `estimator = "calibrated"` | how `tokens()` estimates the content: `"ratios"`, `"calibrated"`, or a path to an [`Estimator`] value; see [Token estimate](#token-estimate) | [`DefaultCounter`](estimate::DefaultCounter) |
 /// | `crate = "path"` | where the `budget` crate is, if renamed (struct or enum only; `budget!` finds it by itself) | `::budget` |
@@ -192,6 +192,7 @@ macro_rules! budget {
 /// | `metadata` | a `HashMap` or `BTreeMap` of string to value ([`MetadataMap`]) | `metadata(key)` |
 /// | `link` | a path or URL, optional (`OptionalTextField`) | `link()` |
 /// | `description` | a one-line description, optional | `description()` |
+/// | `skeleton` | the item's outline without bodies, optional; empty is none (`OptionalTextField`) | `skeleton()` |
 /// | `group` | `u64` or `Option<u64>` (also `u32`, `u16`, `u8`; `GroupField`): the atomic group id, see [Atomic groups](#atomic-groups) | `group()` |
 /// | `skip` | anything: the field is ignored | |
 ///

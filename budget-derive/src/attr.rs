@@ -6,12 +6,12 @@
 //!
 //! ```text
 //! container: kind = "Label" | content_type = "code|prose|yaml|markdown"
-//!          | tier = "raw|linked|summary" | tiers(raw = 0.7, linked = 0.4)
+//!          | tier = "raw|skeleton|linked|summary" | tiers(raw = 0.7, linked = 0.4)
 //!          | estimator = "ratios|calibrated" | estimator = path::TO_VALUE
 //!          | crate = "path"
 //! field:     content [, content_type = "…"] | tokens | score [, scale = 10]
 //!          | pinned | timestamp | priority | tags | hint | metadata
-//!          | link | description | group | skip
+//!          | link | description | skeleton | group | skip
 //! ```
 
 use budget_rules::{ContentType, ContextKind, Tier, TierThresholds};
@@ -50,11 +50,12 @@ const FIELD_KEYS: &[&str] = &[
     "metadata",
     "link",
     "description",
+    "skeleton",
     "group",
     "skip",
 ];
 const TIERS_KEYS: &[&str] = &["raw", "linked"];
-const TIER_NAMES: &[&str] = &["raw", "linked", "summary"];
+const TIER_NAMES: &[&str] = &["raw", "skeleton", "linked", "summary"];
 /// The estimators `estimator = "…"` names.
 const ESTIMATOR_NAMES: &[&str] = &["ratios", "calibrated"];
 
@@ -226,12 +227,13 @@ pub(crate) enum Role {
     Metadata,
     Link,
     Description,
+    Skeleton,
     Group,
     Skip,
 }
 
 impl Role {
-    pub(crate) const ALL: [Self; 13] = [
+    pub(crate) const ALL: [Self; 14] = [
         Self::Content,
         Self::Tokens,
         Self::Score,
@@ -243,6 +245,7 @@ impl Role {
         Self::Metadata,
         Self::Link,
         Self::Description,
+        Self::Skeleton,
         Self::Group,
         Self::Skip,
     ];
@@ -261,6 +264,7 @@ impl Role {
             Self::Metadata => "metadata",
             Self::Link => "link",
             Self::Description => "description",
+            Self::Skeleton => "skeleton",
             Self::Group => "group",
             Self::Skip => "skip",
         }
@@ -512,6 +516,7 @@ fn parse_tier(cx: &Ctxt, lit: &LitStr) -> Option<Tier> {
     let name = lit.value();
     let tier = match name.as_str() {
         "raw" => Some(Tier::Raw),
+        "skeleton" => Some(Tier::Skeleton),
         "linked" => Some(Tier::Linked),
         "summary" => Some(Tier::Summary),
         _ => None,
@@ -522,7 +527,7 @@ fn parse_tier(cx: &Ctxt, lit: &LitStr) -> Option<Tier> {
             .unwrap_or_default();
         cx.error_spanned_by(
             lit,
-            format!("unknown tier {name:?}: expected \"raw\", \"linked\" or \"summary\"{hint}"),
+            format!("unknown tier {name:?}: expected \"raw\", \"skeleton\", \"linked\" or \"summary\"{hint}"),
         );
     }
     tier

@@ -34,6 +34,8 @@ struct Retrieved {
     url: String,
     #[context(description)]
     summary: Option<&'static str>,
+    #[context(skeleton)]
+    outline: String,
     #[context(skip)]
     #[allow(dead_code)]
     cache_key: u64,
@@ -51,6 +53,7 @@ fn retrieved() -> Retrieved {
         metadata: HashMap::from([("source_rank".to_owned(), 2.0)]),
         url: "https://example.invalid/ownership".into(),
         summary: Some("Ownership in one page"),
+        outline: "# Ownership\n## Borrowing\n".into(),
         cache_key: 99,
     }
 }
@@ -78,6 +81,10 @@ fn every_role_reaches_its_accessor() {
     assert_eq!(item.metadata("missing"), None);
     assert_eq!(item.link(), Some("https://example.invalid/ownership"));
     assert_eq!(item.description(), Some("Ownership in one page"));
+    assert_eq!(
+        item.skeleton().as_deref(),
+        Some("# Ownership\n## Borrowing\n")
+    );
     // 0.55 is between the default LINKED (0.4) and RAW (0.7) thresholds.
     assert_eq!(item.tier(), Some(Tier::Linked));
 }
@@ -247,6 +254,16 @@ fn enums_delegate_per_variant() {
         Some(MetadataValueRef::Float(2.0))
     );
     assert_eq!(doc.tokens(), retrieved().tokens());
+    assert_eq!(
+        doc.skeleton().as_deref(),
+        Some("# Ownership\n## Borrowing\n")
+    );
+    // An empty skeleton is no skeleton.
+    let bare = Context::Document(Retrieved {
+        outline: String::new(),
+        ..retrieved()
+    });
+    assert_eq!(bare.skeleton(), None);
 
     let fact = Context::Fact(Fact("f".into(), 1));
     assert_eq!(*fact.kind(), ContextKind::MEMORY);
@@ -264,6 +281,7 @@ fn enums_delegate_per_variant() {
     assert!(!tool.pinned());
     assert_eq!(tool.tags().tag_count(), 0);
     assert_eq!(tool.metadata("source_rank"), None);
+    assert_eq!(tool.skeleton(), None);
 
     let system = Context::System("Be brief.", true);
     assert_eq!(*system.kind(), ContextKind::SYSTEM_PROMPT);

@@ -103,7 +103,7 @@ fn adapter(role: Role) -> Option<Runtime> {
         Role::Timestamp => Runtime::TimestampField,
         Role::Tags => Runtime::TagList,
         Role::Metadata => Runtime::MetadataMap,
-        Role::Link | Role::Description => Runtime::OptionalTextField,
+        Role::Link | Role::Description | Role::Skeleton => Runtime::OptionalTextField,
         Role::Group => Runtime::GroupField,
         Role::Skip => return None,
     })
@@ -127,10 +127,11 @@ enum Method {
     Link,
     Description,
     Group,
+    Skeleton,
 }
 
 impl Method {
-    const ALL: [Self; 15] = [
+    const ALL: [Self; 16] = [
         Self::Content,
         Self::Tokens,
         Self::Kind,
@@ -146,6 +147,7 @@ impl Method {
         Self::Link,
         Self::Description,
         Self::Group,
+        Self::Skeleton,
     ];
 
     fn signature(self, paths: &Paths) -> TokenStream {
@@ -181,6 +183,9 @@ impl Method {
                 quote!(fn description(&self) -> #option<&#std::primitive::str>)
             }
             Self::Group => quote!(fn group(&self) -> #option<#std::primitive::u64>),
+            Self::Skeleton => quote! {
+                fn skeleton(&self) -> #option<#std::borrow::Cow<'_, #std::primitive::str>>
+            },
         }
     }
 
@@ -203,7 +208,8 @@ impl Method {
             | Self::Tier
             | Self::Link
             | Self::Description
-            | Self::Group => paths.none(),
+            | Self::Group
+            | Self::Skeleton => paths.none(),
         }
     }
 
@@ -226,6 +232,7 @@ impl Method {
             Self::Link => "link",
             Self::Description => "description",
             Self::Group => "group",
+            Self::Skeleton => "skeleton",
         };
         let name = Ident::new(name, Span::call_site());
         quote!(#context_item::#name(#inner))
@@ -379,6 +386,19 @@ fn body_expr<'b>(
             quote!(#optional_text_field::as_optional_text),
         ),
         Method::Group => single(Role::Group, quote!(#group_field::as_group)),
+        // An empty skeleton is no skeleton, as for `Item`.
+        Method::Skeleton => body.field(Role::Skeleton).map(|field| {
+            let text = adapt(field, quote!(#optional_text_field::as_optional_text));
+            let expr = quote! {
+                match #text {
+                    #some(__context_skeleton) if !__context_skeleton.is_empty() => {
+                        #some(#std::borrow::Cow::Borrowed(__context_skeleton))
+                    }
+                    _ => #none,
+                }
+            };
+            (vec![field], expr)
+        }),
     }
 }
 

@@ -6,7 +6,7 @@
 //! | attribute            | trait                  | accepted field types |
 //! |----------------------|------------------------|----------------------|
 //! | `content`            | [`TextField`]          | anything `AsRef<str>`: `String`, `&str`, `Cow<str>`, `Box<str>`, `Arc<str>`, … |
-//! | `link`, `description`| [`OptionalTextField`]  | `String`, `&str`, `Cow<str>`, `Box<str>`, `Rc<str>`, `Arc<str>`, and `Option` of any text type |
+//! | `link`, `description`, `skeleton` | [`OptionalTextField`] | `String`, `&str`, `Cow<str>`, `Box<str>`, `Rc<str>`, `Arc<str>`, and `Option` of any text type |
 //! | `tokens`             | [`TokenCountField`]    | every unsigned primitive integer and `Option` of one |
 //! | `priority`           | [`IntegerField`]       | every primitive integer and `Option` of one |
 //! | `score`, `hint`      | [`FloatField`]         | `f64`, `f32` and `Option` of them |
@@ -106,7 +106,7 @@ impl<T: AsRef<str> + ?Sized> TextField for T {
 /// assert_eq!(OptionalTextField::as_optional_text(&None::<String>), None);
 /// ```
 #[diagnostic::on_unimplemented(
-    message = "`{Self}` cannot be a `#[context(link)]` or `#[context(description)]` field",
+    message = "`{Self}` cannot be a `#[context(link)]`, `#[context(description)]` or `#[context(skeleton)]` field",
     label = "not a text type or an `Option` of one",
     note = "use `String`, `&str`, `Cow<str>`, `Box<str>`, `Rc<str>`, `Arc<str>`, or an `Option` of an `AsRef<str>` type"
 )]
