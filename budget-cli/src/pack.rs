@@ -31,9 +31,8 @@ use crate::complexity::Complexity;
 use crate::counter::Counter;
 use crate::description::description;
 use crate::git::{self, GitSection};
-use crate::outline::outline;
+use crate::outline;
 use crate::output;
-use crate::parallel::parallel_map;
 use crate::progress::Progress;
 use crate::rank::bm25::Query;
 use crate::rank::rank;
@@ -199,7 +198,7 @@ pub fn run(args: &PackArgs) -> Result<(), CliError> {
     } else {
         HashMap::new()
     };
-    let (mut items, mut file_of_item) = items(&mut scan, query.as_ref(), &history);
+    let (mut items, mut file_of_item) = items(&mut scan, query.as_ref(), &history, budget);
     // Git sections go first: the placer keeps them ahead of the files.
     let git_items = git.len();
     for section in git.into_iter().rev() {
@@ -385,25 +384,31 @@ impl Counting {
 
 /// Items for every counted file (their text moves into the item), ranked
 /// for `query` with the git `history` ([`rank`]) with the score as their
-/// relevance hint, and the index in `scan.files` of each item. Under a
-/// query, a file that matches nothing starts in LINKED: it never takes RAW
-/// room ahead of one that matches.
+/// relevance hint, and the index in `scan.files` of each item; the
+/// best-ranked source files carry their skeletons for a `budget`-token
+/// payload ([`outline::skeletons`]). Under a query, a file that matches
+/// nothing starts in LINKED: it never takes RAW room ahead of one that
+/// matches.
 fn items(
     scan: &mut Scan,
     query: Option<&Query>,
     history: &HashMap<String, f64>,
+    budget: u64,
 ) -> (Vec<Item>, Vec<Option<usize>>) {
     let (ranking, skeletons) = {
         let texts: Vec<(&str, &str)> = scan
             .texts()
             .filter_map(|(label, file)| Some((label, file.text.as_deref()?)))
             .collect();
-        let mut outlines = parallel_map(&texts, |&(path, text)| outline(path, text));
+        let mut outlines = outline::for_ranking(&texts);
         let ranking = rank(&texts, &outlines, query, history);
-        let skeletons: Vec<Option<String>> = outlines
-            .iter_mut()
-            .map(|o| o.as_mut().and_then(|o| o.skeleton.take()))
-            .collect();
+        let mut ranked: Vec<usize> = (0..texts.len()).collect();
+        ranked.sort_by(|&a, &b| {
+            ranking.scores[b]
+                .total_cmp(&ranking.scores[a])
+                .then(a.cmp(&b))
+        });
+        let skeletons = outline::skeletons(&texts, &ranked, budget, &mut outlines);
         (ranking, skeletons)
     };
     let mut ranked = ranking.scores.iter().zip(&ranking.matches).zip(skeletons);
