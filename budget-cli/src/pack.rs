@@ -10,7 +10,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use budget::estimate::{ContentType, guaranteed_upper_bound};
+use budget::estimate::{ContentType, Estimator, RatioEstimator, guaranteed_upper_bound};
 
 use budget::estimate::{CountingWork, OnDemandCounts};
 use budget::model::{ScoredItem, Tier};
@@ -262,22 +262,39 @@ pub fn run(args: &PackArgs) -> Result<(), CliError> {
 
 /// Counts in parallel, exactly and in full, the best-ranked files the
 /// payload is likely to carry or list (each RAW or LINKED file needs its
-/// exact count): as many as LINKED lines of about 20 tokens fit the LINKED
-/// tier's share of `budget`. The assembler then finds them counted.
+/// exact count): in rank order, as many as have LINKED lines (estimated
+/// with the fixed ratios, from the path, line count, description and the
+/// file's upper bound) that fill the LINKED tier's limit at `budget`, and
+/// a tenth more. The assembler then finds them counted; a file past them
+/// that is listed after all is counted when the assembler gets to it.
 fn prefetch_best(counts: &OnDemandCounts<'_>, selection: &Selection<'_, Item>, budget: u64) {
-    let linked = TierBudget::with_total(budget).map_or(0, |b| b.nominal(Tier::Linked));
-    let wanted = usize::try_from(linked / 20).unwrap_or(usize::MAX);
-    let mut ranked: Vec<(usize, f64)> = Candidate::from_selection(selection)
-        .iter()
-        .enumerate()
-        .map(|(position, candidate)| (position, candidate.score))
-        .collect();
-    ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-    ranked.truncate(wanted);
-    let texts: Vec<(usize, std::borrow::Cow<'_, str>)> = ranked
-        .iter()
-        .map(|&(position, _)| (position, selection.items()[position].content()))
-        .collect();
+    let linked = TierBudget::with_total(budget).map_or(0, |b| b.effective(Tier::Linked));
+    let wanted = linked.saturating_add(linked / 10);
+    let candidates = Candidate::from_selection(selection);
+    let mut ranked: Vec<usize> = (0..candidates.len()).collect();
+    ranked.sort_by(|&a, &b| {
+        candidates[b]
+            .score
+            .total_cmp(&candidates[a].score)
+            .then(a.cmp(&b))
+    });
+    let mut lines: u64 = 0;
+    let mut texts = Vec::new();
+    for position in ranked {
+        if lines > wanted {
+            break;
+        }
+        let item = candidates[position].item;
+        let line = format!(
+            "- `{}` (lines 1-{}): {}. {} tokens.",
+            item.link().unwrap_or_default(),
+            item.lines().map_or(0, |l| *l.end()),
+            item.description().unwrap_or_default(),
+            candidates[position].tokens,
+        );
+        lines = lines.saturating_add(RatioEstimator.estimate(&line, ContentType::Code));
+        texts.push((position, item.content()));
+    }
     let texts: Vec<(usize, &str)> = texts.iter().map(|(p, t)| (*p, t.as_ref())).collect();
     counts.prefetch(&texts);
 }

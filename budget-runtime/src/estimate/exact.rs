@@ -22,14 +22,14 @@ use crate::estimate::SplitPattern;
 use crate::estimate::{Encoding, TokenCounter};
 
 #[cfg(feature = "bpe")]
-type Bpe = bpe_openai::Tokenizer;
+use crate::estimate::compiled::CompiledBpe;
 
 /// The tokenizer behind an [`ExactCounter`].
 #[derive(Clone)]
 enum Backend {
     /// A vocabulary compiled into the binary, built once per process.
     #[cfg(feature = "bpe")]
-    Compiled(&'static Bpe),
+    Compiled(&'static CompiledBpe),
     /// A vocabulary read from a tiktoken or tekken file.
     #[cfg(feature = "bpe")]
     Loaded(Arc<crate::estimate::rank_bpe::RankBpe>),
@@ -47,9 +47,9 @@ enum Backend {
 fn compiled(encoding: Encoding) -> Result<Backend, TokenizerError> {
     match encoding {
         #[cfg(feature = "o200k")]
-        Encoding::O200kBase => Ok(Backend::Compiled(bpe_openai::o200k_base())),
+        Encoding::O200kBase => Ok(Backend::Compiled(CompiledBpe::o200k())),
         #[cfg(feature = "cl100k")]
-        Encoding::Cl100kBase => Ok(Backend::Compiled(bpe_openai::cl100k_base())),
+        Encoding::Cl100kBase => Ok(Backend::Compiled(CompiledBpe::cl100k())),
         #[allow(unreachable_patterns)] // every encoding compiled in
         other => Err(TokenizerError::NotCompiled {
             encoding: other,
@@ -323,7 +323,7 @@ fn cut_points(text: &str, chunk_bytes: usize) -> Vec<usize> {
 /// The count of `text` under `tokenizer` as the sum of its chunks' counts,
 /// cut at [`cut_points`] about every `chunk_bytes`, counted on every core.
 #[cfg(feature = "bpe")]
-fn count_in_chunks(tokenizer: &Bpe, text: &str, chunk_bytes: usize) -> u64 {
+fn count_in_chunks(tokenizer: &CompiledBpe, text: &str, chunk_bytes: usize) -> u64 {
     let mut starts = vec![0];
     starts.extend(cut_points(text, chunk_bytes));
     let chunks: Vec<&str> = starts
@@ -361,25 +361,11 @@ fn count_in_chunks(tokenizer: &Bpe, text: &str, chunk_bytes: usize) -> u64 {
 /// The byte-pair count of `text`: in chunks on every core from
 /// [`PARALLEL_BYTES`] on, whole below.
 #[cfg(feature = "bpe")]
-fn count_bpe(tokenizer: &Bpe, text: &str) -> u64 {
+fn count_bpe(tokenizer: &CompiledBpe, text: &str) -> u64 {
     if text.len() >= PARALLEL_BYTES {
         return count_in_chunks(tokenizer, text, PARALLEL_BYTES / 4);
     }
     u64::try_from(tokenizer.count(text)).unwrap_or(u64::MAX)
-}
-
-/// Counts piece by piece (the pretokenizer splits the text into words,
-/// numbers, punctuation and whitespace, which are encoded independently)
-/// and stops at the first piece that crosses `limit`.
-#[cfg(feature = "bpe")]
-fn count_bpe_up_to(tokenizer: &Bpe, text: &str, limit: u64) -> Option<u64> {
-    let text = tokenizer.normalize(text);
-    let mut total: u64 = 0;
-    for piece in tokenizer.split(text.as_str()) {
-        let tokens = u64::try_from(tokenizer.bpe.count(piece.as_bytes())).ok()?;
-        total = total.checked_add(tokens).filter(|&t| t <= limit)?;
-    }
-    Some(total)
 }
 
 impl TokenCounter for ExactCounter {
@@ -405,7 +391,7 @@ impl TokenCounter for ExactCounter {
     fn count_tokens_up_to(&self, text: &str, limit: u64) -> Option<u64> {
         match &self.backend {
             #[cfg(feature = "bpe")]
-            Backend::Compiled(tokenizer) => count_bpe_up_to(tokenizer, text, limit),
+            Backend::Compiled(tokenizer) => tokenizer.count_up_to(text, limit),
             #[cfg(feature = "bpe")]
             Backend::Loaded(tokenizer) => tokenizer.count_up_to(text, limit),
             #[allow(unreachable_patterns)]
@@ -466,7 +452,7 @@ mod tests {
     #[test]
     fn chunked_counts_equal_whole_counts() {
         use proptest::prelude::*;
-        let tokenizers = [bpe_openai::o200k_base(), bpe_openai::cl100k_base()];
+        let tokenizers = [CompiledBpe::o200k(), CompiledBpe::cl100k()];
         let piece = prop::sample::select(vec![
             "\n",
             "\n\n",

@@ -29,6 +29,8 @@
 
 mod calibrated;
 mod calibration;
+#[cfg(feature = "bpe")]
+mod compiled;
 mod default_counter;
 mod encoding;
 mod exact;

@@ -1,0 +1,98 @@
+//! [`CompiledBpe`]: a vocabulary compiled into the binary (`bpe-openai`'s
+//! `o200k_base` and `cl100k_base`), counted piece by piece with the
+//! shortcut tiktoken takes: a pretokenizer piece that is itself a token
+//! counts one without running the encoder. Most words, numbers and
+//! punctuation runs are; the encoder's per-piece set-up is then paid only
+//! for the others.
+
+use std::collections::HashSet;
+use std::hash::BuildHasherDefault;
+use std::sync::OnceLock;
+
+use rustc_hash::FxHasher;
+
+type Bpe = bpe_openai::Tokenizer;
+
+/// A compiled-in byte-pair vocabulary and the set of its tokens' bytes.
+pub(crate) struct CompiledBpe {
+    tokenizer: &'static Bpe,
+    /// The bytes of every token.
+    tokens: HashSet<&'static [u8], BuildHasherDefault<FxHasher>>,
+}
+
+impl CompiledBpe {
+    /// `o200k_base`, built on first use, once per process.
+    #[cfg(feature = "o200k")]
+    pub(crate) fn o200k() -> &'static Self {
+        static COMPILED: OnceLock<CompiledBpe> = OnceLock::new();
+        COMPILED.get_or_init(|| Self::new(bpe_openai::o200k_base()))
+    }
+
+    /// `cl100k_base`, built on first use, once per process.
+    #[cfg(feature = "cl100k")]
+    pub(crate) fn cl100k() -> &'static Self {
+        static COMPILED: OnceLock<CompiledBpe> = OnceLock::new();
+        COMPILED.get_or_init(|| Self::new(bpe_openai::cl100k_base()))
+    }
+
+    fn new(tokenizer: &'static Bpe) -> Self {
+        let bpe = &tokenizer.bpe;
+        let tokens = (0..bpe.num_tokens())
+            .filter_map(|id| u32::try_from(id).ok())
+            .map(|id| bpe.token_bytes(id))
+            .collect();
+        Self { tokenizer, tokens }
+    }
+
+    /// The tokens of one pretokenizer piece.
+    fn piece(&self, piece: &str) -> usize {
+        if self.tokens.contains(piece.as_bytes()) {
+            1
+        } else {
+            self.tokenizer.bpe.count(piece.as_bytes())
+        }
+    }
+
+    /// The tokens of `text`.
+    pub(crate) fn count(&self, text: &str) -> usize {
+        let text = self.tokenizer.normalize(text);
+        self.tokenizer
+            .split(text.as_str())
+            .map(|piece| self.piece(piece))
+            .sum()
+    }
+
+    /// The tokens of `text` if at most `limit`, counted piece by piece and
+    /// stopped at the first piece that crosses `limit`.
+    pub(crate) fn count_up_to(&self, text: &str, limit: u64) -> Option<u64> {
+        let text = self.tokenizer.normalize(text);
+        let mut total: u64 = 0;
+        for piece in self.tokenizer.split(text.as_str()) {
+            let tokens = u64::try_from(self.piece(piece)).ok()?;
+            total = total.checked_add(tokens).filter(|&t| t <= limit)?;
+        }
+        Some(total)
+    }
+}
+
+#[cfg(all(test, feature = "o200k"))]
+mod tests {
+    use super::*;
+
+    /// The shortcut gives the encoder's count, piece by piece and whole.
+    #[test]
+    fn whole_token_pieces_count_as_the_encoder_counts_them() {
+        let compiled = CompiledBpe::o200k();
+        let text = "fn main() { println!(\"Hello, wörld\"); } // 日本語のテキスト 🦀 1234567 \n\n\t  --> x";
+        assert_eq!(compiled.count(text), compiled.tokenizer.count(text));
+        for piece in compiled.tokenizer.split(text) {
+            assert_eq!(
+                compiled.piece(piece),
+                compiled.tokenizer.bpe.count(piece.as_bytes()),
+                "{piece:?}"
+            );
+        }
+        assert!(compiled.tokens.contains(b" main".as_slice()));
+        assert_eq!(compiled.tokens.len(), compiled.tokenizer.bpe.num_tokens());
+    }
+}
