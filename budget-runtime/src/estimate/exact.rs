@@ -340,7 +340,7 @@ fn count_in_chunks(tokenizer: &CompiledBpe, text: &str, chunk_bytes: usize) -> u
         let mut total: u64 = 0;
         while let Some(chunk) = chunks.get(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
         {
-            let tokens = u64::try_from(tokenizer.count(*chunk)).unwrap_or(u64::MAX);
+            let tokens = u64::try_from(tokenizer.count(chunk)).unwrap_or(u64::MAX);
             total = total.saturating_add(tokens);
         }
         total
