@@ -4,6 +4,12 @@
 //! counts one without running the encoder. Most words, numbers and
 //! punctuation runs are; the encoder's per-piece set-up is then paid only
 //! for the others.
+// With `bpe` but neither vocabulary (feature `huggingface` alone) nothing
+// here is built.
+#![cfg_attr(
+    not(any(feature = "o200k", feature = "cl100k")),
+    allow(dead_code, unused_imports)
+)]
 
 use std::collections::HashSet;
 use std::hash::BuildHasherDefault;
