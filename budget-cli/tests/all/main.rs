@@ -13,6 +13,8 @@ mod git;
 mod mcp;
 mod model;
 mod pack;
+#[cfg(all(feature = "exact", feature = "tree-sitter"))]
+mod pack_props;
 #[cfg(feature = "tree-sitter")]
 mod skeleton;
 mod skips;
