@@ -3,7 +3,8 @@
 //! shortcut tiktoken takes: a pretokenizer piece that is itself a token
 //! counts one without running the encoder. Most words, numbers and
 //! punctuation runs are; the encoder's per-piece set-up is then paid only
-//! for the others.
+//! for the others. ASCII text under `o200k_base` is split by a hand-written
+//! scan ([`AsciiO200kSplit`]) instead of the regular expression.
 // With `bpe` but neither vocabulary (feature `huggingface` alone) nothing
 // here is built.
 #![cfg_attr(
@@ -17,6 +18,8 @@ use std::sync::OnceLock;
 
 use rustc_hash::FxHasher;
 
+use crate::estimate::ascii_split::AsciiO200kSplit;
+
 type Bpe = bpe_openai::Tokenizer;
 
 /// A compiled-in byte-pair vocabulary and the set of its tokens' bytes.
@@ -24,6 +27,8 @@ pub(crate) struct CompiledBpe {
     tokenizer: &'static Bpe,
     /// The bytes of every token.
     tokens: HashSet<&'static [u8], BuildHasherDefault<FxHasher>>,
+    /// Whether ASCII text is split by [`AsciiO200kSplit`] (`o200k_base`).
+    ascii_o200k: bool,
 }
 
 impl CompiledBpe {
@@ -31,23 +36,37 @@ impl CompiledBpe {
     #[cfg(feature = "o200k")]
     pub(crate) fn o200k() -> &'static Self {
         static COMPILED: OnceLock<CompiledBpe> = OnceLock::new();
-        COMPILED.get_or_init(|| Self::new(bpe_openai::o200k_base()))
+        COMPILED.get_or_init(|| Self::new(bpe_openai::o200k_base(), true))
     }
 
     /// `cl100k_base`, built on first use, once per process.
     #[cfg(feature = "cl100k")]
     pub(crate) fn cl100k() -> &'static Self {
         static COMPILED: OnceLock<CompiledBpe> = OnceLock::new();
-        COMPILED.get_or_init(|| Self::new(bpe_openai::cl100k_base()))
+        COMPILED.get_or_init(|| Self::new(bpe_openai::cl100k_base(), false))
     }
 
-    fn new(tokenizer: &'static Bpe) -> Self {
+    fn new(tokenizer: &'static Bpe, ascii_o200k: bool) -> Self {
         let bpe = &tokenizer.bpe;
         let tokens = (0..bpe.num_tokens())
             .filter_map(|id| u32::try_from(id).ok())
             .map(|id| bpe.token_bytes(id))
             .collect();
-        Self { tokenizer, tokens }
+        Self {
+            tokenizer,
+            tokens,
+            ascii_o200k,
+        }
+    }
+
+    /// The pretokenizer's pieces of `text` (normalized if the vocabulary
+    /// asks for it).
+    fn pieces<'t>(&'t self, text: &'t str) -> Box<dyn Iterator<Item = &'t str> + 't> {
+        if self.ascii_o200k && text.is_ascii() {
+            Box::new(AsciiO200kSplit::new(text))
+        } else {
+            Box::new(self.tokenizer.split(text))
+        }
     }
 
     /// The tokens of one pretokenizer piece.
@@ -62,8 +81,7 @@ impl CompiledBpe {
     /// The tokens of `text`.
     pub(crate) fn count(&self, text: &str) -> usize {
         let text = self.tokenizer.normalize(text);
-        self.tokenizer
-            .split(text.as_str())
+        self.pieces(text.as_str())
             .map(|piece| self.piece(piece))
             .sum()
     }
@@ -73,7 +91,7 @@ impl CompiledBpe {
     pub(crate) fn count_up_to(&self, text: &str, limit: u64) -> Option<u64> {
         let text = self.tokenizer.normalize(text);
         let mut total: u64 = 0;
-        for piece in self.tokenizer.split(text.as_str()) {
+        for piece in self.pieces(text.as_str()) {
             let tokens = u64::try_from(self.piece(piece)).ok()?;
             total = total.checked_add(tokens).filter(|&t| t <= limit)?;
         }

@@ -27,6 +27,8 @@
 //! implementation, so an exact counter goes wherever a `&dyn Estimator` is
 //! taken.
 
+#[cfg(feature = "bpe")]
+mod ascii_split;
 mod calibrated;
 mod calibration;
 #[cfg(feature = "bpe")]
