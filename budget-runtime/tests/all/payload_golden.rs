@@ -186,3 +186,57 @@ fn same_as_golden(actual: &str, expected: &str, extension: &str) {
         );
     }
 }
+
+/// A payload with a SKELETON section: a module too large for RAW is
+/// carried as its outline, one without an outline is linked; the reviewed
+/// bytes, and the section's digest.
+#[test]
+fn a_payload_with_a_skeleton_matches_its_reviewed_golden_file() {
+    let module = "/// Adds.\npub fn add(a: u64, b: u64) -> u64 {\n    a.wrapping_add(b)\n}\n".repeat(40);
+    let items = [
+        Item::builder("# Tides\n\nPredicts tides.\n")
+            .tokens(8)
+            .relevance(0.9)
+            .link("README.md")
+            .build()
+            .unwrap(),
+        Item::builder(module.clone())
+            .tokens(1_400)
+            .content_type(ContentType::Code)
+            .relevance(0.8)
+            .link("src/add.rs")
+            .description("Addition")
+            .lines(1..=160)
+            .skeleton("/// Adds.\npub fn add(a: u64, b: u64) -> u64 { … }\n")
+            .build()
+            .unwrap(),
+        Item::builder(module)
+            .tokens(1_400)
+            .content_type(ContentType::Code)
+            .relevance(0.7)
+            .link("src/copy.rs")
+            .lines(1..=160)
+            .build()
+            .unwrap(),
+    ];
+    // RAW and SKELETON share 1,260 tokens: the modules do not fit whole.
+    let budget = TierBudget::new(2_000, 300, 10.0, 20.0, 70.0, 10.0).unwrap();
+    let payload = PayloadAssembler::new(budget)
+        .estimator(&RatioEstimator)
+        .assemble_items(&items)
+        .unwrap();
+    let states: Vec<ItemState> = payload.placements().iter().map(|p| p.state).collect();
+    assert_eq!(states, [ItemState::Raw, ItemState::Skeleton, ItemState::Linked]);
+    same_as_golden(
+        payload.text(),
+        include_str!("../golden/payload.skeleton.md"),
+        "skeleton.md",
+    );
+    let text = payload.text();
+    let start = text.find("## SKELETON\n").unwrap();
+    let end = text.find("\n## LINKED\n").unwrap();
+    assert_eq!(
+        payload.fingerprint().skeleton,
+        Some(Sha256Digest::of(text[start..end].as_bytes()))
+    );
+}

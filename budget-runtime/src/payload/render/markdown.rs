@@ -174,7 +174,7 @@ impl Render for Markdown {
             o.raw,
         );
         if o.skeletons {
-            let _ = write!(out, "{} as outlines (SKELETON), ", o.skeleton);
+            let _ = write!(out, "{} outlined (SKELETON), ", o.skeleton);
         }
         let _ = writeln!(
             out,
@@ -231,7 +231,7 @@ impl Render for Markdown {
 
     fn skeleton(&self, out: &mut String, skeletons: &[(Entry<'_>, Cow<'_, str>)]) {
         out.push_str(
-            "## SKELETON\n\nFiles too large to carry whole, as outlines: signatures, types and doc comments; bodies left out.\n\n",
+            "## SKELETON\n\nOutlines: signatures, types and doc comments, with the bodies left out.\n\n",
         );
         entries(out, skeletons, "\n", |out, (entry, skeleton)| {
             self.skeleton_entry(out, entry, skeleton, true);
