@@ -399,13 +399,19 @@ impl Counting {
     }
 }
 
+/// Estimates a file's size for the cap on one file's share of RAW (a best
+/// guess is enough to tell a quarter of RAW).
+static CAP_ESTIMATOR: budget::estimate::CalibratedEstimator =
+    budget::estimate::CalibratedEstimator::new(budget::estimate::Encoding::O200kBase);
+
 /// Items for every counted file (their text moves into the item), ranked
 /// for `query` with the git `history` ([`rank`]) with the score as their
 /// relevance hint, and the index in `scan.files` of each item; the
 /// best-ranked source files carry their skeletons for a `budget`-token
 /// payload ([`outline::skeletons`]). Under a query, a file that matches
 /// nothing starts in LINKED: it never takes RAW room ahead of one that
-/// matches.
+/// matches. Without one, a file with a skeleton that would take more than
+/// a quarter of RAW starts in SKELETON.
 fn items(
     scan: &mut Scan,
     query: Option<&Query>,
@@ -429,6 +435,7 @@ fn items(
         (ranking, skeletons)
     };
     let mut ranked = ranking.scores.iter().zip(&ranking.matches).zip(skeletons);
+    let raw_cap = TierBudget::with_total(budget).map_or(u64::MAX, |b| b.effective(Tier::Raw) / 4);
     let mut items = Vec::new();
     let mut file_of_item = Vec::new();
     for (index, file) in scan.files.iter_mut().enumerate() {
@@ -442,6 +449,14 @@ fn items(
             continue;
         };
         let lines = text.lines().count();
+        // Without a query, a file that would take more than a quarter of
+        // RAW starts as its skeleton, so that one large file does not crowd
+        // out the rest of an overview. (With a query the files that match
+        // are wanted whole: the cap cost 11 points of changed files in RAW
+        // for 4 more in RAW or SKELETON, in scripts/localize.py.)
+        let capped = query.is_none()
+            && skeleton.is_some()
+            && CAP_ESTIMATOR.estimate(&text, text_file.content_type) > raw_cap;
         let description = description(&text);
         let mut builder = Item::builder(text)
             .tokens(text_file.tokens)
@@ -456,6 +471,9 @@ fn items(
             builder = builder.description(description);
         }
         if let Some(skeleton) = skeleton {
+            if capped {
+                builder = builder.tier(Tier::Skeleton);
+            }
             builder = builder.skeleton(skeleton);
         }
         // Only empty content fails to build, and empty files were skipped.
@@ -621,6 +639,10 @@ fn reason(reason: PlacementReason, at_least: bool) -> String {
             needed,
             limit,
         } if at_least => format!("too large for {tier}: at least {needed} tokens, limit {limit}"),
+        // Only the cap on one file's share of RAW asks for SKELETON.
+        PlacementReason::Fitted {
+            requested: Tier::Skeleton,
+        } => "fits SKELETON (without a query, a file over a quarter of RAW's limit starts as its skeleton)".to_owned(),
         other => other.to_string(),
     }
 }

@@ -58,7 +58,8 @@ fn a_file_too_large_for_raw_is_carried_as_its_skeleton() {
     };
     let (engine, reason) = tier("src/engine.rs");
     assert_eq!(engine, "SKELETON", "{reason}");
-    assert!(reason.contains("RAW"), "{reason}");
+    // Without a query it is capped: over a quarter of RAW.
+    assert!(reason.contains("quarter of RAW"), "{reason}");
     // Signatures and doc comments stay, bodies go.
     let section =
         &payload[payload.find("\n## SKELETON\n").unwrap()..payload.find("\n## LINKED\n").unwrap()];
@@ -69,8 +70,10 @@ fn a_file_too_large_for_raw_is_carried_as_its_skeleton() {
     assert!(section.contains("pub struct State {\n    pub tick: u64,\n}"));
     assert!(!payload.contains("let acc_3"));
     assert!(payload.contains("  engine.rs [SKELETON]\n"), "{payload}");
-    assert_eq!(report["meta"]["SKELETON"]["items"], 1);
-    assert!(run.stderr.contains(", SKELETON 1, "), "{}", run.stderr);
+    // tides.py too: over a quarter of RAW, without a query.
+    assert!(payload.contains("tides.py [SKELETON]\n"), "{payload}");
+    assert_eq!(report["meta"]["SKELETON"]["items"], 2);
+    assert!(run.stderr.contains(", SKELETON 2, "), "{}", run.stderr);
     // Every file in exactly one status, none in two tiers.
     let mut sections = 0;
     for heading in ["### `src/engine.rs`", "- `src/engine.rs`"] {
@@ -132,4 +135,38 @@ fn skeletons_are_carried_in_xml_and_json_too() {
         );
         assert!(!skeleton.contains("acc_"), "{format}");
     }
+}
+
+/// Without a query, a file that would take more than a quarter of RAW
+/// starts as its skeleton, though it would fit whole; with a query that it
+/// matches, it is carried whole.
+#[test]
+fn without_a_query_one_large_file_does_not_crowd_out_the_rest() {
+    let (rust, _) = sources(40);
+    let dir = tree(&[
+        ("README.md", b"# Sim\n\nA simulation.\n"),
+        ("src/engine.rs", rust.as_bytes()),
+    ]);
+    let tokens = o200k(&rust);
+    // RAW's limit is 81% of the budget: room for the file whole, but the
+    // file is more than a quarter of it.
+    let budget = (tokens * 2).to_string();
+    let tier = |args: &[&str]| {
+        let mut all = vec!["pack", "--budget", budget.as_str(), "--report", "-"];
+        all.extend_from_slice(args);
+        let run = budget_in(dir.path(), &all);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        let report = run.json();
+        let files = report["files"].as_array().unwrap().clone();
+        let engine = files.iter().find(|f| f["path"] == "src/engine.rs").unwrap();
+        (
+            engine["tier"].as_str().unwrap().to_owned(),
+            engine["reason"].as_str().unwrap().to_owned(),
+        )
+    };
+    assert_eq!(tier(&[]).0, "SKELETON");
+    assert_eq!(
+        tier(&["--query", "simulation engine step"]),
+        ("RAW".to_owned(), "fits RAW".to_owned())
+    );
 }

@@ -192,7 +192,8 @@ fn same_as_golden(actual: &str, expected: &str, extension: &str) {
 /// bytes, and the section's digest.
 #[test]
 fn a_payload_with_a_skeleton_matches_its_reviewed_golden_file() {
-    let module = "/// Adds.\npub fn add(a: u64, b: u64) -> u64 {\n    a.wrapping_add(b)\n}\n".repeat(40);
+    let module =
+        "/// Adds.\npub fn add(a: u64, b: u64) -> u64 {\n    a.wrapping_add(b)\n}\n".repeat(40);
     let items = [
         Item::builder("# Tides\n\nPredicts tides.\n")
             .tokens(8)
@@ -226,7 +227,10 @@ fn a_payload_with_a_skeleton_matches_its_reviewed_golden_file() {
         .assemble_items(&items)
         .unwrap();
     let states: Vec<ItemState> = payload.placements().iter().map(|p| p.state).collect();
-    assert_eq!(states, [ItemState::Raw, ItemState::Skeleton, ItemState::Linked]);
+    assert_eq!(
+        states,
+        [ItemState::Raw, ItemState::Skeleton, ItemState::Linked]
+    );
     same_as_golden(
         payload.text(),
         include_str!("../golden/payload.skeleton.md"),
