@@ -241,6 +241,6 @@ fn a_payload_with_a_skeleton_matches_its_reviewed_golden_file() {
     let end = text.find("\n## LINKED\n").unwrap();
     assert_eq!(
         payload.fingerprint().skeleton,
-        Some(Sha256Digest::of(text[start..end].as_bytes()))
+        Some(Sha256Digest::of(&text.as_bytes()[start..end]))
     );
 }

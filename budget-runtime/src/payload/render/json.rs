@@ -90,16 +90,6 @@ impl Render for Json {
         out.push('}');
     }
 
-    fn skeleton_entry(
-        &self,
-        out: &mut String,
-        entry: &Entry<'_>,
-        skeleton: &str,
-        with_content: bool,
-    ) {
-        self.raw_entry(out, entry, skeleton, with_content);
-    }
-
     fn linked_entry(&self, out: &mut String, entry: &Entry<'_>, tokens: u64, _fetch: bool) {
         open_item(out, entry, "description");
         let _ = write!(out, ",\"tokens\":{tokens}}}");

@@ -52,15 +52,17 @@ pub(crate) trait Render {
     /// written (what surrounds the content), for costing: the item's RAW
     /// cost is its content's count plus the frame's estimate.
     fn raw_entry(&self, out: &mut String, entry: &Entry<'_>, content: &str, with_content: bool);
-    /// An item's SKELETON entry, as [`raw_entry`](Render::raw_entry) with
-    /// its skeleton for content.
+    /// An item's SKELETON entry: by default its
+    /// [`raw_entry`](Render::raw_entry) with its skeleton for content.
     fn skeleton_entry(
         &self,
         out: &mut String,
         entry: &Entry<'_>,
         skeleton: &str,
         with_content: bool,
-    );
+    ) {
+        self.raw_entry(out, entry, skeleton, with_content);
+    }
     /// An item's LINKED entry, naming its size (`tokens`); `fetch` when
     /// the model can fetch it.
     fn linked_entry(&self, out: &mut String, entry: &Entry<'_>, tokens: u64, fetch: bool);

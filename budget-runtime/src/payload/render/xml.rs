@@ -103,16 +103,6 @@ impl Render for Xml {
         out.push_str("</item>\n");
     }
 
-    fn skeleton_entry(
-        &self,
-        out: &mut String,
-        entry: &Entry<'_>,
-        skeleton: &str,
-        with_content: bool,
-    ) {
-        self.raw_entry(out, entry, skeleton, with_content);
-    }
-
     fn linked_entry(&self, out: &mut String, entry: &Entry<'_>, tokens: u64, _fetch: bool) {
         open_item(out, entry, true);
         let _ = writeln!(out, " tokens=\"{tokens}\"/>");
