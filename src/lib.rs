@@ -85,7 +85,8 @@ pub use budget_runtime::{
     ContextBudget, ContextItem, ContextKind, Estimator, Item, ItemBuilder, Pipeline, Selection,
 };
 pub use budget_runtime::{
-    chat, compact, estimate, model, payload, pipeline, placer, profile, prompt, scorer, slicer,
+    chat, compact, estimate, file, model, payload, pipeline, placer, profile, prompt, scorer,
+    slicer,
 };
 
 /// Budget contracts of prompt pipelines: the `budget-contract` crate.

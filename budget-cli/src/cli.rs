@@ -6,6 +6,7 @@ use std::str::FromStr;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::counter::{CounterChoice, CounterRequest};
+use crate::sandbox::Sandbox;
 use crate::scan::MAX_FILE_BYTES;
 use crate::walk::WalkOptions;
 
@@ -35,9 +36,17 @@ pub struct Cli {
     /// directory; flags on the command line win.
     #[arg(long, global = true, value_name = "FILE")]
     pub config: Option<PathBuf>,
-    /// Ignore `budget.toml`.
+    /// Read no config file: neither your own nor the project's `budget.toml`.
     #[arg(long, global = true, conflicts_with = "config")]
     pub no_config: bool,
+    /// Stay inside DIR (repeatable: inside any of them): every path, listed
+    /// file, pipeline, prompt folder and git repository must resolve
+    /// (symbolic links included) to a place inside; flags that name a file
+    /// to write or to read elsewhere (--output, --report, --tokenizer,
+    /// --models, --config) are refused; only the project's `budget.toml` is
+    /// read, with the project's keys. `budget mcp` runs every tool this way.
+    #[arg(long, global = true, value_name = "DIR")]
+    pub sandbox: Vec<PathBuf>,
 }
 
 /// The subcommands.
@@ -73,13 +82,39 @@ pub enum Command {
     Check(CheckArgs),
     /// Serve `pack`, `count` and `check` as tools over MCP (stdio).
     ///
-    /// A Model Context Protocol server for agents and editors: each tool
-    /// takes the command's options as JSON (paths, budget, query, …, and
-    /// `args` for any other flag) and runs the command; exit 1 and 2 come
-    /// back as tool errors with the exit code and the error line. Stops
-    /// when the client closes stdin.
+    /// A Model Context Protocol server for agents and editors, sandboxed:
+    /// it serves the files under one root (--root, default the current
+    /// directory), narrowed to the roots the client declares; every path a
+    /// tool names must resolve inside, no tool can write a file or choose a
+    /// config, tokenizer or models file, and no result is larger than
+    /// --max-result-tokens. Each tool takes the command's options as typed
+    /// JSON and runs the command; exit 1 and 2 come back as tool errors
+    /// with the exit code and the error line. Stops when the client closes
+    /// stdin.
     #[cfg(feature = "mcp")]
-    Mcp,
+    Mcp(McpArgs),
+}
+
+/// `budget mcp`.
+#[cfg(feature = "mcp")]
+#[derive(Debug, Args)]
+pub struct McpArgs {
+    /// The directory served [default: the current directory].
+    #[arg(long, value_name = "DIR")]
+    pub root: Option<PathBuf>,
+    /// The largest tool result, in tokens of the host's likely tokenizer
+    /// (Claude's: o200k_base counts x 1.5, the registry's Anthropic
+    /// estimate). Claude Code refuses results over 25,000 by default
+    /// (MAX_MCP_OUTPUT_TOKENS). `pack`'s budget is capped so the payload and
+    /// its summary fit.
+    #[arg(
+        long,
+        value_name = "N",
+        env = "BUDGET_MCP_MAX_RESULT_TOKENS",
+        default_value_t = 25_000,
+        value_parser = clap::value_parser!(u64).range(2_000..)
+    )]
+    pub max_result_tokens: u64,
 }
 
 /// Paths and globs, shared by `pack` and `count`.
@@ -88,6 +123,15 @@ pub struct InputArgs {
     /// Files or directories to read [default: the current directory].
     #[arg(value_name = "PATH")]
     pub paths: Vec<PathBuf>,
+    /// Read the files to take from FILE (`-`: stdin), one path per line
+    /// (relative to the current directory), as `git ls-files` or `find`
+    /// print them; they still pass the ignore rules and the globs.
+    #[arg(long, value_name = "FILE|-", conflicts_with = "paths")]
+    pub files_from: Option<PathBuf>,
+    /// With --files-from: paths are separated by NUL bytes (`find
+    /// -print0`, `git ls-files -z`), not lines.
+    #[arg(short = '0', long = "null", requires = "files_from")]
+    pub null: bool,
     /// Only read files matching GLOB (gitignore syntax, relative to each
     /// PATH); repeatable.
     #[arg(long, value_name = "GLOB")]
@@ -143,12 +187,14 @@ impl ModelArgs {
 }
 
 impl InputArgs {
-    /// The walk these arguments ask for.
-    pub fn walk_options(&self) -> WalkOptions {
+    /// The walk these arguments ask for, inside `sandbox` if there is one.
+    pub fn walk_options(&self, sandbox: Option<&Sandbox>) -> WalkOptions {
         WalkOptions {
             paths: self.paths.clone(),
             include: self.include.clone(),
             exclude: self.exclude.clone(),
+            files_from: self.files_from.clone().map(|list| (list, self.null)),
+            sandbox: sandbox.cloned(),
         }
     }
 }

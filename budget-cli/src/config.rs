@@ -13,15 +13,28 @@
 //! Each key of a `[pack]`, `[count]` or `[check]` table is a long flag of
 //! that subcommand (`max-file-bytes` or `max_file_bytes`); a string or
 //! number is its value, `true` turns a switch on (`false` leaves it off),
-//! and an array repeats the flag. The file is `--config FILE`, else
-//! `budget.toml` in the packed directory (the first PATH of `pack` and
-//! `count` when it is a directory, else the current directory); `--no-config`
-//! ignores it. Flags given on the command line win over the file's.
+//! and an array repeats the flag.
+//!
+//! Two files are read, as cargo and git tell trusted from untrusted
+//! configuration:
+//!
+//! * the user's own, `$XDG_CONFIG_HOME/budget/budget.toml` (else
+//!   `~/.config/budget/budget.toml`), or `--config FILE` in its place: it
+//!   may set every flag;
+//! * the project's, `budget.toml` in the packed directory (the first PATH of
+//!   `pack` and `count` when it is a directory, else the current
+//!   directory): it comes with the material, perhaps from a repository just
+//!   cloned, so it may set only the flags in [`PROJECT_KEYS`], none of
+//!   which names a file to read or write.
+//!
+//! The project's flags come after the user's, and flags on the command line
+//! after both, so the command line wins. `--no-config` reads neither;
+//! `--sandbox` reads the project's file only.
 
 use std::ffi::OsString;
-use std::fs::File;
-use std::io::Read;
 use std::path::{Path, PathBuf};
+
+use budget::file::{ReadError, read_text};
 
 use clap::CommandFactory;
 
@@ -33,23 +46,74 @@ pub const FILE_NAME: &str = "budget.toml";
 /// Larger config files are refused.
 const MAX_CONFIG_BYTES: u64 = 1 << 20;
 
+/// The flags a project's `budget.toml` may set: none names a file, so a
+/// packed repository cannot choose what is read or written outside it.
+/// Flags that name files (`output`, `report`, `tokenizer`, `models`,
+/// `model-config`, `prompts`, `files-from`) come from the command line or
+/// the user's config.
+pub const PROJECT_KEYS: &[&str] = &[
+    "budget",
+    "query",
+    "include",
+    "exclude",
+    "format",
+    "counter",
+    "model",
+    "max-file-bytes",
+    "meta",
+    "no-tree",
+    "fetch-tool",
+    "order",
+    "fail-over",
+    "redact",
+    "diff",
+    "log",
+    "tree",
+    "depth",
+    "policy",
+    "format-overhead",
+];
+
+/// Who wrote a config file, which decides the flags it may set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Trust {
+    /// The user's own config or `--config FILE`: every flag.
+    User,
+    /// A `budget.toml` found with the material: [`PROJECT_KEYS`] only.
+    Project,
+}
+
 /// Why a config file could not be used.
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
-    /// It could not be read.
+    /// It could not be read (missing, not a regular file, larger than
+    /// 1 MiB, not UTF-8).
     #[error("config {path}: {source}")]
     Unreadable {
         /// The file.
         path: String,
         /// Why.
-        source: std::io::Error,
+        source: ReadError,
     },
-    /// It is larger than 1 MiB.
-    #[error("config {path}: larger than {MAX_CONFIG_BYTES} bytes")]
-    TooLarge {
+    /// A project's `budget.toml` sets a flag that names a file.
+    #[error(
+        "config {path}:{line}: a project's budget.toml may not set `{key}` (it names a file, which could be outside the project); give it on the command line, with --config FILE or in your own config ({user}), or pass --no-config"
+    )]
+    NotForProjects {
         /// The file.
         path: String,
+        /// Its line (1-based; 0 when not found).
+        line: usize,
+        /// The key.
+        key: String,
+        /// Where the user's own config is looked for.
+        user: String,
     },
+    /// `--config` and `--sandbox` together.
+    #[error(
+        "--config cannot be used with --sandbox: a sandbox reads only the project's budget.toml"
+    )]
+    ConfigInSandbox,
     /// It is not valid TOML.
     #[error("config {path}:{line}: invalid TOML: {message}")]
     Invalid {
@@ -125,24 +189,42 @@ pub fn with_config_defaults(args: Vec<OsString>) -> Result<Vec<OsString>, Config
     if sub.get_flag("no_config") {
         return Ok(args);
     }
-    let path = match sub.get_one::<PathBuf>("config") {
-        Some(path) => path.clone(),
-        None => {
-            let root = sub
-                .try_get_many::<PathBuf>("paths")
-                .ok()
-                .flatten()
-                .and_then(|mut paths| paths.next().cloned())
-                .filter(|path| path.is_dir())
-                .unwrap_or_else(|| PathBuf::from("."));
-            let path = root.join(FILE_NAME);
-            if !path.is_file() {
-                return Ok(args);
+    let sandboxed = sub
+        .try_get_many::<PathBuf>("sandbox")
+        .ok()
+        .flatten()
+        .is_some_and(|mut dirs| dirs.next().is_some());
+    let explicit = sub.get_one::<PathBuf>("config");
+    if sandboxed && explicit.is_some() {
+        return Err(ConfigError::ConfigInSandbox);
+    }
+    let mut files: Vec<(PathBuf, Trust)> = Vec::new();
+    match explicit {
+        Some(path) => files.push((path.clone(), Trust::User)),
+        None if !sandboxed => {
+            if let Some(path) = user_config().filter(|path| path.is_file()) {
+                files.push((path, Trust::User));
             }
-            path
         }
-    };
-    let flags = config_flags(&path, subcommand)?;
+        None => {}
+    }
+    if explicit.is_none() {
+        let root = sub
+            .try_get_many::<PathBuf>("paths")
+            .ok()
+            .flatten()
+            .and_then(|mut paths| paths.next().cloned())
+            .filter(|path| path.is_dir())
+            .unwrap_or_else(|| PathBuf::from("."));
+        let path = root.join(FILE_NAME);
+        if path.is_file() {
+            files.push((path, Trust::Project));
+        }
+    }
+    let mut flags = Vec::new();
+    for (path, trust) in &files {
+        flags.extend(config_flags(path, subcommand, *trust)?);
+    }
     let Some(at) = args.iter().position(|arg| arg == subcommand) else {
         return Ok(args);
     };
@@ -151,18 +233,23 @@ pub fn with_config_defaults(args: Vec<OsString>) -> Result<Vec<OsString>, Config
     Ok(out)
 }
 
+/// Where the user's own config is: `$XDG_CONFIG_HOME/budget/budget.toml`,
+/// else `$HOME/.config/budget/budget.toml`.
+pub fn user_config() -> Option<PathBuf> {
+    let base = std::env::var_os("XDG_CONFIG_HOME")
+        .filter(|dir| !dir.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".config")))?;
+    Some(base.join("budget").join(FILE_NAME))
+}
+
 /// The flags `[subcommand]` of the config at `path` gives, after checking
-/// every table and key of the file.
-fn config_flags(path: &Path, subcommand: &str) -> Result<Vec<OsString>, ConfigError> {
+/// every table and key of the file against what `trust` allows.
+fn config_flags(path: &Path, subcommand: &str, trust: Trust) -> Result<Vec<OsString>, ConfigError> {
     let shown = path.display().to_string();
-    let text = read_bounded(path).map_err(|e| match e {
-        Bounded::TooLarge => ConfigError::TooLarge {
-            path: shown.clone(),
-        },
-        Bounded::Io(source) => ConfigError::Unreadable {
-            path: shown.clone(),
-            source,
-        },
+    let text = read_text(path, MAX_CONFIG_BYTES).map_err(|source| ConfigError::Unreadable {
+        path: shown.clone(),
+        source,
     })?;
     let table: toml::Table = text
         .parse()
@@ -195,7 +282,12 @@ fn config_flags(path: &Path, subcommand: &str) -> Result<Vec<OsString>, ConfigEr
         let known: Vec<&str> = sub
             .get_arguments()
             .filter_map(clap::Arg::get_long)
-            .filter(|long| !matches!(*long, "config" | "no-config" | "help" | "version"))
+            .filter(|long| {
+                !matches!(
+                    *long,
+                    "config" | "no-config" | "sandbox" | "help" | "version"
+                )
+            })
             .collect();
         for (key, value) in keys {
             let flag = key.replace('_', "-");
@@ -206,6 +298,15 @@ fn config_flags(path: &Path, subcommand: &str) -> Result<Vec<OsString>, ConfigEr
                     table: name.clone(),
                     name: key.clone(),
                     closest: closest(&flag, &known),
+                });
+            }
+            if trust == Trust::Project && !PROJECT_KEYS.contains(&flag.as_str()) {
+                return Err(ConfigError::NotForProjects {
+                    path: shown.clone(),
+                    line: line_of(&text, Some(name), key),
+                    key: key.clone(),
+                    user: user_config()
+                        .map_or_else(|| "none found".to_owned(), |p| p.display().to_string()),
                 });
             }
             let bad_value = || ConfigError::BadValue {
@@ -234,26 +335,6 @@ fn config_flags(path: &Path, subcommand: &str) -> Result<Vec<OsString>, ConfigEr
         }
     }
     Ok(flags)
-}
-
-enum Bounded {
-    TooLarge,
-    Io(std::io::Error),
-}
-
-/// The file's text, refusing more than [`MAX_CONFIG_BYTES`] whatever its
-/// metadata says.
-fn read_bounded(path: &Path) -> Result<String, Bounded> {
-    let file = File::open(path).map_err(Bounded::Io)?;
-    let mut bytes = Vec::new();
-    file.take(MAX_CONFIG_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(Bounded::Io)?;
-    if bytes.len() as u64 > MAX_CONFIG_BYTES {
-        return Err(Bounded::TooLarge);
-    }
-    String::from_utf8(bytes)
-        .map_err(|e| Bounded::Io(std::io::Error::new(std::io::ErrorKind::InvalidData, e)))
 }
 
 /// The closest of `known` to `name`, if it is within a third of the name's

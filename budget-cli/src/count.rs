@@ -10,14 +10,15 @@ use crate::cli::{CountArgs, CountFormat};
 use crate::counter::Counter;
 use crate::output;
 use crate::progress::Progress;
+use crate::sandbox::Sandbox;
 use crate::scan::{Scan, ScanOptions, Secrets, scan};
 use crate::tree::Folder;
 use crate::walk::walk;
 
 /// Runs `budget count`.
-pub fn run(args: &CountArgs) -> Result<(), CliError> {
+pub fn run(args: &CountArgs, sandbox: Option<&Sandbox>) -> Result<(), CliError> {
     let progress = Progress::on_stderr();
-    let entries = walk(&args.input.walk_options(), &progress)?;
+    let entries = walk(&args.input.walk_options(sandbox), &progress)?;
     let counter = Counter::resolve(args.input.counter, &args.input.model.counter_request())?;
     let scan = scan(
         entries,

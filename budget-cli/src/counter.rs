@@ -258,25 +258,16 @@ impl Counter {
 /// The largest `--models` file read.
 const MAX_MODELS_BYTES: u64 = 1 << 20;
 
-/// The text of the `--models` file, read up to 1 MiB.
+/// The text of the `--models` file, read up to 1 MiB (a regular file
+/// only; errors never quote it).
 fn read_models(path: &Path) -> Result<String, CounterError> {
-    use std::io::Read;
-    let error = |message: String| {
+    budget::file::read_text(path, MAX_MODELS_BYTES).map_err(|e| {
         CounterError::Model(budget::profile::ProfileError::File {
             path: path.to_path_buf(),
             line: 0,
-            message,
+            message: e.to_string(),
         })
-    };
-    let file = std::fs::File::open(path).map_err(|e| error(e.to_string()))?;
-    let mut bytes = Vec::new();
-    file.take(MAX_MODELS_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| error(e.to_string()))?;
-    if bytes.len() as u64 > MAX_MODELS_BYTES {
-        return Err(error(format!("larger than {MAX_MODELS_BYTES} bytes")));
-    }
-    String::from_utf8(bytes).map_err(|_| error("not UTF-8 text".into()))
+    })
 }
 
 #[cfg(feature = "exact")]

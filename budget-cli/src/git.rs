@@ -247,6 +247,22 @@ pub fn log(path: &Path, count: usize) -> Result<GitSection, GitError> {
     }
 }
 
+/// The top of the working tree (a bare repository: its git directory) of
+/// the repository holding `path`; `None` outside one or without the `git`
+/// feature.
+pub fn repository_root(path: &Path) -> Option<std::path::PathBuf> {
+    #[cfg(feature = "git")]
+    {
+        let repo = git2::Repository::discover(path).ok()?;
+        Some(repo.workdir().unwrap_or_else(|| repo.path()).to_path_buf())
+    }
+    #[cfg(not(feature = "git"))]
+    {
+        let _ = path;
+        None
+    }
+}
+
 /// How recently and often each file under `path` changed (see
 /// `imp::change_weights`); empty outside a repository or without the `git`
 /// feature.

@@ -28,6 +28,7 @@ mod pack;
 mod parallel;
 mod progress;
 mod rank;
+mod sandbox;
 mod scan;
 mod secrets;
 mod skip;
@@ -56,6 +57,9 @@ enum CliError {
     Output(#[from] output::OutputError),
     #[error(transparent)]
     Git(#[from] git::GitError),
+    #[error(transparent)]
+    Sandbox(#[from] sandbox::SandboxError),
+
     #[cfg(feature = "mcp")]
     #[error(transparent)]
     Mcp(#[from] mcp::McpError),
@@ -84,26 +88,38 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(error) => return usage_error(&error),
     };
-    let writes_stdout = match &cli.command {
-        Command::Pack(args) => args.output.is_none(),
-        Command::Count(_) | Command::Check(_) => true,
-        #[cfg(feature = "mcp")]
-        Command::Mcp => true,
-    };
-    let result = match &cli.command {
-        _ if writes_stdout && let Err(error) = output::ensure_stdout_open() => Err(error.into()),
-        Command::Pack(args) => pack::run(args),
-        Command::Count(args) => count::run(args),
-        Command::Check(args) => check::run(args),
-        #[cfg(feature = "mcp")]
-        Command::Mcp => mcp::serve().map_err(CliError::from),
-    };
+    let result = run(&cli);
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("error: {}", one_line(&error));
             ExitCode::from(error.exit_code())
         }
+    }
+}
+
+/// Runs the parsed command line.
+fn run(cli: &Cli) -> Result<(), CliError> {
+    let writes_stdout = match &cli.command {
+        Command::Pack(args) => args.output.is_none(),
+        Command::Count(_) | Command::Check(_) => true,
+        #[cfg(feature = "mcp")]
+        Command::Mcp(_) => true,
+    };
+    if writes_stdout {
+        output::ensure_stdout_open()?;
+    }
+    let sandbox = sandbox::Sandbox::new(&cli.sandbox)?;
+    if let Some(sandbox) = &sandbox {
+        sandbox.admit(&cli.command)?;
+    }
+    let sandbox = sandbox.as_ref();
+    match &cli.command {
+        Command::Pack(args) => pack::run(args, sandbox),
+        Command::Count(args) => count::run(args, sandbox),
+        Command::Check(args) => check::run(args),
+        #[cfg(feature = "mcp")]
+        Command::Mcp(args) => mcp::serve(args).map_err(CliError::from),
     }
 }
 

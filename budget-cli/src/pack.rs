@@ -36,7 +36,9 @@ use crate::output;
 use crate::progress::Progress;
 use crate::rank::bm25::Query;
 use crate::rank::rank;
+use crate::sandbox::Sandbox;
 use crate::scan::{Scan, ScanOptions, Secrets, scan};
+use crate::secrets;
 use crate::skip::{FileTally, Skip};
 use crate::walk::walk;
 
@@ -111,15 +113,56 @@ impl Placer for PathOrder {
 
 /// The sections `--diff` and `--log` ask for, from the repository holding
 /// `root`.
-fn git_sections(args: &PackArgs, root: &Path) -> Result<Vec<GitSection>, CliError> {
+fn git_sections(
+    args: &PackArgs,
+    root: &Path,
+    sandbox: Option<&Sandbox>,
+) -> Result<Vec<GitSection>, CliError> {
     let mut sections = Vec::new();
+    if args.diff.is_some() || args.log.is_some() {
+        // A repository that holds more than the sandbox would show files
+        // outside it.
+        if let (Some(sandbox), Some(repository)) = (sandbox, git::repository_root(root)) {
+            sandbox.check(&repository)?;
+        }
+    }
     if let Some(rev) = &args.diff {
         sections.push(git::diff(root, rev, args.input.max_file_bytes)?);
     }
     if let Some(count) = args.log {
         sections.push(git::log(root, usize::from(count))?);
     }
-    Ok(sections)
+    Ok(sections
+        .into_iter()
+        .filter_map(|section| without_secrets(section, args.redact))
+        .collect())
+}
+
+/// A git section as files are treated: with `--redact` its secrets
+/// replaced, else, when it holds one, left out (a warning says so).
+fn without_secrets(mut section: GitSection, redact: bool) -> Option<GitSection> {
+    if redact {
+        let (text, findings) = secrets::redact(&section.text, "");
+        if !findings.is_empty() {
+            section.text = text;
+            section.description = format!(
+                "{}; {} secrets redacted",
+                section.description,
+                findings.len()
+            );
+        }
+        return Some(section);
+    }
+    match secrets::find_secret(&section.text, "") {
+        Some(found) => {
+            eprintln!(
+                "warning: `{}` left out: its line {} holds {} (--redact packs it with each secret replaced)",
+                section.source, found.line, found.rule
+            );
+            None
+        }
+        None => Some(section),
+    }
 }
 
 /// A git section as an item that ranks first (relevance 1.0), counted as
@@ -147,9 +190,9 @@ fn git_item(section: GitSection, counter: &Counter) -> Result<Item, PackError> {
 }
 
 /// Runs `budget pack`.
-pub fn run(args: &PackArgs) -> Result<(), CliError> {
+pub fn run(args: &PackArgs, sandbox: Option<&Sandbox>) -> Result<(), CliError> {
     let progress = Progress::on_stderr();
-    let entries = walk(&args.input.walk_options(), &progress)?;
+    let entries = walk(&args.input.walk_options(sandbox), &progress)?;
     let counter = Counter::resolve(args.input.counter, &args.input.model.counter_request())?;
     let exact = counter.exact();
     let mut scan = scan(
@@ -191,7 +234,7 @@ pub fn run(args: &PackArgs) -> Result<(), CliError> {
         .paths
         .first()
         .map_or(Path::new("."), PathBuf::as_path);
-    let git = git_sections(args, root)?;
+    let git = git_sections(args, root, sandbox)?;
     // Labels are paths relative to the root only when one directory is walked.
     let history = if args.input.paths.len() <= 1 && root.is_dir() {
         git::change_weights(root)

@@ -102,9 +102,14 @@ pub struct ScanOptions<'c> {
 pub fn scan(entries: Vec<Entry>, options: &ScanOptions<'_>, progress: &Progress) -> Scan {
     progress.start_counting(entries.len());
     let outcomes = parallel_map(&entries, |entry| {
-        let outcome = match &entry.skipped {
-            Some(skipped) => Err(skipped.clone()),
-            None => read_text(&entry.path, options.max_file_bytes)
+        let named_secret = (options.secrets != Secrets::Keep)
+            .then(|| find_secret(&entry.label, ""))
+            .flatten();
+        let outcome = match (&entry.skipped, named_secret) {
+            (Some(skipped), _) => Err(skipped.clone()),
+            // A name cannot be redacted without losing the file's place.
+            (None, Some(found)) => Err((Skip::Secret, format!("its path holds {}", found.rule))),
+            (None, None) => read_text(&entry.path, options.max_file_bytes)
                 .and_then(|text| match options.secrets {
                     Secrets::Keep => Ok((text, 0)),
                     Secrets::Skip => match find_secret(&text, &entry.label) {

@@ -3,15 +3,22 @@
 //! `--include` / `--exclude` globs applied on top so that each file they
 //! leave out is still counted.
 
+use std::collections::HashSet;
 use std::ffi::OsStr;
-use std::path::{Path, PathBuf};
+use std::io::Read;
+use std::path::{Component, Path, PathBuf};
 
+use budget::file::{ReadError, read_bytes};
 use ignore::Match;
 use ignore::overrides::{Override, OverrideBuilder};
 
 use crate::config;
 use crate::progress::Progress;
+use crate::sandbox::{Sandbox, SandboxError};
 use crate::skip::Skip;
+
+/// The largest `--files-from` list read (bytes): 16 MiB.
+const MAX_LIST_BYTES: u64 = 16 * 1024 * 1024;
 
 /// The paths and globs to walk.
 #[derive(Clone, Debug, Default)]
@@ -22,6 +29,11 @@ pub struct WalkOptions {
     pub include: Vec<String>,
     /// Files matching one of these (gitignore syntax) are left out.
     pub exclude: Vec<String>,
+    /// `--files-from`: the list to read the paths from (`-`: stdin), and
+    /// whether they are NUL-separated; replaces `paths`.
+    pub files_from: Option<(PathBuf, bool)>,
+    /// Every path walked must resolve inside it.
+    pub sandbox: Option<Sandbox>,
 }
 
 /// A path or glob the user gave is unusable.
@@ -41,6 +53,30 @@ pub enum WalkError {
         /// Why.
         #[source]
         source: std::io::Error,
+    },
+    /// A path names a FIFO, socket or device.
+    #[error("{} is a FIFO, socket or device, not a file or directory: not opened", path.display())]
+    Special {
+        /// The path as given.
+        path: PathBuf,
+    },
+    /// A path is outside the sandbox.
+    #[error(transparent)]
+    Sandbox(#[from] SandboxError),
+    /// The `--files-from` list cannot be read.
+    #[error("--files-from {}: {source}", path.display())]
+    List {
+        /// The list.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: ReadError,
+    },
+    /// A `--files-from` path leaves the current directory.
+    #[error("--files-from: line {line}: paths must be inside the current directory")]
+    ListedOutside {
+        /// The entry's line (or NUL-separated field), from 1.
+        line: usize,
     },
     /// A glob does not parse.
     #[error("invalid glob {glob:?}")]
@@ -70,6 +106,19 @@ pub struct Entry {
 /// # Errors
 /// [`WalkError`] for a missing path or a bad glob, before anything is walked.
 pub fn walk(options: &WalkOptions, progress: &Progress) -> Result<Vec<Entry>, WalkError> {
+    if let Some((list, null)) = &options.files_from {
+        let listed = read_list(list, *null)?;
+        for path in &listed {
+            exists(path)?;
+            if let Some(sandbox) = &options.sandbox {
+                sandbox.check(path)?;
+            }
+        }
+        let globs = globs(options)?;
+        let mut entries = Vec::new();
+        walk_listed(&listed, &globs, &mut entries, progress);
+        return Ok(entries);
+    }
     let current = [PathBuf::from(".")];
     let roots = if options.paths.is_empty() {
         &current[..]
@@ -77,24 +126,168 @@ pub fn walk(options: &WalkOptions, progress: &Progress) -> Result<Vec<Entry>, Wa
         &options.paths[..]
     };
     for root in roots {
-        if let Err(source) = std::fs::symlink_metadata(root) {
-            return Err(if source.kind() == std::io::ErrorKind::NotFound {
-                WalkError::Missing { path: root.clone() }
-            } else {
-                WalkError::Inaccessible {
-                    path: root.clone(),
-                    source,
-                }
-            });
+        exists(root)?;
+        if let Some(sandbox) = &options.sandbox {
+            sandbox.check(root)?;
         }
     }
     let globs = globs(options)?;
     let relative_labels = roots.len() == 1 && roots[0].is_dir();
     let mut entries = Vec::new();
     for root in roots {
-        walk_root(root, relative_labels, &globs, &mut entries, progress);
+        let walker = ignore::WalkBuilder::new(root)
+            .require_git(false)
+            .sort_by_file_path(Ord::cmp)
+            .build();
+        walk_root(
+            walker,
+            root,
+            relative_labels,
+            &globs,
+            &mut entries,
+            progress,
+        );
     }
     Ok(entries)
+}
+
+/// Whether `path` exists and is a file or directory (a FIFO, socket or
+/// device named as an input is an error, not an empty result).
+fn exists(path: &Path) -> Result<(), WalkError> {
+    match std::fs::symlink_metadata(path) {
+        Ok(_) => match std::fs::metadata(path) {
+            Ok(meta) if !meta.is_file() && !meta.is_dir() => Err(WalkError::Special {
+                path: path.to_path_buf(),
+            }),
+            _ => Ok(()),
+        },
+        Err(source) if source.kind() == std::io::ErrorKind::NotFound => Err(WalkError::Missing {
+            path: path.to_path_buf(),
+        }),
+        Err(source) => Err(WalkError::Inaccessible {
+            path: path.to_path_buf(),
+            source,
+        }),
+    }
+}
+
+/// The paths of a `--files-from` list, relative to the current directory
+/// (a leading `./` dropped; absolute paths under it made relative), in
+/// order, without repeats or empty entries.
+fn read_list(list: &Path, null: bool) -> Result<Vec<PathBuf>, WalkError> {
+    let list_error = |source: ReadError| WalkError::List {
+        path: list.to_path_buf(),
+        source,
+    };
+    let bytes = if list.as_os_str() == "-" {
+        let mut bytes = Vec::new();
+        std::io::stdin()
+            .lock()
+            .take(MAX_LIST_BYTES + 1)
+            .read_to_end(&mut bytes)
+            .map_err(|e| list_error(ReadError::Io(e)))?;
+        if bytes.len() as u64 > MAX_LIST_BYTES {
+            return Err(list_error(ReadError::TooLarge {
+                size_bytes: bytes.len() as u64,
+                limit_bytes: MAX_LIST_BYTES,
+            }));
+        }
+        bytes
+    } else {
+        read_bytes(list, MAX_LIST_BYTES).map_err(list_error)?
+    };
+    let text = String::from_utf8(bytes).map_err(|e| {
+        list_error(ReadError::NotUtf8 {
+            offset: e.utf8_error().valid_up_to(),
+        })
+    })?;
+    let current = std::env::current_dir().ok();
+    let separator = if null { '\0' } else { '\n' };
+    let mut seen = HashSet::new();
+    let mut listed = Vec::new();
+    for (index, entry) in text.split(separator).enumerate() {
+        let entry = if null {
+            entry
+        } else {
+            entry.trim_end_matches('\r')
+        };
+        if entry.is_empty() {
+            continue;
+        }
+        let path = Path::new(entry);
+        let relative = if path.is_absolute() {
+            current
+                .as_deref()
+                .and_then(|dir| path.strip_prefix(dir).ok())
+                .ok_or(WalkError::ListedOutside { line: index + 1 })?
+        } else {
+            path
+        };
+        let normal: PathBuf = relative
+            .components()
+            .filter(|c| *c != Component::CurDir)
+            .collect();
+        if normal.as_os_str().is_empty()
+            || normal
+                .components()
+                .any(|c| !matches!(c, Component::Normal(_)))
+        {
+            return Err(WalkError::ListedOutside { line: index + 1 });
+        }
+        if seen.insert(normal.clone()) {
+            listed.push(normal);
+        }
+    }
+    Ok(listed)
+}
+
+/// Walks the current directory for the `listed` paths (a listed directory:
+/// everything below it) with the ignore rules and globs of any walk; a
+/// listed file the rules leave out is counted as excluded.
+fn walk_listed(
+    listed: &[PathBuf],
+    globs: &Override,
+    entries: &mut Vec<Entry>,
+    progress: &Progress,
+) {
+    let wanted: HashSet<PathBuf> = listed.iter().cloned().collect();
+    let ancestors: HashSet<PathBuf> = listed
+        .iter()
+        .flat_map(|path| path.ancestors().skip(1).map(Path::to_path_buf))
+        .collect();
+    let keep = {
+        let wanted = wanted.clone();
+        move |entry: &ignore::DirEntry| {
+            let relative = entry.path().strip_prefix(".").unwrap_or(entry.path());
+            entry.depth() == 0
+                || ancestors.contains(relative)
+                || relative.ancestors().any(|a| wanted.contains(a))
+        }
+    };
+    let root = Path::new(".");
+    let walker = ignore::WalkBuilder::new(root)
+        .require_git(false)
+        .sort_by_file_path(Ord::cmp)
+        .filter_entry(keep)
+        .build();
+    let first = entries.len();
+    walk_root(walker, root, true, globs, entries, progress);
+    let found: HashSet<PathBuf> = entries[first..]
+        .iter()
+        .map(|e| e.path.strip_prefix(".").unwrap_or(&e.path).to_path_buf())
+        .collect();
+    for path in listed {
+        if !found.contains(path) && !path.is_dir() {
+            entries.push(Entry {
+                label: path.to_string_lossy().replace('\\', "/"),
+                path: root.join(path),
+                skipped: Some((
+                    Skip::ExcludedByGlob,
+                    "listed, but left out by .gitignore, .ignore or as a hidden file".to_owned(),
+                )),
+            });
+        }
+    }
 }
 
 /// The override matcher: includes first, then excludes, so an exclude wins.
@@ -124,16 +317,13 @@ fn globs(options: &WalkOptions) -> Result<Override, WalkError> {
 }
 
 fn walk_root(
+    walker: ignore::Walk,
     root: &Path,
     relative_labels: bool,
     globs: &Override,
     entries: &mut Vec<Entry>,
     progress: &Progress,
 ) {
-    let walker = ignore::WalkBuilder::new(root)
-        .require_git(false)
-        .sort_by_file_path(Ord::cmp)
-        .build();
     // Directories excluded by a glob, innermost last: files below them are
     // counted as excluded too.
     let mut excluded_dirs: Vec<PathBuf> = Vec::new();

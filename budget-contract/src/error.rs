@@ -2,11 +2,11 @@
 
 use std::path::{Path, PathBuf};
 
+use budget_runtime::file::ReadError;
 use thiserror::Error;
 
 use crate::{
-    ContractTerms, ContractViolation, PromptFileError, ReadError, SourceLocation, TemplateError,
-    Typo,
+    ContractTerms, ContractViolation, PromptFileError, SourceLocation, TemplateError, Typo,
 };
 
 /// A budget contract could not be loaded, validated or met.

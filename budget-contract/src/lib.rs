@@ -45,7 +45,7 @@ pub use {
     pipeline_config::{PipelineConfig, Settings, Step, UserPart},
     policy::{POLICY_ENV_VAR, Policy, parse_policy_var, policy_from_env},
     prompts::{DEFAULT_PROMPTS_DIR, Prompt, PromptFileError, PromptStore},
-    read::{FileKind, MAX_CONFIG_FILE_BYTES, ReadError, read_config_file},
+    read::{MAX_CONFIG_FILE_BYTES, read_config_file},
     report::{ClampRow, PipelineReport, StepRow},
     source::{SourceLocation, Sourced},
     template::{TemplateError, render_empty},

@@ -5,7 +5,9 @@ use std::path::{Path, PathBuf};
 
 use thiserror::Error;
 
-use crate::{ReadError, read_config_file};
+use budget_runtime::file::ReadError;
+
+use crate::read_config_file;
 
 /// `settings.prompts_dir` when a pipeline sets none.
 pub const DEFAULT_PROMPTS_DIR: &str = "prompts";

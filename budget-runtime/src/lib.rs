@@ -34,6 +34,7 @@
 pub mod chat;
 pub mod compact;
 pub mod estimate;
+pub mod file;
 pub mod model;
 pub mod payload;
 pub mod pipeline;

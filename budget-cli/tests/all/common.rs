@@ -23,11 +23,19 @@ impl Run {
     }
 }
 
-/// Runs `budget ARGS` in `dir`, with an empty Hugging Face cache (the
-/// machine's own never changes a result).
+/// Runs `budget ARGS` in `dir`, with an empty Hugging Face cache and no
+/// user config (the machine's own never change a result).
 pub fn budget_in(dir: &Path, args: &[&str]) -> Run {
     let empty = dir.join(".no-hf-cache");
-    budget_with_env(dir, args, &[("HF_HUB_CACHE", empty.as_os_str())])
+    let no_config = dir.join(".no-user-config");
+    budget_with_env(
+        dir,
+        args,
+        &[
+            ("HF_HUB_CACHE", empty.as_os_str()),
+            ("XDG_CONFIG_HOME", no_config.as_os_str()),
+        ],
+    )
 }
 
 /// Runs `budget ARGS` in `dir` with the environment variables `env` set.

@@ -11,6 +11,8 @@ mod exit_codes;
 mod git;
 #[cfg(feature = "mcp")]
 mod mcp;
+#[cfg(feature = "mcp")]
+mod mcp_sdk;
 mod model;
 mod pack;
 #[cfg(all(feature = "exact", feature = "tree-sitter"))]

@@ -18,7 +18,8 @@ fn refused() -> std::io::Error {
 }
 use std::path::PathBuf;
 
-use budget_contract::{ContractError, PromptFileError, ReadError, SourceLocation, TemplateError};
+use budget::file::ReadError;
+use budget_contract::{ContractError, PromptFileError, SourceLocation, TemplateError};
 
 #[test]
 fn read_error_returns_the_io_error() {

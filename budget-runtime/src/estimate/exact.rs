@@ -257,29 +257,26 @@ impl ExactCounter {
     }
 }
 
-/// The text of the file at `path`, read up to [`MAX_TOKENIZER_FILE_BYTES`].
+/// The text of the file at `path`, read up to [`MAX_TOKENIZER_FILE_BYTES`]:
+/// a regular file only (a FIFO or device is refused without blocking), and
+/// an error that never quotes the file.
 #[cfg(feature = "bpe")]
 fn read_bounded(path: &Path) -> Result<String, TokenizerError> {
-    use std::io::Read;
-    let read_error = |message: String| TokenizerError::Read {
-        path: path.to_path_buf(),
-        message,
-    };
-    let file = std::fs::File::open(path).map_err(|e| read_error(e.to_string()))?;
-    let mut bytes = Vec::new();
-    file.take(MAX_TOKENIZER_FILE_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| read_error(e.to_string()))?;
-    if bytes.len() as u64 > MAX_TOKENIZER_FILE_BYTES {
-        return Err(read_error(format!(
-            "larger than {MAX_TOKENIZER_FILE_BYTES} bytes, the most a tokenizer file may have"
-        )));
-    }
-    String::from_utf8(bytes).map_err(|e| {
-        read_error(format!(
-            "not UTF-8 text (byte {}): a tokenizer file is text",
-            e.utf8_error().valid_up_to()
-        ))
+    use crate::file::ReadError;
+    crate::file::read_text(path, MAX_TOKENIZER_FILE_BYTES).map_err(|error| {
+        let message = match error {
+            ReadError::TooLarge { .. } => format!(
+                "larger than {MAX_TOKENIZER_FILE_BYTES} bytes, the most a tokenizer file may have"
+            ),
+            ReadError::NotUtf8 { offset } => {
+                format!("not UTF-8 text (byte {offset}): a tokenizer file is text")
+            }
+            other => other.to_string(),
+        };
+        TokenizerError::Read {
+            path: path.to_path_buf(),
+            message,
+        }
     })
 }
 

@@ -19,17 +19,16 @@ pub(crate) fn read_tiktoken(data: &str, path: &Path) -> Result<Vec<Vec<u8>>, Tok
         let error = |message: String| TokenizerError::format(path, Some(index + 1), message);
         let mut fields = line.split(' ');
         let (Some(token), Some(rank), None) = (fields.next(), fields.next(), fields.next()) else {
-            return Err(error(format!(
-                "expected `<base64 token> <rank>`, found {:?}",
-                truncate(line)
-            )));
+            return Err(error(
+                "expected `<base64 token> <rank>`: not a tiktoken rank file".into(),
+            ));
         };
         let bytes = base64::engine::general_purpose::STANDARD
             .decode(token)
-            .map_err(|e| error(format!("token {:?} is not base64: {e}", truncate(token))))?;
+            .map_err(|_| error("the token is not base64".into()))?;
         let rank: usize = rank
             .parse()
-            .map_err(|_| error(format!("rank {:?} is not a number", truncate(rank))))?;
+            .map_err(|_| error("the rank is not a number".into()))?;
         if rank != tokens.len() {
             return Err(error(format!(
                 "rank {rank} where {} was expected (ranks must run 0, 1, 2, …)",
@@ -84,7 +83,7 @@ pub(crate) fn read_tekken(
             .and_then(|b| base64::engine::general_purpose::STANDARD.decode(b).ok())
             .ok_or_else(|| error(format!("vocab[{index}] has no base64 `token_bytes`")))?;
         if entry["rank"].as_u64() != u64::try_from(index).ok() {
-            return Err(error(format!("vocab[{index}] has rank {}", entry["rank"])));
+            return Err(error(format!("vocab[{index}] does not have rank {index}")));
         }
         tokens.push(bytes);
     }
@@ -119,13 +118,6 @@ pub(crate) fn build(
     }
     drop(seen);
     RankBpe::new(tokens, pattern)
-}
-
-/// The first 40 characters of `text`, for messages.
-fn truncate(text: &str) -> &str {
-    text.char_indices()
-        .nth(40)
-        .map_or(text, |(i, _)| &text[..i])
 }
 
 #[cfg(test)]

@@ -1,11 +1,16 @@
-//! Secrets that must not reach a third-party model: private keys, cloud and
-//! API credentials, and high-entropy values assigned to secret-looking
-//! names, and the values of `.env` files. The rules follow gitleaks'
-//! published rule set (the key formats' fixed prefixes and lengths); a
-//! file with a match is skipped as `secret`, or with `pack --redact` packed
-//! with each secret replaced by [`REDACTED`].
+//! Secrets that must not reach a third-party model: private keys (PEM,
+//! PGP, PuTTY, base64 PEM), the credential formats of [`rules`] (after
+//! gitleaks' default rule set), passwords in URLs, bearer tokens, values
+//! assigned to secret-looking names, and the values of `.env` files. `pack`
+//! scans every section it sends (file contents, file names, `--diff` hunks,
+//! `--log` messages): a file with a match is skipped as `secret`, or with
+//! `--redact` packed with each secret replaced by [`REDACTED`].
+
+mod rules;
 
 use std::ops::Range;
+
+pub use rules::RULES;
 
 /// A rule's match on one line: the rule's name and the secret's bytes.
 type Match = (&'static str, Range<usize>);
@@ -24,94 +29,11 @@ pub struct Finding {
     pub span: Range<usize>,
 }
 
-/// A credential format: a fixed prefix, then `min..=max` characters of a
-/// class.
-struct Prefixed {
-    rule: &'static str,
-    prefixes: &'static [&'static str],
-    class: fn(u8) -> bool,
-    min: usize,
-    max: usize,
-}
-
-fn base32_upper(b: u8) -> bool {
-    b.is_ascii_uppercase() || (b'2'..=b'7').contains(&b)
-}
-fn alnum(b: u8) -> bool {
-    b.is_ascii_alphanumeric()
-}
-fn alnum_underscore(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_'
-}
-fn token_char(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_' || b == b'-'
-}
-
-const PREFIXED: &[Prefixed] = &[
-    Prefixed {
-        rule: "an AWS access key id",
-        prefixes: &["AKIA", "ASIA", "ABIA", "ACCA", "A3T"],
-        class: base32_upper,
-        min: 16,
-        max: 17,
-    },
-    Prefixed {
-        rule: "a GitHub token",
-        prefixes: &["ghp_", "gho_", "ghu_", "ghs_", "ghr_"],
-        class: alnum,
-        min: 36,
-        max: 36,
-    },
-    Prefixed {
-        rule: "a GitHub fine-grained token",
-        prefixes: &["github_pat_"],
-        class: alnum_underscore,
-        min: 82,
-        max: 82,
-    },
-    Prefixed {
-        rule: "a Slack token",
-        prefixes: &["xoxb-", "xoxa-", "xoxp-", "xoxr-", "xoxs-"],
-        class: token_char,
-        min: 10,
-        max: 255,
-    },
-    Prefixed {
-        rule: "an Anthropic API key",
-        prefixes: &["sk-ant-api03-", "sk-ant-admin01-"],
-        class: token_char,
-        min: 80,
-        max: 255,
-    },
-    Prefixed {
-        rule: "an OpenAI API key",
-        prefixes: &["sk-proj-", "sk-svcacct-", "sk-admin-"],
-        class: token_char,
-        min: 40,
-        max: 255,
-    },
-    Prefixed {
-        rule: "a Google API key",
-        prefixes: &["AIza"],
-        class: token_char,
-        min: 35,
-        max: 35,
-    },
-    Prefixed {
-        rule: "a Stripe key",
-        prefixes: &[
-            "sk_live_", "rk_live_", "sk_test_", "rk_test_", "sk_prod_", "rk_prod_",
-        ],
-        class: alnum,
-        min: 24,
-        max: 255,
-    },
-];
-
 /// Names whose assigned value is a secret when it looks random.
 const SECRET_NAMES: &[&str] = &[
     "password",
     "passwd",
+    "pwd",
     "secret",
     "token",
     "api_key",
@@ -121,10 +43,17 @@ const SECRET_NAMES: &[&str] = &[
     "client_secret",
 ];
 
-/// Bits per character above which an assigned value counts as random.
+/// Bits per character above which an assigned value counts as random
+/// (hexadecimal values: [`MIN_HEX_ENTROPY_BITS`], as at most 4 are possible).
 const MIN_ENTROPY_BITS: f64 = 4.0;
+/// Bits per character above which a hexadecimal value counts as random.
+const MIN_HEX_ENTROPY_BITS: f64 = 3.0;
 /// Shortest value judged by its entropy.
 const MIN_SECRET_LEN: usize = 20;
+/// Shortest hexadecimal value judged by its entropy (a 128-bit key).
+const MIN_HEX_LEN: usize = 32;
+/// Shortest quoted password (names `password`, `passwd`, `pwd`).
+const MIN_PASSWORD_LEN: usize = 8;
 
 /// The first secret in `text`, if any. Each credential rule first checks
 /// the whole text for its fixed part (a fast substring search), so an
@@ -147,7 +76,9 @@ pub fn find_secrets(text: &str, path: &str) -> Vec<Finding> {
                 (index + 1, at, line.trim_end_matches(['\n', '\r']))
             })
     };
-    let mut found: Vec<Finding> = Vec::new();
+    // Formats first: where a generic rule finds the same value, the
+    // format names it.
+    let mut found: Vec<Finding> = formats(text);
     let mut on_lines = |rule: &dyn Fn(&str) -> Vec<Match>| {
         for (line_number, at, line) in lines() {
             for (name, span) in rule(line) {
@@ -165,29 +96,30 @@ pub fn find_secrets(text: &str, path: &str) -> Vec<Finding> {
     if text.contains("PRIVATE KEY") {
         on_lines(&|line| private_key(line).into_iter().collect());
     }
-    for format in PREFIXED {
-        if format.prefixes.iter().any(|prefix| text.contains(prefix)) {
-            on_lines(&|line| prefixed(line, format));
-        }
-    }
     if mentions_secret_name(text) {
         on_lines(&|line| assignment(line).into_iter().collect());
     }
     // A private key's span runs to the end of its `-----END …-----` line
-    // (or of the text).
-    for finding in found.iter_mut().filter(|f| f.rule == PRIVATE_KEY) {
+    // (or of the text); a header without a key's worth of body after it is
+    // a constant in code that parses keys, not a key.
+    found.retain_mut(|finding| {
+        if finding.rule != PRIVATE_KEY {
+            return true;
+        }
         let start = finding.span.start;
         let rest = &text[start..];
-        finding.span.end = rest
-            .find("-----END ")
-            .and_then(|end| {
-                let label = end + "-----END ".len();
-                rest[label..]
-                    .find("-----")
-                    .map(|close| start + label + close + 5)
-            })
-            .unwrap_or(text.len());
-    }
+        let body_start = rest.find('\n').map_or(rest.len(), |n| n + 1);
+        let end = rest.find("-----END ").and_then(|end| {
+            let label = end + "-----END ".len();
+            rest[label..]
+                .find("-----")
+                .map(|close| (end, label + close + 5))
+        });
+        let body_end = end.map_or(rest.len(), |(end, _)| end);
+        let body = rest.get(body_start..body_end).unwrap_or("");
+        finding.span.end = start + end.map_or(rest.len(), |(_, close)| close);
+        body.bytes().filter(|b| !b.is_ascii_whitespace()).count() >= MIN_KEY_BODY
+    });
     found.sort_by_key(|f| (f.span.start, std::cmp::Reverse(f.span.end)));
     let mut kept: Vec<Finding> = Vec::with_capacity(found.len());
     for finding in found {
@@ -217,11 +149,27 @@ pub fn redact(text: &str, path: &str) -> (String, Vec<Finding>) {
 }
 
 /// Whether `path` names a dotenv file (`.env`, `.env.local`,
-/// `production.env`), not a template of one (`.env.example`, `.sample`,
-/// `.template`, `.dist`).
+/// `production.env`, `env.production`, direnv's `.envrc`), not a template
+/// of one (`.env.example`, `.sample`, `.template`, `.dist`).
 fn is_env_file(path: &str) -> bool {
     let name = path.rsplit('/').next().unwrap_or(path).to_ascii_lowercase();
-    let env = name == ".env" || name.starts_with(".env.") || name.ends_with(".env");
+    let stages = [
+        "production",
+        "prod",
+        "staging",
+        "stage",
+        "development",
+        "dev",
+        "local",
+        "test",
+    ];
+    let env = name == ".env"
+        || name == ".envrc"
+        || name.starts_with(".env.")
+        || name.ends_with(".env")
+        || name
+            .strip_prefix("env.")
+            .is_some_and(|stage| stages.contains(&stage));
     let template = ["example", "sample", "template", "dist", "defaults"]
         .iter()
         .any(|word| name.contains(word));
@@ -265,6 +213,9 @@ fn mentions_secret_name(text: &str) -> bool {
 
 /// The rule name of private keys.
 const PRIVATE_KEY: &str = "a private key";
+/// The fewest characters (white space aside) between a private key's
+/// header and its end that make a key.
+const MIN_KEY_BODY: usize = 64;
 
 /// A PEM private key header (`-----BEGIN RSA PRIVATE KEY-----`,
 /// `-----BEGIN OPENSSH PRIVATE KEY-----`, …), from its start.
@@ -273,32 +224,36 @@ fn private_key(line: &str) -> Option<Match> {
     let rest = &line[start + "-----BEGIN ".len()..];
     let label = &rest[..rest.find("-----")?];
     label
-        .ends_with("PRIVATE KEY")
+        .contains("PRIVATE KEY")
         .then_some((PRIVATE_KEY, start..line.len()))
 }
 
-/// A credential of `format` (its prefix and the right length after it),
-/// not inside a longer word.
-fn prefixed(line: &str, format: &Prefixed) -> Vec<Match> {
-    let bytes = line.as_bytes();
-    format
-        .prefixes
-        .iter()
-        .flat_map(|prefix| {
-            line.match_indices(prefix).filter_map(move |(at, _)| {
-                let before_ok = at == 0 || !bytes[at - 1].is_ascii_alphanumeric();
-                let body = &bytes[at + prefix.len()..];
-                let len = body.iter().take_while(|&&b| (format.class)(b)).count();
-                let after_ok = body.get(len).is_none_or(|b| !b.is_ascii_alphanumeric());
-                let value = &line[at..at + prefix.len() + len];
-                (before_ok
-                    && after_ok
-                    && (format.min..=format.max).contains(&len)
-                    && !is_documentation_example(value))
-                .then_some((format.rule, at..at + value.len()))
-            })
-        })
-        .collect()
+/// The matches of every rule of [`RULES`] whose keyword `text` holds, with
+/// their lines.
+fn formats(text: &str) -> Vec<Finding> {
+    let compiled = &*rules::COMPILED;
+    let mut wanted = vec![false; RULES.len()];
+    for found in compiled.keywords.find_overlapping_iter(text) {
+        wanted[compiled.keyword_rule[found.pattern().as_usize()]] = true;
+    }
+    let mut findings = Vec::new();
+    for (index, rule) in RULES.iter().enumerate().filter(|(i, _)| wanted[*i]) {
+        for captures in compiled.regexes[index].captures_iter(text) {
+            let Some(secret) = captures.name("s").or_else(|| captures.get(0)) else {
+                continue;
+            };
+            let value = secret.as_str();
+            if is_documentation_example(value) || rule.validate.is_some_and(|valid| !valid(value)) {
+                continue;
+            }
+            findings.push(Finding {
+                rule: rule.description,
+                line: text[..secret.start()].matches('\n').count() + 1,
+                span: secret.range(),
+            });
+        }
+    }
+    findings
 }
 
 /// `name = value` or `name: value` where the name ends with a secret word
@@ -338,8 +293,17 @@ fn assignment(line: &str) -> Option<Match> {
         return None;
     }
     let after = line[operator + 1..].trim_start();
-    let quoted = after.starts_with(['"', '\'']);
+    let quote = after.chars().next().filter(|c| matches!(c, '"' | '\''));
     let value_start = line.len() - after.trim_start_matches(['"', '\'']).len();
+    if let Some(quote) = quote
+        && ["password", "passwd", "pwd"]
+            .iter()
+            .any(|word| ends_with(word))
+    {
+        return password(&line[value_start..], quote)
+            .map(|len| ("a password", value_start..value_start + len));
+    }
+    let quoted = quote.is_some();
     let value: String = after
         .trim_start_matches(['"', '\''])
         .chars()
@@ -360,15 +324,51 @@ fn assignment(line: &str) -> Option<Match> {
                 .next()
                 .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
         });
-    ((quoted || whole_line)
-        && !dotted_path
-        && !is_documentation_example(&value)
-        && value.len() >= MIN_SECRET_LEN
-        && entropy(&value) >= MIN_ENTROPY_BITS)
+    let hex = value.bytes().all(|b| b.is_ascii_hexdigit());
+    // A value of letters only is a name (`ExclusiveStartBackupArn`).
+    let random = if hex {
+        value.len() >= MIN_HEX_LEN && entropy(&value) >= MIN_HEX_ENTROPY_BITS
+    } else {
+        value.len() >= MIN_SECRET_LEN
+            && entropy(&value) >= MIN_ENTROPY_BITS
+            && !value.bytes().all(|b| b.is_ascii_alphabetic())
+    };
+    ((quoted || whole_line) && !dotted_path && !is_documentation_example(&value) && random)
         .then_some((
             "a high-entropy value assigned to a secret name",
             value_start..value_start + value.len(),
         ))
+}
+
+/// The length of a quoted password literal starting at `value` (up to its
+/// closing `quote`), when it is one: at least [`MIN_PASSWORD_LEN`]
+/// characters with one that is not a letter (a word such as `Incorrect` is a
+/// message), not a placeholder, a reference (`$DB_PASS`, `{password}`,
+/// `%s`) or a sentence (`Enter your password:`).
+fn password(value: &str, quote: char) -> Option<usize> {
+    let len = value.find(quote)?;
+    let literal = &value[..len];
+    let lower = literal.to_ascii_lowercase();
+    let placeholder = literal.starts_with(['$', '{', '<', '%', '*', '['])
+        || literal.contains("{{")
+        || [
+            "password", "changeme", "example", "secret", "xxxxxxxx", "redacted",
+        ]
+        .iter()
+        .any(|word| lower.contains(word));
+    let sentence = literal.ends_with([':', '?', '.', '!'])
+        || literal.split_whitespace().count() >= 3
+            && literal.split_whitespace().all(|word| {
+                word.chars()
+                    .all(|c| c.is_alphabetic() || ",.:;'".contains(c))
+            });
+    let only_letters = literal.chars().all(char::is_alphabetic);
+    (literal.chars().count() >= MIN_PASSWORD_LEN
+        && !only_letters
+        && !placeholder
+        && !sentence
+        && entropy(literal) >= 2.5)
+        .then_some(len)
 }
 
 /// Whether `value` is a documentation placeholder: AWS's published example
@@ -449,9 +449,17 @@ mod tests {
             )),
             Some("a Stripe key")
         );
+        let body = "MHcCAQEEIBkg4LVWM9nuwNSk3yByxZpYRTBnVJk5oA/1IhQ1X8P4oAoGCCqGSM49AwEHoUQDQgAE";
         assert_eq!(
-            rule("-----BEGIN EC PRIVATE KEY-----"),
+            rule(&format!(
+                "-----BEGIN EC PRIVATE KEY-----\n{body}\n-----END EC PRIVATE KEY-----\n"
+            )),
             Some("a private key")
+        );
+        // A header alone is code that parses keys.
+        assert_eq!(
+            rule("_SK_START = b\"-----BEGIN OPENSSH PRIVATE KEY-----\""),
+            None
         );
     }
 
@@ -473,8 +481,9 @@ mod tests {
     #[test]
     fn redaction_replaces_exactly_the_values() {
         let key = format!("ghp_{}", "a1B2".repeat(9));
+        let body = "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW";
         let text = format!(
-            "token = \"{key}\"\nx = 1\n-----BEGIN OPENSSH PRIVATE KEY-----\nb3Blbn\n-----END OPENSSH PRIVATE KEY-----\nafter\n"
+            "token = \"{key}\"\nx = 1\n-----BEGIN OPENSSH PRIVATE KEY-----\n{body}\n-----END OPENSSH PRIVATE KEY-----\nafter\n"
         );
         let (redacted, findings) = redact(&text, "config.py");
         assert_eq!(
@@ -523,3 +532,6 @@ mod tests {
         }
     }
 }
+
+#[cfg(test)]
+mod examples;
