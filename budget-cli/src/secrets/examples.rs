@@ -246,6 +246,7 @@ const NEGATIVES: &[&str] = &[
     "postgres://user:password@localhost/db",
     "postgres://app:${DB_PASSWORD}@db/app",
     "http://example.com:8080/path",
+    "E.g.: https://user:12345@example.com => https://user@example.com",
     "INCORRECT_PASSWD = \"Incorrect\"",
     "password = \"Enter your password:\"",
     "password = \"{password}\"",

@@ -30,7 +30,7 @@ pub struct Finding {
 }
 
 /// Names whose assigned value is a secret when it looks random.
-const SECRET_NAMES: &[&str] = &[
+pub(crate) const SECRET_NAMES: &[&str] = &[
     "password",
     "passwd",
     "pwd",
@@ -76,9 +76,10 @@ pub fn find_secrets(text: &str, path: &str) -> Vec<Finding> {
                 (index + 1, at, line.trim_end_matches(['\n', '\r']))
             })
     };
+    let candidates = rules::COMPILED.candidates(text);
     // Formats first: where a generic rule finds the same value, the
     // format names it.
-    let mut found: Vec<Finding> = formats(text);
+    let mut found: Vec<Finding> = formats(text, &candidates.rules);
     let mut on_lines = |rule: &dyn Fn(&str) -> Vec<Match>| {
         for (line_number, at, line) in lines() {
             for (name, span) in rule(line) {
@@ -96,7 +97,7 @@ pub fn find_secrets(text: &str, path: &str) -> Vec<Finding> {
     if text.contains("PRIVATE KEY") {
         on_lines(&|line| private_key(line).into_iter().collect());
     }
-    if mentions_secret_name(text) {
+    if candidates.secret_name {
         on_lines(&|line| assignment(line).into_iter().collect());
     }
     // A private key's span runs to the end of its `-----END …-----` line
@@ -198,19 +199,6 @@ fn env_value(line: &str) -> Option<Match> {
     Some(("a .env value", value_start..value_start + value.len()))
 }
 
-/// Whether `text` holds a secret name in lower, capitalized or upper case
-/// (`token`, `Token`, `TOKEN`; `authToken` ends in `Token`): a fast test
-/// before the line-by-line one.
-fn mentions_secret_name(text: &str) -> bool {
-    SECRET_NAMES.iter().any(|word| {
-        let mut capitalized = word.to_string();
-        capitalized[..1].make_ascii_uppercase();
-        text.contains(word)
-            || text.contains(&capitalized)
-            || text.contains(&word.to_ascii_uppercase())
-    })
-}
-
 /// The rule name of private keys.
 const PRIVATE_KEY: &str = "a private key";
 /// The fewest characters (white space aside) between a private key's
@@ -228,14 +216,10 @@ fn private_key(line: &str) -> Option<Match> {
         .then_some((PRIVATE_KEY, start..line.len()))
 }
 
-/// The matches of every rule of [`RULES`] whose keyword `text` holds, with
-/// their lines.
-fn formats(text: &str) -> Vec<Finding> {
+/// The matches, with their lines, of the rules of [`RULES`] that `wanted`
+/// marks (their keywords occur in `text`).
+fn formats(text: &str, wanted: &[bool]) -> Vec<Finding> {
     let compiled = &*rules::COMPILED;
-    let mut wanted = vec![false; RULES.len()];
-    for found in compiled.keywords.find_overlapping_iter(text) {
-        wanted[compiled.keyword_rule[found.pattern().as_usize()]] = true;
-    }
     let mut findings = Vec::new();
     for (index, rule) in RULES.iter().enumerate().filter(|(i, _)| wanted[*i]) {
         for captures in compiled.regexes[index].captures_iter(text) {
@@ -243,7 +227,10 @@ fn formats(text: &str) -> Vec<Finding> {
                 continue;
             };
             let value = secret.as_str();
-            if is_documentation_example(value) || rule.validate.is_some_and(|valid| !valid(value)) {
+            let whole = captures.get(0).map_or("", |m| m.as_str());
+            if is_documentation_example(value)
+                || rule.validate.is_some_and(|valid| !valid(value, whole))
+            {
                 continue;
             }
             findings.push(Finding {

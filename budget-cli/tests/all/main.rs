@@ -20,3 +20,4 @@ mod pack_props;
 #[cfg(feature = "tree-sitter")]
 mod skeleton;
 mod skips;
+mod untrusted;
