@@ -300,3 +300,16 @@ fn dotenv_names_of_every_kind_are_dotenv_files() {
         assert_eq!(find_secret("TOKEN=abc\n", name), None, "{name}");
     }
 }
+
+#[test]
+fn the_documented_table_lists_every_rule() {
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/security.md"))
+        .expect("docs/security.md");
+    for rule in RULES {
+        assert!(
+            doc.contains(&format!("| `{}` |", rule.id)),
+            "docs/security.md lacks {}",
+            rule.id
+        );
+    }
+}
