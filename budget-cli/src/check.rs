@@ -12,6 +12,7 @@ use crate::CliError;
 use crate::cli::{CheckArgs, CountFormat, PolicyArg};
 use crate::counter::Counter;
 use crate::output;
+use crate::sandbox::Sandbox;
 
 /// Why `check` could not check.
 #[derive(Debug, thiserror::Error)]
@@ -40,7 +41,7 @@ pub enum CheckError {
 }
 
 /// Runs `budget check`.
-pub fn run(args: &CheckArgs) -> Result<(), CliError> {
+pub fn run(args: &CheckArgs, sandbox: Option<&Sandbox>) -> Result<(), CliError> {
     let model = ModelConfig::load(&args.model_config).map_err(CheckError::from)?;
     let policy = match args.policy {
         Some(PolicyArg::FailFast) => Some(Policy::FailFast),
@@ -54,6 +55,9 @@ pub fn run(args: &CheckArgs) -> Result<(), CliError> {
         .policy_override(policy);
     if let Some(tokens) = args.format_overhead {
         checker = checker.format_overhead(tokens);
+    }
+    if let Some(sandbox) = sandbox {
+        checker = checker.within(sandbox.roots());
     }
     let current = [std::path::PathBuf::from(".")];
     let paths = if args.pipelines.is_empty() {

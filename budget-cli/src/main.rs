@@ -117,7 +117,7 @@ fn run(cli: &Cli) -> Result<(), CliError> {
     match &cli.command {
         Command::Pack(args) => pack::run(args, sandbox),
         Command::Count(args) => count::run(args, sandbox),
-        Command::Check(args) => check::run(args),
+        Command::Check(args) => check::run(args, sandbox),
         #[cfg(feature = "mcp")]
         Command::Mcp(args) => mcp::serve(args).map_err(CliError::from),
     }

@@ -71,6 +71,11 @@ impl Sandbox {
         Ok(Some(Self { roots }))
     }
 
+    /// The resolved sandbox directories.
+    pub fn roots(&self) -> &[PathBuf] {
+        &self.roots
+    }
+
     /// Whether `path` (resolved: `..` and symbolic links followed) lies
     /// inside one of the sandbox directories.
     ///

@@ -94,6 +94,7 @@ pub struct Checker<'a> {
     estimator: &'a dyn Estimator,
     format_overhead_tokens: u64,
     policy_override: Option<Policy>,
+    within: &'a [PathBuf],
 }
 
 impl std::fmt::Debug for Checker<'_> {
@@ -286,6 +287,7 @@ impl<'a> Checker<'a> {
             estimator: &DefaultCounter,
             format_overhead_tokens: DEFAULT_FORMAT_OVERHEAD_TOKENS,
             policy_override: None,
+            within: &[],
         }
     }
 
@@ -307,6 +309,19 @@ impl<'a> Checker<'a> {
     pub fn policy_override(mut self, policy: Option<Policy>) -> Self {
         self.policy_override = policy;
         self
+    }
+
+    /// Reads pipelines only inside `dirs` ([`PipelineLoader::within`]
+    /// for [`check_paths`](crate::check_paths)).
+    #[must_use]
+    pub fn within(mut self, dirs: &'a [PathBuf]) -> Self {
+        self.within = dirs;
+        self
+    }
+
+    /// The directories pipelines are read in (empty: anywhere).
+    pub fn within_dirs(&self) -> &'a [PathBuf] {
+        self.within
     }
 
     /// The model config.

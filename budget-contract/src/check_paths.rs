@@ -52,7 +52,7 @@ pub fn check_paths(
             let root = path.parent().unwrap_or(Path::new("")).to_owned();
             (root, vec![path.clone()])
         };
-        let loader = PipelineLoader::new(root);
+        let loader = PipelineLoader::new(root).within(checker.within_dirs().to_vec());
         for file in files {
             match loader.load_all(&file) {
                 Err(error) => reports.push(PipelineReport::failed(

@@ -246,6 +246,13 @@ pub enum ContractError {
         /// Why.
         source: std::io::Error,
     },
+    /// A pipeline file or `extends` target resolves outside the
+    /// directories the loader is limited to ([`PipelineLoader::within`](crate::PipelineLoader::within)).
+    #[error("{}: outside the sandbox, not read", path.display())]
+    OutsideSandbox {
+        /// The file.
+        path: PathBuf,
+    },
 }
 
 /// `path: ` for a known file, nothing for an empty path.

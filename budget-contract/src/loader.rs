@@ -58,6 +58,7 @@ pub struct PipelineSource {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PipelineLoader {
     root: PathBuf,
+    within: Vec<PathBuf>,
 }
 
 /// A pipeline's name as written (or its file's path) with its loading result.
@@ -73,7 +74,53 @@ struct Written {
 impl PipelineLoader {
     /// A loader whose pipelines root (for bare `extends` names) is `root`.
     pub fn new(root: impl Into<PathBuf>) -> Self {
-        Self { root: root.into() }
+        Self {
+            root: root.into(),
+            within: Vec::new(),
+        }
+    }
+
+    /// The same loader reading only files that resolve (symbolic links
+    /// followed) inside one of `dirs`: a pipeline or an `extends` target
+    /// elsewhere is [`ContractError::OutsideSandbox`]. No directories: no
+    /// limit.
+    ///
+    /// ```
+    /// use budget::contract::{ContractError, PipelineLoader};
+    ///
+    /// let dir = std::env::temp_dir().join(format!("budget-doc-within-{}", std::process::id()));
+    /// std::fs::create_dir_all(dir.join("inside"))?;
+    /// std::fs::write(dir.join("base.yaml"), "YAMLpipeline: {name: base}\n")?;
+    /// std::fs::write(dir.join("inside/p.yaml"), "YAMLpipeline: {name: p, extends: ../base.yaml}\n")?;
+    /// let loader = PipelineLoader::new(dir.join("inside")).within([dir.join("inside")]);
+    /// let error = loader.load(dir.join("inside/p.yaml"), None).unwrap_err();
+    /// assert!(matches!(error, ContractError::OutsideSandbox { .. }));
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn within(mut self, dirs: impl IntoIterator<Item = PathBuf>) -> Self {
+        self.within = dirs
+            .into_iter()
+            .map(|dir| std::fs::canonicalize(&dir).unwrap_or(dir))
+            .collect();
+        self
+    }
+
+    /// Reads and parses the file at `path`, if it lies within the limit.
+    fn read(&self, path: &Path) -> Result<(Node, Sha256Digest), ContractError> {
+        if !self.within.is_empty() {
+            let resolved = std::fs::canonicalize(path).ok();
+            let inside = resolved
+                .as_deref()
+                .is_some_and(|r| self.within.iter().any(|dir| r.starts_with(dir)));
+            if !inside && resolved.is_some() {
+                return Err(ContractError::OutsideSandbox {
+                    path: path.to_owned(),
+                });
+            }
+        }
+        read_document(path)
     }
 
     /// The pipelines root.
@@ -92,7 +139,7 @@ impl PipelineLoader {
         name: Option<&str>,
     ) -> Result<PipelineConfig, ContractError> {
         let path = path.as_ref();
-        let (doc, sha256) = read_document(path)?;
+        let (doc, sha256) = self.read(path)?;
         let node = select(pipelines_in(&doc)?, path, name)?;
         self.build(Written {
             node,
@@ -110,7 +157,7 @@ impl PipelineLoader {
     /// As [`PipelineLoader::load`], for the file.
     pub fn load_all(&self, path: impl AsRef<Path>) -> Result<Vec<NamedPipeline>, ContractError> {
         let path = path.as_ref();
-        let (doc, sha256) = read_document(path)?;
+        let (doc, sha256) = self.read(path)?;
         Ok(pipelines_in(&doc)?
             .into_iter()
             .map(|node| {
@@ -132,7 +179,7 @@ impl PipelineLoader {
         while let Some((target, name, location)) = extends_of(chain.last())? {
             let child_path = &location.path;
             let parent_path = self.resolve_target(&target, child_path, &location)?;
-            let (doc, sha256) = read_document(&parent_path).map_err(|e| match e {
+            let (doc, sha256) = self.read(&parent_path).map_err(|e| match e {
                 ContractError::Read { source, .. } => ContractError::Extends {
                     location: location.clone(),
                     target: parent_path.clone(),

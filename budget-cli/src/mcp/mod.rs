@@ -434,8 +434,13 @@ impl Server {
         let (code, stdout, stderr) = output;
         if code != Some(0) {
             let code = code.map_or_else(|| "a signal".to_owned(), |c| c.to_string());
-            let message = format!("exit code {code}: {}", stderr.trim_end());
-            return self.fitted(vec![message], true);
+            // The error line first; then what the command printed (`check`'s
+            // report of the failing pipelines).
+            let mut content = vec![format!("exit code {code}: {}", stderr.trim_end())];
+            if !stdout.trim().is_empty() {
+                content.push(stdout);
+            }
+            return self.fitted(content, true);
         }
         let mut content = vec![stdout];
         if !stderr.trim().is_empty() {

@@ -243,6 +243,28 @@ fn nothing_outside_the_root_is_read_or_written() {
         error && message.contains("outside the sandbox"),
         "{message}"
     );
+    // Nor can a pipeline inside, through `extends` or a linked file.
+    std::fs::create_dir_all(root.join("pipes")).unwrap();
+    std::fs::write(
+        outer.path().join("base.yaml"),
+        "YAMLpipeline: {name: OUTSIDE-SECRET-42, settings: {max_context_tokens: 10}}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("pipes/p.yaml"),
+        "YAMLpipeline: {name: p, extends: ../../base.yaml}\n",
+    )
+    .unwrap();
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(outer.path().join("base.yaml"), root.join("pipes/q.yaml")).unwrap();
+    std::fs::write(root.join("model.json"), r#"{"model_context_window": 8192}"#).unwrap();
+    let (message, error) = text(&session.call(
+        "check",
+        json!({ "pipelines": ["pipes"], "model_config": "model.json", "prompts": ".", "format": "json" }),
+    ));
+    assert!(error, "{message}");
+    assert!(message.contains("outside the sandbox"), "{message}");
+    assert!(!message.contains("OUTSIDE-SECRET"), "{message}");
     // A project config cannot steer the tool outside the root either.
     std::fs::write(
         root.join("budget.toml"),
