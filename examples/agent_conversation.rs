@@ -32,10 +32,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let budget = builder.build()?;
     let tools = [
         ToolDefinition::new("read_file", "Read a file of the repository.")
-            .parameter(ToolParameter::new("path", "string", "Path from the root").required()),
+            .parameter(ToolParameter::new("path", "string", "Path from the root").required())?,
         ToolDefinition::new("run_tests", "Run the test suite.").parameter(
             ToolParameter::new("scope", "string", "Which tests").with_enum(["unit", "all"]),
-        ),
+        )?,
     ];
     let docs: Vec<Doc> = (0..40u16)
         .map(|i| Doc {

@@ -22,7 +22,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .output_reserve(2_048)
         .build()?;
     let tools = [ToolDefinition::new("search", "Search the docs")
-        .parameter(ToolParameter::new("query", "string", "What to look for").required())];
+        .parameter(ToolParameter::new("query", "string", "What to look for").required())?];
     let history = vec![
         Message::user("Why does `cargo build` fail with E0502?"),
         Message::assistant_with_tool_calls(

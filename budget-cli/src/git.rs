@@ -37,6 +37,14 @@ pub enum GitError {
         /// The repository's path.
         path: String,
     },
+    /// The repository has no commit yet (`--log`, or `--diff` of a
+    /// revision).
+    #[cfg(feature = "git")]
+    #[error("--diff/--log: the repository at {path} has no commits yet")]
+    NoCommits {
+        /// The repository's path.
+        path: String,
+    },
     /// libgit2 failed (a corrupt repository, …).
     #[cfg(feature = "git")]
     #[error("git: {0}")]
@@ -59,9 +67,21 @@ mod imp {
     use std::path::Path;
 
     fn open(path: &Path) -> Result<Repository, GitError> {
-        Repository::discover(path).map_err(|_| GitError::NotARepository {
+        let repo = Repository::discover(path).map_err(|_| GitError::NotARepository {
             path: path.display().to_string(),
-        })
+        })?;
+        let unborn = repo.head().is_err_and(|e| {
+            matches!(
+                e.code(),
+                git2::ErrorCode::UnbornBranch | git2::ErrorCode::NotFound
+            )
+        });
+        if unborn {
+            return Err(GitError::NoCommits {
+                path: repo.workdir().unwrap_or(repo.path()).display().to_string(),
+            });
+        }
+        Ok(repo)
     }
 
     /// The working tree (with the index) against `rev`, as a unified diff;

@@ -404,10 +404,13 @@ mod tests {
     fn weather() -> ToolDefinition {
         ToolDefinition::new("get_current_weather", "Get the current weather")
             .parameter(ToolParameter::new("location", "string", "The city").required())
-            .parameter(
-                ToolParameter::new("unit", "string", "The unit")
-                    .with_enum(["celsius", "fahrenheit"]),
-            )
+            .and_then(|tool| {
+                tool.parameter(
+                    ToolParameter::new("unit", "string", "The unit")
+                        .with_enum(["celsius", "fahrenheit"]),
+                )
+            })
+            .expect("distinct parameter names")
     }
 
     #[test]

@@ -104,6 +104,21 @@ fn diff_and_log_come_first_and_fit() {
 }
 
 #[test]
+fn a_repository_without_commits_says_so() {
+    let dir = tree(&[("a.py", b"x = 1\n")]);
+    git(dir.path(), &["init", "-q", "-b", "main"]);
+    for flag in ["--log=3", "--diff"] {
+        let run = budget_in(dir.path(), &["pack", flag, "--counter", "ratios"]);
+        assert_eq!(run.code, 2, "{flag}");
+        assert!(
+            run.stderr.contains("has no commits yet"),
+            "{flag}: {}",
+            run.stderr
+        );
+    }
+}
+
+#[test]
 fn bad_revision_and_no_repository_are_input_errors() {
     let dir = repository();
     let run = budget_in(dir.path(), &["pack", "--diff", "no-such-rev"]);

@@ -57,10 +57,13 @@ fn cookbook_tools_example() {
         )
         .required(),
     )
-    .parameter(
-        ToolParameter::new("unit", "string", "The unit of temperature to return")
-            .with_enum(["celsius", "fahrenheit"]),
-    );
+    .and_then(|tool| {
+        tool.parameter(
+            ToolParameter::new("unit", "string", "The unit of temperature to return")
+                .with_enum(["celsius", "fahrenheit"]),
+        )
+    })
+    .expect("distinct parameter names");
     let messages = [
         Message::system(
             "You are a helpful assistant that can answer to questions about the weather.",

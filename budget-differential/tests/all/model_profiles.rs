@@ -66,7 +66,8 @@ print(len(enc.encode(text, allowed_special="all")))
 fn tools() -> Vec<ToolDefinition> {
     vec![
         ToolDefinition::new("search", "Search the docs")
-            .parameter(ToolParameter::new("query", "string", "What to look for").required()),
+            .parameter(ToolParameter::new("query", "string", "What to look for").required())
+            .expect("one parameter"),
     ]
 }
 

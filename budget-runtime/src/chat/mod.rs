@@ -32,4 +32,4 @@ mod wire;
 pub use chat_format::{ChatFormat, ToolsFormat};
 pub use chat_template::{ChatTemplate, OPEN_TOOLS_PREAMBLE};
 pub use message::{Message, Role, SUMMARY_HEADER, ToolCall};
-pub use tool_definition::{ToolDefinition, ToolParameter};
+pub use tool_definition::{DuplicateParameter, ToolDefinition, ToolParameter};

@@ -105,9 +105,10 @@ impl ToolParameter {
 /// use budget::chat::{ToolDefinition, ToolParameter};
 ///
 /// let weather = ToolDefinition::new("get_current_weather", "Get the current weather in a given location")
-///     .parameter(ToolParameter::new("location", "string", "The city and state, e.g. San Francisco, CA").required());
+///     .parameter(ToolParameter::new("location", "string", "The city and state, e.g. San Francisco, CA").required())?;
 /// assert_eq!(weather.parameters["properties"]["location"]["type"], "string");
 /// assert_eq!(weather.parameters["required"][0], "location");
+/// # Ok::<(), budget::chat::DuplicateParameter>(())
 /// ```
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
@@ -158,8 +159,36 @@ impl ToolDefinition {
     /// This tool with one more top-level parameter: `parameter` becomes a
     /// property of the object schema (created when the tool had none) and,
     /// when required, is listed in `required`.
-    #[must_use]
-    pub fn parameter(mut self, parameter: ToolParameter) -> Self {
+    ///
+    /// # Errors
+    /// [`DuplicateParameter`] when the schema has a property of that name
+    /// already: a JSON schema cannot hold both, and replacing one would send
+    /// a tool other than the one written.
+    ///
+    /// ```
+    /// use budget::chat::{DuplicateParameter, ToolDefinition, ToolParameter};
+    ///
+    /// let read = ToolDefinition::new("read", "Read a file.")
+    ///     .parameter(ToolParameter::new("path", "string", "The path").required())?;
+    /// let again = read.parameter(ToolParameter::new("path", "integer", "A line"));
+    /// assert_eq!(
+    ///     again.unwrap_err(),
+    ///     DuplicateParameter { tool: "read".into(), parameter: "path".into() }
+    /// );
+    /// # Ok::<(), DuplicateParameter>(())
+    /// ```
+    pub fn parameter(mut self, parameter: ToolParameter) -> Result<Self, DuplicateParameter> {
+        if self
+            .parameters
+            .get("properties")
+            .and_then(Value::as_object)
+            .is_some_and(|properties| properties.contains_key(&parameter.name))
+        {
+            return Err(DuplicateParameter {
+                tool: self.name,
+                parameter: parameter.name,
+            });
+        }
         if !self.parameters.is_object() {
             self.parameters =
                 serde_json::json!({"type": "object", "properties": {}, "required": []});
@@ -180,7 +209,7 @@ impl ToolDefinition {
                 }
             }
         }
-        self
+        Ok(self)
     }
 
     /// The top-level properties of the parameters' schema (in the order of
@@ -203,6 +232,16 @@ impl ToolDefinition {
                     .unwrap_or_default(),
             })
     }
+}
+
+/// [`ToolDefinition::parameter`] was given a name the schema already has.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("tool `{tool}` already has a parameter `{parameter}`: a JSON schema cannot hold two")]
+pub struct DuplicateParameter {
+    /// The tool's name.
+    pub tool: String,
+    /// The parameter's name.
+    pub parameter: String,
 }
 
 /// One top-level property of a tool's parameters, as text.
@@ -307,7 +346,27 @@ mod tests {
     fn parameters_build_an_object_schema_with_required_names() {
         let tool = ToolDefinition::new("read", "Read a file.")
             .parameter(ToolParameter::new("path", "string", "The path").required())
-            .parameter(ToolParameter::new("mode", "string", "").with_enum(["text", "bytes"]));
+            .and_then(|t| {
+                t.parameter(ToolParameter::new("mode", "string", "").with_enum(["text", "bytes"]))
+            })
+            .unwrap();
+        // A second parameter of one name is refused, and so is one a whole
+        // schema already has.
+        let error = tool
+            .clone()
+            .parameter(ToolParameter::new("path", "integer", "A line"))
+            .unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "tool `read` already has a parameter `path`: a JSON schema cannot hold two"
+        );
+        let whole = ToolDefinition::new("w", "")
+            .with_parameters(json!({"type": "object", "properties": {"q": {"type": "string"}}}));
+        assert!(
+            whole
+                .parameter(ToolParameter::new("q", "string", ""))
+                .is_err()
+        );
         assert_eq!(
             tool.parameters,
             json!({

@@ -85,18 +85,66 @@ impl ModelRegistry {
             .as_table()
             .ok_or_else(|| file_error(0, "`models` is not a table".into()))?;
         let dir = path.parent().unwrap_or_else(|| Path::new(""));
-        let mut added = Vec::new();
+        let mut entries = Vec::new();
         for (name, value) in models {
             let line = header_line(text, name);
-            let error = |message: String| file_error(line, format!("model `{name}`: {message}"));
             let entry = value
                 .as_table()
-                .ok_or_else(|| error("not a table".into()))?;
-            added.push(self.read_profile(name, entry, dir).map_err(error)?);
+                .ok_or_else(|| file_error(line, format!("model `{name}`: not a table")))?;
+            entries.push((name.as_str(), line, entry));
         }
-        for profile in added {
-            self.insert(profile);
+        // A profile may be the `base` of another in the same file, whatever
+        // their order: each is read once its base is; the file's profiles
+        // join the registry only when all of them are read.
+        let in_file = |name: &str| entries.iter().position(|(n, _, _)| *n == name);
+        let mut registry = self.clone();
+        let mut read = vec![false; entries.len()];
+        let mut pending: Vec<usize> = (0..entries.len()).collect();
+        while !pending.is_empty() {
+            let before = pending.len();
+            let mut waiting = Vec::new();
+            for index in pending {
+                let (name, line, entry) = entries[index];
+                // A profile based on its own name overrides the registry's.
+                let waits = base_of(entry)
+                    .and_then(in_file)
+                    .is_some_and(|base| base != index && !read[base]);
+                if waits {
+                    waiting.push(index);
+                    continue;
+                }
+                let profile = registry
+                    .read_profile(name, entry, dir)
+                    .map_err(|message| file_error(line, format!("model `{name}`: {message}")))?;
+                registry.insert(profile);
+                read[index] = true;
+            }
+            if waiting.len() == before {
+                // Every profile left waits for another one left: a cycle.
+                let (name, line, _) = entries[waiting[0]];
+                let mut chain = vec![name];
+                let mut at = waiting[0];
+                while let Some(base) = base_of(entries[at].2)
+                    .and_then(in_file)
+                    .filter(|&base| base != at)
+                {
+                    chain.push(entries[base].0);
+                    if chain[..chain.len() - 1].contains(&entries[base].0) {
+                        break;
+                    }
+                    at = base;
+                }
+                return Err(file_error(
+                    line,
+                    format!(
+                        "model `{name}`: `base` forms a cycle: {}",
+                        chain.join(" -> ")
+                    ),
+                ));
+            }
+            pending = waiting;
         }
+        *self = registry;
         Ok(())
     }
 
@@ -243,6 +291,11 @@ impl ModelRegistry {
 }
 
 /// The 1-based line of the `[models.<name>]` header (quoted or bare), or 0.
+/// The `base` a profile's table names, if any.
+fn base_of(entry: &toml::Table) -> Option<&str> {
+    entry.get("base").and_then(toml::Value::as_str)
+}
+
 fn header_line(text: &str, name: &str) -> usize {
     text.lines()
         .position(|line| {
@@ -282,6 +335,35 @@ mod tests {
             (64_000, 16_384)
         );
         assert_eq!(gpt4o.tokenizer, TokenizerSpec::OpenAi(Encoding::O200kBase));
+    }
+
+    #[test]
+    fn a_base_may_be_defined_later_in_the_file_but_not_in_a_cycle() {
+        let registry = load(
+            "[models.a-child]\nbase = \"z-parent\"\nmax_output_tokens = 100\n\n[models.z-parent]\nbase = \"gpt-4o\"\ncontext_window = 50000\n",
+        )
+        .unwrap();
+        let child = registry.get("a-child").unwrap();
+        assert_eq!(
+            (child.context_window, child.max_output_tokens),
+            (50_000, 100)
+        );
+        assert_eq!(
+            load(
+                "[models.a]\nbase = \"b\"\n\n[models.b]\nbase = \"c\"\n\n[models.c]\nbase = \"a\"\n"
+            )
+            .unwrap_err(),
+            "conf/models.toml:1: model `a`: `base` forms a cycle: a -> b -> c -> a"
+        );
+        // A failed file adds nothing.
+        let mut registry = ModelRegistry::builtin();
+        let text = "[models.ok]\nbase = \"gpt-4o\"\n\n[models.x]\nbase = \"x2\"\n\n[models.x2]\nbase = \"x\"\n";
+        assert!(
+            registry
+                .extend_from_toml(text, Path::new("m.toml"))
+                .is_err()
+        );
+        assert!(registry.get("ok").is_none());
     }
 
     #[test]

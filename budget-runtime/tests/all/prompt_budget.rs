@@ -29,12 +29,16 @@ fn summarize(request: SummaryRequest<'_>) -> Result<String, SummarizerError> {
 
 fn tools() -> Vec<ToolDefinition> {
     vec![
-        ToolDefinition::new("read_file", "Read a file of the repository.").parameter(
-            ToolParameter::new("path", "string", "Path from the repository root").required(),
-        ),
-        ToolDefinition::new("run", "Run a shell command.").parameter(
-            ToolParameter::new("mode", "string", "How to run it").with_enum(["fast", "full"]),
-        ),
+        ToolDefinition::new("read_file", "Read a file of the repository.")
+            .parameter(
+                ToolParameter::new("path", "string", "Path from the repository root").required(),
+            )
+            .expect("one parameter"),
+        ToolDefinition::new("run", "Run a shell command.")
+            .parameter(
+                ToolParameter::new("mode", "string", "How to run it").with_enum(["fast", "full"]),
+            )
+            .expect("one parameter"),
     ]
 }
 
