@@ -20,6 +20,23 @@ use crate::compact::summary_job::{JobStats, SummaryJob};
 use crate::compact::token_budget::{CHARS_PER_TOKEN, TokenBudget};
 use crate::estimate::{Estimator, count_chars};
 
+/// What stands between the head and the kept tail of a compacted
+/// conversation.
+#[derive(Clone, Copy)]
+enum Middle<'s> {
+    /// The middle itself, with the cheap reductions (duplicates, stubs).
+    Reduced,
+    /// A summary message: the header, then this text.
+    Summary(&'s str),
+    /// [`OMITTED_NOTE`] in place of the middle.
+    Omitted,
+    /// Nothing.
+    Dropped,
+}
+
+/// The message that stands for the middle when no summary fits.
+const OMITTED_NOTE: &str = "[Earlier messages omitted to save context.]";
+
 /// A summary must have room for at least this many tokens of text.
 const MIN_SUMMARY_TEXT_TOKENS: u64 = 32;
 /// A summarizer request must have room for at least this many tokens of
@@ -294,10 +311,11 @@ impl Compactor {
     ///
     /// The result is never larger than the input. As in Hermes, a summary
     /// that would not make the conversation smaller is clipped to the room
-    /// there is ([`CompactionReport::summary_clipped`]); only when no
-    /// compacted conversation is smaller are `messages` returned, with
-    /// outcome [`NotSmaller`](CompactionOutcome::NotSmaller) and the size
-    /// of the last attempt.
+    /// there is ([`CompactionReport::summary_clipped`]); when nothing of it
+    /// fits, the middle is replaced by a one-line note, or left out. Only
+    /// when none of these is smaller (an empty middle) are `messages`
+    /// returned, with outcome [`NotSmaller`](CompactionOutcome::NotSmaller)
+    /// and the size of the last attempt.
     ///
     /// Every path repairs tool pairs (a result without its call is removed,
     /// a call without its result gets a placeholder; a chat API rejects
@@ -451,8 +469,8 @@ impl Compactor {
             .saturating_sub(count_chars(SUMMARY_HEADER))
     }
 
-    /// `head ++ [summary] ++ kept tail`, repaired and measured.
-    fn build(&self, parts: &Parts<'_>, summary: Option<&str>) -> Built {
+    /// `head ++ middle ++ kept tail`, repaired and measured.
+    fn build(&self, parts: &Parts<'_>, middle: Middle<'_>) -> Built {
         let Parts {
             messages,
             plan,
@@ -461,12 +479,19 @@ impl Compactor {
         let middle_len = plan.middle().len();
         let mut out = Vec::with_capacity(plan.head_end + 1 + (plan.len - plan.tail_start));
         out.extend_from_slice(&messages[plan.head()]);
-        match summary {
+        let note = match middle {
+            Middle::Reduced => None,
+            Middle::Summary(text) => Some(format!("{SUMMARY_HEADER}{text}")),
+            Middle::Omitted => Some(OMITTED_NOTE.to_owned()),
+            Middle::Dropped => Some(String::new()),
+        };
+        match note {
             Some(text) => {
-                let mut message =
-                    Message::new(plan.summary_role(), format!("{SUMMARY_HEADER}{text}"));
-                message.reference_only = true;
-                out.push(message);
+                if !text.is_empty() {
+                    let mut message = Message::new(plan.summary_role(), text);
+                    message.reference_only = true;
+                    out.push(message);
+                }
                 out.extend(reduced.iter().skip(middle_len).cloned());
             }
             None => out.extend(reduced.iter().cloned()),
@@ -503,14 +528,14 @@ impl Compactor {
     ) -> Result<(Built, SummarySource), Built> {
         let before = parts.plan.tokens_before();
         let Some((text, source)) = summary else {
-            let built = self.build(parts, None);
+            let built = self.build(parts, Middle::Reduced);
             return if built.tokens < before {
                 Ok((built, SummarySource::None))
             } else {
                 Err(built)
             };
         };
-        let built = self.build(parts, Some(&text));
+        let built = self.build(parts, Middle::Summary(&text));
         if built.tokens < before {
             return Ok((built, source));
         }
@@ -523,10 +548,10 @@ impl Compactor {
             let keep = count_chars(&clipped)
                 .saturating_sub(excess.saturating_mul(CHARS_PER_TOKEN).saturating_add(1));
             if keep == 0 {
-                return Err(last);
+                return self.without_summary(parts, last, stats);
             }
             clipped = clip_chars(&clipped, keep);
-            last = self.build(parts, Some(&clipped));
+            last = self.build(parts, Middle::Summary(&clipped));
             if last.tokens < before {
                 tracing::debug!(
                     tokens = last.tokens,
@@ -537,6 +562,34 @@ impl Compactor {
                 return Ok((last, source));
             }
         }
+    }
+
+    /// When even an empty summary would not make the conversation smaller
+    /// (a middle of a few short messages, or a reported count that the
+    /// estimate undershoots by orders of magnitude, which scales a summary's
+    /// header up with it): the middle replaced by a one-line note, else
+    /// left out. Both are valid conversations, and smaller whenever the
+    /// middle holds anything; `Err(last)` only when it holds nothing.
+    fn without_summary(
+        &self,
+        parts: &Parts<'_>,
+        last: Built,
+        stats: &mut JobStats,
+    ) -> Result<(Built, SummarySource), Built> {
+        let before = parts.plan.tokens_before();
+        for middle in [Middle::Omitted, Middle::Dropped] {
+            let built = self.build(parts, middle);
+            if built.tokens < before {
+                tracing::debug!(
+                    tokens = built.tokens,
+                    before,
+                    "no summary fits: the middle is left out"
+                );
+                stats.summary_clipped = true;
+                return Ok((built, SummarySource::None));
+            }
+        }
+        Err(last)
     }
 
     /// The compacted conversation and its report: the smallest valid one of
@@ -1057,7 +1110,10 @@ mod tests {
     /// Audit row: window 128K, a system prompt, three short Q/A pairs and
     /// one 300,000-character user message; the summarizer writes as much as
     /// it may. The conversation grew from 75,063 to 81,455 tokens and the
-    /// larger one was returned. Now the input comes back unchanged.
+    /// larger one was returned; then the input came back unchanged. A
+    /// summary cannot make it smaller, but leaving the short middle out
+    /// can: the result is smaller (still above the threshold: the huge
+    /// message is protected) and valid.
     #[test]
     fn never_returns_a_larger_conversation() {
         let mut messages = vec![Message::system("You are a helpful assistant.")];
@@ -1075,19 +1131,61 @@ mod tests {
             .compact(&messages, PromptTokens::Estimate, &verbose)
             .unwrap();
         let report = &out.report;
-        assert!(matches!(out.messages, Cow::Borrowed(_)));
-        assert_eq!(report.tokens_after, report.tokens_before);
-        assert_eq!(report.messages_after, messages.len());
-        assert_eq!(report.summarizer_calls, 1);
-        match report.outcome {
-            CompactionOutcome::NotSmaller { compacted_tokens } => {
-                assert!(
-                    compacted_tokens > report.tokens_before,
-                    "{compacted_tokens}"
-                );
-            }
-            other => panic!("outcome {other:?}"),
-        }
+        assert!(report.tokens_after < report.tokens_before, "{report:?}");
+        assert_eq!(report.outcome, CompactionOutcome::Ineffective);
+        assert_eq!(report.summary, SummarySource::None);
+        assert!(report.summary_clipped);
+        assert_eq!(out.messages.first(), messages.first());
+        assert_eq!(out.messages.last(), messages.last());
+        assert_eq!(
+            compactor.estimate_tokens(&out.messages),
+            report.tokens_after
+        );
+    }
+
+    /// Hermes' `test_protects_first_and_last`: ten short alternating
+    /// messages reported at 90,000 tokens of a 100,000-token window,
+    /// protecting 2 first and 2 last, come back as the first 2, a summary
+    /// or note, and the last 2. The reported count is about 3,000 times the
+    /// estimate, which scaled a summary's header past the original: the
+    /// input used to come back as `NotSmaller`.
+    #[test]
+    fn protects_first_and_last_whatever_the_reported_count() {
+        let messages: Vec<Message> = (0..10)
+            .map(|i| {
+                if i % 2 == 0 {
+                    Message::user(format!("msg {i}"))
+                } else {
+                    Message::assistant(format!("msg {i}"))
+                }
+            })
+            .collect();
+        let c = compactor(100_000, |config| {
+            config.compression.protect_first_n = 2;
+            config.compression.min_tail_messages = 2;
+        });
+        let out = c
+            .compact(&messages, PromptTokens::Reported(90_000), &ok_summarizer)
+            .unwrap();
+        let r = &out.report;
+        assert!(
+            !matches!(r.outcome, CompactionOutcome::NotSmaller { .. }),
+            "{r:?}"
+        );
+        assert!(r.tokens_after < r.tokens_before, "{r:?}");
+        // The first 2, the note, then the last 2 (the planner keeps one
+        // more so that roles alternate after the note).
+        let n = out.messages.len();
+        assert!(n < messages.len(), "{:?}", out.messages);
+        assert_eq!(out.messages[..2], messages[..2]);
+        assert_eq!(out.messages[n - 2..], messages[8..]);
+        assert!(out.messages[2].reference_only);
+        // Roles still alternate.
+        assert!(
+            out.messages.windows(2).all(|w| w[0].role != w[1].role),
+            "{:?}",
+            out.messages
+        );
     }
 
     /// A huge head, a small middle, a short tail: a summary at its bound is
@@ -1129,10 +1227,11 @@ mod tests {
         assert_eq!(c.estimate_tokens(&out.messages), r.tokens_after);
     }
 
-    /// When no compacted conversation is smaller, the input comes back, but
-    /// repaired: a tool result without its call never leaves the compactor.
+    /// When no summary makes the conversation smaller, the middle is left
+    /// out, and tool pairs are still repaired: a tool result without its
+    /// call never leaves the compactor.
     #[test]
-    fn not_smaller_still_repairs_tool_pairs() {
+    fn a_middle_left_out_still_repairs_tool_pairs() {
         let m = big_head(&[Message::user("hi"), Message::tool_result("lost", "?")]);
         let c = compactor(8_000, |config| {
             config.compression.protect_first_n = 1;
@@ -1142,17 +1241,15 @@ mod tests {
             .compact(&m, PromptTokens::Estimate, &ok_summarizer)
             .unwrap();
         let r = &out.report;
-        assert!(
-            matches!(r.outcome, CompactionOutcome::NotSmaller { .. }),
-            "{r:?}"
-        );
+        assert!(r.tokens_after < r.tokens_before, "{r:?}");
+        assert_eq!(r.summary, SummarySource::None);
         assert_eq!(r.repairs.removed_orphan_results, ["lost"]);
         assert!(
             out.messages.iter().all(|x| x.role != Role::Tool),
             "{:?}",
             out.messages
         );
-        assert_eq!(out.messages.len(), m.len() - 1);
-        assert_eq!(r.messages_after, m.len() - 1);
+        assert_eq!(out.messages.first(), m.first());
+        assert_eq!(out.messages.last(), m.last());
     }
 }

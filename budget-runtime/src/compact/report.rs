@@ -177,7 +177,10 @@ pub struct CompactionReport {
     pub summarizer_calls: usize,
     /// Messages (or a previous summary) clipped to fit the summarizer's window.
     pub clipped_for_summarizer: usize,
-    /// Whether a summary longer than its bound was clipped.
+    /// Whether a summary longer than its bound was clipped. When nothing of
+    /// it fits (the conversation would not get smaller), the middle is
+    /// replaced by a one-line note or left out, and [`summary`](Self::summary)
+    /// is [`SummarySource::None`].
     pub summary_clipped: bool,
     /// The summary has the same role as a neighbour because no cut point
     /// nearby allowed alternating roles.
