@@ -32,7 +32,11 @@ const KINDS: [&str; 5] = [
     "Memory",
     "SystemPrompt",
 ];
-const TAGS: [&str; 3] = ["alpha", "beta", "gamma"];
+/// Tags, with variants that differ only in case (both sides compare tags
+/// case-insensitively).
+const TAGS: [&str; 6] = ["alpha", "beta", "gamma", "Alpha", "BETA", "Gamma"];
+/// Composite weights: not only 2 and 1.
+const WEIGHTS: [f64; 5] = [0.5, 1.0, 2.0, 3.0, 0.25];
 /// Few distinct values, so that ties are common.
 const TOKENS: [i64; 9] = [0, 1, 2, 5, 10, 20, 50, 100, 400];
 const BASE_SECONDS: i64 = 1_700_000_000;
@@ -69,7 +73,9 @@ enum ScorerSpec {
     DecayWindow,
     DecayStep,
     ScaledPriority,
-    Composite(u8, u8),
+    /// Two simple scorers (by index) and their weights (by index into
+    /// [`WEIGHTS`]).
+    Composite(u8, u8, u8, u8),
 }
 
 #[derive(Debug, Clone)]
@@ -164,7 +170,9 @@ fn case(seed: u64) -> Case {
         } else {
             format!("item {i}")
         };
-        let tag_count = usize::try_from(rng.below(3)).expect("small");
+        // Up to three picks from six: a tag may repeat within the item, or
+        // come twice in different cases.
+        let tag_count = usize::try_from(rng.below(4)).expect("small");
         items.push(ItemSpec {
             content,
             tokens: pick(&mut rng, &TOKENS),
@@ -191,9 +199,12 @@ fn case(seed: u64) -> Case {
         Vec::new()
     };
     let scorer = if chance(&mut rng, 15) {
+        let index = |rng: &mut SplitMix, n: u64| u8::try_from(rng.below(n)).expect("small");
         ScorerSpec::Composite(
-            u8::try_from(rng.below(12)).expect("small"),
-            u8::try_from(rng.below(12)).expect("small"),
+            index(&mut rng, 12),
+            index(&mut rng, 12),
+            index(&mut rng, WEIGHTS.len() as u64),
+            index(&mut rng, WEIGHTS.len() as u64),
         )
     } else {
         simple_scorer(&mut rng)
@@ -298,10 +309,10 @@ fn our_scorer(spec: ScorerSpec) -> Box<dyn Scorer> {
             .expect("valid"),
         )),
         ScorerSpec::ScaledPriority => Box::new(ScaledScorer::new(PriorityScorer::new())),
-        ScorerSpec::Composite(a, b) => {
+        ScorerSpec::Composite(a, b, wa, wb) => {
             let children: Vec<(Box<dyn Scorer>, f64)> = vec![
-                (our_scorer(simple_from(a)), 2.0),
-                (our_scorer(simple_from(b)), 1.0),
+                (our_scorer(simple_from(a)), WEIGHTS[usize::from(wa)]),
+                (our_scorer(simple_from(b)), WEIGHTS[usize::from(wb)]),
             ];
             Box::new(CompositeScorer::new(children).expect("valid"))
         }
@@ -482,10 +493,10 @@ fn their_scorer(spec: ScorerSpec) -> Box<dyn cupel::Scorer> {
         ScorerSpec::ScaledPriority => {
             Box::new(cupel::ScaledScorer::new(Box::new(cupel::PriorityScorer)))
         }
-        ScorerSpec::Composite(a, b) => Box::new(
+        ScorerSpec::Composite(a, b, wa, wb) => Box::new(
             cupel::CompositeScorer::new(vec![
-                (their_scorer(simple_from(a)), 2.0),
-                (their_scorer(simple_from(b)), 1.0),
+                (their_scorer(simple_from(a)), WEIGHTS[usize::from(wa)]),
+                (their_scorer(simple_from(b)), WEIGHTS[usize::from(wb)]),
             ])
             .expect("valid"),
         ),
@@ -779,6 +790,47 @@ fn random_pipelines_select_what_cupel_selects() {
                 case.items.iter().any(|i| i.tokens == 0)
             ),
             format!("deduplication = {}", case.dedup),
+            format!(
+                "items: a tag repeated within one item = {}",
+                case.items.iter().any(|i| {
+                    i.tags
+                        .iter()
+                        .enumerate()
+                        .any(|(k, t)| i.tags[..k].contains(t))
+                })
+            ),
+            format!(
+                "items: tags differing only in case = {}",
+                case.items.iter().flat_map(|i| &i.tags).any(|t| {
+                    case.items
+                        .iter()
+                        .flat_map(|i| &i.tags)
+                        .any(|u| u != t && u.eq_ignore_ascii_case(t))
+                })
+            ),
+            format!(
+                "repeated contents with deduplication off = {}",
+                !case.dedup && {
+                    let mut contents: Vec<&str> =
+                        case.items.iter().map(|i| i.content.as_str()).collect();
+                    contents.sort_unstable();
+                    contents.windows(2).any(|w| w[0] == w[1])
+                }
+            ),
+            match case.scorer {
+                ScorerSpec::Composite(a, b, wa, wb)
+                    if matches!(simple_from(a), ScorerSpec::Frequency)
+                        || matches!(simple_from(b), ScorerSpec::Frequency) =>
+                {
+                    let weight = if matches!(simple_from(a), ScorerSpec::Frequency) {
+                        WEIGHTS[usize::from(wa)]
+                    } else {
+                        WEIGHTS[usize::from(wb)]
+                    };
+                    format!("frequency scorer in a composite at weight {weight}")
+                }
+                _ => "frequency scorer in a composite: no".to_owned(),
+            },
         ] {
             *coverage.entry(key).or_default() += 1;
         }

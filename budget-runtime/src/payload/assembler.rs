@@ -5,7 +5,7 @@ use crate::estimate::{ContentType, DefaultCounter, Estimator, OnDemandCounts};
 use crate::model::{ContextItem, Tier, TierThresholds};
 use crate::payload::candidate::Rank;
 use crate::payload::demotion::{Slot, TierCost, TierPlacer};
-use crate::payload::render::{self, Entry, Layout, Render, RenderInput};
+use crate::payload::render::{self, Entry, Layout, Render, RenderInput, SummaryDetail};
 use crate::payload::{
     Candidate, Format, HybridPayload, ItemState, Placement, PlacementAction, PlacementReason,
     Tally, TierBudget,
@@ -50,10 +50,14 @@ pub enum OfferOrder {
 ///   a skeleton goes on to LINKED);
 /// * LINKED: the estimate of its rendered link line;
 /// * SUMMARY: the estimate of its rendered mention line. The SUMMARY
-///   section's own text (overview, payload map, key findings) is counted in
-///   the SUMMARY tier before any mention, at the estimate of its widest
-///   form ([`TierTally::frame`](crate::payload::TierTally::frame)), as the
-///   token-budget rules ask: mentions get what it leaves.
+///   section's own text is counted in the SUMMARY tier before any mention,
+///   at the estimate of its widest form
+///   ([`TierTally::frame`](crate::payload::TierTally::frame)), as the
+///   token-budget rules ask: mentions get what it leaves. So that a small
+///   total does not spend the whole share on that text, the Markdown frame
+///   is the richest of overview + map of the tiers + key findings,
+///   overview + map, or a one-line overview that leaves room for the
+///   cheapest mention.
 ///
 /// Fragments are rendered in the assembler's [`Format`] (default
 /// Markdown); estimates use its [`Estimator`] (default [`DefaultCounter`]).
@@ -492,6 +496,32 @@ impl<'e> PayloadAssembler<'e> {
         Some(fits)
     }
 
+    /// The richest SUMMARY frame that leaves room in SUMMARY's share for the
+    /// cheapest mention of any candidate (the one-line frame when none
+    /// does), and its estimate: at a small total the section's own text
+    /// must not crowd out every mention while it can shrink.
+    fn summary_detail<T: ContextItem + ?Sized>(
+        &self,
+        candidates: &[Candidate<'_, T>],
+        costs: &mut FragmentCosts<'_, '_, '_, T>,
+    ) -> (SummaryDetail, u64) {
+        let limit = Tally::new(&self.budget).tier(Tier::Summary).limit;
+        let cheapest = (0..candidates.len())
+            .map(|position| costs.cost(position, Tier::Summary, u64::MAX))
+            .min()
+            .unwrap_or(0);
+        let mut chosen = (SummaryDetail::Line, 0);
+        for detail in SummaryDetail::ALL {
+            let frame = render::summary_frame(self.format, &self.budget, candidates, detail);
+            let frame = self.estimator.estimate(&frame, ContentType::Markdown);
+            chosen = (detail, frame);
+            if frame.saturating_add(cheapest) <= limit {
+                break;
+            }
+        }
+        chosen
+    }
+
     /// Places and renders; `Err` with the rendered estimate when even with
     /// every item omitted the text exceeds the total.
     fn try_assemble<'a, T: ContextItem + ?Sized>(
@@ -499,10 +529,7 @@ impl<'e> PayloadAssembler<'e> {
         candidates: &[Candidate<'a, T>],
     ) -> Result<HybridPayload<'a, T>, u64> {
         let scores: Vec<f64> = candidates.iter().map(|c| c.score).collect();
-        let frame = render::summary_frame(self.format, &self.budget, candidates);
-        let frame = self.estimator.estimate(&frame, ContentType::Markdown);
-        let start = Tally::new(&self.budget).with_frame(Tier::Summary, frame);
-        let costs = FragmentCosts {
+        let mut costs = FragmentCosts {
             candidates,
             renderer: self.format.renderer(),
             fetch: self.layout.fetch_tool,
@@ -510,6 +537,8 @@ impl<'e> PayloadAssembler<'e> {
             counts: self.counts,
             buffer: String::new(),
         };
+        let (summary_detail, frame) = self.summary_detail(candidates, &mut costs);
+        let start = Tally::new(&self.budget).with_frame(Tier::Summary, frame);
         let mut placer = TierPlacer::new(start, &scores, costs);
         for position in self.offer_order(&scores) {
             let candidate = candidates[position];
@@ -538,6 +567,7 @@ impl<'e> PayloadAssembler<'e> {
                     demotions,
                     layout: self.layout,
                     tree: tree.as_deref(),
+                    summary_detail,
                 },
             );
             let rendered = self.rendered_tokens(&text, &counted, placer.slots());
@@ -993,6 +1023,65 @@ mod tests {
             .unwrap();
         // No description: the first line of the content stands in.
         assert!(payload.text().contains("- `nan.md`: n (score n/a)\n"));
+    }
+
+    /// SUMMARY's own text is counted in its 1% share; at small totals the
+    /// whole frame (about 210 tokens in Markdown) filled the share and a
+    /// derived document scored 0.1 was omitted where it used to be
+    /// mentioned. The frame shrinks instead: at every total from where a
+    /// one-line frame and the mention fit, the document is mentioned.
+    #[test]
+    fn summary_mentions_survive_small_totals() {
+        let mut items: Vec<Item> = (0..30)
+            .map(|i| {
+                item(
+                    900,
+                    0.5 + f64::from(i) / 100.0,
+                    &format!("src/module_{i:02}.rs"),
+                )
+            })
+            .collect();
+        items.push(
+            Item::builder("Derived notes.")
+                .tokens(4)
+                .relevance(0.1)
+                .tier(Tier::Summary)
+                .link("docs/derived.md")
+                .build()
+                .unwrap(),
+        );
+        let mentioned = |total: u64| {
+            let payload = PayloadAssembler::new(TierBudget::with_total(total).unwrap())
+                .assemble_items(&items)
+                .unwrap();
+            let doc = &payload.placements()[30];
+            (
+                doc.state == ItemState::Summary,
+                payload.text().contains("`docs/derived.md`"),
+                payload.tally().tier(Tier::Summary).limit,
+            )
+        };
+        let mut first = None;
+        for total in (1_000..=30_000).step_by(97) {
+            let (summary, shown, limit) = mentioned(total);
+            assert_eq!(summary, shown, "{total}");
+            match first {
+                None if summary => first = Some((total, limit)),
+                Some((at, _)) => assert!(summary, "mentioned from {at}, not at {total}"),
+                None => {}
+            }
+        }
+        // From a SUMMARY share of about 60 tokens on (a one-line frame and
+        // the mention).
+        let (at, limit) = first.expect("mentioned at some total");
+        assert!(limit <= 64, "first mentioned at {at} (SUMMARY {limit})");
+        // The full frame where the share holds it and a mention.
+        let text = PayloadAssembler::new(TierBudget::with_total(100_000).unwrap())
+            .assemble_items(&items)
+            .unwrap()
+            .text()
+            .to_owned();
+        assert!(text.contains("Key findings:"), "{text}");
     }
 
     /// Arrival order: the token-budget rules' RAW-full rule demotes the lowest RAW item

@@ -13,7 +13,7 @@ use std::fmt::Write;
 use crate::estimate::ContentType;
 use crate::model::Tier;
 use crate::payload::Fingerprint;
-use crate::payload::render::{Entry, Overview, Render, count, score_text};
+use crate::payload::render::{Entry, Overview, Render, SummaryDetail, count, score_text};
 
 /// The Markdown renderer.
 pub(crate) struct Markdown;
@@ -181,6 +181,13 @@ impl Render for Markdown {
             "{} linked (LINKED), {} mentioned here (SUMMARY), {} omitted.\n",
             o.linked, o.summary, o.omitted,
         );
+        if o.detail == SummaryDetail::Line {
+            out.push_str("Mentioned:\n\n");
+            entries(out, mentioned, "", |out, entry| {
+                self.mention_entry(out, entry)
+            });
+            return;
+        }
         out.push_str("| Tier | Section | Tokens | Why included |\n| --- | --- | --- | --- |\n");
         for tier in o.tiers() {
             let why = match tier {
@@ -200,6 +207,13 @@ impl Render for Markdown {
                 count(o.items_in(tier), "item", "items"),
                 table_cell(why)
             );
+        }
+        if o.detail == SummaryDetail::Map {
+            out.push_str("\nMentioned:\n\n");
+            entries(out, mentioned, "", |out, entry| {
+                self.mention_entry(out, entry)
+            });
+            return;
         }
         out.push_str("\nKey findings:\n\n");
         match &o.top {

@@ -46,6 +46,24 @@ impl Default for Layout {
     }
 }
 
+/// How much of the SUMMARY section's own text (its frame) is written: as
+/// much as leaves room for a mention in SUMMARY's share, so that a small
+/// total does not spend its whole share on the frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum SummaryDetail {
+    /// The overview, the map of the tiers and the key findings.
+    Full,
+    /// The overview and the map.
+    Map,
+    /// A one-line overview.
+    Line,
+}
+
+impl SummaryDetail {
+    /// Every level, richest first.
+    pub(crate) const ALL: [Self; 3] = [Self::Full, Self::Map, Self::Line];
+}
+
 /// One format's writer of payload sections and item fragments.
 pub(crate) trait Render {
     /// An item's RAW entry. With `with_content` false only its frame is
@@ -192,6 +210,9 @@ pub(crate) struct Overview<'i> {
     /// Whether any candidate has a skeleton: only then do META and
     /// SUMMARY speak of the SKELETON tier.
     pub(crate) skeletons: bool,
+    /// How much of SUMMARY's frame is written (Markdown; the XML and JSON
+    /// frames are small and always whole).
+    pub(crate) detail: SummaryDetail,
 }
 
 impl Overview<'_> {
@@ -225,6 +246,8 @@ pub(crate) struct RenderInput<'r, 'a, T: ?Sized> {
     pub(crate) layout: Layout,
     /// The TREE section's text, with [`Layout::tree`].
     pub(crate) tree: Option<&'r str>,
+    /// How much of SUMMARY's frame is written.
+    pub(crate) summary_detail: SummaryDetail,
 }
 
 /// The SUMMARY section of `format` with no mentions, its numbers at their
@@ -235,6 +258,7 @@ pub(crate) fn summary_frame<T: ContextItem + ?Sized>(
     format: Format,
     budget: &TierBudget,
     candidates: &[Candidate<'_, T>],
+    detail: SummaryDetail,
 ) -> String {
     let n = candidates.len();
     let mut tally = Tally::new(budget);
@@ -276,6 +300,7 @@ pub(crate) fn summary_frame<T: ContextItem + ?Sized>(
         demotions: n,
         top,
         skeletons: has_skeletons(candidates),
+        detail,
     };
     let mut out = String::new();
     format.renderer().summary(&mut out, &overview, &[]);
@@ -321,6 +346,7 @@ pub(crate) fn render<T: ContextItem + ?Sized>(
         demotions: input.demotions,
         top,
         skeletons: has_skeletons(input.candidates),
+        detail: input.summary_detail,
     };
     let mentioned: Vec<Entry<'_>> = in_state(ItemState::Summary)
         .map(|(position, c)| Entry::mention(c.item, position, c.score))
