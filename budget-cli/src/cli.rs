@@ -32,8 +32,9 @@ pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
     /// Read flag defaults from FILE (TOML: a [pack], [count] or [check]
-    /// table of long flags) instead of `budget.toml` in the packed
-    /// directory; flags on the command line win.
+    /// table of long flags) instead of your own config
+    /// (`~/.config/budget/budget.toml`) and the project's `budget.toml`;
+    /// flags on the command line win.
     #[arg(long, global = true, value_name = "FILE")]
     pub config: Option<PathBuf>,
     /// Read no config file: neither your own nor the project's `budget.toml`.

@@ -577,7 +577,10 @@ impl Compactor {
         stats: &mut JobStats,
     ) -> Result<(Built, SummarySource), Built> {
         let before = parts.plan.tokens_before();
-        for middle in [Middle::Omitted, Middle::Dropped] {
+        for (middle, source) in [
+            (Middle::Omitted, SummarySource::Note),
+            (Middle::Dropped, SummarySource::None),
+        ] {
             let built = self.build(parts, middle);
             if built.tokens < before {
                 tracing::debug!(
@@ -586,7 +589,7 @@ impl Compactor {
                     "no summary fits: the middle is left out"
                 );
                 stats.summary_clipped = true;
-                return Ok((built, SummarySource::None));
+                return Ok((built, source));
             }
         }
         Err(last)
@@ -1133,6 +1136,7 @@ mod tests {
         let report = &out.report;
         assert!(report.tokens_after < report.tokens_before, "{report:?}");
         assert_eq!(report.outcome, CompactionOutcome::Ineffective);
+        // Six short messages are fewer tokens than the note: left out.
         assert_eq!(report.summary, SummarySource::None);
         assert!(report.summary_clipped);
         assert_eq!(out.messages.first(), messages.first());
@@ -1180,6 +1184,7 @@ mod tests {
         assert_eq!(out.messages[..2], messages[..2]);
         assert_eq!(out.messages[n - 2..], messages[8..]);
         assert!(out.messages[2].reference_only);
+        assert_eq!(r.summary, SummarySource::Note);
         // Roles still alternate.
         assert!(
             out.messages.windows(2).all(|w| w[0].role != w[1].role),

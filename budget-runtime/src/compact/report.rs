@@ -71,6 +71,9 @@ pub enum SummarySource {
         /// The summarizer's error, as text.
         error: String,
     },
+    /// No summary made the conversation smaller: a one-line note stands
+    /// for the middle instead.
+    Note,
 }
 
 /// What the final repair pass fixed so every tool result has its call and
@@ -179,8 +182,8 @@ pub struct CompactionReport {
     pub clipped_for_summarizer: usize,
     /// Whether a summary longer than its bound was clipped. When nothing of
     /// it fits (the conversation would not get smaller), the middle is
-    /// replaced by a one-line note or left out, and [`summary`](Self::summary)
-    /// is [`SummarySource::None`].
+    /// replaced by a one-line note ([`summary`](Self::summary) is
+    /// [`SummarySource::Note`]) or left out (it is [`SummarySource::None`]).
     pub summary_clipped: bool,
     /// The summary has the same role as a neighbour because no cut point
     /// nearby allowed alternating roles.
