@@ -311,7 +311,7 @@ impl<'a> Checker<'a> {
         self
     }
 
-    /// Reads pipelines only inside `dirs` ([`PipelineLoader::within`]
+    /// Reads pipelines only inside `dirs` ([`PipelineLoader::within`](crate::PipelineLoader::within)
     /// for [`check_paths`](crate::check_paths)).
     #[must_use]
     pub fn within(mut self, dirs: &'a [PathBuf]) -> Self {
