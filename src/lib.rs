@@ -362,3 +362,13 @@ pub mod __private_v0_1 {
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
+
+/// The manual's examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/library.md")]
+struct LibraryDoctests;
+
+/// The manual's examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/models.md")]
+struct ModelsDoctests;

@@ -58,7 +58,7 @@ pub enum EstimateMode {
 /// One pass over the bytes, no allocation, no vocabulary. On the project's
 /// corpus (code, prose, YAML, Markdown) its mean absolute error per file is
 /// about 2% under both encodings, against 8–20% for the fixed ratios. On
-/// held-out real text (the README's multilingual holdout) it is within
+/// held-out real text (the multilingual holdout of `docs/models.md`) it is within
 /// ±15% on average per language but not per file: 43% under on a Hindi
 /// file, 27–29% under on English, Russian and German ones. Count with the
 /// tokenizer ([`DefaultCounter`](crate::estimate::DefaultCounter)) where a

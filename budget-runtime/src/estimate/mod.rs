@@ -10,7 +10,7 @@
 //!
 //! Measured against `o200k_base` on a multilingual holdout of real text
 //! none of them was fitted on (prose in eight languages, code in five,
-//! JSON; figures and commands in the README), worst file:
+//! JSON; figures and commands in `docs/models.md`), worst file:
 //!
 //! | estimator | worst file |
 //! |---|---|
