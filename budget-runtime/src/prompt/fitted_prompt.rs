@@ -11,10 +11,12 @@ use crate::pipeline::SelectionReport;
 /// the messages to send, in order, the retrieved items that made it, and
 /// the report.
 ///
-/// Messages: the system prompt, then one context message (pinned items,
-/// then the selected retrieved items in placed order, after the budget's
-/// documents header) when there is any, then the history (compacted or
-/// trimmed if it was over its share).
+/// Messages: the system prompt, then the history (compacted or trimmed if
+/// it was over its share) with one context message (pinned items, then the
+/// selected retrieved items in placed order, after the budget's documents
+/// header), when there is any, at the budget's
+/// [`ContextPosition`](crate::prompt::ContextPosition): by default just
+/// before the newest user message.
 #[derive(Debug)]
 pub struct FittedPrompt<'a, T> {
     /// The request's messages, in order.
@@ -25,6 +27,8 @@ pub struct FittedPrompt<'a, T> {
     pub report: PromptReport,
     /// Where the history starts in `messages`.
     pub(crate) history_start: usize,
+    /// Where the context message is in `messages`, if there is one.
+    pub(crate) context_at: Option<usize>,
 }
 
 impl<T> FittedPrompt<'_, T> {
@@ -44,9 +48,26 @@ impl<T> FittedPrompt<'_, T> {
     /// assert_eq!(fitted.messages.len(), 3); // system + history
     /// # Ok::<(), budget::prompt::PromptError>(())
     /// ```
-    pub fn history(&self) -> &[Message] {
-        &self.messages[self.history_start..]
+    pub fn history(&self) -> Vec<Message> {
+        self.messages[self.history_start..]
+            .iter()
+            .enumerate()
+            .filter(|&(at, _)| Some(at + self.history_start) != self.context_at)
+            .map(|(_, message)| message.clone())
+            .collect()
     }
+}
+
+/// How much of a request repeats the previous request of the same
+/// [`PromptSession`](crate::prompt::PromptSession) byte for byte: what a
+/// provider's prompt cache can serve.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StablePrefix {
+    /// Leading messages identical to the previous request's.
+    pub messages: usize,
+    /// Their tokens, plus the tool definitions' when those are unchanged
+    /// (they come before the messages in every provider's prefix).
+    pub tokens: u64,
 }
 
 /// What a fitted prompt costs, in tokens under the budget's counter and chat
@@ -95,6 +116,14 @@ pub struct PromptReport {
     pub documents_left_out: Vec<usize>,
     /// The pipeline's report on the retrieved items, when there were any.
     pub selection: Option<SelectionReport>,
+    /// The index in the messages of the last one that does not depend on
+    /// this turn's retrieval (the message before the context message, or
+    /// the last message without one): where an Anthropic request puts its
+    /// `cache_control` breakpoint. `None` when the context comes first.
+    pub cache_breakpoint: Option<usize>,
+    /// What repeats the previous request of the same session; `None` for a
+    /// stateless [`fit`](crate::prompt::PromptBudget::fit).
+    pub stable_prefix: Option<StablePrefix>,
 }
 
 impl PromptReport {

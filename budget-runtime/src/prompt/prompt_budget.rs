@@ -13,6 +13,7 @@ use crate::estimate::ContentType;
 use crate::estimate::{Encoding, Estimator};
 use crate::model::{ContextBudget, ContextItem, ItemView};
 use crate::pipeline::{OverflowStrategy, Pipeline, SelectionReport};
+use crate::prompt::context_position::ContextPosition;
 use crate::prompt::error::PromptError;
 use crate::prompt::fitted_prompt::{FittedPrompt, PromptReport};
 use crate::prompt::turn::Turn;
@@ -134,6 +135,7 @@ pub struct PromptBudget {
     compaction: CompactionConfig,
     pipeline: Pipeline,
     documents_header: String,
+    context_position: ContextPosition,
 }
 
 impl fmt::Debug for PromptBudget {
@@ -149,6 +151,7 @@ impl fmt::Debug for PromptBudget {
             .field("compaction", &self.compaction)
             .field("pipeline", &self.pipeline)
             .field("documents_header", &self.documents_header)
+            .field("context_position", &self.context_position)
             .finish_non_exhaustive()
     }
 }
@@ -167,6 +170,7 @@ pub struct PromptBudgetBuilder {
     compaction: CompactionConfig,
     pipeline: Option<Pipeline>,
     documents_header: String,
+    context_position: ContextPosition,
 }
 
 impl fmt::Debug for PromptBudgetBuilder {
@@ -249,6 +253,13 @@ impl PromptBudgetBuilder {
         self.documents_header = header.into();
         self
     }
+    /// Where the context message goes (default
+    /// [`ContextPosition::BeforeLatestUser`], which keeps the request's
+    /// prefix cacheable across retrievals).
+    pub fn context_position(mut self, position: ContextPosition) -> Self {
+        self.context_position = position;
+        self
+    }
 
     /// The budget.
     ///
@@ -290,6 +301,7 @@ impl PromptBudgetBuilder {
             compaction: self.compaction,
             pipeline,
             documents_header: self.documents_header,
+            context_position: self.context_position,
         })
     }
 }
@@ -318,6 +330,7 @@ impl PromptBudget {
             compaction: CompactionConfig::default(),
             pipeline: None,
             documents_header: DEFAULT_DOCUMENTS_HEADER.to_owned(),
+            context_position: ContextPosition::default(),
         }
     }
 
@@ -446,6 +459,24 @@ impl PromptBudget {
         T: ContextItem,
         S: Summarizer + ?Sized,
     {
+        let history = turn.history;
+        self.fit_turn(turn, history, 1.0, summarizer)
+    }
+
+    /// [`fit`](Self::fit) with `history` in place of the turn's, shrunk (when
+    /// over its share) to `shrink` of the share: below 1.0, the following
+    /// turns can append before it must shrink again.
+    pub(crate) fn fit_turn<'a, T, S>(
+        &self,
+        turn: Turn<'a, T>,
+        history: &[Message],
+        shrink: f64,
+        summarizer: &S,
+    ) -> Result<FittedPrompt<'a, T>, PromptError>
+    where
+        T: ContextItem,
+        S: Summarizer + ?Sized,
+    {
         let counter = self.counter.as_ref();
         let format = &self.format;
         // build() checked reserve + margin < window
@@ -484,7 +515,12 @@ impl PromptBudget {
         };
         let history_budget =
             share_of(rest, self.history_share).min(self.history_limit.unwrap_or(u64::MAX));
-        let history = self.fit_history(turn.history, history_budget, summarizer)?;
+        let history = self.fit_history(
+            history,
+            history_budget,
+            share_of(history_budget, shrink),
+            summarizer,
+        )?;
         let mut history_messages = history.messages;
         let mut history_tokens = self.messages_tokens(&history_messages);
 
@@ -508,7 +544,7 @@ impl PromptBudget {
 
         let mut trimmed = history.trimmed;
         loop {
-            let messages = self.assemble(
+            let (messages, context_at) = self.assemble(
                 system.as_ref(),
                 turn.pinned,
                 turn.documents,
@@ -549,10 +585,12 @@ impl PromptBudget {
                     documents_included: chosen.iter().map(|&(index, _)| index).collect(),
                     documents_left_out: left_out,
                     selection,
+                    cache_breakpoint: cache_breakpoint(&messages, context_at),
+                    stable_prefix: None,
                 };
-                let history_start = messages.len() - history_messages.len();
                 return Ok(FittedPrompt {
-                    history_start,
+                    history_start: usize::from(system.is_some()),
+                    context_at,
                     messages,
                     documents: chosen
                         .iter()
@@ -605,21 +643,22 @@ impl PromptBudget {
         })
     }
 
-    /// `history` within `budget`: unchanged if it fits, else compacted and,
-    /// if still over, trimmed.
+    /// `history` within `limit`: unchanged if it fits, else compacted and,
+    /// if still over, trimmed, to `budget` (at most `limit`).
     fn fit_history<'h, S: Summarizer + ?Sized>(
         &self,
         history: &'h [Message],
+        limit: u64,
         budget: u64,
         summarizer: &S,
     ) -> Result<FittedHistory<'h>, PromptError> {
-        if self.messages_tokens(history) <= budget {
+        if self.messages_tokens(history) <= limit {
             // It fits as it is, but a chat API would still reject a result
             // without its call or a call without its result: repair those.
             let mut repair = RepairReport::default();
             let messages = if needs_repair(history) {
                 let repaired = repair_tool_pairs(history.to_vec(), &mut repair);
-                if self.messages_tokens(&repaired) <= budget {
+                if self.messages_tokens(&repaired) <= limit {
                     Cow::Owned(repaired)
                 } else {
                     // Placeholder results made it larger: trim it below.
@@ -715,7 +754,8 @@ impl PromptBudget {
         Ok(Some(selection.report().clone()))
     }
 
-    /// System message, context message, history.
+    /// The system message, then the history with the context message at
+    /// the budget's [`ContextPosition`], and where the context message is.
     fn assemble<T: ContextItem>(
         &self,
         system: Option<&Message>,
@@ -723,10 +763,10 @@ impl PromptBudget {
         documents: &[T],
         chosen: &[(usize, f64)],
         history: &[Message],
-    ) -> Vec<Message> {
+    ) -> (Vec<Message>, Option<usize>) {
         let mut messages = Vec::with_capacity(history.len() + 2);
         messages.extend(system.cloned());
-        if !pinned.is_empty() || !chosen.is_empty() {
+        let context = (!pinned.is_empty() || !chosen.is_empty()).then(|| {
             let mut text = self.documents_header.clone();
             let contents = pinned
                 .iter()
@@ -736,10 +776,32 @@ impl PromptBudget {
                 text.push_str(SEPARATOR);
                 text.push_str(&content);
             }
-            messages.push(Message::system(text));
-        }
-        messages.extend_from_slice(history);
-        messages
+            Message::system(text)
+        });
+        let split = match self.context_position {
+            ContextPosition::AfterSystem => 0,
+            ContextPosition::BeforeLatestUser => history
+                .iter()
+                .rposition(|m| m.role == Role::User)
+                .unwrap_or(history.len()),
+        };
+        messages.extend_from_slice(&history[..split]);
+        let context_at = context.map(|message| {
+            messages.push(message);
+            messages.len() - 1
+        });
+        messages.extend_from_slice(&history[split..]);
+        (messages, context_at)
+    }
+}
+
+/// The last message of the request's part that does not depend on this
+/// turn's retrieval: the one before the context message, or the last
+/// message without one; `None` when the context message comes first.
+fn cache_breakpoint(messages: &[Message], context_at: Option<usize>) -> Option<usize> {
+    match context_at {
+        Some(at) => at.checked_sub(1),
+        None => messages.len().checked_sub(1),
     }
 }
 

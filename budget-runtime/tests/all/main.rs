@@ -22,5 +22,6 @@ mod pipeline_edge_cases;
 mod pipeline_groups;
 mod pipeline_properties;
 mod prompt_budget;
+mod prompt_session;
 mod serde_roundtrip;
 mod upper_bound;
