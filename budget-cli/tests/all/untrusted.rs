@@ -4,13 +4,12 @@
 //! secrets are kept out of every section, and `--files-from` lists pass the
 //! same rules as a walk.
 
-use std::path::Path;
 use std::process::{Command, Stdio};
 
 use crate::common::{budget_in, budget_with_env, project, tree};
 
 #[cfg(feature = "git")]
-fn git(dir: &Path, args: &[&str]) {
+fn git(dir: &std::path::Path, args: &[&str]) {
     let status = Command::new("git")
         .args(["-c", "user.name=Ada", "-c", "user.email=ada@example.com"])
         .args(args)
