@@ -39,9 +39,17 @@ use budget_runtime::prompt::{ContextPosition, PromptBudget, Turn};
 use budget_runtime::{ContextItem, Item};
 use serde_json::Value;
 
-const WINDOW: u64 = 16_384;
+/// The model's window, the reply's reserve and the context message's cap:
+/// the same for every strategy. `REPLAY_WINDOW` and `REPLAY_CONTEXT`
+/// override the window and the cap.
 const RESERVE: u64 = 1_024;
-const CONTEXT: u64 = 3_000;
+
+fn setting(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
 
 type Error = Box<dyn std::error::Error>;
 
@@ -53,6 +61,10 @@ fn main() -> Result<(), Error> {
         );
     };
     let sessions: usize = rest.first().map_or(Ok(200), |n| n.parse())?;
+    let limits = Limits {
+        window: setting("REPLAY_WINDOW", 16_384),
+        context: setting("REPLAY_CONTEXT", 3_000),
+    };
     let trajectories: Value = serde_json::from_str(&std::fs::read_to_string(trajectories)?)?;
     let tools: Vec<ToolDefinition> = serde_json::from_str(&std::fs::read_to_string(tools)?)?;
     let documents: Value = serde_json::from_str(&std::fs::read_to_string(documents)?)?;
@@ -90,6 +102,7 @@ fn main() -> Result<(), Error> {
         for (strategy, totals) in totals.iter_mut().enumerate() {
             replay(
                 strategy,
+                limits,
                 &system.content,
                 conversation,
                 &tools,
@@ -100,27 +113,36 @@ fn main() -> Result<(), Error> {
         }
     }
     println!(
-        "{replayed} sessions; window {WINDOW}, reserve {RESERVE}, context at most {CONTEXT} tokens"
+        "{replayed} sessions; window {}, reserve {RESERVE}, context at most {} tokens",
+        limits.window, limits.context
     );
     println!(
-        "| requests built by | calls | input tokens | cached share | cost units | vs naive | history messages kept (mean) | overflows | invalid |"
+        "| requests built by | calls | input tokens | cached share | never sent before | cost units | vs naive | history messages kept (mean) | overflows | invalid | refused (does not fit) |"
     );
-    println!("|---|--:|--:|--:|--:|--:|--:|--:|--:|");
+    println!("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|");
     let naive_cost = totals[3].cost();
     for (name, t) in names.iter().zip(&totals) {
         println!(
-            "| {name} | {} | {} | {:.1}% | {:.0} | {:.2}x | {:.1} | {} | {} |",
+            "| {name} | {} | {} | {:.1}% | {:.1}% | {:.0} | {:.2}x | {:.1} | {} | {} | {} |",
             t.calls,
             t.input,
             100.0 * t.cached as f64 / t.input.max(1) as f64,
+            100.0 * t.fresh as f64 / t.input.max(1) as f64,
             t.cost(),
             t.cost() / naive_cost,
             t.history_messages as f64 / t.calls.max(1) as f64,
             t.overflows,
             t.invalid,
+            t.refused,
         );
     }
     Ok(())
+}
+
+#[derive(Clone, Copy)]
+struct Limits {
+    window: u64,
+    context: u64,
 }
 
 #[derive(Default)]
@@ -131,6 +153,8 @@ struct Totals {
     history_messages: u64,
     overflows: u64,
     invalid: u64,
+    refused: u64,
+    fresh: u64,
 }
 
 impl Totals {
@@ -141,8 +165,10 @@ impl Totals {
 
 /// One session replayed with `strategy` (0: stateless, context first; 1:
 /// stateless, default; 2: session; 3: naive).
+#[allow(clippy::too_many_arguments)]
 fn replay(
     strategy: usize,
+    limits: Limits,
     system: &str,
     conversation: &[Message],
     tools: &[ToolDefinition],
@@ -158,15 +184,16 @@ fn replay(
             + format.reply_priming
             + format.tools_tokens(tools, &c)
     };
-    let history_limit = (WINDOW - RESERVE)
+    let Limits { window, context } = limits;
+    let history_limit = (window - RESERVE)
         .saturating_sub(fixed)
-        .saturating_sub(CONTEXT);
-    let budget = PromptBudget::builder(WINDOW)
+        .saturating_sub(context);
+    let budget = PromptBudget::builder(window)
         .output_reserve(RESERVE)
         .counter(counter()?)
         .history_share(1.0)
         .max_history_tokens(history_limit)
-        .max_context_tokens(CONTEXT)
+        .max_context_tokens(context)
         .context_position(if strategy == 0 {
             ContextPosition::AfterSystem
         } else {
@@ -199,14 +226,20 @@ fn replay(
             .tools(tools)
             .history(history)
             .documents(&docs);
-        let sent: Vec<Message> = match strategy {
-            0 | 1 => budget.fit(turn, &summarize)?.messages,
-            2 => session.fit(turn, &summarize)?.messages,
-            _ => naive(system, history, &docs, tools, bpe),
+        let fitted = match strategy {
+            0 | 1 => budget.fit(turn, &summarize).map(|f| f.messages),
+            2 => session.fit(turn, &summarize).map(|f| f.messages),
+            _ => Ok(naive(limits, system, history, &docs, tools, bpe)),
+        };
+        // What cannot fit (one tool result larger than the window) is a
+        // typed error, and no request.
+        let Ok(sent) = fitted else {
+            totals.refused += 1;
+            continue;
         };
         let wire: Vec<Value> = sent.iter().map(wire).collect();
         let costs: Vec<u64> = wire.iter().map(|m| message_tokens(bpe, m)).collect();
-        let tools_tokens = bpe.encode_ordinary(&serde_json::to_string(tools)?).len() as u64;
+        let tools_tokens = cookbook_tools_tokens(bpe, tools);
         let total = costs.iter().sum::<u64>() + 3 + tools_tokens;
         let cached = match &previous {
             Some((before, before_tools)) => {
@@ -220,11 +253,24 @@ fn replay(
             }
             None => 0,
         };
+        // Messages no request has carried before: no layout can serve them
+        // from a cache.
+        let fresh: u64 = wire
+            .iter()
+            .zip(&costs)
+            .filter(|(m, _)| {
+                !previous
+                    .as_ref()
+                    .is_some_and(|(before, _)| before.contains(m))
+            })
+            .map(|(_, cost)| cost)
+            .sum();
         totals.calls += 1;
         totals.input += total;
         totals.cached += cached;
+        totals.fresh += fresh;
         totals.history_messages += sent.iter().filter(|m| history.contains(m)).count() as u64;
-        totals.overflows += u64::from(total + RESERVE > WINDOW);
+        totals.overflows += u64::from(total + RESERVE > window);
         let newest_user = history.iter().rposition(|m| m.role == Role::User);
         totals.invalid += u64::from(
             !tool_pairs_valid(&sent) || newest_user.is_some_and(|u| !sent.contains(&history[u])),
@@ -258,6 +304,7 @@ fn retrieve(pool: &[String], query: &str) -> Result<Vec<Item>, Error> {
 /// history suffix that fits (starting at a user message or an assistant
 /// message, so that no tool result loses its call).
 fn naive(
+    limits: Limits,
     system: &str,
     history: &[Message],
     docs: &[Item],
@@ -265,9 +312,7 @@ fn naive(
     bpe: &tiktoken_rs::CoreBPE,
 ) -> Vec<Message> {
     let tokens = |m: &Message| message_tokens(bpe, &wire(m));
-    let tools_tokens = bpe
-        .encode_ordinary(&serde_json::to_string(tools).unwrap_or_default())
-        .len() as u64;
+    let tools_tokens = cookbook_tools_tokens(bpe, tools);
     let system = Message::system(system);
     let mut ranked: Vec<&Item> = docs.iter().collect();
     ranked.sort_by(|a, b| {
@@ -278,14 +323,14 @@ fn naive(
     let mut context = String::from("Relevant documents:");
     for doc in ranked {
         let candidate = format!("{context}\n\n---\n\n{}", doc.content());
-        if tokens(&Message::system(candidate.clone())) > CONTEXT {
+        if tokens(&Message::system(candidate.clone())) > limits.context {
             break;
         }
         context = candidate;
     }
     let context = Message::system(context);
-    let mut room =
-        (WINDOW - RESERVE).saturating_sub(tokens(&system) + tokens(&context) + 3 + tools_tokens);
+    let mut room = (limits.window - RESERVE)
+        .saturating_sub(tokens(&system) + tokens(&context) + 3 + tools_tokens);
     let mut start = history.len();
     while start > 0 {
         let cost = tokens(&history[start - 1]);
@@ -302,6 +347,51 @@ fn naive(
     let mut out = vec![system, context];
     out.extend_from_slice(&history[start..]);
     out
+}
+
+/// The OpenAI cookbook's count of tool definitions for gpt-4o: 7 per
+/// function and `name:description`, 3 where properties start, 3 per
+/// property and `name:type:description`, enums 3 per value and the value,
+/// less 3, and 12 at the end.
+fn cookbook_tools_tokens(bpe: &tiktoken_rs::CoreBPE, tools: &[ToolDefinition]) -> u64 {
+    if tools.is_empty() {
+        return 0;
+    }
+    let count = |text: &str| bpe.encode_ordinary(text).len() as u64;
+    let text = |v: &Value| match v {
+        Value::String(s) => s.clone(),
+        Value::Null => String::new(),
+        other => other.to_string(),
+    };
+    let mut total = 12;
+    for tool in tools {
+        let description = tool.description.trim_end_matches('.');
+        total += 7 + count(&format!("{}:{description}", tool.name));
+        let Some(properties) = tool.parameters["properties"]
+            .as_object()
+            .filter(|p| !p.is_empty())
+        else {
+            continue;
+        };
+        total += 3;
+        for (name, schema) in properties {
+            total += 3;
+            if let Some(values) = schema["enum"].as_array() {
+                total -= 3;
+                for value in values {
+                    total += 3 + count(&text(value));
+                }
+            }
+            let description = text(&schema["description"]);
+            let line = format!(
+                "{name}:{}:{}",
+                text(&schema["type"]),
+                description.trim_end_matches('.')
+            );
+            total += count(&line);
+        }
+    }
+    total
 }
 
 /// A message as OpenAI's wire format has it.

@@ -19,5 +19,5 @@ pub use prompt_budget::{
     DEFAULT_DOCUMENTS_HEADER, DEFAULT_HISTORY_SHARE, DEFAULT_OUTPUT_RESERVE, PromptBudget,
     PromptBudgetBuilder, default_counter,
 };
-pub use prompt_session::PromptSession;
+pub use prompt_session::{DEFAULT_SHRINK_TO, PromptSession};
 pub use turn::Turn;

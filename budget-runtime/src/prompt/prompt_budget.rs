@@ -676,6 +676,12 @@ impl PromptBudget {
         }
         let mut config = self.compaction.clone();
         config.context.max_tokens = Some(budget);
+        // The newest user message and what follows it are never summarized:
+        // the request must carry the question it answers.
+        if let Some(newest_user) = history.iter().rposition(|m| m.role == Role::User) {
+            let tail = history.len() - newest_user;
+            config.compression.min_tail_messages = config.compression.min_tail_messages.max(tail);
+        }
         // One per-message overhead model: the chat format's framing (and
         // its role, one token in every supported tokenizer).
         config.compression.per_message_overhead_tokens =

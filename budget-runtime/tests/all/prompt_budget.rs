@@ -395,3 +395,48 @@ fn the_newest_user_message_is_never_trimmed() {
         .unwrap();
     assert_eq!(fitted.messages.last(), history.last());
 }
+
+/// Compaction never summarizes the newest user message: in an agent's tool
+/// loop the question is followed by many tool calls and results, and the
+/// compactor's own tail (a few messages) can leave it in the middle (a
+/// replay of tau-bench sessions through a `PromptSession` found 4 requests
+/// of 2,454 without their question). Stateless and session fits alike.
+#[test]
+fn compaction_keeps_the_newest_user_message() {
+    let prompt = PromptBudget::builder(8_000)
+        .output_reserve(500)
+        .max_history_tokens(2_500)
+        .counter(counter())
+        .build()
+        .unwrap();
+    let mut session = prompt.session();
+    let mut history = vec![
+        Message::user("earlier question ".repeat(300)),
+        Message::assistant("earlier answer ".repeat(300)),
+    ];
+    let question = Message::user("which flights leave Boston tomorrow?");
+    history.push(question.clone());
+    let mut compacted = false;
+    for i in 0..14 {
+        let id = format!("call_{i}");
+        history.push(Message::assistant_with_tool_calls(
+            "",
+            vec![ToolCall::new(&id, "search", "{}")],
+        ));
+        history.push(Message::tool_result(&id, "flight data ".repeat(60)));
+        for fitted in [
+            prompt.fit(Turn::new("be brief").history(&history), &summarize),
+            session.fit(Turn::new("be brief").history(&history), &summarize),
+        ] {
+            // Past some point what follows the question alone does not fit.
+            let Ok(fitted) = fitted else { continue };
+            compacted |= fitted.report.compaction.is_some();
+            assert!(fitted.messages.contains(&question), "{:?}", fitted.messages);
+            assert!(tool_pairs_valid(&fitted.messages));
+        }
+    }
+    assert!(
+        compacted,
+        "the history was never compacted: the test shows nothing"
+    );
+}
