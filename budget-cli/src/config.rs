@@ -337,16 +337,9 @@ fn config_flags(path: &Path, subcommand: &str, trust: Trust) -> Result<Vec<OsStr
     Ok(flags)
 }
 
-/// The closest of `known` to `name`, if it is within a third of the name's
-/// length in edits (at least one).
+/// The closest of `known` to `name` ([`budget_rules::closest`]).
 fn closest(name: &str, known: &[&str]) -> Option<String> {
-    let limit = (name.chars().count() / 3).max(1);
-    known
-        .iter()
-        .map(|k| (budget_rules::edit_distance(name, k), *k))
-        .filter(|(distance, _)| *distance <= limit)
-        .min()
-        .map(|(_, k)| k.to_owned())
+    budget_rules::closest(name, known.iter().copied()).map(str::to_owned)
 }
 
 /// The line (1-based) where `key` is set in `table` (`None`: a top-level

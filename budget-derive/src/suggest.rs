@@ -1,18 +1,9 @@
 //! "Did you mean …?" suggestions for misspelt attribute keys and values.
 
-use budget_rules::edit_distance;
-
-/// The candidate closest to `input`, if one is close enough to be a likely
-/// typo: an edit distance (with transpositions, ignoring ASCII case) of at
-/// most one per three characters of the candidate, and at least one.
+/// The candidate closest to `input`: [`budget_rules::closest`], the
+/// workspace's one rule for "did you mean …?".
 pub(crate) fn closest<'a>(input: &str, candidates: &[&'a str]) -> Option<&'a str> {
-    let input = input.to_ascii_lowercase();
-    candidates
-        .iter()
-        .map(|&candidate| (edit_distance(&input, candidate), candidate))
-        .filter(|&(distance, candidate)| distance <= (candidate.len() / 3).max(1))
-        .min_by_key(|&(distance, _)| distance)
-        .map(|(_, candidate)| candidate)
+    budget_rules::closest(input, candidates.iter().copied())
 }
 
 /// `one`, `one` or `two`, `one`, `two` or `three`, each in backticks.

@@ -30,6 +30,30 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
     rows[a.len()][b.len()]
 }
 
+/// The candidate closest to `name`, if it is close enough to be a likely
+/// typo: the fewest edits ([`edit_distance`], ignoring ASCII case), at most
+/// one per three characters of the candidate (and at least one); the first
+/// on ties. The one rule behind every "did you mean …?" of the workspace.
+///
+/// ```
+/// use budget_rules::closest;
+/// assert_eq!(closest("budgte", ["budget", "query"]), Some("budget"));
+/// assert_eq!(closest("GPT4O", ["gpt-4o", "gpt-4"]), Some("gpt-4o"));
+/// assert_eq!(closest("weight", ["content", "tokens"]), None);
+/// ```
+pub fn closest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let name = name.to_ascii_lowercase();
+    candidates
+        .into_iter()
+        .map(|candidate| {
+            let distance = edit_distance(&name, &candidate.to_ascii_lowercase());
+            (distance, candidate)
+        })
+        .filter(|&(distance, candidate)| distance <= (candidate.chars().count() / 3).max(1))
+        .min_by_key(|&(distance, _)| distance)
+        .map(|(_, candidate)| candidate)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

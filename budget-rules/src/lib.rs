@@ -51,6 +51,6 @@ pub use context_budget::{
 };
 pub use context_kind::{ContextKind, ContextKindError};
 pub use contract_terms::{ContractTerms, ContractViolation, DEFAULT_SAFETY_MARGIN_TOKENS};
-pub use edit_distance::edit_distance;
+pub use edit_distance::{closest, edit_distance};
 pub use tier::{Tier, TierThresholds};
 pub use tier_budget::{TierBudget, TierBudgetError, TierBudgetRule};

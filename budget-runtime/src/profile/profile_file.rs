@@ -156,12 +156,8 @@ impl ModelRegistry {
         dir: &Path,
     ) -> Result<ModelProfile, String> {
         if let Some(key) = entry.keys().find(|k| !KEYS.contains(&k.as_str())) {
-            let suggestion = KEYS
-                .iter()
-                .map(|k| (budget_rules::edit_distance(key, k), *k))
-                .filter(|(d, _)| *d <= key.len().div_ceil(3))
-                .min()
-                .map(|(_, k)| format!(" (did you mean `{k}`?)"))
+            let suggestion = budget_rules::closest(key, KEYS.iter().copied())
+                .map(|k| format!(" (did you mean `{k}`?)"))
                 .unwrap_or_default();
             return Err(format!("unknown key `{key}`{suggestion}"));
         }

@@ -212,20 +212,16 @@ impl ModelRegistry {
         &self.profiles
     }
 
-    /// The name or alias closest to `name` (by edit distance, at most a
-    /// third of its length), for "did you mean" messages.
+    /// The name or alias closest to `name` ([`budget_rules::closest`]), for
+    /// "did you mean" messages.
     pub fn suggest(&self, name: &str) -> Option<&str> {
-        let lower = name.to_ascii_lowercase();
-        self.profiles
-            .iter()
-            .flat_map(|p| std::iter::once(&p.name).chain(&p.aliases))
-            .map(|candidate| {
-                let distance = budget_rules::edit_distance(&lower, &candidate.to_ascii_lowercase());
-                (distance, candidate.as_str())
-            })
-            .filter(|(distance, _)| *distance <= name.len().div_ceil(3))
-            .min_by_key(|(distance, _)| *distance)
-            .map(|(_, candidate)| candidate)
+        budget_rules::closest(
+            name,
+            self.profiles
+                .iter()
+                .flat_map(|p| std::iter::once(&p.name).chain(&p.aliases))
+                .map(String::as_str),
+        )
     }
 }
 

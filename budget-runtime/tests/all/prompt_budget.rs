@@ -302,7 +302,7 @@ fn the_default_counter_does_not_undercount_non_latin_text() {
 /// result answers a call of the assistant message right before its block,
 /// and every call gets a result before the next non-tool message. Written
 /// here from the API's rule, not with the library's repair code.
-fn tool_pairs_valid(messages: &[Message]) -> bool {
+pub(crate) fn tool_pairs_valid(messages: &[Message]) -> bool {
     let mut waiting: Vec<&str> = Vec::new();
     for m in messages {
         if m.role == Role::Tool {

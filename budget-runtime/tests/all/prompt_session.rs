@@ -11,6 +11,8 @@ use budget_runtime::prompt::{ContextPosition, PromptBudget, Turn};
 use budget_runtime::{ContextItem, Item};
 use proptest::prelude::*;
 
+use crate::prompt_budget::tool_pairs_valid;
+
 fn summarize(request: SummaryRequest<'_>) -> Result<String, SummarizerError> {
     Ok(format!(
         "{} earlier messages about the harbour.",
@@ -46,31 +48,6 @@ fn documents(turn: usize) -> Vec<Item> {
                 .unwrap()
         })
         .collect()
-}
-
-/// A chat API's tool-pair rule, written from the API's documentation.
-fn tool_pairs_valid(messages: &[Message]) -> bool {
-    let mut waiting: Vec<&str> = Vec::new();
-    for m in messages {
-        if m.role == Role::Tool {
-            match m
-                .tool_call_id
-                .as_deref()
-                .and_then(|id| waiting.iter().position(|w| *w == id))
-            {
-                Some(at) => {
-                    waiting.remove(at);
-                }
-                None => return false,
-            }
-        } else {
-            if !waiting.is_empty() {
-                return false;
-            }
-            waiting = m.tool_calls.iter().map(|c| c.id.as_str()).collect();
-        }
-    }
-    waiting.is_empty()
 }
 
 proptest! {
