@@ -56,7 +56,7 @@
 //! | speak chat: messages, tool calls, tool definitions (full JSON schema), what a request costs | [`chat`] | [`chat::Message`], [`chat::ToolDefinition`], [`chat::ChatFormat`] |
 //! | compact a chat history with a summarizer | [`compact`] | [`compact::Compactor`], [`compact::CompactionConfig`] |
 //! | fit a whole chat prompt (system, tools, history, retrieved items) | [`prompt`] | [`prompt::PromptBudget`], [`prompt::PromptSession`] (prefixes that stay cacheable) |
-//! | read a file a user or config names, bounded and regular files only | [`file`] | [`file::read_text`] |
+//! | read a file a user or config names, bounded and regular files only | [`file`](mod@file) | [`file::read_text`] |
 //! | check the budget contracts of pipeline configs | `contract` (feature `contract`, crate `budget-contract`) | [`model::ContractTerms`], `contract::Checker` |
 //!
 //! # Features
