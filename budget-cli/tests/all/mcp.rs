@@ -411,3 +411,101 @@ fn client_roots_narrow_the_root() {
     );
     session.close();
 }
+
+/// A hostile client's random session: 300 messages of random methods,
+/// versions, ids and argument trees (paths out of the root, huge numbers,
+/// NULs, wrong types), with broken and deeply nested lines among them.
+/// Every request with an id is answered with that id, nothing of the
+/// system leaks, and the server exits cleanly when stdin closes.
+#[test]
+fn a_random_hostile_session_is_answered_in_full() {
+    let dir = project();
+    let mut seed = 0x9E37_79B9_7F4A_7C15_u64;
+    let mut next = move |n: u64| {
+        seed = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = seed;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        (z ^ (z >> 31)) % n
+    };
+    fn value(next: &mut dyn FnMut(u64) -> u64, depth: u32) -> Value {
+        const KEYS: [&str; 12] = [
+            "paths",
+            "files",
+            "budget",
+            "query",
+            "format",
+            "counter",
+            "include",
+            "log",
+            "tree",
+            "model_config",
+            "prompts",
+            "x",
+        ];
+        match next(if depth > 2 { 6 } else { 8 }) {
+            0 => Value::Null,
+            1 => json!(true),
+            2 => json!(1e300),
+            3 => json!("../../etc/passwd"),
+            4 => json!("/dev/zero"),
+            5 => json!("\u{0}auto"),
+            6 => Value::Array((0..next(3)).map(|_| value(next, depth + 1)).collect()),
+            _ => Value::Object(
+                (0..next(4))
+                    .map(|_| (KEYS[next(12) as usize].to_owned(), value(next, depth + 1)))
+                    .collect(),
+            ),
+        }
+    }
+    let mut session = Session::initialized(dir.path());
+    let mut expected = Vec::new();
+    for id in 0..300u64 {
+        let line = match next(10) {
+            0 => ["{", "[]", "null", "\"s\""][next(4) as usize].to_owned(),
+            1 => format!(
+                r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{}}}"#,
+                "[".repeat(3_000)
+            ),
+            _ => {
+                let method = [
+                    "tools/call",
+                    "tools/call",
+                    "tools/list",
+                    "ping",
+                    "initialize",
+                    "nope",
+                ][next(6) as usize];
+                let params = if method == "tools/call" {
+                    {
+                        let name = ["pack", "count", "check", "zzz"][next(4) as usize];
+                        json!({ "name": name, "arguments": value(&mut next, 0) })
+                    }
+                } else {
+                    value(&mut next, 0)
+                };
+                json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params })
+                    .to_string()
+            }
+        };
+        if line.contains(&format!(r#""id":{id}"#)) {
+            expected.push(id);
+        }
+        session.send_line(&line);
+    }
+    drop(session.stdin);
+    let mut answered = Vec::new();
+    let mut line = String::new();
+    while session.stdout.read_line(&mut line).unwrap() > 0 {
+        let reply: Value = serde_json::from_str(&line).unwrap();
+        assert!(!line.contains("root:x:"), "{line}");
+        if let Some(id) = reply["id"].as_u64() {
+            answered.push(id);
+        }
+        line.clear();
+    }
+    for id in &expected {
+        assert!(answered.contains(id), "request {id} unanswered");
+    }
+    assert!(session.child.wait().unwrap().success());
+}
