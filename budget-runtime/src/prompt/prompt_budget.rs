@@ -66,7 +66,9 @@ const SEPARATOR: &str = "\n\n";
 /// One budget for a whole agent request: the window, the output reserve,
 /// the chat format and counter every part is counted with, the history's
 /// share, how history is compacted and how retrieved items are selected.
-/// [`fit`](Self::fit) turns a [`Turn`] into the messages to send.
+/// [`fit`](Self::fit) turns a [`Turn`] into the messages to send;
+/// [`session`](Self::session) fits the requests of one agent session so
+/// that each repeats as much of the previous one as it can.
 ///
 /// For each turn:
 /// 1. The fixed parts are counted: system prompt and reply priming, tool
@@ -79,7 +81,9 @@ const SEPARATOR: &str = "\n\n";
 /// 3. The retrieved items get what is left, selected by the [`Pipeline`]
 ///    (default: [`RelevanceScorer`](crate::scorer::RelevanceScorer), greedy,
 ///    truncate on overflow), each counted with the counter.
-/// 4. The request is assembled and counted as a whole
+/// 4. The request is assembled (the system prompt, then the history with
+///    the context message at the [`ContextPosition`], by default before the
+///    newest user message) and counted as a whole
 ///    ([`ChatFormat::request_tokens`]); while it exceeds the window minus
 ///    the reserve, the lowest-scored retrieved item is dropped, then the
 ///    oldest history. So `total + output_reserve <= window` holds for the
