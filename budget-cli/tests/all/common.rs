@@ -84,3 +84,28 @@ pub fn project() -> TempDir {
         ("tests/predict.rs", b"#[test]\nfn zero() { assert_eq!(tides::height(0.0), 0.0); }\n"),
     ])
 }
+
+/// Runs `git ARGS` in `dir` with a fixed author and no system or user
+/// configuration: test repositories made independently of libgit2.
+pub fn git(dir: &Path, args: &[&str]) {
+    let status = Command::new("git")
+        .args(["-c", "user.name=Ada", "-c", "user.email=ada@example.com"])
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("HOME", dir)
+        .stdout(std::process::Stdio::null())
+        .status()
+        .expect("git runs");
+    assert!(status.success(), "git {args:?}");
+}
+
+/// Makes a FIFO at `path` (`mkfifo`).
+#[cfg(unix)]
+pub fn mkfifo(path: &Path) {
+    let status = Command::new("mkfifo")
+        .arg(path)
+        .status()
+        .expect("mkfifo runs");
+    assert!(status.success(), "mkfifo {}", path.display());
+}

@@ -2,22 +2,7 @@
 //! repositories are made with the `git` command, independently of the
 //! library (libgit2) the binary reads them with.
 
-use std::path::Path;
-use std::process::Command;
-
-use crate::common::{budget_in, tree};
-
-fn git(dir: &Path, args: &[&str]) {
-    let status = Command::new("git")
-        .args(["-c", "user.name=Ada", "-c", "user.email=ada@example.com"])
-        .args(args)
-        .current_dir(dir)
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("HOME", dir)
-        .status()
-        .expect("git runs");
-    assert!(status.success(), "git {args:?}");
-}
+use crate::common::{budget_in, git, tree};
 
 fn repository() -> tempfile::TempDir {
     let dir = tree(&[

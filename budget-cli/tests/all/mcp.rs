@@ -367,14 +367,7 @@ fn any_message_in_any_order_is_answered_or_ignored() {
     // A FIFO is refused, not read (and nothing blocks).
     #[cfg(unix)]
     {
-        let fifo = dir.path().join("pipe");
-        assert!(
-            Command::new("mkfifo")
-                .arg(&fifo)
-                .status()
-                .unwrap()
-                .success()
-        );
+        crate::common::mkfifo(&dir.path().join("pipe"));
         let (message, error) =
             text(&session.call("pack", json!({ "paths": ["pipe"], "counter": "ratios" })));
         assert!(error, "{message}");

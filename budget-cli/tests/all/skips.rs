@@ -7,7 +7,6 @@
 use crate::common;
 
 use std::collections::BTreeMap;
-use std::process::Command;
 
 use common::{Run, budget_in, tree};
 use serde_json::Value;
@@ -31,11 +30,7 @@ fn every_kind() -> TempDir {
     ]);
     let root = dir.path();
     std::os::unix::fs::symlink("a.rs", root.join("link.rs")).unwrap();
-    let fifo = Command::new("mkfifo")
-        .arg(root.join("pipe"))
-        .status()
-        .unwrap();
-    assert!(fifo.success());
+    crate::common::mkfifo(&root.join("pipe"));
     // Sparse: 5 MiB without writing them.
     let big = std::fs::File::create(root.join("big.txt")).unwrap();
     big.set_len(5 * 1024 * 1024).unwrap();

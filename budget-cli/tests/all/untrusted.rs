@@ -8,20 +8,6 @@ use std::process::{Command, Stdio};
 
 use crate::common::{budget_in, budget_with_env, project, tree};
 
-#[cfg(feature = "git")]
-fn git(dir: &std::path::Path, args: &[&str]) {
-    let status = Command::new("git")
-        .args(["-c", "user.name=Ada", "-c", "user.email=ada@example.com"])
-        .args(args)
-        .current_dir(dir)
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("HOME", dir)
-        .stdout(Stdio::null())
-        .status()
-        .expect("git runs");
-    assert!(status.success(), "git {args:?}");
-}
-
 #[test]
 fn a_projects_config_cannot_name_files() {
     let outer = tempfile::tempdir().unwrap();
@@ -116,14 +102,7 @@ fn the_users_config_may_set_everything_and_the_project_comes_after() {
 #[test]
 fn files_that_are_not_regular_are_refused_without_blocking() {
     let dir = project();
-    let fifo = dir.path().join("fifo");
-    assert!(
-        Command::new("mkfifo")
-            .arg(&fifo)
-            .status()
-            .unwrap()
-            .success()
-    );
+    crate::common::mkfifo(&dir.path().join("fifo"));
     let mut cases = vec![
         &["count", "--model", "gpt-4o", "--models", "fifo"][..],
         &["pack", "--config", "fifo"],
@@ -162,9 +141,9 @@ fn files_that_are_not_regular_are_refused_without_blocking() {
 fn secrets_are_kept_out_of_diffs_logs_and_names() {
     let token = format!("ghp_{}", "a1B2".repeat(9));
     let dir = tree(&[("app.py", b"print('hello')\n"), ("notes.md", b"# Notes\n")]);
-    git(dir.path(), &["init", "-q", "-b", "main"]);
-    git(dir.path(), &["add", "."]);
-    git(
+    crate::common::git(dir.path(), &["init", "-q", "-b", "main"]);
+    crate::common::git(dir.path(), &["add", "."]);
+    crate::common::git(
         dir.path(),
         &["commit", "-q", "-m", &format!("rotate {token}")],
     );
