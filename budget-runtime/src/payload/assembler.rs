@@ -506,16 +506,20 @@ impl<'e> PayloadAssembler<'e> {
         costs: &mut FragmentCosts<'_, '_, '_, T>,
     ) -> (SummaryDetail, u64) {
         let limit = Tally::new(&self.budget).tier(Tier::Summary).limit;
-        let cheapest = (0..candidates.len())
-            .map(|position| costs.cost(position, Tier::Summary, u64::MAX))
-            .min()
-            .unwrap_or(0);
+        // Whether some candidate's mention fits `room`: the first that
+        // does ends the search, so a roomy share costs one estimate, not
+        // one per candidate.
+        let mut mention_fits = |room: u64| {
+            candidates.is_empty()
+                || (0..candidates.len())
+                    .any(|position| costs.cost(position, Tier::Summary, room) <= room)
+        };
         let mut chosen = (SummaryDetail::Line, 0);
         for detail in SummaryDetail::ALL {
             let frame = render::summary_frame(self.format, &self.budget, candidates, detail);
             let frame = self.estimator.estimate(&frame, ContentType::Markdown);
             chosen = (detail, frame);
-            if frame.saturating_add(cheapest) <= limit {
+            if limit.checked_sub(frame).is_some_and(&mut mention_fits) {
                 break;
             }
         }
