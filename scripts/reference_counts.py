@@ -6,7 +6,9 @@ its name, text and count per tokenizer.
 References: OpenAI's `tiktoken` (Llama 3 and 4 with the split patterns of
 Meta's `llama_models`; Qwen with the pattern and NFC normalisation of Qwen's
 tokenizer code), `mistral-common`'s Tekkenizer, Hugging Face `tokenizers`
-(DeepSeek V3's tokenizer.json). Ordinary encoding: no BOS/EOS, special-token
+(DeepSeek V3's tokenizer.json), Google's `sentencepiece` (Mistral's
+SentencePiece models v1, v3 and v7; its own unigram test models,
+English and Japanese, with NFKC character maps). Ordinary encoding: no BOS/EOS, special-token
 text counted as text where the reference allows it.
 
 Samples: the multilingual samples and the 160 corpus files of budget-runtime's
@@ -18,6 +20,7 @@ root = os.path.join(os.path.dirname(__file__), "..")
 files = os.path.join(root, "target/references/files")
 
 import tiktoken
+import sentencepiece
 from tokenizers import Tokenizer
 from mistral_common.tokens.tokenizers.tekken import Tekkenizer
 
@@ -40,12 +43,22 @@ def tiktoken_counter(name, pattern, nfc=False):
 
 tekken = Tekkenizer.from_file(os.path.join(files, "tekken_240911.json"))
 deepseek = Tokenizer.from_file(os.path.join(files, "deepseek_v3.json"))
+def sentencepiece_counter(name):
+    sp = sentencepiece.SentencePieceProcessor(model_file=os.path.join(files, name))
+    return lambda text: len(sp.encode(text))
+
+
 counters = {
     "llama3.tiktoken": tiktoken_counter("llama3.tiktoken", CL100K),
     "llama4.tiktoken": tiktoken_counter("llama4.tiktoken", O200K),
     "qwen.tiktoken": tiktoken_counter("qwen.tiktoken", QWEN, nfc=True),
     "tekken_240911.json": lambda text: len(tekken.encode(text, bos=False, eos=False)),
     "deepseek_v3.json": lambda text: len(deepseek.encode(text, add_special_tokens=False)),
+    "mistral_v1.model": sentencepiece_counter("mistral_v1.model"),
+    "mistral_v3.model": sentencepiece_counter("mistral_v3.model"),
+    "mistral_v7.model": sentencepiece_counter("mistral_v7.model"),
+    "sp_unigram_en.model": sentencepiece_counter("sp_unigram_en.model"),
+    "sp_ja.model": sentencepiece_counter("sp_ja.model"),
 }
 
 samples = []

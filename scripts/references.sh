@@ -3,8 +3,8 @@
 # into target/references (nothing outside the repository, nothing committed):
 #
 # - a Python virtual environment with the reference implementations
-#   (`tiktoken`, Hugging Face `tokenizers`, `mistral-common`) and the official
-#   MCP client SDK (`mcp`), pinned;
+#   (`tiktoken`, Hugging Face `tokenizers`, `mistral-common`, `sentencepiece`)
+#   and the official MCP client SDK (`mcp`), pinned;
 # - real tokenizer files, taken from the PyPI packages that ship them (wheels
 #   downloaded without their dependencies, pinned by version and SHA-256),
 #   each beside the licence it is distributed under:
@@ -12,6 +12,12 @@
 #     qwen.tiktoken                     dashscope 2.0.2 (Alibaba, Apache-2.0)
 #     deepseek_v3.json                  litellm 1.110.2 (DeepSeek's tokenizer.json, MIT)
 #     tekken_240911.json                mistral-common 1.13.1 (Mistral AI, Apache-2.0)
+#     mistral_v1.model, _v3, _v7        mistral-common 1.13.1: Mistral's SentencePiece models
+#     sp_unigram_en.model, sp_ja.model  sentencepiece 0.2.3 source: its unigram test models
+#                                       (Apache-2.0)
+#     gguf/ggml-vocab-*.gguf            llama-cpp-python 0.3.36 source: llama.cpp's
+#                                       vocabulary-only GGUF files with its tokenizer
+#                                       tests' texts and expected ids (MIT)
 #     sphinx-8.2.3-py3-none-any.whl     Sphinx (BSD-2-Clause) and Django (BSD-3-Clause):
 #     django-5.2.8-py3-none-any.whl     translations and code for the multilingual
 #                                       holdout (scripts/holdout.py)
@@ -63,6 +69,9 @@ extract "$w" litellm/model_prices_and_context_window_backup.json litellm_models.
 site=$("$dest/venv/bin/python" -c 'import mistral_common, os; print(os.path.dirname(mistral_common.__file__))')
 cp "$site/data/tekken_240911.json" "$dest/files/tekken_240911.json"
 cp "$site/../mistral_common-1.13.1.dist-info/licenses/LICENSE" "$dest/files/tekken.LICENSE"
+cp "$site/data/tokenizer.model.v1" "$dest/files/mistral_v1.model"
+cp "$site/data/mistral_instruct_tokenizer_240323.model.v3" "$dest/files/mistral_v3.model"
+cp "$site/data/mistral_instruct_tokenizer_241114.model.v7" "$dest/files/mistral_v7.model"
 # Real multilingual text and code for the estimators' holdout (BSD-2-Clause).
 w=$(fetch_wheel sphinx==8.2.3 4405915165f13521d875a8c29c8970800a0141c14cc5416a38feca4ea5d9b9c3)
 cp "$w" "$dest/files/"
@@ -70,6 +79,41 @@ w=$(fetch_wheel django==5.2.8 37e687f7bd73ddf043e2b6b97cfe02fcbb11f2dbb3adccc6a2
 cp "$w" "$dest/files/"
 rm -rf "$dest/wheels"
 touch "$dest/.done"
+fi
+# Source packages whose build needs more than pip can prepare here: fetched
+# from PyPI's index by name and version, checked against their SHA-256.
+fetch_sdist() { # name version sha256 -> path
+    local out="$dest/sdist/$1-$2.tar.gz"
+    mkdir -p "$dest/sdist"
+    if [ ! -f "$out" ]; then
+        python3 - "$1" "$2" "$out" <<'PY'
+import re, sys, urllib.request
+name, version, out = sys.argv[1:]
+index = urllib.request.urlopen(f"https://pypi.org/simple/{name}/").read().decode()
+file = f"{name.replace('-', '_')}-{version}.tar.gz"
+links = [l for l in re.findall(r'href="([^"]+)"', index) if file in l or f"{name}-{version}.tar.gz" in l]
+if not links:
+    sys.exit(f"{name} {version}: no source package in the index")
+with open(out, "wb") as f:
+    f.write(urllib.request.urlopen(links[0].replace("&amp;", "&")).read())
+PY
+    fi
+    echo "$3  $out" | sha256sum --check --quiet
+    echo "$out"
+}
+if [ ! -f "$dest/.done-sources" ]; then
+"$dest/venv/bin/pip" install --quiet --disable-pip-version-check sentencepiece==0.2.3
+tarball=$(fetch_sdist sentencepiece 0.2.3 21618ad31f0453a1ebf5ec58defed99758d54af0b670546ecac639ddd8b86fbd)
+tar -xzf "$tarball" -O sentencepiece-0.2.3/test/botchan_en_unigram_1000.model >"$dest/files/sp_unigram_en.model"
+tar -xzf "$tarball" -O sentencepiece-0.2.3/test/kyoto_ja_unigram_8000.model >"$dest/files/sp_ja.model"
+tar -xzf "$tarball" -O sentencepiece-0.2.3/sentencepiece/LICENSE >"$dest/files/sentencepiece.LICENSE"
+tarball=$(fetch_sdist llama-cpp-python 0.3.36 832db0699007f1be95a7e41ef12e88926b02ba836461e36a36372db2760c1a2e)
+rm -rf "$dest/files/gguf" && mkdir -p "$dest/files/gguf"
+tar -xzf "$tarball" -C "$dest/files/gguf" --strip-components=4 --wildcards \
+    'llama_cpp_python-0.3.36/vendor/llama.cpp/models/ggml-vocab-*'
+tar -xzf "$tarball" -O llama_cpp_python-0.3.36/vendor/llama.cpp/LICENSE >"$dest/files/gguf/llama.cpp.LICENSE"
+rm -rf "$dest/sdist"
+touch "$dest/.done-sources"
 fi
 # The official MCP Python SDK, for the end-to-end test of `budget mcp`
 # (scripts/mcp_client.py); added to an install made before it was needed.

@@ -116,14 +116,8 @@ pub fn read_text(path: &Path, limit_bytes: u64) -> Result<String, ReadError> {
 /// # Errors
 /// [`ReadError`]: I/O, not a regular file, or too large.
 pub fn read_bytes(path: &Path, limit_bytes: u64) -> Result<Vec<u8>, ReadError> {
-    let file = open_nonblocking(path)?;
+    let file = open_regular(path)?;
     let metadata = file.metadata()?;
-    let file_type = metadata.file_type();
-    if !file_type.is_file() {
-        return Err(ReadError::NotRegular {
-            kind: kind_of(&file_type),
-        });
-    }
     if metadata.len() > limit_bytes {
         return Err(ReadError::TooLarge {
             size_bytes: metadata.len(),
@@ -141,6 +135,19 @@ pub fn read_bytes(path: &Path, limit_bytes: u64) -> Result<Vec<u8>, ReadError> {
         });
     }
     Ok(bytes)
+}
+
+/// The regular file at `path`, opened for reading without blocking on a
+/// FIFO or device, which are refused.
+pub(crate) fn open_regular(path: &Path) -> Result<File, ReadError> {
+    let file = open_nonblocking(path)?;
+    let file_type = file.metadata()?.file_type();
+    if !file_type.is_file() {
+        return Err(ReadError::NotRegular {
+            kind: kind_of(&file_type),
+        });
+    }
+    Ok(file)
 }
 
 #[cfg(unix)]

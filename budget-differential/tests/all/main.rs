@@ -6,6 +6,7 @@ mod chat_format;
 mod cupel_differential;
 mod cupel_parity;
 mod exact_counter;
+mod gguf_files;
 mod model_profiles;
 mod model_registry;
 mod prompt_default_counter;

@@ -94,6 +94,27 @@ fn deepseek_tokenizer_json_counts_as_hugging_face_tokenizers_does() {
 }
 
 #[test]
+fn mistral_v1_sentencepiece_model_counts_as_sentencepiece_does() {
+    agrees_with_reference("mistral_v1.model", None);
+}
+
+#[test]
+fn mistral_v3_sentencepiece_model_counts_as_sentencepiece_does() {
+    agrees_with_reference("mistral_v3.model", None);
+}
+
+#[test]
+fn mistral_v7_sentencepiece_model_counts_as_sentencepiece_does() {
+    agrees_with_reference("mistral_v7.model", None);
+}
+
+#[test]
+fn unigram_sentencepiece_models_count_as_sentencepiece_does() {
+    agrees_with_reference("sp_unigram_en.model", None);
+    agrees_with_reference("sp_ja.model", None);
+}
+
+#[test]
 fn a_rank_file_under_the_wrong_pattern_counts_differently() {
     // The pattern matters: Llama 3's ranks split Qwen's way (single digits)
     // count numbers differently. (Guards the test above against a pattern
@@ -150,7 +171,27 @@ fn broken_files_are_typed_errors_with_the_file() {
     let err = ExactCounter::from_file(&write("binary.model", &[0xff, 0xfe, 0]), None)
         .unwrap_err()
         .to_string();
-    assert!(err.contains("not UTF-8"), "{err}");
+    assert!(
+        err.contains("binary.model") && err.contains("not a SentencePiece model"),
+        "{err}"
+    );
+    // A GGUF header that ends early, and one whose string length claims
+    // more than any metadata may have.
+    let err = ExactCounter::from_file(&write("short.gguf", b"GGUF\x03\0\0\0"), None)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("short.gguf") && err.contains("ends early"),
+        "{err}"
+    );
+    let mut huge = b"GGUF\x03\0\0\0".to_vec();
+    huge.extend(0u64.to_le_bytes()); // tensors
+    huge.extend(1u64.to_le_bytes()); // one key
+    huge.extend(u64::MAX.to_le_bytes()); // its length
+    let err = ExactCounter::from_file(&write("huge.gguf", &huge), None)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("larger than the metadata may be"), "{err}");
     let err = ExactCounter::from_file(&dir.join("missing.tiktoken"), None).unwrap_err();
     assert!(matches!(err, TokenizerError::Read { .. }), "{err}");
     // A tekken file whose config asks for more ranks than it has.

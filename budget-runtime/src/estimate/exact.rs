@@ -33,9 +33,9 @@ enum Backend {
     /// A vocabulary read from a tiktoken or tekken file.
     #[cfg(feature = "bpe")]
     Loaded(Arc<crate::estimate::rank_bpe::RankBpe>),
-    /// A Hugging Face `tokenizer.json`.
-    #[cfg(feature = "huggingface")]
-    HuggingFace(Arc<crate::estimate::huggingface::HfTokenizer>),
+    /// A `tokenizer.json`, SentencePiece model or GGUF file.
+    #[cfg(feature = "bpe")]
+    File(Arc<crate::estimate::file_tokenizer::FileTokenizer>),
     /// No tokenizer is compiled in: no value of this type exists.
     #[cfg(not(feature = "bpe"))]
     #[allow(dead_code)] // uninhabited
@@ -76,8 +76,9 @@ const fn feature_of(encoding: Encoding) -> &'static str {
 ///   for both), built once per process on first use and shared;
 /// * a tokenizer file read from disk ([`from_file`](Self::from_file),
 ///   feature `bpe`): a tiktoken rank file (Llama 3 and 4, Qwen, OpenAI's
-///   encodings) with its [`SplitPattern`], Mistral's tekken JSON, or (feature
-///   `huggingface`) a Hugging Face `tokenizer.json`;
+///   encodings) with its [`SplitPattern`], Mistral's tekken JSON, a Hugging
+///   Face `tokenizer.json`, a SentencePiece `.model`, or a GGUF model file
+///   (llama.cpp, Ollama, LocalAI), all read natively;
 /// * a file in the local Hugging Face cache
 ///   ([`hf_cache_file`](crate::estimate::hf_cache_file)).
 ///
@@ -140,21 +141,32 @@ impl ExactCounter {
     /// * a JSON object with `config` and `vocab`: Mistral's tekken (its
     ///   pattern inside);
     /// * a JSON object with `model`: a Hugging Face `tokenizer.json`
-    ///   (feature `huggingface`);
+    ///   (byte-level BPE, SentencePiece-style BPE, unigram; its normalizer,
+    ///   pre-tokenizers and added tokens);
+    /// * a file starting with `GGUF`: a llama.cpp model, of which only the
+    ///   tokenizer metadata is read (`tokenizer.ggml.model` `llama` or
+    ///   `gpt2`), however large the file;
+    /// * a protobuf: a SentencePiece `.model` (BPE or unigram, byte
+    ///   fallback, its normalizer spec);
     /// * anything else: a tiktoken rank file, split by `pattern`, or when
     ///   that is `None` by the pattern its number of ranks identifies
     ///   ([`SplitPattern::for_vocabulary_size`]).
     ///
-    /// Building takes about a second for 128k–200k tokens; build once and
-    /// clone the counter. At most [`MAX_TOKENIZER_FILE_BYTES`] are read.
+    /// Counts follow each format's reference implementation (`tokenizers`,
+    /// `sentencepiece`, llama.cpp): no BOS or EOS, and a `tokenizer.json`'s
+    /// added tokens and a SentencePiece model's user-defined symbols found
+    /// in the text count one each. Building takes up to about a second for
+    /// 128k–262k tokens; build once and clone the counter. At most
+    /// [`MAX_TOKENIZER_FILE_BYTES`] are read (of a GGUF file, its metadata
+    /// only).
     ///
     /// # Errors
     /// [`TokenizerError::Read`] if the file cannot be read or is too large,
     /// [`TokenizerError::Format`] with the file (and line) if it is not a
-    /// tokenizer of a known format, [`TokenizerError::UnknownPattern`] if a
-    /// rank file's pattern is neither given nor identified,
-    /// [`TokenizerError::NotCompiledFormat`] for a `tokenizer.json` without
-    /// the `huggingface` feature.
+    /// tokenizer of a known format or uses a component this reader does not
+    /// support (named in the message: the count would not be exact),
+    /// [`TokenizerError::UnknownPattern`] if a rank file's pattern is neither
+    /// given nor identified.
     ///
     /// ```no_run
     /// use budget::estimate::{ExactCounter, SplitPattern, TokenCounter};
@@ -164,14 +176,21 @@ impl ExactCounter {
     /// ```
     #[cfg(feature = "bpe")]
     pub fn from_file(path: &Path, pattern: Option<SplitPattern>) -> Result<Self, TokenizerError> {
-        use crate::estimate::vocabulary;
+        use crate::estimate::{gguf, sentencepiece, tokenizer_json, vocabulary};
 
-        let data = read_bounded(path)?;
         let name = path
             .file_name()
             .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+        if starts_with_gguf_magic(path)? {
+            return Ok(Self::file(name, gguf::read(path)?));
+        }
+        let bytes = read_bounded(path)?;
+        let Ok(data) = std::str::from_utf8(&bytes) else {
+            // Binary: a SentencePiece model is a protobuf.
+            return Ok(Self::file(name, sentencepiece::read_model(&bytes, path)?));
+        };
         if data.trim_start().starts_with('{') {
-            let json: serde_json::Value = serde_json::from_str(&data).map_err(|e| {
+            let json: serde_json::Value = serde_json::from_str(data).map_err(|e| {
                 TokenizerError::format(path, Some(e.line()), format!("not JSON: {e}"))
             })?;
             if json.get("config").is_some() && json.get("vocab").is_some() {
@@ -180,7 +199,7 @@ impl ExactCounter {
                 return Ok(Self::loaded(name, tokenizer));
             }
             if json.get("model").is_some() {
-                return Self::hugging_face(name, &data, path);
+                return Ok(Self::file(name, tokenizer_json::read(&json, path)?));
             }
             return Err(TokenizerError::format(
                 path,
@@ -188,7 +207,12 @@ impl ExactCounter {
                 "a JSON file that is neither a tekken file (`config`, `vocab`) nor a Hugging Face tokenizer.json (`model`)".into(),
             ));
         }
-        let tokens = vocabulary::read_tiktoken(&data, path)?;
+        if bytes.first() == Some(&0x0A) {
+            // Field 1 (a piece), length-delimited: a SentencePiece model
+            // whose bytes happen to be UTF-8.
+            return Ok(Self::file(name, sentencepiece::read_model(&bytes, path)?));
+        }
+        let tokens = vocabulary::read_tiktoken(data, path)?;
         let pattern = match pattern.or_else(|| SplitPattern::for_vocabulary_size(tokens.len())) {
             Some(pattern) => pattern,
             None => {
@@ -211,23 +235,13 @@ impl ExactCounter {
         }
     }
 
-    #[cfg(all(feature = "bpe", feature = "huggingface"))]
-    fn hugging_face(name: String, json: &str, path: &Path) -> Result<Self, TokenizerError> {
-        let tokenizer = crate::estimate::huggingface::HfTokenizer::from_json(json, path)?;
-        Ok(Self {
+    #[cfg(feature = "bpe")]
+    fn file(name: String, tokenizer: crate::estimate::file_tokenizer::FileTokenizer) -> Self {
+        Self {
             name,
             encoding: None,
-            backend: Backend::HuggingFace(Arc::new(tokenizer)),
-        })
-    }
-
-    #[cfg(all(feature = "bpe", not(feature = "huggingface")))]
-    fn hugging_face(_name: String, _json: &str, path: &Path) -> Result<Self, TokenizerError> {
-        Err(TokenizerError::NotCompiledFormat {
-            path: path.to_path_buf(),
-            format: "Hugging Face tokenizer.json",
-            feature: "huggingface",
-        })
+            backend: Backend::File(Arc::new(tokenizer)),
+        }
     }
 
     /// The OpenAI encoding of a compiled-in counter; `None` for one read
@@ -261,16 +275,13 @@ impl ExactCounter {
 /// a regular file only (a FIFO or device is refused without blocking), and
 /// an error that never quotes the file.
 #[cfg(feature = "bpe")]
-fn read_bounded(path: &Path) -> Result<String, TokenizerError> {
+fn read_bounded(path: &Path) -> Result<Vec<u8>, TokenizerError> {
     use crate::file::ReadError;
-    crate::file::read_text(path, MAX_TOKENIZER_FILE_BYTES).map_err(|error| {
+    crate::file::read_bytes(path, MAX_TOKENIZER_FILE_BYTES).map_err(|error| {
         let message = match error {
             ReadError::TooLarge { .. } => format!(
-                "larger than {MAX_TOKENIZER_FILE_BYTES} bytes, the most a tokenizer file may have"
+                "larger than {MAX_TOKENIZER_FILE_BYTES} bytes, the most a tokenizer file may have (a GGUF model file may be of any size)"
             ),
-            ReadError::NotUtf8 { offset } => {
-                format!("not UTF-8 text (byte {offset}): a tokenizer file is text")
-            }
             other => other.to_string(),
         };
         TokenizerError::Read {
@@ -278,6 +289,20 @@ fn read_bounded(path: &Path) -> Result<String, TokenizerError> {
             message,
         }
     })
+}
+
+/// Whether the file at `path` starts as a GGUF file does (a regular file
+/// only; four bytes read).
+#[cfg(feature = "bpe")]
+fn starts_with_gguf_magic(path: &Path) -> Result<bool, TokenizerError> {
+    use std::io::Read;
+    let file = crate::file::open_regular(path).map_err(|error| TokenizerError::Read {
+        path: path.to_path_buf(),
+        message: error.to_string(),
+    })?;
+    let mut magic = [0u8; 4];
+    let read = file.take(4).read(&mut magic).unwrap_or(0);
+    Ok(read == 4 && &magic == crate::estimate::gguf::MAGIC)
 }
 
 /// Texts at least this long are counted in chunks on every core.
@@ -376,8 +401,8 @@ impl TokenCounter for ExactCounter {
             Backend::Compiled(tokenizer) => count_bpe(tokenizer, text),
             #[cfg(feature = "bpe")]
             Backend::Loaded(tokenizer) => tokenizer.count(text),
-            #[cfg(feature = "huggingface")]
-            Backend::HuggingFace(tokenizer) => tokenizer.count(text),
+            #[cfg(feature = "bpe")]
+            Backend::File(tokenizer) => tokenizer.count(text),
             #[cfg(not(feature = "bpe"))]
             Backend::None(never) => match *never {},
         }

@@ -37,18 +37,34 @@ mod default_counter;
 mod encoding;
 mod exact;
 mod features;
+#[cfg(feature = "bpe")]
+mod file_tokenizer;
 mod fitted;
+#[cfg(feature = "bpe")]
+mod gguf;
 mod hf_cache;
-#[cfg(feature = "huggingface")]
-mod huggingface;
+#[cfg(feature = "bpe")]
+mod merge_bpe;
+#[cfg(feature = "bpe")]
+mod normalizer;
 mod on_demand;
+#[cfg(feature = "bpe")]
+mod pre_tokenizer;
 #[cfg(feature = "bpe")]
 mod rank_bpe;
 #[cfg(test)]
 mod reference;
 mod scaled;
 mod seed;
+#[cfg(feature = "bpe")]
+mod sentencepiece;
 mod split_pattern;
+#[cfg(feature = "bpe")]
+mod split_regex;
+#[cfg(feature = "bpe")]
+mod tokenizer_json;
+#[cfg(feature = "bpe")]
+mod unigram;
 mod upper_bound;
 #[cfg(feature = "bpe")]
 mod vocabulary;

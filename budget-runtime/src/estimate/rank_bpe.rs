@@ -11,9 +11,9 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use regex_automata::{Anchored, Input, meta::Regex};
 use unicode_normalization::UnicodeNormalization;
 
+use crate::estimate::split_regex::Splitter;
 use crate::estimate::{SplitPattern, TokenizerError};
 
 /// Pieces up to this many bytes are merged on the stack.
@@ -176,53 +176,6 @@ impl RankBpe {
     }
 }
 
-/// Splits text into pieces with a tiktoken-style pattern, its final
-/// `\s+(?!\S)` emulated without look-ahead ([`SplitPattern::lookahead_parts`]).
-struct Splitter {
-    regex: Regex,
-    /// Per pattern: whether its last character is a look-ahead to give back.
-    lookahead: Vec<bool>,
-}
-
-impl Splitter {
-    fn new(pattern: &SplitPattern) -> Result<Self, TokenizerError> {
-        let parts = pattern.lookahead_parts();
-        let regexes: Vec<&str> = parts.iter().map(|(p, _)| p.as_str()).collect();
-        let regex = Regex::new_many(&regexes).map_err(|e| TokenizerError::Pattern {
-            pattern: pattern.name().to_owned(),
-            message: e.to_string(),
-        })?;
-        Ok(Self {
-            regex,
-            lookahead: parts.iter().map(|(_, l)| *l).collect(),
-        })
-    }
-
-    /// The pieces of `text`, in order, covering all of it: where the
-    /// pattern matches nothing (or only a look-ahead), one character.
-    fn split<'t>(&'t self, text: &'t str) -> impl Iterator<Item = &'t str> + 't {
-        let mut at = 0;
-        std::iter::from_fn(move || {
-            let rest = text.get(at..).filter(|r| !r.is_empty())?;
-            let mut len = self
-                .regex
-                .find(Input::new(rest).anchored(Anchored::Yes))
-                .map_or(0, |m| {
-                    let mut len = m.end();
-                    if self.lookahead[m.pattern().as_usize()] {
-                        len -= rest[..len].chars().next_back().map_or(0, char::len_utf8);
-                    }
-                    len
-                });
-            if len == 0 {
-                len = rest.chars().next().map_or(rest.len(), char::len_utf8);
-            }
-            at += len;
-            Some(&rest[..len])
-        })
-    }
-}
-
 impl std::fmt::Debug for RankBpe {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RankBpe")
@@ -260,18 +213,6 @@ mod tests {
         let bpe = RankBpe::new(bytes_and(&["abc"]), &SplitPattern::CL100K).unwrap();
         assert_eq!(bpe.count("abc"), 1);
         assert_eq!(bpe.count("abcd"), 4);
-    }
-
-    #[test]
-    fn pieces_cover_the_text() {
-        let splitter = Splitter::new(&SplitPattern::CL100K).unwrap();
-        for text in ["Hello, world!  \n\n x", "  a", "a  ", "'s 1234 ..."] {
-            assert_eq!(splitter.split(text).collect::<String>(), text);
-        }
-        let pieces: Vec<_> = splitter.split("a   b").collect();
-        assert_eq!(pieces, ["a", "  ", " b"]); // whitespace before a word gives it a space
-        let narrow = Splitter::new(&SplitPattern::custom("letters", r"\p{L}+", false)).unwrap();
-        assert_eq!(narrow.split("ab12").collect::<Vec<_>>(), ["ab", "1", "2"]);
     }
 
     /// The stack path (short pieces) and the heap path (long ones) agree
