@@ -158,15 +158,17 @@ pub struct ModelArgs {
     /// The model the prompt is for (`gpt-4o`, `claude-sonnet-4-5`,
     /// `llama3.1`, `Qwen/Qwen2.5-7B-Instruct`, …): counts with its tokenizer
     /// (exact for OpenAI models and for open models whose tokenizer file is
-    /// in the local Hugging Face cache, else a documented estimate), and
+    /// in the local Hugging Face cache or whose GGUF is in Ollama's store,
+    /// else a documented estimate; the report names the file used), and
     /// `pack --budget auto` becomes its window minus its output reserve. Replaces
     /// --counter.
     #[arg(long, value_name = "NAME", conflicts_with = "counter")]
     pub model: Option<String>,
-    /// Count exactly with this tokenizer file: a tiktoken rank file (Llama
-    /// 3 and 4, Qwen; its split pattern from --model or its size), Mistral's
-    /// tekken.json, or a Hugging Face tokenizer.json (feature
-    /// `huggingface`). Never downloaded. Replaces --counter.
+    /// Count exactly with this tokenizer file: a Hugging Face
+    /// tokenizer.json, a SentencePiece .model, a GGUF model file (only its
+    /// metadata is read), Mistral's tekken.json, or a tiktoken rank file
+    /// (Llama 3 and 4, Qwen; its split pattern from --model or its size).
+    /// Never downloaded. Replaces --counter.
     #[arg(long, value_name = "FILE", conflicts_with = "counter")]
     pub tokenizer: Option<PathBuf>,
     /// Model profiles of your own (TOML, `[models."name"]` tables: `base`,

@@ -9,12 +9,30 @@
 //! a token reachable by two different pairs joins only through the listed
 //! one.
 
+use std::cell::RefCell;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Pieces of up to this many symbols are merged by a scan; longer ones
 /// through a heap.
 const SHORT_PIECE: usize = 48;
+
+/// Pieces of up to this many bytes are remembered, per thread.
+const CACHED_PIECE: usize = 24;
+
+/// The most pieces remembered per thread before the memory is cleared.
+const CACHE_ENTRIES: usize = 1 << 16;
+
+thread_local! {
+    /// Counts of recent pieces, for the model whose `cache_id` is first:
+    /// words repeat, and a remembered one costs one hash lookup.
+    static CACHE: RefCell<(u64, foldhash::HashMap<Box<[u8]>, u32>)> =
+        RefCell::new((0, foldhash::HashMap::default()));
+}
+
+/// The `cache_id` of the next model built.
+static NEXT_CACHE_ID: AtomicU64 = AtomicU64::new(1);
 
 /// What a piece starts as.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -52,6 +70,10 @@ pub(crate) struct MergeBpe {
     unknown: Unknown,
     /// Ids of the `<0xNN>` tokens, for byte fallback.
     byte_tokens: Option<Box<[u32; 256]>>,
+    /// Ids of the single-byte tokens ([`Symbols::Bytes`]).
+    byte_ids: Box<[u32; 256]>,
+    /// Which model the thread's piece cache holds.
+    cache_id: u64,
     /// A piece that is a token counts one without merging (Hugging Face's
     /// `ignore_merges`, set by Llama 3's `tokenizer.json`).
     ignore_merges: bool,
@@ -105,12 +127,20 @@ impl MergeBpe {
             }
             ids
         });
+        let mut byte_ids = Box::new([UNK; 256]);
+        for (byte, id) in (0..=255u8).zip(byte_ids.iter_mut()) {
+            if let Some(&found) = vocab.get([byte].as_slice()) {
+                *id = found;
+            }
+        }
         Self {
             vocab,
             merges: table,
             symbols,
             unknown,
             byte_tokens,
+            byte_ids,
+            cache_id: NEXT_CACHE_ID.fetch_add(1, Ordering::Relaxed),
             ignore_merges,
         }
     }
@@ -123,6 +153,34 @@ impl MergeBpe {
         if self.ignore_merges && self.vocab.contains_key(piece) {
             return 1;
         }
+        if piece.len() > CACHED_PIECE {
+            return self.merge(piece);
+        }
+        let cached = CACHE.with(|cache| {
+            let cache = cache.borrow();
+            (cache.0 == self.cache_id)
+                .then(|| cache.1.get(piece).copied())
+                .flatten()
+        });
+        if let Some(count) = cached {
+            return u64::from(count);
+        }
+        let count = self.merge(piece);
+        CACHE.with(|cache| {
+            let mut cache = cache.borrow_mut();
+            if cache.0 != self.cache_id || cache.1.len() >= CACHE_ENTRIES {
+                cache.0 = self.cache_id;
+                cache.1.clear();
+            }
+            cache
+                .1
+                .insert(piece.into(), u32::try_from(count).unwrap_or(u32::MAX));
+        });
+        count
+    }
+
+    /// The number of tokens `piece` merges to.
+    fn merge(&self, piece: &[u8]) -> u64 {
         let mut ids = Vec::with_capacity(piece.len());
         self.initial_symbols(piece, &mut ids);
         if ids.len() <= SHORT_PIECE {
@@ -138,7 +196,7 @@ impl MergeBpe {
         match self.symbols {
             Symbols::Bytes => {
                 for byte in piece {
-                    let id = self.vocab.get([*byte].as_slice()).copied().unwrap_or(UNK);
+                    let id = self.byte_ids[usize::from(*byte)];
                     self.push_known_or_unknown(id, std::slice::from_ref(byte), ids);
                 }
             }

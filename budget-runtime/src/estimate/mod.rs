@@ -47,6 +47,7 @@ mod hf_cache;
 mod merge_bpe;
 #[cfg(feature = "bpe")]
 mod normalizer;
+mod ollama_store;
 mod on_demand;
 #[cfg(feature = "bpe")]
 mod pre_tokenizer;
@@ -77,6 +78,7 @@ pub use encoding::{Encoding, UnknownEncoding};
 pub use exact::{ExactCounter, MAX_TOKENIZER_FILE_BYTES, TokenizerError};
 pub use features::{FEATURE_COUNT, Feature, TextFeatures};
 pub use hf_cache::hf_cache_file;
+pub use ollama_store::ollama_model_file;
 pub use on_demand::{CountingWork, OnDemandCounts};
 pub use scaled::ScaledCounter;
 pub use seed::RatioEstimator;

@@ -50,8 +50,11 @@ impl ModelProfile {
     /// * an OpenAI encoding: exact, compiled in (without its feature, the
     ///   UTF-8 length, which no tokenizer's count exceeds);
     /// * a tokenizer file: exact, from the profile's `path`, else from the
-    ///   local Hugging Face cache; if neither is there (or the file's format
-    ///   is not compiled in), `o200k_base` times the profile's margin;
+    ///   local Hugging Face cache, else from the GGUF of the model pulled
+    ///   into Ollama under one of its `name:tag` names
+    ///   ([`ollama_model_file`](crate::estimate::ollama_model_file)); if
+    ///   none is there (or the reader is not compiled in), `o200k_base`
+    ///   times the profile's margin;
     /// * no public tokenizer: `o200k_base` times the margin.
     ///
     /// # Errors
@@ -87,9 +90,28 @@ impl ModelProfile {
                         }
                     }
                 }
+                // A model pulled into Ollama under one of its names.
+                let tags = std::iter::once(&self.name).chain(&self.aliases);
+                for tag in tags.filter(|t| t.contains(':')) {
+                    let Some(found) = crate::estimate::ollama_model_file(tag) else {
+                        continue;
+                    };
+                    match from_file(&found, pattern.clone()) {
+                        Ok(mut counter) => {
+                            counter.description = format!("ollama {tag} GGUF (exact)");
+                            return Ok(counter);
+                        }
+                        Err(error) => {
+                            tracing::warn!(%error, "skipping an Ollama model file");
+                            unusable.get_or_insert(error);
+                        }
+                    }
+                }
                 let why = match unusable {
-                    Some(error) => format!("the cached tokenizer cannot be used: {error}"),
-                    None => format!("no tokenizer file of {hf_repo} found: give its path"),
+                    Some(error) => format!("the local tokenizer cannot be used: {error}"),
+                    None => format!(
+                        "no tokenizer file of {hf_repo} found in the Hugging Face cache or Ollama's store: give its path"
+                    ),
                 };
                 Ok(scaled(*margin, &why))
             }
