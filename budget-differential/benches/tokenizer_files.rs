@@ -7,7 +7,10 @@
 //!   look-ahead-free `regex-automata` pretokenizer) against `tiktoken-rs`'s
 //!   `CoreBPE` built from the same ranks and pattern;
 //! - a Hugging Face `tokenizer.json` (DeepSeek V3): our counter against the
-//!   `tokenizers` crate called directly.
+//!   `tokenizers` crate called directly;
+//! - SentencePiece models and GGUF files: ours alone (the reference,
+//!   Google's `sentencepiece`, is timed on the same files by
+//!   `scripts/reference_speed.py`).
 //!
 //! Needs `scripts/references.sh` (the files).
 //!
@@ -152,6 +155,25 @@ fn throughput(c: &mut Criterion) {
                 .sum::<usize>()
         })
     });
+
+    // No Rust reference: `scripts/reference_speed.py` times Google's
+    // `sentencepiece` on the same files.
+    for (label, name) in [
+        ("mistral_v3", "mistral_v3.model"),
+        ("sp_unigram_en", "sp_unigram_en.model"),
+        ("gguf_llama_spm", "gguf/ggml-vocab-llama-spm.gguf"),
+        ("gguf_qwen2", "gguf/ggml-vocab-qwen2.gguf"),
+    ] {
+        let ours = ExactCounter::from_file(&file(name), None).expect("ours");
+        group.bench_function(format!("{label}/budget"), |b| {
+            b.iter(|| {
+                texts
+                    .iter()
+                    .map(|t| ours.count_tokens(black_box(t)))
+                    .sum::<u64>()
+            })
+        });
+    }
     group.finish();
 }
 

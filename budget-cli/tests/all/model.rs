@@ -4,7 +4,7 @@
 
 use crate::common;
 
-use common::{budget_in, o200k, project, tree};
+use common::{budget_in, budget_with_env, o200k, project, tree};
 
 #[test]
 fn count_reports_the_models_counter_and_window() {
@@ -77,11 +77,11 @@ fn pack_budget_auto_is_the_window_minus_the_reserve() {
 #[test]
 fn unknown_models_and_broken_tokenizers_exit_2_with_the_reason() {
     let dir = project();
-    let run = budget_in(dir.path(), &["count", "--model", "gpt4o"]);
+    let run = budget_in(dir.path(), &["count", "--model", "gpt-4oo"]);
     assert_eq!(run.code, 2);
     assert!(
         run.stderr
-            .contains(r#"unknown model "gpt4o" (did you mean "gpt-4o"?)"#),
+            .contains(r#"unknown model "gpt-4oo" (did you mean "gpt-4o"?)"#),
         "{}",
         run.stderr
     );
@@ -265,5 +265,121 @@ fn a_models_tokenizer_in_the_hugging_face_cache_counts_exactly() {
     assert_eq!(
         report["counter"],
         "meta-llama/Llama-3.1-8B-Instruct tokenizer.model (exact)"
+    );
+}
+
+/// The reference tokenizer files `scripts/references.sh` installs.
+fn reference_file(name: &str) -> std::path::PathBuf {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../target/references/files")
+        .join(name);
+    assert!(
+        path.is_file(),
+        "{}: run scripts/references.sh first",
+        path.display()
+    );
+    path
+}
+
+/// Text whose counts the references give: Llama 3 (`tiktoken` over
+/// `llama3.tiktoken`) 12, Mistral v3 (`sentencepiece`) 20, DeepSeek V3
+/// (`tokenizers`) 17.
+const MIXED: &str = "Hello world 12345 こんにちは\n\tfn main() {}";
+
+#[test]
+fn tokenizer_files_of_every_format_count_exactly_in_the_default_build() {
+    let dir = tree(&[("mixed.txt", MIXED.as_bytes())]);
+    for (file, expected) in [
+        ("gguf/ggml-vocab-llama-bpe.gguf", 12),
+        ("mistral_v3.model", 20),
+        ("deepseek_v3.json", 17),
+    ] {
+        let path = reference_file(file);
+        let run = budget_in(
+            dir.path(),
+            &[
+                "count",
+                "--format",
+                "json",
+                "--tokenizer",
+                path.to_str().unwrap(),
+            ],
+        );
+        assert_eq!(run.code, 0, "{file}: {}", run.stderr);
+        let json = run.json();
+        assert_eq!(json["total_tokens"], expected, "{file}: {json}");
+        let name = std::path::Path::new(file)
+            .file_name()
+            .unwrap()
+            .to_str()
+            .unwrap();
+        assert!(
+            json.to_string().contains(&format!("{name} (exact)")),
+            "{file}: {json}"
+        );
+    }
+}
+
+#[test]
+fn a_model_pulled_into_ollama_counts_with_its_gguf() {
+    // An Ollama store as `ollama pull llama3.1:8b` leaves it, the model
+    // blob being llama.cpp's Llama 3 vocabulary file.
+    let store = tempfile::tempdir().unwrap();
+    let manifests = store
+        .path()
+        .join("manifests/registry.ollama.ai/library/llama3.1");
+    std::fs::create_dir_all(&manifests).unwrap();
+    std::fs::create_dir_all(store.path().join("blobs")).unwrap();
+    std::fs::write(
+        manifests.join("8b"),
+        r#"{"schemaVersion":2,"layers":[{"mediaType":"application/vnd.ollama.image.model","digest":"sha256:0123abcd","size":1}]}"#,
+    )
+    .unwrap();
+    std::fs::copy(
+        reference_file("gguf/ggml-vocab-llama-bpe.gguf"),
+        store.path().join("blobs/sha256-0123abcd"),
+    )
+    .unwrap();
+    let dir = tree(&[("mixed.txt", MIXED.as_bytes())]);
+    let empty_cache = tempfile::tempdir().unwrap();
+    let env = [
+        ("OLLAMA_MODELS", store.path().as_os_str()),
+        ("HF_HUB_CACHE", empty_cache.path().as_os_str()),
+    ];
+    // Any spelling of the model finds the same profile and its GGUF.
+    for name in [
+        "llama3.1",
+        "llama-3.1-8b",
+        "meta-llama/Llama-3.1-8B-Instruct",
+    ] {
+        let run = budget_with_env(
+            dir.path(),
+            &["count", "--format", "json", "--model", name],
+            &env,
+        );
+        assert_eq!(run.code, 0, "{name}: {}", run.stderr);
+        let json = run.json();
+        assert_eq!(json["total_tokens"], 12, "{name}: {json}");
+        assert!(
+            json.to_string().contains("ollama llama3.1:8b GGUF (exact)"),
+            "{name}: {json}"
+        );
+    }
+    // Without the store: the documented estimate, which says why.
+    let none = tempfile::tempdir().unwrap();
+    let env = [
+        ("OLLAMA_MODELS", none.path().as_os_str()),
+        ("HF_HUB_CACHE", empty_cache.path().as_os_str()),
+    ];
+    let run = budget_with_env(
+        dir.path(),
+        &["count", "--format", "json", "--model", "llama3.1"],
+        &env,
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.json().to_string().contains("estimate"),
+        "{}",
+        run.json()
     );
 }

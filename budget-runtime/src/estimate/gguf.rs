@@ -21,7 +21,7 @@ use crate::estimate::{SplitPattern, TokenizerError};
 
 /// The most metadata read from a GGUF file, in bytes: the largest
 /// vocabularies (262,144 tokens with merges) take about 20 MB.
-pub const MAX_GGUF_METADATA_BYTES: u64 = 128 * 1024 * 1024;
+pub(crate) const MAX_GGUF_METADATA_BYTES: u64 = 128 * 1024 * 1024;
 
 /// The first bytes of every GGUF file.
 pub(crate) const MAGIC: &[u8; 4] = b"GGUF";

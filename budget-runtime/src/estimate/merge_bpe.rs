@@ -24,11 +24,12 @@ const CACHED_PIECE: usize = 24;
 /// The most pieces remembered per thread before the memory is cleared.
 const CACHE_ENTRIES: usize = 1 << 16;
 
+/// Counts of recent pieces, and the `cache_id` of the model they are of.
+type PieceCache = (u64, foldhash::HashMap<Box<[u8]>, u32>);
+
 thread_local! {
-    /// Counts of recent pieces, for the model whose `cache_id` is first:
-    /// words repeat, and a remembered one costs one hash lookup.
-    static CACHE: RefCell<(u64, foldhash::HashMap<Box<[u8]>, u32>)> =
-        RefCell::new((0, foldhash::HashMap::default()));
+    /// Words repeat: a remembered piece costs one hash lookup.
+    static CACHE: RefCell<PieceCache> = RefCell::new((0, foldhash::HashMap::default()));
 }
 
 /// The `cache_id` of the next model built.

@@ -4,10 +4,12 @@
 
 /// A unigram model.
 pub(crate) struct Unigram {
-    /// Score of each piece, by its bytes.
-    pieces: foldhash::HashMap<Box<[u8]>, f64>,
-    /// The longest piece, in bytes.
-    longest: usize,
+    /// A byte trie of the pieces: `node << 8 | byte` → child node; a search
+    /// along the text stops as soon as no piece starts that way.
+    edges: foldhash::HashMap<u64, u32>,
+    /// The score of the piece ending at each node, if one does (node 0 is
+    /// the root).
+    scores: Vec<Option<f64>>,
     /// The score of an unknown character.
     unknown_score: f64,
     /// Whether an unknown character is one token per UTF-8 byte.
@@ -22,19 +24,31 @@ impl Unigram {
             .iter()
             .map(|(_, score)| *score)
             .fold(f64::INFINITY, f64::min);
-        let mut map = foldhash::HashMap::with_capacity_and_hasher(pieces.len(), Default::default());
-        let mut longest = 0;
+        let mut edges =
+            foldhash::HashMap::with_capacity_and_hasher(pieces.len() * 4, Default::default());
+        let mut scores = vec![None];
         for (id, (piece, score)) in pieces.into_iter().enumerate() {
             if Some(id) == unk || piece.is_empty() {
                 continue;
             }
-            longest = longest.max(piece.len());
-            map.entry(piece.into_bytes().into_boxed_slice())
-                .or_insert(score);
+            let mut node = 0u32;
+            for &byte in piece.as_bytes() {
+                let next = u32::try_from(scores.len()).unwrap_or(u32::MAX);
+                node = *edges
+                    .entry(u64::from(node) << 8 | u64::from(byte))
+                    .or_insert_with(|| {
+                        scores.push(None);
+                        next
+                    });
+            }
+            let slot = &mut scores[node as usize];
+            if slot.is_none() {
+                *slot = Some(score);
+            }
         }
         Self {
-            pieces: map,
-            longest,
+            edges,
+            scores,
             unknown_score: if lowest.is_finite() {
                 lowest - 10.0
             } else {
@@ -63,11 +77,19 @@ impl Unigram {
             let base = best[start];
             let char_len = (start + 1..=n).find(|&i| is_boundary(i)).unwrap_or(n) - start;
             let mut single = false;
-            for end in start + 1..=n.min(start + self.longest) {
+            let mut node = 0u32;
+            for end in start + 1..=n {
+                let Some(&next) = self
+                    .edges
+                    .get(&(u64::from(node) << 8 | u64::from(piece[end - 1])))
+                else {
+                    break;
+                };
+                node = next;
                 if !is_boundary(end) {
                     continue;
                 }
-                if let Some(&score) = self.pieces.get(&piece[start..end]) {
+                if let Some(score) = self.scores[node as usize] {
                     single |= end - start == char_len;
                     let total = base.0 + score;
                     if total > best[end].0 {

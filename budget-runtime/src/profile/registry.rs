@@ -149,6 +149,21 @@ pub struct ModelRegistry {
     profiles: Vec<ModelProfile>,
 }
 
+/// How a model name is spelled once its organization, `:latest`, an
+/// `-instruct` or `-it` ending, separators and case are set aside.
+fn spelling(name: &str) -> String {
+    let name = name.rsplit('/').next().unwrap_or(name).to_ascii_lowercase();
+    let name = name
+        .strip_suffix(":latest")
+        .unwrap_or(&name)
+        .replace([':', '_', ' '], "-");
+    let name = ["-instruct", "-it"]
+        .iter()
+        .find_map(|end| name.strip_suffix(end))
+        .unwrap_or(&name);
+    name.replace('-', "")
+}
+
 impl ModelRegistry {
     /// The built-in profiles (OpenAI, Anthropic, Google, Meta, Qwen,
     /// Mistral, DeepSeek, Microsoft).
@@ -163,8 +178,8 @@ impl ModelRegistry {
     ///
     /// ```
     /// let registry = budget::profile::ModelRegistry::builtin();
-    /// let err = registry.lookup("gpt4o").unwrap_err();
-    /// assert_eq!(err.to_string(), r#"unknown model "gpt4o" (did you mean "gpt-4o"?)"#);
+    /// let err = registry.lookup("gpt-4oo").unwrap_err();
+    /// assert_eq!(err.to_string(), r#"unknown model "gpt-4oo" (did you mean "gpt-4o"?)"#);
     /// ```
     ///
     /// # Errors
@@ -184,9 +199,31 @@ impl ModelRegistry {
     }
 
     /// The profile named or aliased `name` (ASCII case-insensitive); a
-    /// profile you added wins over a built-in one of the same name.
+    /// profile you added wins over a built-in one of the same name. Failing
+    /// that, the profile a name or alias of which is spelled the same way
+    /// once the organization (`meta-llama/`), `:latest`, an `-instruct` or
+    /// `-it` ending and the separators `-`, `_`, `:` are set aside: the
+    /// names people type for one model (`llama-3.1-8b`, `llama3.1:8b`,
+    /// `meta-llama/Llama-3.1-8B-Instruct`) find one profile.
+    ///
+    /// ```
+    /// let registry = budget::profile::ModelRegistry::builtin();
+    /// let name = |n: &str| registry.get(n).map(|p| p.name.as_str());
+    /// assert_eq!(name("llama-3.1-8b"), Some("llama-3.1-8b-instruct"));
+    /// assert_eq!(name("Llama3.1:8B"), Some("llama-3.1-8b-instruct"));
+    /// assert_eq!(name("meta-llama/Llama-3.1-8B-Instruct"), Some("llama-3.1-8b-instruct"));
+    /// assert_eq!(name("llama3.1:latest"), Some("llama-3.1-8b-instruct"));
+    /// ```
     pub fn get(&self, name: &str) -> Option<&ModelProfile> {
-        self.profiles.iter().rev().find(|p| p.answers_to(name))
+        if let Some(found) = self.profiles.iter().rev().find(|p| p.answers_to(name)) {
+            return Some(found);
+        }
+        let wanted = spelling(name);
+        self.profiles.iter().rev().find(|p| {
+            std::iter::once(&p.name)
+                .chain(&p.aliases)
+                .any(|known| spelling(known) == wanted)
+        })
     }
 
     /// Adds `profile`, replacing any profile of the same name.
