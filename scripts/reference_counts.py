@@ -8,7 +8,8 @@ Meta's `llama_models`; Qwen with the pattern and NFC normalisation of Qwen's
 tokenizer code), `mistral-common`'s Tekkenizer, Hugging Face `tokenizers`
 (DeepSeek V3's tokenizer.json), Google's `sentencepiece` (Mistral's
 SentencePiece models v1, v3 and v7; its own unigram test models,
-English and Japanese, with NFKC character maps). Ordinary encoding: no BOS/EOS, special-token
+English and Japanese, with NFKC character maps; Gemma 3's model, which
+vocab/gemma3 ships). Ordinary encoding: no BOS/EOS, special-token
 text counted as text where the reference allows it.
 
 Samples: the multilingual samples and the 160 corpus files of budget-runtime's
@@ -43,8 +44,8 @@ def tiktoken_counter(name, pattern, nfc=False):
 
 tekken = Tekkenizer.from_file(os.path.join(files, "tekken_240911.json"))
 deepseek = Tokenizer.from_file(os.path.join(files, "deepseek_v3.json"))
-def sentencepiece_counter(name):
-    sp = sentencepiece.SentencePieceProcessor(model_file=os.path.join(files, name))
+def sentencepiece_counter(name, directory=files):
+    sp = sentencepiece.SentencePieceProcessor(model_file=os.path.join(directory, name))
     return lambda text: len(sp.encode(text))
 
 
@@ -59,6 +60,9 @@ counters = {
     "mistral_v7.model": sentencepiece_counter("mistral_v7.model"),
     "sp_unigram_en.model": sentencepiece_counter("sp_unigram_en.model"),
     "sp_ja.model": sentencepiece_counter("sp_ja.model"),
+    # Gemma 3's model, shipped in vocab/gemma3 (Gemini counts with it).
+    "gemma3": sentencepiece_counter(
+        "gemma3_cleaned_262144_v2.spiece.model", os.path.join(root, "vocab/gemma3/data")),
 }
 
 samples = []

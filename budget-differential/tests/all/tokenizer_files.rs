@@ -12,7 +12,9 @@
 use std::path::PathBuf;
 use std::sync::LazyLock;
 
-use budget_runtime::estimate::{ExactCounter, SplitPattern, TokenCounter, TokenizerError};
+use budget_runtime::estimate::{
+    ExactCounter, ShippedVocabulary, SplitPattern, TokenCounter, TokenizerError,
+};
 
 /// `target/references` of the workspace.
 fn references() -> PathBuf {
@@ -44,6 +46,12 @@ static SAMPLES: LazyLock<Vec<Sample>> = LazyLock::new(|| {
 /// Every sample counted by the file `file` equals the reference's count.
 fn agrees_with_reference(file: &str, pattern: Option<SplitPattern>) {
     let counter = ExactCounter::from_file(&references().join("files").join(file), pattern).unwrap();
+    counts_as_reference(&counter, file);
+}
+
+/// Every sample counted by `counter` equals the count of the reference
+/// named `file` in `counts.jsonl`.
+fn counts_as_reference(counter: &ExactCounter, file: &str) {
     assert!(SAMPLES.len() > 350, "{} samples", SAMPLES.len());
     let mut differences = Vec::new();
     for sample in SAMPLES.iter() {
@@ -112,6 +120,21 @@ fn mistral_v7_sentencepiece_model_counts_as_sentencepiece_does() {
 fn unigram_sentencepiece_models_count_as_sentencepiece_does() {
     agrees_with_reference("sp_unigram_en.model", None);
     agrees_with_reference("sp_ja.model", None);
+}
+
+/// The vocabularies compiled in from the `vocab/*` data crates count as
+/// the references count the files they come from.
+#[test]
+fn shipped_vocabularies_count_as_their_references_do() {
+    for (vocabulary, reference) in [
+        (ShippedVocabulary::Gemma3, "gemma3"),
+        (ShippedVocabulary::Qwen, "qwen.tiktoken"),
+        (ShippedVocabulary::DeepSeekV3, "deepseek_v3.json"),
+        (ShippedVocabulary::Tekken, "tekken_240911.json"),
+    ] {
+        let counter = ExactCounter::shipped(vocabulary).unwrap();
+        counts_as_reference(&counter, reference);
+    }
 }
 
 #[test]

@@ -19,7 +19,7 @@ use std::sync::Arc;
 
 #[cfg(feature = "bpe")]
 use crate::estimate::SplitPattern;
-use crate::estimate::{Encoding, TokenCounter};
+use crate::estimate::{Encoding, ShippedVocabulary, TokenCounter};
 
 #[cfg(feature = "bpe")]
 use crate::estimate::compiled::CompiledBpe;
@@ -176,18 +176,94 @@ impl ExactCounter {
     /// ```
     #[cfg(feature = "bpe")]
     pub fn from_file(path: &Path, pattern: Option<SplitPattern>) -> Result<Self, TokenizerError> {
-        use crate::estimate::{gguf, sentencepiece, tokenizer_json, vocabulary};
-
         let name = path
             .file_name()
             .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
         if starts_with_gguf_magic(path)? {
-            return Ok(Self::file(name, gguf::read(path)?));
+            return Ok(Self::file(name, crate::estimate::gguf::read(path)?));
         }
-        let bytes = read_bounded(path)?;
-        let Ok(data) = std::str::from_utf8(&bytes) else {
+        Self::parse(name, &read_bounded(path)?, pattern, path)
+    }
+
+    /// A counter for the contents of a tokenizer file already in memory (a
+    /// vocabulary compiled into a program with `include_bytes!`), in any
+    /// format [`from_file`](Self::from_file) reads; `name` is what
+    /// [`name`](Self::name) and errors call it.
+    ///
+    /// # Errors
+    /// As [`from_file`](Self::from_file), but never [`TokenizerError::Read`].
+    ///
+    /// ```no_run
+    /// use budget::estimate::{ExactCounter, TokenCounter};
+    /// // Or `include_bytes!`: the contents, however they got there.
+    /// let gemma3 = std::fs::read("gemma3.spiece.model")?;
+    /// let gemma = ExactCounter::from_bytes("gemma3.spiece.model", &gemma3, None)?;
+    /// assert_eq!(gemma.count_tokens("What is your name?"), 5);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[cfg(feature = "bpe")]
+    pub fn from_bytes(
+        name: &str,
+        bytes: &[u8],
+        pattern: Option<SplitPattern>,
+    ) -> Result<Self, TokenizerError> {
+        let path = Path::new(name);
+        if bytes.starts_with(crate::estimate::gguf::MAGIC) {
+            let tokenizer = crate::estimate::gguf::read_from(bytes, path)?;
+            return Ok(Self::file(name.to_owned(), tokenizer));
+        }
+        Self::parse(name.to_owned(), bytes, pattern, path)
+    }
+
+    /// A counter for a vocabulary compiled in from its data crate, built on
+    /// first use (once per process; up to about a second for the largest)
+    /// and shared.
+    ///
+    /// # Errors
+    /// [`TokenizerError::NotShipped`] if its cargo feature (named in the
+    /// error) is off.
+    ///
+    /// ```
+    /// use budget::estimate::{ExactCounter, ShippedVocabulary, TokenCounter};
+    /// match ExactCounter::shipped(ShippedVocabulary::Gemma3) {
+    ///     Ok(gemma) => assert_eq!(gemma.count_tokens("What is your name?"), 5),
+    ///     Err(error) => assert!(error.to_string().contains("vocab-gemma3")),
+    /// }
+    /// ```
+    pub fn shipped(vocabulary: ShippedVocabulary) -> Result<Self, TokenizerError> {
+        #[cfg(feature = "bpe")]
+        if let Some((name, bytes)) = vocabulary.data() {
+            static BUILT: [std::sync::OnceLock<ExactCounter>; 4] =
+                [const { std::sync::OnceLock::new() }; 4];
+            let slot = &BUILT[ShippedVocabulary::ALL
+                .iter()
+                .position(|v| *v == vocabulary)
+                .unwrap_or(0)];
+            if let Some(built) = slot.get() {
+                return Ok(built.clone());
+            }
+            let built = Self::from_bytes(name, bytes, vocabulary.pattern())?;
+            return Ok(slot.get_or_init(|| built).clone());
+        }
+        Err(TokenizerError::NotShipped {
+            vocabulary,
+            feature: vocabulary.feature(),
+        })
+    }
+
+    /// A counter for the contents of a tokenizer file other than GGUF.
+    #[cfg(feature = "bpe")]
+    fn parse(
+        name: String,
+        bytes: &[u8],
+        pattern: Option<SplitPattern>,
+        path: &Path,
+    ) -> Result<Self, TokenizerError> {
+        use crate::estimate::{sentencepiece, tokenizer_json, vocabulary};
+
+        let Ok(data) = std::str::from_utf8(bytes) else {
             // Binary: a SentencePiece model is a protobuf.
-            return Ok(Self::file(name, sentencepiece::read_model(&bytes, path)?));
+            return Ok(Self::file(name, sentencepiece::read_model(bytes, path)?));
         };
         if data.trim_start().starts_with('{') {
             let json: serde_json::Value = serde_json::from_str(data).map_err(|e| {
@@ -210,7 +286,7 @@ impl ExactCounter {
         if bytes.first() == Some(&0x0A) {
             // Field 1 (a piece), length-delimited: a SentencePiece model
             // whose bytes happen to be UTF-8.
-            return Ok(Self::file(name, sentencepiece::read_model(&bytes, path)?));
+            return Ok(Self::file(name, sentencepiece::read_model(bytes, path)?));
         }
         let tokens = vocabulary::read_tiktoken(data, path)?;
         let pattern = match pattern.or_else(|| SplitPattern::for_vocabulary_size(tokens.len())) {
@@ -562,6 +638,14 @@ pub enum TokenizerError {
         /// The encoding asked for.
         encoding: crate::estimate::Encoding,
         /// The cargo feature of `budget-runtime` that compiles it in.
+        feature: &'static str,
+    },
+    /// The vocabulary's data crate is not compiled in.
+    #[error("the {vocabulary} vocabulary is not compiled in: enable the cargo feature `{feature}`")]
+    NotShipped {
+        /// The vocabulary asked for.
+        vocabulary: crate::estimate::ShippedVocabulary,
+        /// The cargo feature that compiles it in.
         feature: &'static str,
     },
     /// The file is of a format whose reader is not compiled in.

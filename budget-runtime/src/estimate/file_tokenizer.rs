@@ -4,7 +4,7 @@
 
 use std::borrow::Cow;
 
-use regex_automata::meta::Regex;
+use aho_corasick::{AhoCorasick, MatchKind};
 
 use crate::estimate::TokenizerError;
 use crate::estimate::merge_bpe::MergeBpe;
@@ -54,7 +54,7 @@ pub(crate) struct AddedToken {
 
 /// The added tokens, found leftmost-longest.
 struct AddedTokens {
-    regex: Regex,
+    matcher: AhoCorasick,
     tokens: Vec<AddedToken>,
 }
 
@@ -82,25 +82,22 @@ impl FileTokenizer {
         pre_tokenizers: Vec<PreTokenizer>,
         model: Model,
     ) -> Result<Self, TokenizerError> {
-        let mut added: Vec<AddedToken> = added
+        let added: Vec<AddedToken> = added
             .into_iter()
             .filter(|t| !t.content.is_empty())
             .collect();
-        // Longest first: among matches at one position, the first pattern wins.
-        added.sort_by_key(|t| std::cmp::Reverse(t.content.len()));
         let added = if added.is_empty() {
             None
         } else {
-            let patterns: Vec<String> = added
-                .iter()
-                .map(|t| regex_syntax::escape(&t.content))
-                .collect();
-            let regex = Regex::new_many(&patterns).map_err(|e| TokenizerError::Pattern {
-                pattern: "added tokens".into(),
-                message: e.to_string(),
-            })?;
+            let matcher = AhoCorasick::builder()
+                .match_kind(MatchKind::LeftmostLongest)
+                .build(added.iter().map(|t| t.content.as_str()))
+                .map_err(|e| TokenizerError::Pattern {
+                    pattern: "added tokens".into(),
+                    message: e.to_string(),
+                })?;
             Some(AddedTokens {
-                regex,
+                matcher,
                 tokens: added,
             })
         };
@@ -158,8 +155,8 @@ impl FileTokenizer {
         let mut at = 0;
         while at < text.len() {
             let Some(hit) = added
-                .regex
-                .find(regex_automata::Input::new(text).range(at..))
+                .matcher
+                .find(aho_corasick::Input::new(text).range(at..))
             else {
                 break;
             };

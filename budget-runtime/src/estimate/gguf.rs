@@ -36,14 +36,19 @@ enum Value {
     Other,
 }
 
-/// The tokenizer metadata of the GGUF file at `path`.
+/// The tokenizer of the GGUF file at `path`, from its metadata.
 pub(crate) fn read(path: &Path) -> Result<FileTokenizer, TokenizerError> {
     let file = crate::file::open_regular(path).map_err(|e| TokenizerError::Read {
         path: path.to_path_buf(),
         message: e.to_string(),
     })?;
+    read_from(BufReader::with_capacity(1 << 16, file), path)
+}
+
+/// The tokenizer of the GGUF data `source` (named `path` in errors).
+pub(crate) fn read_from(source: impl Read, path: &Path) -> Result<FileTokenizer, TokenizerError> {
     let mut reader = Reader {
-        inner: BufReader::with_capacity(1 << 16, file).take(MAX_GGUF_METADATA_BYTES),
+        inner: source.take(MAX_GGUF_METADATA_BYTES),
         path,
         at: 0,
     };

@@ -59,6 +59,7 @@ mod scaled;
 mod seed;
 #[cfg(feature = "bpe")]
 mod sentencepiece;
+mod shipped;
 mod split_pattern;
 #[cfg(feature = "bpe")]
 mod split_regex;
@@ -82,6 +83,7 @@ pub use ollama_store::ollama_model_file;
 pub use on_demand::{CountingWork, OnDemandCounts};
 pub use scaled::ScaledCounter;
 pub use seed::RatioEstimator;
+pub use shipped::ShippedVocabulary;
 pub use split_pattern::SplitPattern;
 pub use upper_bound::guaranteed_upper_bound;
 

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use crate::chat::ChatTemplate;
-use crate::estimate::{Encoding, SplitPattern};
+use crate::estimate::{Encoding, ShippedVocabulary, SplitPattern};
 
 /// Where a model's token counts come from.
 #[derive(Clone, Debug, PartialEq)]
@@ -11,11 +11,13 @@ use crate::estimate::{Encoding, SplitPattern};
 pub enum TokenizerSpec {
     /// An OpenAI encoding compiled into the binary: exact.
     OpenAi(Encoding),
-    /// The model's own tokenizer file: exact once found. It is looked for
-    /// at `path` if set, else as each of `files` (in order) of `hf_repo` in
-    /// the local Hugging Face cache. Until found, counts are `o200k_base`
-    /// times `margin`, the worst ratio measured against the real tokenizer
-    /// on the project's multilingual sample (an estimate that covers it).
+    /// The model's own tokenizer: exact once found. It is read from `path`
+    /// if set, else is the `shipped` vocabulary if its data crate is
+    /// compiled in, else is looked for as each of `files` (in order) of
+    /// `hf_repo` in the local Hugging Face cache, then in Ollama's store.
+    /// Until found, counts are `o200k_base` times `margin`, the worst ratio
+    /// measured against the real tokenizer on the project's multilingual
+    /// sample (an estimate that covers it).
     File {
         /// The model's repository on the Hugging Face hub (`org/name`).
         hf_repo: String,
@@ -25,6 +27,8 @@ pub enum TokenizerSpec {
         path: Option<PathBuf>,
         /// The split pattern of a tiktoken rank file.
         pattern: Option<SplitPattern>,
+        /// The model's vocabulary among those that can be compiled in.
+        shipped: Option<ShippedVocabulary>,
         /// The estimate's factor over `o200k_base` while no file is found.
         margin: f64,
     },

@@ -50,7 +50,10 @@ impl ModelProfile {
     /// * an OpenAI encoding: exact, compiled in (without its feature, the
     ///   UTF-8 length, which no tokenizer's count exceeds);
     /// * a tokenizer file: exact, from the profile's `path`, else from the
-    ///   local Hugging Face cache, else from the GGUF of the model pulled
+    ///   vocabulary compiled in ([`ExactCounter::shipped`]; Gemma 3 and
+    ///   Gemini, Qwen, DeepSeek V3, Mistral tekken, each behind its
+    ///   `vocab-*` feature), else from the local Hugging Face cache, else
+    ///   from the GGUF of the model pulled
     ///   into Ollama under one of its `name:tag` names
     ///   ([`ollama_model_file`](crate::estimate::ollama_model_file)); if
     ///   none is there (or the reader is not compiled in), `o200k_base`
@@ -69,10 +72,18 @@ impl ModelProfile {
                 files,
                 path,
                 pattern,
+                shipped,
                 margin,
             } => {
                 if let Some(path) = path {
                     return from_file(path, pattern.clone());
+                }
+                if let Some(Ok(exact)) = shipped.map(ExactCounter::shipped) {
+                    return Ok(ProfileCounter {
+                        description: format!("{} (exact, compiled in)", exact.name()),
+                        counter: Arc::new(exact.clone()),
+                        exact: Some(exact),
+                    });
                 }
                 let mut unusable = None;
                 for file in files {
@@ -107,12 +118,18 @@ impl ModelProfile {
                         }
                     }
                 }
-                let why = match unusable {
+                let mut why = match unusable {
                     Some(error) => format!("the local tokenizer cannot be used: {error}"),
                     None => format!(
                         "no tokenizer file of {hf_repo} found in the Hugging Face cache or Ollama's store: give its path"
                     ),
                 };
+                if let Some(vocabulary) = shipped {
+                    why += &format!(
+                        ", or build with the cargo feature `{}`",
+                        vocabulary.feature()
+                    );
+                }
                 Ok(scaled(*margin, &why))
             }
             TokenizerSpec::Estimate { margin } => Ok(scaled(*margin, "no public tokenizer")),

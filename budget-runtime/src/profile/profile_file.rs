@@ -270,6 +270,7 @@ impl ModelRegistry {
                     TokenizerSpec::File { pattern, .. } => pattern.clone(),
                     _ => None,
                 }),
+                shipped: None,
                 margin: fallback,
             };
         } else if let Some(encoding) = text("encoding")? {
@@ -384,8 +385,8 @@ mod tests {
             ),
             ("x = 1\n", "conf/models.toml:0: unknown table `x`"),
             (
-                "\n[models.b]\nbase = \"gpt-4-o\"\n",
-                "conf/models.toml:2: model `b`: base: unknown model \"gpt-4-o\" (did you mean \"gpt-4o\"?)",
+                "\n[models.b]\nbase = \"gpt-4oo\"\n",
+                "conf/models.toml:2: model `b`: base: unknown model \"gpt-4oo\" (did you mean \"gpt-4o\"?)",
             ),
             (
                 "[models.c]\nbase = \"gpt-4o\"\ntemplate = \"chatm\"\n",

@@ -12,9 +12,10 @@
 //! about 5% (`cargo run --release -p budget-differential --example
 //! family_error` prints the measurement). Anthropic and Gemini publish no
 //! tokenizer for their current models: their margins are not measured.
+//! Gemini counts with Gemma 3's public SentencePiece model.
 
 use crate::chat::ChatTemplate;
-use crate::estimate::{Encoding, SplitPattern};
+use crate::estimate::{Encoding, ShippedVocabulary, SplitPattern};
 use crate::profile::{ModelProfile, ProfileError, TokenizerSpec};
 
 /// Measured: Llama 3's tokenizer against `o200k_base`, worst 2.56 (Hebrew).
@@ -36,8 +37,9 @@ const PHI_MARGIN: f64 = 2.7;
 /// Anthropic publishes no tokenizer for current Claude models: not
 /// measured. Count exactly with Anthropic's token-counting endpoint.
 const ANTHROPIC_MARGIN: f64 = 1.5;
-/// Google publishes no tokenizer for Gemini: not measured. Count exactly
-/// with the Gemini API's `countTokens`.
+/// Gemini counts with Gemma 3's public SentencePiece model (Google's GenAI
+/// SDK counts locally with it); this margin applies only while that
+/// vocabulary is not compiled in: not measured.
 const GEMINI_MARGIN: f64 = 1.3;
 
 const OPENAI_MODELS: &str = "https://platform.openai.com/docs/models";
@@ -59,12 +61,14 @@ struct Row {
 /// The tokenizer column of the table.
 enum Tok {
     OpenAi(Encoding),
-    /// Hugging Face repository, files by preference, rank-file pattern, margin.
+    /// Hugging Face repository, files by preference, rank-file pattern,
+    /// margin, vocabulary that can be compiled in.
     Hf(
         &'static str,
         &'static [&'static str],
         Option<SplitPattern>,
         f64,
+        Option<ShippedVocabulary>,
     ),
     Estimate(f64),
 }
@@ -74,6 +78,7 @@ const CL100K: Tok = Tok::OpenAi(Encoding::Cl100kBase);
 const LLAMA3_FILES: &[&str] = &["original/tokenizer.model", "tokenizer.json"];
 const HF_JSON: &[&str] = &["tokenizer.json"];
 const TEKKEN_FILES: &[&str] = &["tekken.json", "tokenizer.json"];
+const GEMMA_FILES: &[&str] = &["tokenizer.model", "tokenizer.json"];
 
 #[rustfmt::skip]
 const TABLE: &[Row] = &[
@@ -102,35 +107,35 @@ const TABLE: &[Row] = &[
     Row { name: "claude-sonnet-4", aliases: &["claude-sonnet-4-20250514"], provider: "anthropic", window: 200_000, output: 64_000, tokenizer: Tok::Estimate(ANTHROPIC_MARGIN), template: ChatTemplate::Estimate, source: ANTHROPIC_MODELS },
     Row { name: "claude-3-5-haiku", aliases: &["claude-3-5-haiku-20241022", "claude-3-5-haiku-latest"], provider: "anthropic", window: 200_000, output: 8_192, tokenizer: Tok::Estimate(ANTHROPIC_MARGIN), template: ChatTemplate::Estimate, source: ANTHROPIC_MODELS },
     // Google.
-    Row { name: "gemini-2.5-pro", aliases: &[], provider: "google", window: 1_048_576, output: 65_536, tokenizer: Tok::Estimate(GEMINI_MARGIN), template: ChatTemplate::Estimate, source: GEMINI_MODELS },
-    Row { name: "gemini-2.5-flash", aliases: &[], provider: "google", window: 1_048_576, output: 65_536, tokenizer: Tok::Estimate(GEMINI_MARGIN), template: ChatTemplate::Estimate, source: GEMINI_MODELS },
-    Row { name: "gemini-2.5-flash-lite", aliases: &[], provider: "google", window: 1_048_576, output: 65_536, tokenizer: Tok::Estimate(GEMINI_MARGIN), template: ChatTemplate::Estimate, source: GEMINI_MODELS },
-    Row { name: "gemini-2.0-flash", aliases: &[], provider: "google", window: 1_048_576, output: 8_192, tokenizer: Tok::Estimate(GEMINI_MARGIN), template: ChatTemplate::Estimate, source: GEMINI_MODELS },
-    Row { name: "gemma-3-27b-it", aliases: &["gemma3:27b", "gemma-3-12b-it", "gemma3:12b", "gemma-3-4b-it", "gemma3:4b", "gemma3"], provider: "google", window: 131_072, output: 8_192, tokenizer: Tok::Hf("google/gemma-3-27b-it", HF_JSON, None, GEMMA_MARGIN), template: ChatTemplate::Gemma, source: "https://ai.google.dev/gemma/docs/core/model_card_3" },
+    Row { name: "gemini-2.5-pro", aliases: &[], provider: "google", window: 1_048_576, output: 65_536, tokenizer: Tok::Hf("google/gemma-3-27b-it", GEMMA_FILES, None, GEMINI_MARGIN, Some(ShippedVocabulary::Gemma3)), template: ChatTemplate::Estimate, source: GEMINI_MODELS },
+    Row { name: "gemini-2.5-flash", aliases: &[], provider: "google", window: 1_048_576, output: 65_536, tokenizer: Tok::Hf("google/gemma-3-27b-it", GEMMA_FILES, None, GEMINI_MARGIN, Some(ShippedVocabulary::Gemma3)), template: ChatTemplate::Estimate, source: GEMINI_MODELS },
+    Row { name: "gemini-2.5-flash-lite", aliases: &[], provider: "google", window: 1_048_576, output: 65_536, tokenizer: Tok::Hf("google/gemma-3-27b-it", GEMMA_FILES, None, GEMINI_MARGIN, Some(ShippedVocabulary::Gemma3)), template: ChatTemplate::Estimate, source: GEMINI_MODELS },
+    Row { name: "gemini-2.0-flash", aliases: &[], provider: "google", window: 1_048_576, output: 8_192, tokenizer: Tok::Hf("google/gemma-3-27b-it", GEMMA_FILES, None, GEMINI_MARGIN, Some(ShippedVocabulary::Gemma3)), template: ChatTemplate::Estimate, source: GEMINI_MODELS },
+    Row { name: "gemma-3-27b-it", aliases: &["gemma3:27b", "gemma-3-12b-it", "gemma3:12b", "gemma-3-4b-it", "gemma3:4b", "gemma3"], provider: "google", window: 131_072, output: 8_192, tokenizer: Tok::Hf("google/gemma-3-27b-it", HF_JSON, None, GEMMA_MARGIN, Some(ShippedVocabulary::Gemma3)), template: ChatTemplate::Gemma, source: "https://ai.google.dev/gemma/docs/core/model_card_3" },
     // Meta: 128K windows of the model cards; the maximum output is not
     // limited by the model: the servers' common default.
-    Row { name: "llama-3.1-8b-instruct", aliases: &["meta-llama/Llama-3.1-8B-Instruct", "llama3.1:8b", "llama3.1"], provider: "meta", window: 131_072, output: 8_192, tokenizer: Tok::Hf("meta-llama/Llama-3.1-8B-Instruct", LLAMA3_FILES, Some(SplitPattern::LLAMA3), LLAMA3_MARGIN), template: ChatTemplate::Llama3, source: "https://huggingface.co/meta-llama/Llama-3.1-8B-Instruct" },
-    Row { name: "llama-3.1-70b-instruct", aliases: &["meta-llama/Llama-3.1-70B-Instruct", "llama3.1:70b"], provider: "meta", window: 131_072, output: 8_192, tokenizer: Tok::Hf("meta-llama/Llama-3.1-70B-Instruct", LLAMA3_FILES, Some(SplitPattern::LLAMA3), LLAMA3_MARGIN), template: ChatTemplate::Llama3, source: "https://huggingface.co/meta-llama/Llama-3.1-70B-Instruct" },
-    Row { name: "llama-3.2-3b-instruct", aliases: &["meta-llama/Llama-3.2-3B-Instruct", "llama3.2:3b", "llama3.2"], provider: "meta", window: 131_072, output: 8_192, tokenizer: Tok::Hf("meta-llama/Llama-3.2-3B-Instruct", LLAMA3_FILES, Some(SplitPattern::LLAMA3), LLAMA3_MARGIN), template: ChatTemplate::Llama3, source: "https://huggingface.co/meta-llama/Llama-3.2-3B-Instruct" },
-    Row { name: "llama-3.3-70b-instruct", aliases: &["meta-llama/Llama-3.3-70B-Instruct", "llama3.3:70b", "llama3.3"], provider: "meta", window: 131_072, output: 8_192, tokenizer: Tok::Hf("meta-llama/Llama-3.3-70B-Instruct", LLAMA3_FILES, Some(SplitPattern::LLAMA3), LLAMA3_MARGIN), template: ChatTemplate::Llama3, source: "https://huggingface.co/meta-llama/Llama-3.3-70B-Instruct" },
-    Row { name: "llama-4-scout-17b-16e-instruct", aliases: &["meta-llama/Llama-4-Scout-17B-16E-Instruct", "llama4:scout"], provider: "meta", window: 10_000_000, output: 8_192, tokenizer: Tok::Hf("meta-llama/Llama-4-Scout-17B-16E-Instruct", HF_JSON, Some(SplitPattern::LLAMA4), LLAMA4_MARGIN), template: ChatTemplate::Llama4, source: "https://huggingface.co/meta-llama/Llama-4-Scout-17B-16E-Instruct" },
-    Row { name: "llama-4-maverick-17b-128e-instruct", aliases: &["meta-llama/Llama-4-Maverick-17B-128E-Instruct", "llama4:maverick"], provider: "meta", window: 1_000_000, output: 8_192, tokenizer: Tok::Hf("meta-llama/Llama-4-Maverick-17B-128E-Instruct", HF_JSON, Some(SplitPattern::LLAMA4), LLAMA4_MARGIN), template: ChatTemplate::Llama4, source: "https://huggingface.co/meta-llama/Llama-4-Maverick-17B-128E-Instruct" },
+    Row { name: "llama-3.1-8b-instruct", aliases: &["meta-llama/Llama-3.1-8B-Instruct", "llama3.1:8b", "llama3.1"], provider: "meta", window: 131_072, output: 8_192, tokenizer: Tok::Hf("meta-llama/Llama-3.1-8B-Instruct", LLAMA3_FILES, Some(SplitPattern::LLAMA3), LLAMA3_MARGIN, None), template: ChatTemplate::Llama3, source: "https://huggingface.co/meta-llama/Llama-3.1-8B-Instruct" },
+    Row { name: "llama-3.1-70b-instruct", aliases: &["meta-llama/Llama-3.1-70B-Instruct", "llama3.1:70b"], provider: "meta", window: 131_072, output: 8_192, tokenizer: Tok::Hf("meta-llama/Llama-3.1-70B-Instruct", LLAMA3_FILES, Some(SplitPattern::LLAMA3), LLAMA3_MARGIN, None), template: ChatTemplate::Llama3, source: "https://huggingface.co/meta-llama/Llama-3.1-70B-Instruct" },
+    Row { name: "llama-3.2-3b-instruct", aliases: &["meta-llama/Llama-3.2-3B-Instruct", "llama3.2:3b", "llama3.2"], provider: "meta", window: 131_072, output: 8_192, tokenizer: Tok::Hf("meta-llama/Llama-3.2-3B-Instruct", LLAMA3_FILES, Some(SplitPattern::LLAMA3), LLAMA3_MARGIN, None), template: ChatTemplate::Llama3, source: "https://huggingface.co/meta-llama/Llama-3.2-3B-Instruct" },
+    Row { name: "llama-3.3-70b-instruct", aliases: &["meta-llama/Llama-3.3-70B-Instruct", "llama3.3:70b", "llama3.3"], provider: "meta", window: 131_072, output: 8_192, tokenizer: Tok::Hf("meta-llama/Llama-3.3-70B-Instruct", LLAMA3_FILES, Some(SplitPattern::LLAMA3), LLAMA3_MARGIN, None), template: ChatTemplate::Llama3, source: "https://huggingface.co/meta-llama/Llama-3.3-70B-Instruct" },
+    Row { name: "llama-4-scout-17b-16e-instruct", aliases: &["meta-llama/Llama-4-Scout-17B-16E-Instruct", "llama4:scout"], provider: "meta", window: 10_000_000, output: 8_192, tokenizer: Tok::Hf("meta-llama/Llama-4-Scout-17B-16E-Instruct", HF_JSON, Some(SplitPattern::LLAMA4), LLAMA4_MARGIN, None), template: ChatTemplate::Llama4, source: "https://huggingface.co/meta-llama/Llama-4-Scout-17B-16E-Instruct" },
+    Row { name: "llama-4-maverick-17b-128e-instruct", aliases: &["meta-llama/Llama-4-Maverick-17B-128E-Instruct", "llama4:maverick"], provider: "meta", window: 1_000_000, output: 8_192, tokenizer: Tok::Hf("meta-llama/Llama-4-Maverick-17B-128E-Instruct", HF_JSON, Some(SplitPattern::LLAMA4), LLAMA4_MARGIN, None), template: ChatTemplate::Llama4, source: "https://huggingface.co/meta-llama/Llama-4-Maverick-17B-128E-Instruct" },
     // Qwen: 32,768 native (131,072 with YaRN, which servers turn on by hand).
-    Row { name: "qwen2.5-7b-instruct", aliases: &["Qwen/Qwen2.5-7B-Instruct", "qwen2.5:7b", "qwen2.5"], provider: "qwen", window: 32_768, output: 8_192, tokenizer: Tok::Hf("Qwen/Qwen2.5-7B-Instruct", HF_JSON, Some(SplitPattern::QWEN), QWEN_MARGIN), template: ChatTemplate::ChatMl, source: "https://huggingface.co/Qwen/Qwen2.5-7B-Instruct" },
-    Row { name: "qwen2.5-72b-instruct", aliases: &["Qwen/Qwen2.5-72B-Instruct", "qwen2.5:72b"], provider: "qwen", window: 32_768, output: 8_192, tokenizer: Tok::Hf("Qwen/Qwen2.5-72B-Instruct", HF_JSON, Some(SplitPattern::QWEN), QWEN_MARGIN), template: ChatTemplate::ChatMl, source: "https://huggingface.co/Qwen/Qwen2.5-72B-Instruct" },
-    Row { name: "qwen2.5-coder-32b-instruct", aliases: &["Qwen/Qwen2.5-Coder-32B-Instruct", "qwen2.5-coder:32b", "qwen2.5-coder"], provider: "qwen", window: 32_768, output: 8_192, tokenizer: Tok::Hf("Qwen/Qwen2.5-Coder-32B-Instruct", HF_JSON, Some(SplitPattern::QWEN), QWEN_MARGIN), template: ChatTemplate::ChatMl, source: "https://huggingface.co/Qwen/Qwen2.5-Coder-32B-Instruct" },
-    Row { name: "qwen3-8b", aliases: &["Qwen/Qwen3-8B", "qwen3:8b", "qwen3"], provider: "qwen", window: 32_768, output: 8_192, tokenizer: Tok::Hf("Qwen/Qwen3-8B", HF_JSON, Some(SplitPattern::QWEN), QWEN_MARGIN), template: ChatTemplate::ChatMl, source: "https://huggingface.co/Qwen/Qwen3-8B" },
-    Row { name: "qwen3-32b", aliases: &["Qwen/Qwen3-32B", "qwen3:32b"], provider: "qwen", window: 32_768, output: 8_192, tokenizer: Tok::Hf("Qwen/Qwen3-32B", HF_JSON, Some(SplitPattern::QWEN), QWEN_MARGIN), template: ChatTemplate::ChatMl, source: "https://huggingface.co/Qwen/Qwen3-32B" },
-    Row { name: "qwen3-235b-a22b", aliases: &["Qwen/Qwen3-235B-A22B", "qwen3:235b"], provider: "qwen", window: 32_768, output: 8_192, tokenizer: Tok::Hf("Qwen/Qwen3-235B-A22B", HF_JSON, Some(SplitPattern::QWEN), QWEN_MARGIN), template: ChatTemplate::ChatMl, source: "https://huggingface.co/Qwen/Qwen3-235B-A22B" },
+    Row { name: "qwen2.5-7b-instruct", aliases: &["Qwen/Qwen2.5-7B-Instruct", "qwen2.5:7b", "qwen2.5"], provider: "qwen", window: 32_768, output: 8_192, tokenizer: Tok::Hf("Qwen/Qwen2.5-7B-Instruct", HF_JSON, Some(SplitPattern::QWEN), QWEN_MARGIN, Some(ShippedVocabulary::Qwen)), template: ChatTemplate::ChatMl, source: "https://huggingface.co/Qwen/Qwen2.5-7B-Instruct" },
+    Row { name: "qwen2.5-72b-instruct", aliases: &["Qwen/Qwen2.5-72B-Instruct", "qwen2.5:72b"], provider: "qwen", window: 32_768, output: 8_192, tokenizer: Tok::Hf("Qwen/Qwen2.5-72B-Instruct", HF_JSON, Some(SplitPattern::QWEN), QWEN_MARGIN, Some(ShippedVocabulary::Qwen)), template: ChatTemplate::ChatMl, source: "https://huggingface.co/Qwen/Qwen2.5-72B-Instruct" },
+    Row { name: "qwen2.5-coder-32b-instruct", aliases: &["Qwen/Qwen2.5-Coder-32B-Instruct", "qwen2.5-coder:32b", "qwen2.5-coder"], provider: "qwen", window: 32_768, output: 8_192, tokenizer: Tok::Hf("Qwen/Qwen2.5-Coder-32B-Instruct", HF_JSON, Some(SplitPattern::QWEN), QWEN_MARGIN, Some(ShippedVocabulary::Qwen)), template: ChatTemplate::ChatMl, source: "https://huggingface.co/Qwen/Qwen2.5-Coder-32B-Instruct" },
+    Row { name: "qwen3-8b", aliases: &["Qwen/Qwen3-8B", "qwen3:8b", "qwen3"], provider: "qwen", window: 32_768, output: 8_192, tokenizer: Tok::Hf("Qwen/Qwen3-8B", HF_JSON, Some(SplitPattern::QWEN), QWEN_MARGIN, Some(ShippedVocabulary::Qwen)), template: ChatTemplate::ChatMl, source: "https://huggingface.co/Qwen/Qwen3-8B" },
+    Row { name: "qwen3-32b", aliases: &["Qwen/Qwen3-32B", "qwen3:32b"], provider: "qwen", window: 32_768, output: 8_192, tokenizer: Tok::Hf("Qwen/Qwen3-32B", HF_JSON, Some(SplitPattern::QWEN), QWEN_MARGIN, Some(ShippedVocabulary::Qwen)), template: ChatTemplate::ChatMl, source: "https://huggingface.co/Qwen/Qwen3-32B" },
+    Row { name: "qwen3-235b-a22b", aliases: &["Qwen/Qwen3-235B-A22B", "qwen3:235b"], provider: "qwen", window: 32_768, output: 8_192, tokenizer: Tok::Hf("Qwen/Qwen3-235B-A22B", HF_JSON, Some(SplitPattern::QWEN), QWEN_MARGIN, Some(ShippedVocabulary::Qwen)), template: ChatTemplate::ChatMl, source: "https://huggingface.co/Qwen/Qwen3-235B-A22B" },
     // Mistral: tekken models. Nemo's "128k" is read as 128,000 (the API's
     // figure, the smaller reading).
-    Row { name: "mistral-nemo-instruct-2407", aliases: &["mistralai/Mistral-Nemo-Instruct-2407", "open-mistral-nemo", "mistral-nemo"], provider: "mistral", window: 128_000, output: 8_192, tokenizer: Tok::Hf("mistralai/Mistral-Nemo-Instruct-2407", TEKKEN_FILES, None, TEKKEN_MARGIN), template: ChatTemplate::Mistral, source: "https://huggingface.co/mistralai/Mistral-Nemo-Instruct-2407" },
-    Row { name: "mistral-small-3.2-24b-instruct-2506", aliases: &["mistralai/Mistral-Small-3.2-24B-Instruct-2506", "mistral-small3.2"], provider: "mistral", window: 131_072, output: 8_192, tokenizer: Tok::Hf("mistralai/Mistral-Small-3.2-24B-Instruct-2506", TEKKEN_FILES, None, TEKKEN_MARGIN), template: ChatTemplate::Mistral, source: "https://huggingface.co/mistralai/Mistral-Small-3.2-24B-Instruct-2506" },
+    Row { name: "mistral-nemo-instruct-2407", aliases: &["mistralai/Mistral-Nemo-Instruct-2407", "open-mistral-nemo", "mistral-nemo"], provider: "mistral", window: 128_000, output: 8_192, tokenizer: Tok::Hf("mistralai/Mistral-Nemo-Instruct-2407", TEKKEN_FILES, None, TEKKEN_MARGIN, Some(ShippedVocabulary::Tekken)), template: ChatTemplate::Mistral, source: "https://huggingface.co/mistralai/Mistral-Nemo-Instruct-2407" },
+    Row { name: "mistral-small-3.2-24b-instruct-2506", aliases: &["mistralai/Mistral-Small-3.2-24B-Instruct-2506", "mistral-small3.2"], provider: "mistral", window: 131_072, output: 8_192, tokenizer: Tok::Hf("mistralai/Mistral-Small-3.2-24B-Instruct-2506", TEKKEN_FILES, None, TEKKEN_MARGIN, Some(ShippedVocabulary::Tekken)), template: ChatTemplate::Mistral, source: "https://huggingface.co/mistralai/Mistral-Small-3.2-24B-Instruct-2506" },
     // DeepSeek: the API's 128K window; output 8K (chat) and 64K (reasoner).
-    Row { name: "deepseek-chat", aliases: &["deepseek-v3", "deepseek-ai/DeepSeek-V3"], provider: "deepseek", window: 131_072, output: 8_192, tokenizer: Tok::Hf("deepseek-ai/DeepSeek-V3", HF_JSON, None, DEEPSEEK_MARGIN), template: ChatTemplate::DeepSeek, source: "https://api-docs.deepseek.com/quick_start/pricing" },
-    Row { name: "deepseek-reasoner", aliases: &["deepseek-r1", "deepseek-ai/DeepSeek-R1"], provider: "deepseek", window: 131_072, output: 65_536, tokenizer: Tok::Hf("deepseek-ai/DeepSeek-R1", HF_JSON, None, DEEPSEEK_MARGIN), template: ChatTemplate::DeepSeek, source: "https://api-docs.deepseek.com/quick_start/pricing" },
+    Row { name: "deepseek-chat", aliases: &["deepseek-v3", "deepseek-ai/DeepSeek-V3"], provider: "deepseek", window: 131_072, output: 8_192, tokenizer: Tok::Hf("deepseek-ai/DeepSeek-V3", HF_JSON, None, DEEPSEEK_MARGIN, Some(ShippedVocabulary::DeepSeekV3)), template: ChatTemplate::DeepSeek, source: "https://api-docs.deepseek.com/quick_start/pricing" },
+    Row { name: "deepseek-reasoner", aliases: &["deepseek-r1", "deepseek-ai/DeepSeek-R1"], provider: "deepseek", window: 131_072, output: 65_536, tokenizer: Tok::Hf("deepseek-ai/DeepSeek-R1", HF_JSON, None, DEEPSEEK_MARGIN, Some(ShippedVocabulary::DeepSeekV3)), template: ChatTemplate::DeepSeek, source: "https://api-docs.deepseek.com/quick_start/pricing" },
     // Microsoft.
-    Row { name: "phi-4", aliases: &["microsoft/phi-4", "phi4"], provider: "microsoft", window: 16_384, output: 4_096, tokenizer: Tok::Hf("microsoft/phi-4", HF_JSON, None, PHI_MARGIN), template: ChatTemplate::ChatMl, source: "https://huggingface.co/microsoft/phi-4" },
+    Row { name: "phi-4", aliases: &["microsoft/phi-4", "phi4"], provider: "microsoft", window: 16_384, output: 4_096, tokenizer: Tok::Hf("microsoft/phi-4", HF_JSON, None, PHI_MARGIN, None), template: ChatTemplate::ChatMl, source: "https://huggingface.co/microsoft/phi-4" },
 ];
 
 /// Model profiles by name or alias: the built-in ones, and yours.
@@ -266,11 +271,12 @@ impl Row {
     fn profile(&self) -> ModelProfile {
         let tokenizer = match &self.tokenizer {
             Tok::OpenAi(encoding) => TokenizerSpec::OpenAi(*encoding),
-            Tok::Hf(repo, files, pattern, margin) => TokenizerSpec::File {
+            Tok::Hf(repo, files, pattern, margin, shipped) => TokenizerSpec::File {
                 hf_repo: (*repo).to_owned(),
                 files: files.iter().map(|f| (*f).to_owned()).collect(),
                 path: None,
                 pattern: pattern.clone(),
+                shipped: *shipped,
                 margin: *margin,
             },
             Tok::Estimate(margin) => TokenizerSpec::Estimate { margin: *margin },

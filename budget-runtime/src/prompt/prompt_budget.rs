@@ -349,7 +349,7 @@ impl PromptBudget {
     ///
     /// let budget = PromptBudget::for_model("gpt-4o")?.build()?;
     /// assert_eq!((budget.window(), budget.output_reserve()), (128_000, 16_384));
-    /// assert!(PromptBudget::for_model("gpt-4-o").is_err()); // did you mean "gpt-4o"?
+    /// assert!(PromptBudget::for_model("gpt-4oo").is_err()); // did you mean "gpt-4o"?
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     ///

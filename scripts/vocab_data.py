@@ -1,0 +1,32 @@
+"""Writes the data of the vocabulary crates (vocab/*/data) from the files
+scripts/references.sh installs, and checks that each matches its source.
+
+- vocab/qwen, vocab/deepseek: copies of qwen.tiktoken and deepseek_v3.json;
+- vocab/mistral: tekken_240911.json reduced to the ranks mistral-common
+  counts with (default_vocab_size - default_num_special_tokens), one
+  `base64 rank` line each;
+- vocab/gemma3: taken from the gemini-tokenizer 0.2.0 crate (see
+  vocab/gemma3/NOTICE); only checked here, against its published SHA-256.
+
+    python3 scripts/vocab_data.py
+"""
+import hashlib, json, os, shutil
+
+root = os.path.join(os.path.dirname(__file__), "..")
+files = os.path.join(root, "target/references/files")
+vocab = os.path.join(root, "vocab")
+
+shutil.copyfile(os.path.join(files, "qwen.tiktoken"), os.path.join(vocab, "qwen/data/qwen.tiktoken"))
+shutil.copyfile(os.path.join(files, "deepseek_v3.json"), os.path.join(vocab, "deepseek/data/deepseek_v3.tokenizer.json"))
+with open(os.path.join(files, "tekken_240911.json"), encoding="utf-8") as f:
+    tekken = json.load(f)
+config = tekken["config"]
+inner = config["default_vocab_size"] - config["default_num_special_tokens"]
+with open(os.path.join(vocab, "mistral/data/tekken_240911.tiktoken"), "w", encoding="ascii") as f:
+    for rank, entry in enumerate(tekken["vocab"][:inner]):
+        assert entry["rank"] == rank
+        f.write(f"{entry['token_bytes']} {rank}\n")
+with open(os.path.join(vocab, "gemma3/data/gemma3_cleaned_262144_v2.spiece.model"), "rb") as f:
+    digest = hashlib.sha256(f.read()).hexdigest()
+assert digest == "1299c11d7cf632ef3b4e11937501358ada021bbdf7c47638d13c0ee982f2e79c", digest
+print("vocab data written and checked")
