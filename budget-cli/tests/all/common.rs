@@ -23,16 +23,19 @@ impl Run {
     }
 }
 
-/// Runs `budget ARGS` in `dir`, with an empty Hugging Face cache and no
-/// user config (the machine's own never change a result).
+/// Runs `budget ARGS` in `dir`, with an empty Hugging Face cache, no
+/// Ollama store and no user config (the machine's own never change a
+/// result).
 pub fn budget_in(dir: &Path, args: &[&str]) -> Run {
     let empty = dir.join(".no-hf-cache");
+    let no_ollama = dir.join(".no-ollama");
     let no_config = dir.join(".no-user-config");
     budget_with_env(
         dir,
         args,
         &[
             ("HF_HUB_CACHE", empty.as_os_str()),
+            ("OLLAMA_MODELS", no_ollama.as_os_str()),
             ("XDG_CONFIG_HOME", no_config.as_os_str()),
         ],
     )

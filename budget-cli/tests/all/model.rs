@@ -383,3 +383,45 @@ fn a_model_pulled_into_ollama_counts_with_its_gguf() {
         run.json()
     );
 }
+
+/// Every model of the registry, with no tokenizer file anywhere (an empty
+/// Hugging Face cache, no Ollama store): `count` and `pack` count exactly
+/// for OpenAI's models and for every family whose vocabulary the default
+/// build compiles in (Gemma 3 and Gemini, Qwen, DeepSeek, Mistral tekken);
+/// the rest are named here, so that a family that stops being exact fails.
+#[test]
+fn every_family_counts_exactly_with_no_file_but_llama_and_phi() {
+    let still_estimated = ["meta", "microsoft", "anthropic"];
+    let registry = budget::profile::ModelRegistry::builtin();
+    let dir = tree(&[("mixed.txt", MIXED.as_bytes())]);
+    for profile in registry.profiles() {
+        let count = budget_in(
+            dir.path(),
+            &["count", "--format", "json", "--model", &profile.name],
+        );
+        assert_eq!(count.code, 0, "{}: {}", profile.name, count.stderr);
+        let report = count.json();
+        let exact = report["exact"].as_bool().unwrap();
+        let expected = !still_estimated.contains(&profile.provider.as_str());
+        assert_eq!(exact, expected, "{}: {}", profile.name, report["counter"]);
+        let pack = budget_in(
+            dir.path(),
+            &[
+                "pack",
+                "--format",
+                "json",
+                "--model",
+                &profile.name,
+                "--budget",
+                "1000",
+            ],
+        );
+        assert_eq!(pack.code, 0, "{}: {}", profile.name, pack.stderr);
+        assert!(
+            pack.stderr.contains(report["counter"].as_str().unwrap()),
+            "{}: {}",
+            profile.name,
+            pack.stderr
+        );
+    }
+}
