@@ -22,6 +22,11 @@ const KNOWN_DIFFERENCES: &[(&str, &str)] = &[
     ("gemini-2.5-flash", "as gemini-2.5-pro"),
     ("gemini-2.5-flash-lite", "as gemini-2.5-pro"),
     (
+        "gemini-3.5-flash",
+        "as gemini-2.5-pro (LiteLLM's `gemini/` entry agrees: 65,536)",
+    ),
+    ("gemini-3-flash-preview", "as gemini-3.5-flash"),
+    (
         "mistral-nemo-instruct-2407",
         "open weights limit output only by the window: ours plans 8,192 (the servers' common default), LiteLLM lists the API's 128,000",
     ),

@@ -78,7 +78,15 @@ const CL100K: Tok = Tok::OpenAi(Encoding::Cl100kBase);
 const LLAMA3_FILES: &[&str] = &["original/tokenizer.model", "tokenizer.json"];
 const HF_JSON: &[&str] = &["tokenizer.json"];
 const TEKKEN_FILES: &[&str] = &["tekken.json", "tokenizer.json"];
-const GEMMA_FILES: &[&str] = &["tokenizer.model", "tokenizer.json"];
+/// Every Gemini model counts with Gemma 3's SentencePiece model (Google's
+/// GenAI SDK counts locally with it).
+const GEMMA3_FOR_GEMINI: Tok = Tok::Hf(
+    "google/gemma-3-27b-it",
+    &["tokenizer.model", "tokenizer.json"],
+    None,
+    GEMINI_MARGIN,
+    Some(ShippedVocabulary::Gemma3),
+);
 
 #[rustfmt::skip]
 const TABLE: &[Row] = &[
@@ -100,6 +108,9 @@ const TABLE: &[Row] = &[
     Row { name: "gpt-4", aliases: &["gpt-4-0613"], provider: "openai", window: 8_192, output: 8_192, tokenizer: CL100K, template: ChatTemplate::OpenAi, source: OPENAI_MODELS },
     Row { name: "gpt-3.5-turbo", aliases: &["gpt-3.5-turbo-0125"], provider: "openai", window: 16_385, output: 4_096, tokenizer: CL100K, template: ChatTemplate::OpenAi, source: OPENAI_MODELS },
     // Anthropic: the models overview's comparison table (standard window).
+    Row { name: "claude-opus-4-7", aliases: &["claude-opus-4-7-20260416"], provider: "anthropic", window: 1_000_000, output: 128_000, tokenizer: Tok::Estimate(ANTHROPIC_MARGIN), template: ChatTemplate::Estimate, source: ANTHROPIC_MODELS },
+    Row { name: "claude-opus-4-6", aliases: &["claude-opus-4-6-20260205"], provider: "anthropic", window: 1_000_000, output: 128_000, tokenizer: Tok::Estimate(ANTHROPIC_MARGIN), template: ChatTemplate::Estimate, source: ANTHROPIC_MODELS },
+    Row { name: "claude-sonnet-4-6", aliases: &[], provider: "anthropic", window: 1_000_000, output: 128_000, tokenizer: Tok::Estimate(ANTHROPIC_MARGIN), template: ChatTemplate::Estimate, source: ANTHROPIC_MODELS },
     Row { name: "claude-opus-4-5", aliases: &["claude-opus-4-5-20251101"], provider: "anthropic", window: 200_000, output: 64_000, tokenizer: Tok::Estimate(ANTHROPIC_MARGIN), template: ChatTemplate::Estimate, source: ANTHROPIC_MODELS },
     Row { name: "claude-sonnet-4-5", aliases: &["claude-sonnet-4-5-20250929"], provider: "anthropic", window: 200_000, output: 64_000, tokenizer: Tok::Estimate(ANTHROPIC_MARGIN), template: ChatTemplate::Estimate, source: ANTHROPIC_MODELS },
     Row { name: "claude-haiku-4-5", aliases: &["claude-haiku-4-5-20251001"], provider: "anthropic", window: 200_000, output: 64_000, tokenizer: Tok::Estimate(ANTHROPIC_MARGIN), template: ChatTemplate::Estimate, source: ANTHROPIC_MODELS },
@@ -107,10 +118,13 @@ const TABLE: &[Row] = &[
     Row { name: "claude-sonnet-4", aliases: &["claude-sonnet-4-20250514"], provider: "anthropic", window: 200_000, output: 64_000, tokenizer: Tok::Estimate(ANTHROPIC_MARGIN), template: ChatTemplate::Estimate, source: ANTHROPIC_MODELS },
     Row { name: "claude-3-5-haiku", aliases: &["claude-3-5-haiku-20241022", "claude-3-5-haiku-latest"], provider: "anthropic", window: 200_000, output: 8_192, tokenizer: Tok::Estimate(ANTHROPIC_MARGIN), template: ChatTemplate::Estimate, source: ANTHROPIC_MODELS },
     // Google.
-    Row { name: "gemini-2.5-pro", aliases: &[], provider: "google", window: 1_048_576, output: 65_536, tokenizer: Tok::Hf("google/gemma-3-27b-it", GEMMA_FILES, None, GEMINI_MARGIN, Some(ShippedVocabulary::Gemma3)), template: ChatTemplate::Estimate, source: GEMINI_MODELS },
-    Row { name: "gemini-2.5-flash", aliases: &[], provider: "google", window: 1_048_576, output: 65_536, tokenizer: Tok::Hf("google/gemma-3-27b-it", GEMMA_FILES, None, GEMINI_MARGIN, Some(ShippedVocabulary::Gemma3)), template: ChatTemplate::Estimate, source: GEMINI_MODELS },
-    Row { name: "gemini-2.5-flash-lite", aliases: &[], provider: "google", window: 1_048_576, output: 65_536, tokenizer: Tok::Hf("google/gemma-3-27b-it", GEMMA_FILES, None, GEMINI_MARGIN, Some(ShippedVocabulary::Gemma3)), template: ChatTemplate::Estimate, source: GEMINI_MODELS },
-    Row { name: "gemini-2.0-flash", aliases: &[], provider: "google", window: 1_048_576, output: 8_192, tokenizer: Tok::Hf("google/gemma-3-27b-it", GEMMA_FILES, None, GEMINI_MARGIN, Some(ShippedVocabulary::Gemma3)), template: ChatTemplate::Estimate, source: GEMINI_MODELS },
+    Row { name: "gemini-3.1-pro-preview", aliases: &["gemini-3-pro-preview"], provider: "google", window: 1_048_576, output: 65_536, tokenizer: GEMMA3_FOR_GEMINI, template: ChatTemplate::Estimate, source: GEMINI_MODELS },
+    Row { name: "gemini-3.5-flash", aliases: &[], provider: "google", window: 1_048_576, output: 65_536, tokenizer: GEMMA3_FOR_GEMINI, template: ChatTemplate::Estimate, source: GEMINI_MODELS },
+    Row { name: "gemini-3-flash-preview", aliases: &[], provider: "google", window: 1_048_576, output: 65_536, tokenizer: GEMMA3_FOR_GEMINI, template: ChatTemplate::Estimate, source: GEMINI_MODELS },
+    Row { name: "gemini-2.5-pro", aliases: &[], provider: "google", window: 1_048_576, output: 65_536, tokenizer: GEMMA3_FOR_GEMINI, template: ChatTemplate::Estimate, source: GEMINI_MODELS },
+    Row { name: "gemini-2.5-flash", aliases: &[], provider: "google", window: 1_048_576, output: 65_536, tokenizer: GEMMA3_FOR_GEMINI, template: ChatTemplate::Estimate, source: GEMINI_MODELS },
+    Row { name: "gemini-2.5-flash-lite", aliases: &[], provider: "google", window: 1_048_576, output: 65_536, tokenizer: GEMMA3_FOR_GEMINI, template: ChatTemplate::Estimate, source: GEMINI_MODELS },
+    Row { name: "gemini-2.0-flash", aliases: &[], provider: "google", window: 1_048_576, output: 8_192, tokenizer: GEMMA3_FOR_GEMINI, template: ChatTemplate::Estimate, source: GEMINI_MODELS },
     Row { name: "gemma-3-27b-it", aliases: &["gemma3:27b", "gemma-3-12b-it", "gemma3:12b", "gemma-3-4b-it", "gemma3:4b", "gemma3"], provider: "google", window: 131_072, output: 8_192, tokenizer: Tok::Hf("google/gemma-3-27b-it", HF_JSON, None, GEMMA_MARGIN, Some(ShippedVocabulary::Gemma3)), template: ChatTemplate::Gemma, source: "https://ai.google.dev/gemma/docs/core/model_card_3" },
     // Meta: 128K windows of the model cards; the maximum output is not
     // limited by the model: the servers' common default.
