@@ -109,14 +109,6 @@ impl FileTokenizer {
         })
     }
 
-    /// The same tokenizer under another normalization.
-    pub(crate) fn with_normalization(self, normalization: Normalization) -> Self {
-        Self {
-            normalization,
-            ..self
-        }
-    }
-
     /// The number of tokens of `text`, without BOS or EOS; added tokens in
     /// the text count one each. Under SentencePiece's normalizer the whole
     /// text is normalized first and added (user-defined) tokens are found in

@@ -14,9 +14,9 @@ use crate::estimate::file_tokenizer::{AddedToken, FileTokenizer, Model, Normaliz
 use crate::estimate::merge_bpe::{MergeBpe, Symbols, Unknown};
 use crate::estimate::normalizer::{Normalizer, ReplacePattern};
 use crate::estimate::pre_tokenizer::{Behavior, PreTokenizer};
-use crate::estimate::sentencepiece::{self, Piece, PieceType, SpNormalizer};
+use crate::estimate::sentencepiece::{self, Piece, PieceType};
 use crate::estimate::split_regex::Splitter;
-use crate::estimate::tokenizer_json::token_bytes;
+use crate::estimate::tokenizer_json::{merge_ids, token_bytes};
 use crate::estimate::{SplitPattern, TokenizerError};
 
 /// The most metadata read from a GGUF file, in bytes: the largest
@@ -299,14 +299,7 @@ fn build(
             if add_space_prefix.unwrap_or(true) {
                 steps.push(Normalizer::Prepend(sentencepiece::SPACE.to_string()));
             }
-            let normalizer = SpNormalizer {
-                charsmap: None,
-                add_dummy_prefix: false,
-                remove_extra_whitespaces: false,
-                escape_whitespaces: false,
-            };
-            let tokenizer = sentencepiece::build(pieces, true, true, normalizer)?;
-            Ok(tokenizer.with_normalization(Normalization::Steps(steps)))
+            sentencepiece::build(pieces, true, true, Normalization::Steps(steps))
         }
         "gpt2" | "gemma4" => {
             let (patterns, ignore_merges, byte_level) = pre_patterns(&pre).ok_or_else(|| {
@@ -328,19 +321,12 @@ fn build(
                         "merge #{index} is not two tokens separated by a space"
                     ))
                 })?;
-                let (left, right) = (
-                    token_bytes(left, byte_level),
-                    token_bytes(right, byte_level),
-                );
-                let joined = [left.as_slice(), right.as_slice()].concat();
-                let id = |bytes: &[u8]| {
-                    vocab.get(bytes).copied().ok_or_else(|| {
-                        error(format!(
-                            "merge #{index} names a token that is not in the vocabulary"
-                        ))
-                    })
-                };
-                pairs.push((id(&left)?, id(&right)?, id(&joined)?));
+                let ids = merge_ids(&vocab, left, right, byte_level).ok_or_else(|| {
+                    error(format!(
+                        "merge #{index} names a token that is not in the vocabulary"
+                    ))
+                })?;
+                pairs.push(ids);
             }
             let (symbols, unknown) = if byte_level {
                 (Symbols::Bytes, Unknown::Dropped)

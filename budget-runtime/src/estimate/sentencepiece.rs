@@ -185,13 +185,13 @@ impl Charsmap {
     }
 }
 
-/// A SentencePiece tokenizer of `pieces` under `normalizer`: BPE (merges
-/// by the score of the joined piece) or unigram.
+/// A SentencePiece tokenizer of `pieces` under `normalization`: BPE
+/// (merges by the score of the joined piece) or unigram.
 pub(crate) fn build(
     pieces: Vec<Piece>,
     bpe: bool,
     byte_fallback: bool,
-    normalizer: SpNormalizer,
+    normalization: Normalization,
 ) -> Result<FileTokenizer, TokenizerError> {
     let user_defined: Vec<AddedToken> = pieces
         .iter()
@@ -224,12 +224,7 @@ pub(crate) fn build(
             .collect();
         Model::Unigram(Unigram::new(scored, unk, byte_fallback))
     };
-    FileTokenizer::new(
-        user_defined,
-        Normalization::SentencePiece(normalizer),
-        Vec::new(),
-        model,
-    )
+    FileTokenizer::new(user_defined, normalization, Vec::new(), model)
 }
 
 /// SentencePiece's BPE as merges: every split of a piece into two pieces
@@ -380,7 +375,12 @@ pub(crate) fn read_model(data: &[u8], path: &Path) -> Result<FileTokenizer, Toke
         }
         other => return Err(error(format!("unknown model type {other}"))),
     };
-    build(pieces, bpe, byte_fallback, normalizer)
+    build(
+        pieces,
+        bpe,
+        byte_fallback,
+        Normalization::SentencePiece(normalizer),
+    )
 }
 
 /// A protobuf field's value.

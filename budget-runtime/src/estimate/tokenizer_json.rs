@@ -245,19 +245,12 @@ impl Reader<'_> {
                 },
                 _ => return Err(self.error(format!("merge #{index} is not a pair of tokens"))),
             };
-            let (left, right) = (
-                token_bytes(left, byte_level),
-                token_bytes(right, byte_level),
-            );
-            let joined = [left.as_slice(), right.as_slice()].concat();
-            let id = |bytes: &[u8]| {
-                vocab.get(bytes).copied().ok_or_else(|| {
-                    self.error(format!(
-                        "merge #{index} names a token that is not in `vocab`"
-                    ))
-                })
-            };
-            merges.push((id(&left)?, id(&right)?, id(&joined)?));
+            let ids = merge_ids(&vocab, left, right, byte_level).ok_or_else(|| {
+                self.error(format!(
+                    "merge #{index} names a token that is not in `vocab`"
+                ))
+            })?;
+            merges.push(ids);
         }
         let unknown = if value["byte_fallback"].as_bool().unwrap_or(false) {
             Unknown::ByteFallback
@@ -325,6 +318,26 @@ impl Reader<'_> {
         }
         Ok(added)
     }
+}
+
+/// The ids of the tokens `left` and `right` (vocabulary entries) and of the
+/// token they join to, if all three are in `vocab`.
+pub(crate) fn merge_ids(
+    vocab: &foldhash::HashMap<Box<[u8]>, u32>,
+    left: &str,
+    right: &str,
+    byte_level: bool,
+) -> Option<(u32, u32, u32)> {
+    let (left, right) = (
+        token_bytes(left, byte_level),
+        token_bytes(right, byte_level),
+    );
+    let joined = [left.as_slice(), right.as_slice()].concat();
+    Some((
+        *vocab.get(left.as_slice())?,
+        *vocab.get(right.as_slice())?,
+        *vocab.get(joined.as_slice())?,
+    ))
 }
 
 /// The bytes a vocabulary entry stands for: under a byte-level
