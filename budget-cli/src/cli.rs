@@ -171,6 +171,13 @@ pub struct ModelArgs {
     /// Never downloaded. Replaces --counter.
     #[arg(long, value_name = "FILE", conflicts_with = "counter")]
     pub tokenizer: Option<PathBuf>,
+    /// A LocalAI models folder: --model NAME is found there first, by its
+    /// YAML config (`NAME.yaml`, or the config whose `name` is NAME; its
+    /// `parameters.model` file, inside the folder, is the tokenizer and
+    /// its `context_size` the window) or as `NAME.gguf`. Only the GGUF's
+    /// metadata is read.
+    #[arg(long, value_name = "DIR", requires = "model")]
+    pub models_dir: Option<PathBuf>,
     /// Model profiles of your own (TOML, `[models."name"]` tables: `base`,
     /// `context_window`, `max_output_tokens`, `tokenizer`, `template`, …),
     /// added to the built-in ones or replacing them, for --model.
@@ -185,6 +192,7 @@ impl ModelArgs {
             model: self.model.as_deref(),
             tokenizer: self.tokenizer.as_deref(),
             models: self.models.as_deref(),
+            models_dir: self.models_dir.as_deref(),
         }
     }
 }

@@ -65,6 +65,18 @@ pub enum CounterError {
     /// The `--tokenizer` file failed to load.
     #[error("--tokenizer: {0}")]
     Tokenizer(#[source] budget::estimate::TokenizerError),
+    /// The `--models-dir` folder or its model failed.
+    #[error("--models-dir: {0}")]
+    LocalAi(#[from] crate::localai::LocalAiError),
+    /// A model of the `--models-dir` folder the registry does not know, and
+    /// whose config gives no `context_size`.
+    #[error(
+        "--models-dir: {name} is not a known model and its LocalAI config gives no `context_size`: add one, or describe it with --models"
+    )]
+    NoWindow {
+        /// The model.
+        name: String,
+    },
     /// Built without the `exact` feature.
     #[cfg(not(feature = "exact"))]
     #[error(
@@ -119,6 +131,8 @@ pub struct CounterRequest<'a> {
     pub tokenizer: Option<&'a Path>,
     /// `--models`: profiles of the user's, added to the built-in ones.
     pub models: Option<&'a Path>,
+    /// `--models-dir`: a LocalAI models folder the model is looked for in.
+    pub models_dir: Option<&'a Path>,
 }
 
 /// Every text as one content type, at the fixed ratio.
@@ -140,17 +154,21 @@ impl Counter {
         choice: CounterChoice,
         request: &CounterRequest<'_>,
     ) -> Result<Self, CounterError> {
+        let mut registry = ModelRegistry::builtin();
+        if let (Some(path), Some(_)) = (request.models, request.model) {
+            let text = read_models(path)?;
+            registry
+                .extend_from_toml(&text, path)
+                .map_err(CounterError::Model)?;
+        }
+        if let (Some(name), Some(dir), None) =
+            (request.model, request.models_dir, request.tokenizer)
+            && let Some(found) = crate::localai::find(dir, name)?
+        {
+            return Self::local(name, &found, &registry);
+        }
         let model = match request.model {
-            Some(name) => {
-                let mut registry = ModelRegistry::builtin();
-                if let Some(path) = request.models {
-                    let text = read_models(path)?;
-                    registry
-                        .extend_from_toml(&text, path)
-                        .map_err(CounterError::Model)?;
-                }
-                Some(registry.lookup(name).map_err(CounterError::Model)?.clone())
-            }
+            Some(name) => Some(registry.lookup(name).map_err(CounterError::Model)?.clone()),
             None => None,
         };
         if let Some(path) = request.tokenizer {
@@ -182,6 +200,50 @@ impl Counter {
             });
         }
         Self::new(choice)
+    }
+
+    /// The counter of a model found in a LocalAI folder: its file, exact;
+    /// the registry's profile of the same name, else one with the config's
+    /// context size as its window (a quarter kept for the reply).
+    fn local(
+        name: &str,
+        found: &crate::localai::LocalAiModel,
+        registry: &ModelRegistry,
+    ) -> Result<Self, CounterError> {
+        let exact = from_file(&found.file, None)?;
+        let mut profile = match (registry.get(name), found.context_size) {
+            (Some(known), _) => known.clone(),
+            (None, Some(window)) => ModelProfile::new(
+                name,
+                window,
+                window / 4,
+                TokenizerSpec::Estimate { margin: 1.0 },
+                budget::chat::ChatTemplate::ChatMl,
+            ),
+            (None, None) => {
+                return Err(CounterError::NoWindow {
+                    name: name.to_owned(),
+                });
+            }
+        };
+        if let Some(window) = found.context_size {
+            profile.context_window = window;
+            profile.max_output_tokens = profile.max_output_tokens.min(window);
+        }
+        profile.tokenizer = TokenizerSpec::File {
+            hf_repo: String::new(),
+            files: Vec::new(),
+            path: Some(found.file.clone()),
+            pattern: None,
+            shipped: None,
+            margin: 1.0,
+        };
+        Ok(Self {
+            name: format!("localai {} (exact)", exact.name()),
+            from_flag: false,
+            backend: Backend::Exact(exact),
+            model: Some(profile),
+        })
     }
 
     /// Builds the counter for `choice`.

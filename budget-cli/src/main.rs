@@ -20,6 +20,7 @@ mod count;
 mod counter;
 mod description;
 mod git;
+mod localai;
 #[cfg(feature = "mcp")]
 mod mcp;
 mod outline;

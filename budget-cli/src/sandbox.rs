@@ -148,8 +148,14 @@ impl Sandbox {
     }
 }
 
-/// `--tokenizer` and `--models` read files a sandbox does not vouch for.
+/// `--tokenizer`, `--models` and `--models-dir` read files a sandbox does
+/// not vouch for.
 fn admit_model(model: &ModelArgs) -> Result<(), SandboxError> {
+    if model.models_dir.is_some() {
+        return Err(SandboxError::Flag {
+            flag: "--models-dir",
+        });
+    }
     if model.tokenizer.is_some() {
         return Err(SandboxError::Flag {
             flag: "--tokenizer",

@@ -425,3 +425,90 @@ fn every_family_counts_exactly_with_no_file_but_llama_and_phi() {
         );
     }
 }
+
+#[test]
+fn a_model_of_a_localai_folder_counts_with_its_gguf_and_context() {
+    let models = tempfile::tempdir().unwrap();
+    std::fs::copy(
+        reference_file("gguf/ggml-vocab-llama-bpe.gguf"),
+        models.path().join("Meta-Llama-3.1-8B-Instruct.Q4_K_M.gguf"),
+    )
+    .unwrap();
+    std::fs::write(
+        models.path().join("local-llama.yaml"),
+        "name: local-llama\ncontext_size: 8192\nparameters:\n  model: Meta-Llama-3.1-8B-Instruct.Q4_K_M.gguf\n",
+    )
+    .unwrap();
+    std::fs::write(
+        models.path().join("escape.yaml"),
+        "name: escape\ncontext_size: 8192\nparameters:\n  model: ../../etc/passwd\n",
+    )
+    .unwrap();
+    let dir = tree(&[("mixed.txt", MIXED.as_bytes())]);
+    let folder = models.path().to_str().unwrap();
+    let run = budget_in(
+        dir.path(),
+        &[
+            "count",
+            "--format",
+            "json",
+            "--model",
+            "local-llama",
+            "--models-dir",
+            folder,
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let report = run.json();
+    assert_eq!(report["total_tokens"], 12, "{report}"); // tiktoken over llama3.tiktoken
+    assert_eq!(
+        report["counter"],
+        "localai Meta-Llama-3.1-8B-Instruct.Q4_K_M.gguf (exact)"
+    );
+    // The config's context size is the window: 8,192, a quarter kept.
+    let run = budget_in(
+        dir.path(),
+        &[
+            "pack",
+            "--model",
+            "local-llama",
+            "--models-dir",
+            folder,
+            "--budget",
+            "auto",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("of a 6144-token budget"),
+        "{}",
+        run.stderr
+    );
+    // A config that points outside the folder is refused, not followed.
+    let run = budget_in(
+        dir.path(),
+        &["count", "--model", "escape", "--models-dir", folder],
+    );
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("leaves the models folder"),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stderr.contains("root:"), "{}", run.stderr);
+    // A sandbox refuses the flag.
+    let run = budget_in(
+        dir.path(),
+        &[
+            "--sandbox",
+            ".",
+            "count",
+            "--model",
+            "local-llama",
+            "--models-dir",
+            folder,
+        ],
+    );
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("--models-dir"), "{}", run.stderr);
+}
