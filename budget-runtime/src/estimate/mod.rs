@@ -53,10 +53,10 @@ mod on_demand;
 mod pre_tokenizer;
 #[cfg(feature = "bpe")]
 mod rank_bpe;
+mod ratio_estimator;
 #[cfg(test)]
 mod reference;
 mod scaled;
-mod seed;
 #[cfg(feature = "bpe")]
 mod sentencepiece;
 mod shipped;
@@ -81,8 +81,8 @@ pub use features::{FEATURE_COUNT, Feature, TextFeatures};
 pub use hf_cache::hf_cache_file;
 pub use ollama_store::ollama_model_file;
 pub use on_demand::{CountingWork, OnDemandCounts};
+pub use ratio_estimator::RatioEstimator;
 pub use scaled::ScaledCounter;
-pub use seed::RatioEstimator;
 pub use shipped::ShippedVocabulary;
 pub use split_pattern::SplitPattern;
 pub use upper_bound::guaranteed_upper_bound;

@@ -53,6 +53,7 @@ impl ShippedVocabulary {
     }
 
     /// Its file name and bytes, if compiled in.
+    #[cfg_attr(not(feature = "bpe"), allow(dead_code))]
     #[cfg_attr(
         not(any(
             feature = "vocab-gemma3",
@@ -78,6 +79,7 @@ impl ShippedVocabulary {
     }
 
     /// The split pattern its rank file needs, if it is one.
+    #[cfg_attr(not(feature = "bpe"), allow(dead_code))]
     pub(crate) fn pattern(self) -> Option<crate::estimate::SplitPattern> {
         match self {
             Self::Qwen => Some(crate::estimate::SplitPattern::QWEN),
