@@ -65,10 +65,10 @@ impl Unigram {
         if n == 0 {
             return 0;
         }
-        // best[i]: (score, start of the last node, whether it is unknown,
-        // tokens so far) of the best path covering piece[..i].
-        let mut best: Vec<(f64, usize, bool, u64)> = vec![(f64::NEG_INFINITY, 0, false, 0); n + 1];
-        best[0] = (0.0, 0, false, 0);
+        // best[i]: (score, whether the last node is unknown, tokens so far)
+        // of the best path covering piece[..i]; 16 bytes a byte of text.
+        let mut best: Vec<(f64, bool, u32)> = vec![(f64::NEG_INFINITY, false, 0); n + 1];
+        best[0] = (0.0, false, 0);
         let is_boundary = |i: usize| i == n || (piece[i] & 0xC0) != 0x80;
         for start in 0..n {
             if !is_boundary(start) || best[start].0 == f64::NEG_INFINITY {
@@ -93,7 +93,7 @@ impl Unigram {
                     single |= end - start == char_len;
                     let total = base.0 + score;
                     if total > best[end].0 {
-                        best[end] = (total, start, false, base.3 + 1);
+                        best[end] = (total, false, base.2.saturating_add(1));
                     }
                 }
             }
@@ -102,17 +102,17 @@ impl Unigram {
                 let total = base.0 + self.unknown_score;
                 if total > best[end].0 {
                     let tokens = if self.byte_fallback {
-                        char_len as u64
-                    } else if base.2 {
+                        u32::try_from(char_len).unwrap_or(u32::MAX)
+                    } else if base.1 {
                         0 // joins the unknown run before it
                     } else {
                         1
                     };
-                    best[end] = (total, start, true, base.3 + tokens);
+                    best[end] = (total, true, base.2.saturating_add(tokens));
                 }
             }
         }
-        best[n].3
+        u64::from(best[n].2)
     }
 }
 
