@@ -6,10 +6,12 @@
 use std::borrow::Cow;
 use std::path::Path;
 
-use crate::estimate::TokenizerError;
 use crate::estimate::file_tokenizer::{AddedToken, FileTokenizer, Model, Normalization};
 use crate::estimate::merge_bpe::{MergeBpe, Symbols, Unknown};
+use crate::estimate::pre_tokenizer::{Behavior, PreTokenizer};
+use crate::estimate::split_regex::Splitter;
 use crate::estimate::unigram::Unigram;
+use crate::estimate::{SplitPattern, TokenizerError};
 
 /// The whitespace mark SentencePiece writes spaces as.
 pub(crate) const SPACE: char = '▁';
@@ -224,7 +226,42 @@ pub(crate) fn build(
             .collect();
         Model::Unigram(Unigram::new(scored, unk, byte_fallback))
     };
-    FileTokenizer::new(user_defined, normalization, Vec::new(), model)
+    let pre_tokenizers = if words_are_independent(&pieces, byte_fallback) {
+        vec![PreTokenizer::Split {
+            splitter: Splitter::new(&SplitPattern::custom("words", WORDS, false))?,
+            behavior: Behavior::Isolated,
+            invert: false,
+        }]
+    } else {
+        Vec::new()
+    };
+    FileTokenizer::new(user_defined, normalization, pre_tokenizers, model)
+}
+
+/// Words: a run of `▁` and what follows up to the next `▁`, or a final run
+/// of `▁`.
+const WORDS: &str = "▁*[^▁]+|▁+";
+
+/// Whether the text may be cut before every `▁` that follows another
+/// character ([`WORDS`]) without changing any count: no piece has a `▁`
+/// after another character (the models trained with SentencePiece's
+/// default `split_by_whitespace`), and a `▁` alone is a piece or falls back
+/// to bytes (so no run of unknown characters spans a cut). Cut, the text
+/// is encoded word by word, each word's count remembered: the same count,
+/// bounded memory, and most words found in the memory.
+fn words_are_independent(pieces: &[Piece], byte_fallback: bool) -> bool {
+    let usable = |p: &&Piece| {
+        matches!(
+            p.kind,
+            PieceType::Normal | PieceType::UserDefined | PieceType::Unused
+        )
+    };
+    let space_known = byte_fallback || pieces.iter().filter(usable).any(|p| p.text == "▁");
+    space_known
+        && pieces
+            .iter()
+            .filter(usable)
+            .all(|p| p.text.trim_start_matches(SPACE).chars().all(|c| c != SPACE))
 }
 
 /// SentencePiece's BPE as merges: every split of a piece into two pieces
