@@ -50,6 +50,13 @@ pub(crate) enum PreTokenizer {
         /// GPT-2's pattern, when the step also cuts.
         splitter: Option<Splitter>,
     },
+    /// SentencePiece text cut into words: before every `▁` that follows a
+    /// character other than `▁` and those of `kept_after` (the characters
+    /// some piece has right before a `▁`).
+    SpaceWords {
+        /// Characters a `▁` stays joined to.
+        kept_after: Vec<char>,
+    },
     /// SentencePiece's word boundaries: spaces become `replacement`, which
     /// may be prepended, and (with `split`) each word starts a piece.
     Metaspace {
@@ -111,6 +118,7 @@ impl Pieces {
                     self.split(splitter, Behavior::Isolated, false);
                 }
             }
+            PreTokenizer::SpaceWords { kept_after } => self.split_space_words(kept_after),
             PreTokenizer::Metaspace {
                 replacement,
                 prepend,
@@ -175,6 +183,31 @@ impl Pieces {
                     .filter(|(s, e)| e > s)
                     .map(|(s, e)| (start + s, start + e, first && s == 0)),
             );
+        }
+        self.ranges = out;
+    }
+
+    /// Each piece cut before every `▁` that follows a character other than
+    /// `▁` and those of `kept_after`.
+    fn split_space_words(&mut self, kept_after: &[char]) {
+        let mut out = Vec::with_capacity(self.ranges.len());
+        for &(start, end, first) in &self.ranges {
+            let mut begin = start;
+            let mut previous: Option<char> = None;
+            for (offset, c) in self.text[start..end].char_indices() {
+                let at = start + offset;
+                if c == '▁'
+                    && previous.is_some_and(|p| p != '▁' && !kept_after.contains(&p))
+                    && at > begin
+                {
+                    out.push((begin, at, first && begin == start));
+                    begin = at;
+                }
+                previous = Some(c);
+            }
+            if end > begin {
+                out.push((begin, end, first && begin == start));
+            }
         }
         self.ranges = out;
     }
@@ -276,6 +309,19 @@ mod tests {
             ["a", "--", "b", "-", "c"]
         );
         assert_eq!(cut(text, "[a-z]", Behavior::Removed, true), ["a", "b", "c"]);
+    }
+
+    #[test]
+    fn space_words_cut_before_a_space_mark_after_a_word() {
+        let mut pieces = Pieces::new("▁▁a▁b>▁c▁▁".to_owned(), true);
+        pieces.apply(&PreTokenizer::SpaceWords {
+            kept_after: vec!['>'],
+        });
+        let got: Vec<_> = pieces
+            .iter()
+            .map(|p| std::str::from_utf8(p).unwrap().to_owned())
+            .collect();
+        assert_eq!(got, ["▁▁a", "▁b>▁c", "▁▁"]);
     }
 
     #[test]

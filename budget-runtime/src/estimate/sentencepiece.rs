@@ -6,12 +6,11 @@
 use std::borrow::Cow;
 use std::path::Path;
 
+use crate::estimate::TokenizerError;
 use crate::estimate::file_tokenizer::{AddedToken, FileTokenizer, Model, Normalization};
 use crate::estimate::merge_bpe::{MergeBpe, Symbols, Unknown};
-use crate::estimate::pre_tokenizer::{Behavior, PreTokenizer};
-use crate::estimate::split_regex::Splitter;
+use crate::estimate::pre_tokenizer::PreTokenizer;
 use crate::estimate::unigram::Unigram;
-use crate::estimate::{SplitPattern, TokenizerError};
 
 /// The whitespace mark SentencePiece writes spaces as.
 pub(crate) const SPACE: char = '▁';
@@ -226,30 +225,18 @@ pub(crate) fn build(
             .collect();
         Model::Unigram(Unigram::new(scored, unk, byte_fallback))
     };
-    let pre_tokenizers = if words_are_independent(&pieces, byte_fallback) {
-        vec![PreTokenizer::Split {
-            splitter: Splitter::new(&SplitPattern::custom("words", WORDS, false))?,
-            behavior: Behavior::Isolated,
-            invert: false,
-        }]
-    } else {
-        Vec::new()
-    };
+    let pre_tokenizers = word_cut(&pieces, byte_fallback).into_iter().collect();
     FileTokenizer::new(user_defined, normalization, pre_tokenizers, model)
 }
 
-/// Words: a run of `▁` and what follows up to the next `▁`, or a final run
-/// of `▁`.
-const WORDS: &str = "▁*[^▁]+|▁+";
-
-/// Whether the text may be cut before every `▁` that follows another
-/// character ([`WORDS`]) without changing any count: no piece has a `▁`
-/// after another character (the models trained with SentencePiece's
-/// default `split_by_whitespace`), and a `▁` alone is a piece or falls back
-/// to bytes (so no run of unknown characters spans a cut). Cut, the text
+/// How the text may be cut into words without changing any count: before
+/// every `▁` that follows a character no piece has right before a `▁`
+/// (most models have none: SentencePiece's default `split_by_whitespace`;
+/// Gemma 3 has one, `>▁</`). A `▁` alone must be a piece or fall back to
+/// bytes, so that no run of unknown characters spans a cut. Cut, the text
 /// is encoded word by word, each word's count remembered: the same count,
-/// bounded memory, and most words found in the memory.
-fn words_are_independent(pieces: &[Piece], byte_fallback: bool) -> bool {
+/// memory bounded by the longest word, and most words found in the memory.
+fn word_cut(pieces: &[Piece], byte_fallback: bool) -> Option<PreTokenizer> {
     let usable = |p: &&Piece| {
         matches!(
             p.kind,
@@ -257,11 +244,23 @@ fn words_are_independent(pieces: &[Piece], byte_fallback: bool) -> bool {
         )
     };
     let space_known = byte_fallback || pieces.iter().filter(usable).any(|p| p.text == "▁");
-    space_known
-        && pieces
-            .iter()
-            .filter(usable)
-            .all(|p| p.text.trim_start_matches(SPACE).chars().all(|c| c != SPACE))
+    if !space_known {
+        return None;
+    }
+    let mut kept_after: Vec<char> = Vec::new();
+    for piece in pieces.iter().filter(usable) {
+        let mut previous: Option<char> = None;
+        for c in piece.text.chars() {
+            if let Some(p) = previous.filter(|&p| c == SPACE && p != SPACE)
+                && !kept_after.contains(&p)
+            {
+                kept_after.push(p);
+            }
+            previous = Some(c);
+        }
+    }
+    // Past a handful, the cut would rarely apply: encode whole.
+    (kept_after.len() <= 16).then_some(PreTokenizer::SpaceWords { kept_after })
 }
 
 /// SentencePiece's BPE as merges: every split of a piece into two pieces
