@@ -9,6 +9,7 @@ use aho_corasick::{AhoCorasick, MatchKind};
 use crate::estimate::TokenizerError;
 use crate::estimate::merge_bpe::MergeBpe;
 use crate::estimate::normalizer::Normalizer;
+use crate::estimate::piece_memory::PieceMemory;
 use crate::estimate::pre_tokenizer::{Pieces, PreTokenizer};
 use crate::estimate::sentencepiece::SpNormalizer;
 use crate::estimate::unigram::Unigram;
@@ -64,6 +65,7 @@ pub(crate) struct FileTokenizer {
     normalization: Normalization,
     pre_tokenizers: Vec<PreTokenizer>,
     model: Model,
+    memory: PieceMemory,
 }
 
 /// A segment of text between added tokens.
@@ -106,6 +108,7 @@ impl FileTokenizer {
             normalization,
             pre_tokenizers,
             model,
+            memory: PieceMemory::new(),
         })
     }
 
@@ -194,7 +197,7 @@ impl FileTokenizer {
         }
         pieces
             .iter()
-            .map(|piece| self.model.count(piece))
+            .map(|piece| self.memory.count(piece, |p| self.model.count(p)))
             .fold(0, u64::saturating_add)
     }
 }

@@ -9,31 +9,12 @@
 //! a token reachable by two different pairs joins only through the listed
 //! one.
 
-use std::cell::RefCell;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
-use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Pieces of up to this many symbols are merged by a scan; longer ones
 /// through a heap.
 const SHORT_PIECE: usize = 48;
-
-/// Pieces of up to this many bytes are remembered, per thread.
-const CACHED_PIECE: usize = 24;
-
-/// The most pieces remembered per thread before the memory is cleared.
-const CACHE_ENTRIES: usize = 1 << 16;
-
-/// Counts of recent pieces, and the `cache_id` of the model they are of.
-type PieceCache = (u64, foldhash::HashMap<Box<[u8]>, u32>);
-
-thread_local! {
-    /// Words repeat: a remembered piece costs one hash lookup.
-    static CACHE: RefCell<PieceCache> = RefCell::new((0, foldhash::HashMap::default()));
-}
-
-/// The `cache_id` of the next model built.
-static NEXT_CACHE_ID: AtomicU64 = AtomicU64::new(1);
 
 /// What a piece starts as.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -73,8 +54,6 @@ pub(crate) struct MergeBpe {
     byte_tokens: Option<Box<[u32; 256]>>,
     /// Ids of the single-byte tokens ([`Symbols::Bytes`]).
     byte_ids: Box<[u32; 256]>,
-    /// Which model the thread's piece cache holds.
-    cache_id: u64,
     /// A piece that is a token counts one without merging (Hugging Face's
     /// `ignore_merges`, set by Llama 3's `tokenizer.json`).
     ignore_merges: bool,
@@ -141,7 +120,6 @@ impl MergeBpe {
             unknown,
             byte_tokens,
             byte_ids,
-            cache_id: NEXT_CACHE_ID.fetch_add(1, Ordering::Relaxed),
             ignore_merges,
         }
     }
@@ -154,30 +132,7 @@ impl MergeBpe {
         if self.ignore_merges && self.vocab.contains_key(piece) {
             return 1;
         }
-        if piece.len() > CACHED_PIECE {
-            return self.merge(piece);
-        }
-        let cached = CACHE.with(|cache| {
-            let cache = cache.borrow();
-            (cache.0 == self.cache_id)
-                .then(|| cache.1.get(piece).copied())
-                .flatten()
-        });
-        if let Some(count) = cached {
-            return u64::from(count);
-        }
-        let count = self.merge(piece);
-        CACHE.with(|cache| {
-            let mut cache = cache.borrow_mut();
-            if cache.0 != self.cache_id || cache.1.len() >= CACHE_ENTRIES {
-                cache.0 = self.cache_id;
-                cache.1.clear();
-            }
-            cache
-                .1
-                .insert(piece.into(), u32::try_from(count).unwrap_or(u32::MAX));
-        });
-        count
+        self.merge(piece)
     }
 
     /// The number of tokens `piece` merges to.

@@ -50,6 +50,8 @@ mod normalizer;
 mod ollama_store;
 mod on_demand;
 #[cfg(feature = "bpe")]
+mod piece_memory;
+#[cfg(feature = "bpe")]
 mod pre_tokenizer;
 #[cfg(feature = "bpe")]
 mod rank_bpe;

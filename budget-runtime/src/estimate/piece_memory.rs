@@ -1,0 +1,91 @@
+//! [`PieceMemory`]: the counts of the pieces a tokenizer met recently, per
+//! thread. Words repeat: a remembered piece costs one hash lookup instead
+//! of an encoding.
+
+use std::cell::RefCell;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Pieces of up to this many bytes are remembered.
+const REMEMBERED_PIECE: usize = 24;
+
+/// The most pieces remembered per thread before the memory is cleared.
+const ENTRIES: usize = 1 << 16;
+
+/// Counts of recent pieces, and the id of the tokenizer they are of.
+type Remembered = (u64, foldhash::HashMap<Box<[u8]>, u32>);
+
+thread_local! {
+    static REMEMBERED: RefCell<Remembered> = RefCell::new((0, foldhash::HashMap::default()));
+}
+
+/// The id of the next memory made.
+static NEXT_ID: AtomicU64 = AtomicU64::new(1);
+
+/// One tokenizer's claim on each thread's memory of piece counts (one
+/// tokenizer at a time per thread: counting with another clears it).
+pub(crate) struct PieceMemory {
+    id: u64,
+}
+
+impl PieceMemory {
+    /// A memory of its own.
+    pub(crate) fn new() -> Self {
+        Self {
+            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
+        }
+    }
+
+    /// The count of `piece`: remembered, or `count(piece)` remembered.
+    pub(crate) fn count(&self, piece: &[u8], count: impl FnOnce(&[u8]) -> u64) -> u64 {
+        if piece.len() > REMEMBERED_PIECE {
+            return count(piece);
+        }
+        let known = REMEMBERED.with(|memory| {
+            let memory = memory.borrow();
+            (memory.0 == self.id)
+                .then(|| memory.1.get(piece).copied())
+                .flatten()
+        });
+        if let Some(known) = known {
+            return u64::from(known);
+        }
+        let counted = count(piece);
+        REMEMBERED.with(|memory| {
+            let mut memory = memory.borrow_mut();
+            if memory.0 != self.id || memory.1.len() >= ENTRIES {
+                memory.0 = self.id;
+                memory.1.clear();
+            }
+            memory
+                .1
+                .insert(piece.into(), u32::try_from(counted).unwrap_or(u32::MAX));
+        });
+        counted
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_piece_is_counted_once_per_thread_and_memory() {
+        let (a, b) = (PieceMemory::new(), PieceMemory::new());
+        let calls = std::cell::Cell::new(0);
+        let count = |piece: &[u8]| {
+            calls.set(calls.get() + 1);
+            piece.len() as u64
+        };
+        assert_eq!(a.count(b"word", count), 4);
+        assert_eq!(a.count(b"word", count), 4);
+        assert_eq!(calls.get(), 1);
+        // Another tokenizer's memory does not answer for this one.
+        assert_eq!(b.count(b"word", count), 4);
+        assert_eq!(calls.get(), 2);
+        // Long pieces are never remembered.
+        let long = [b'x'; 40];
+        a.count(&long, count);
+        a.count(&long, count);
+        assert_eq!(calls.get(), 4);
+    }
+}
