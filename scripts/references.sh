@@ -69,9 +69,6 @@ extract "$w" litellm/model_prices_and_context_window_backup.json litellm_models.
 site=$("$dest/venv/bin/python" -c 'import mistral_common, os; print(os.path.dirname(mistral_common.__file__))')
 cp "$site/data/tekken_240911.json" "$dest/files/tekken_240911.json"
 cp "$site/../mistral_common-1.13.1.dist-info/licenses/LICENSE" "$dest/files/tekken.LICENSE"
-cp "$site/data/tokenizer.model.v1" "$dest/files/mistral_v1.model"
-cp "$site/data/mistral_instruct_tokenizer_240323.model.v3" "$dest/files/mistral_v3.model"
-cp "$site/data/mistral_instruct_tokenizer_241114.model.v7" "$dest/files/mistral_v7.model"
 # Real multilingual text and code for the estimators' holdout (BSD-2-Clause).
 w=$(fetch_wheel sphinx==8.2.3 4405915165f13521d875a8c29c8970800a0141c14cc5416a38feca4ea5d9b9c3)
 cp "$w" "$dest/files/"
@@ -103,6 +100,10 @@ PY
 }
 if [ ! -f "$dest/.done-sources" ]; then
 "$dest/venv/bin/pip" install --quiet --disable-pip-version-check sentencepiece==0.2.3
+site=$("$dest/venv/bin/python" -c 'import mistral_common, os; print(os.path.dirname(mistral_common.__file__))')
+cp "$site/data/tokenizer.model.v1" "$dest/files/mistral_v1.model"
+cp "$site/data/mistral_instruct_tokenizer_240323.model.v3" "$dest/files/mistral_v3.model"
+cp "$site/data/mistral_instruct_tokenizer_241114.model.v7" "$dest/files/mistral_v7.model"
 tarball=$(fetch_sdist sentencepiece 0.2.3 21618ad31f0453a1ebf5ec58defed99758d54af0b670546ecac639ddd8b86fbd)
 tar -xzf "$tarball" -O sentencepiece-0.2.3/test/botchan_en_unigram_1000.model >"$dest/files/sp_unigram_en.model"
 tar -xzf "$tarball" -O sentencepiece-0.2.3/test/kyoto_ja_unigram_8000.model >"$dest/files/sp_ja.model"
