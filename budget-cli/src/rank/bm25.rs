@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder};
 
 use crate::parallel::parallel_map;
-use crate::rank::kind::FileKind;
+use crate::rank::role::FileRole;
 use crate::rank::terms::{distinct_terms, for_each_term};
 
 /// BM25's term-frequency saturation.
@@ -120,9 +120,9 @@ impl Query {
                     .zip(&idf)
                     .map(|(&tf, idf)| idf * tf * (K1 + 1.0) / (tf + K1 * norm))
                     .sum();
-                let aside = match FileKind::of(document.path) {
-                    FileKind::Tests => !asks_for_tests,
-                    FileKind::Docs | FileKind::Readme => !asks_for_docs,
+                let aside = match FileRole::of(document.path) {
+                    FileRole::Tests => !asks_for_tests,
+                    FileRole::Docs | FileRole::Readme => !asks_for_docs,
                     _ => false,
                 };
                 if aside { score * ASIDE_FACTOR } else { score }

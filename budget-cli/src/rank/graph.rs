@@ -22,7 +22,7 @@
 use rustc_hash::FxHashMap as HashMap;
 
 use crate::parallel::parallel_map;
-use crate::rank::kind::{is_code, uses_only};
+use crate::rank::role::{is_code, uses_only};
 use crate::rank::terms::identifiers;
 
 /// Keywords after which the next word on the line is a defined name, in

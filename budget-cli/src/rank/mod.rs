@@ -9,10 +9,10 @@
 //!   central; the teleport weight is 1, 5 for entry points, plus up to 4
 //!   for files git history shows changing recently and often); `0.5` for
 //!   other files;
-//! * the kind prior of [`FileKind::prior`] (README 1.0 … other 0.2);
+//! * the kind prior of [`FileRole::prior`] (README 1.0 … other 0.2);
 //! * entry point: 1 for READMEs and build manifests at the top and
 //!   `lib.rs` / `main.go` / `__init__.py`-like files near it
-//!   ([`kind::is_entry_point`]), else 0.
+//!   ([`role::is_entry_point`]), else 0.
 //!
 //! **With a query** a file that matches ([BM25F](bm25::Query::scores) over
 //! its text, path and defined names, above 0) scores
@@ -23,7 +23,7 @@
 
 pub mod bm25;
 pub mod graph;
-pub mod kind;
+pub mod role;
 pub mod terms;
 
 use std::collections::HashMap;
@@ -32,7 +32,7 @@ use crate::outline::Outline;
 use crate::parallel::parallel_map;
 use bm25::{Document, Query};
 use graph::{ReferenceGraph, definitions, parsed_definitions};
-use kind::{FileKind, is_code, is_entry_point};
+use role::{FileRole, is_code, is_entry_point};
 
 /// The teleport weight of an entry point, against 1 for other files.
 const ENTRY_TELEPORT: f64 = 5.0;
@@ -88,7 +88,7 @@ pub fn rank<'t>(
         .zip(&centrality)
         .zip(&entry)
         .map(|(((path, _), c), &e)| {
-            0.5 * c + 0.3 * FileKind::of(path).prior() + if e { 0.2 } else { 0.0 }
+            0.5 * c + 0.3 * FileRole::of(path).prior() + if e { 0.2 } else { 0.0 }
         })
         .collect();
     let Some(query) = query else {

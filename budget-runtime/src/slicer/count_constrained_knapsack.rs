@@ -3,7 +3,7 @@
 
 use crate::model::{EffectiveBudget, ScoredItem};
 use crate::slicer::SliceError;
-use crate::slicer::SlicerError;
+use crate::slicer::SlicerConfigError;
 use crate::slicer::count_policy::{CapOrder, CountPolicy};
 use crate::slicer::{CountQuotaEntry, KnapsackSlicer, ScarcityBehavior, SliceOutcome, Slicer};
 
@@ -58,12 +58,12 @@ impl CountConstrainedKnapsackSlicer {
     /// A count-constrained knapsack slicer with one entry per constrained kind.
     ///
     /// # Errors
-    /// [`SlicerError::DuplicateKind`] if a kind has two entries.
+    /// [`SlicerConfigError::DuplicateKind`] if a kind has two entries.
     pub fn new(
         entries: Vec<CountQuotaEntry>,
         knapsack: KnapsackSlicer,
         scarcity: ScarcityBehavior,
-    ) -> Result<Self, SlicerError> {
+    ) -> Result<Self, SlicerConfigError> {
         Ok(Self {
             policy: CountPolicy::new(entries, scarcity)?,
             knapsack,
@@ -86,7 +86,7 @@ impl CountConstrainedKnapsackSlicer {
     /// )?;
     /// assert_eq!(slicer.entries(), [entry]);
     /// assert_eq!(slicer.knapsack().bucket_size(), 100);
-    /// # Ok::<(), budget::slicer::SlicerError>(())
+    /// # Ok::<(), budget::slicer::SlicerConfigError>(())
     /// ```
     pub fn entries(&self) -> &[CountQuotaEntry] {
         self.policy.entries()
@@ -274,7 +274,7 @@ mod tests {
             ScarcityBehavior::Degrade,
         )
         .unwrap_err();
-        assert!(matches!(err, SlicerError::DuplicateKind { .. }));
+        assert!(matches!(err, SlicerConfigError::DuplicateKind { .. }));
     }
 
     #[test]

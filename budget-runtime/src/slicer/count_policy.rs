@@ -7,19 +7,19 @@ use std::collections::HashMap;
 use crate::model::descending_score;
 use crate::model::{ContextKind, EffectiveBudget, ScoredItem};
 use crate::slicer::SliceError;
-use crate::slicer::SlicerError;
+use crate::slicer::SlicerConfigError;
 use crate::slicer::delegate::slice_subset;
 use crate::slicer::{CountShortfall, SliceOutcome, Slicer};
 
 /// At least `require_count` and at most `cap_count` items of one kind.
 ///
 /// ```
-/// use budget::{ContextKind, slicer::{CountQuotaEntry, SlicerError}};
+/// use budget::{ContextKind, slicer::{CountQuotaEntry, SlicerConfigError}};
 ///
 /// let tools = CountQuotaEntry::new(ContextKind::TOOL_OUTPUT, 1, 3)?;
 /// assert_eq!((tools.require_count(), tools.cap_count()), (1, 3));
 /// assert!(CountQuotaEntry::new(ContextKind::TOOL_OUTPUT, 2, 1).is_err());
-/// # Ok::<(), SlicerError>(())
+/// # Ok::<(), SlicerConfigError>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct CountQuotaEntry {
@@ -33,15 +33,15 @@ impl CountQuotaEntry {
     /// `cap_count`. A cap of 0 (with a requirement of 0) excludes the kind.
     ///
     /// # Errors
-    /// [`SlicerError::RequireCountExceedsCap`] if `require_count > cap_count`
+    /// [`SlicerConfigError::RequireCountExceedsCap`] if `require_count > cap_count`
     /// (which includes a zero cap with a positive requirement).
     pub fn new(
         kind: ContextKind,
         require_count: usize,
         cap_count: usize,
-    ) -> Result<Self, SlicerError> {
+    ) -> Result<Self, SlicerConfigError> {
         if require_count > cap_count {
-            return Err(SlicerError::RequireCountExceedsCap {
+            return Err(SlicerConfigError::RequireCountExceedsCap {
                 kind,
                 require_count,
                 cap_count,
@@ -61,7 +61,7 @@ impl CountQuotaEntry {
     ///
     /// let entry = CountQuotaEntry::new(ContextKind::MEMORY, 0, 2)?;
     /// assert_eq!(entry.kind(), &ContextKind::MEMORY);
-    /// # Ok::<(), budget::slicer::SlicerError>(())
+    /// # Ok::<(), budget::slicer::SlicerConfigError>(())
     /// ```
     pub fn kind(&self) -> &ContextKind {
         &self.kind
@@ -73,7 +73,7 @@ impl CountQuotaEntry {
     /// use budget::{ContextKind, slicer::CountQuotaEntry};
     ///
     /// assert_eq!(CountQuotaEntry::new(ContextKind::MEMORY, 1, 2)?.require_count(), 1);
-    /// # Ok::<(), budget::slicer::SlicerError>(())
+    /// # Ok::<(), budget::slicer::SlicerConfigError>(())
     /// ```
     pub fn require_count(&self) -> usize {
         self.require_count
@@ -85,7 +85,7 @@ impl CountQuotaEntry {
     /// use budget::{ContextKind, slicer::CountQuotaEntry};
     ///
     /// assert_eq!(CountQuotaEntry::new(ContextKind::MEMORY, 1, 2)?.cap_count(), 2);
-    /// # Ok::<(), budget::slicer::SlicerError>(())
+    /// # Ok::<(), budget::slicer::SlicerConfigError>(())
     /// ```
     pub fn cap_count(&self) -> usize {
         self.cap_count
@@ -129,14 +129,14 @@ pub(crate) struct CountPolicy {
 
 impl CountPolicy {
     /// # Errors
-    /// [`SlicerError::DuplicateKind`] if a kind (case-insensitively) has two entries.
+    /// [`SlicerConfigError::DuplicateKind`] if a kind (case-insensitively) has two entries.
     pub(crate) fn new(
         mut entries: Vec<CountQuotaEntry>,
         scarcity: ScarcityBehavior,
-    ) -> Result<Self, SlicerError> {
+    ) -> Result<Self, SlicerConfigError> {
         entries.sort_by(|a, b| a.kind.cmp(&b.kind));
         if let Some(pair) = entries.windows(2).find(|pair| pair[0].kind == pair[1].kind) {
-            return Err(SlicerError::DuplicateKind {
+            return Err(SlicerConfigError::DuplicateKind {
                 kind: pair[1].kind.clone(),
             });
         }
@@ -281,7 +281,7 @@ mod tests {
         assert!(CountQuotaEntry::new(kind("tool"), 0, 0).is_ok());
         assert_eq!(
             CountQuotaEntry::new(kind("tool"), 1, 0),
-            Err(SlicerError::RequireCountExceedsCap {
+            Err(SlicerConfigError::RequireCountExceedsCap {
                 kind: kind("tool"),
                 require_count: 1,
                 cap_count: 0,
@@ -303,7 +303,7 @@ mod tests {
         ];
         assert!(matches!(
             CountPolicy::new(entries, ScarcityBehavior::Degrade),
-            Err(SlicerError::DuplicateKind { .. })
+            Err(SlicerConfigError::DuplicateKind { .. })
         ));
     }
 

@@ -3,7 +3,7 @@
 
 use crate::model::{EffectiveBudget, ScoredItem};
 use crate::slicer::SliceError;
-use crate::slicer::SlicerError;
+use crate::slicer::SlicerConfigError;
 use crate::slicer::count_policy::{CapOrder, CountPolicy};
 use crate::slicer::{CountQuotaEntry, ScarcityBehavior, SliceOutcome, Slicer};
 
@@ -57,17 +57,17 @@ impl CountQuotaSlicer {
     /// A count-quota slicer with one entry per constrained kind around `inner`.
     ///
     /// # Errors
-    /// * [`SlicerError::KnapsackInsideCountQuota`] if `inner` is a knapsack
+    /// * [`SlicerConfigError::KnapsackInsideCountQuota`] if `inner` is a knapsack
     ///   (the specification forbids it; use
     ///   [`CountConstrainedKnapsackSlicer`](crate::slicer::CountConstrainedKnapsackSlicer)).
-    /// * [`SlicerError::DuplicateKind`] if a kind has two entries.
+    /// * [`SlicerConfigError::DuplicateKind`] if a kind has two entries.
     pub fn new(
         entries: Vec<CountQuotaEntry>,
         inner: Box<dyn Slicer>,
         scarcity: ScarcityBehavior,
-    ) -> Result<Self, SlicerError> {
+    ) -> Result<Self, SlicerConfigError> {
         if inner.optimizes_globally() {
-            return Err(SlicerError::KnapsackInsideCountQuota);
+            return Err(SlicerConfigError::KnapsackInsideCountQuota);
         }
         Ok(Self {
             policy: CountPolicy::new(entries, scarcity)?,
@@ -85,7 +85,7 @@ impl CountQuotaSlicer {
     /// let slicer = CountQuotaSlicer::new(vec![entry.clone()], Box::new(GreedySlicer::new()), ScarcityBehavior::Throw)?;
     /// assert_eq!(slicer.entries(), [entry]);
     /// assert_eq!(slicer.scarcity(), ScarcityBehavior::Throw);
-    /// # Ok::<(), budget::slicer::SlicerError>(())
+    /// # Ok::<(), budget::slicer::SlicerConfigError>(())
     /// ```
     pub fn entries(&self) -> &[CountQuotaEntry] {
         self.policy.entries()
@@ -243,7 +243,7 @@ mod tests {
             ScarcityBehavior::Degrade,
         )
         .unwrap_err();
-        assert_eq!(err, SlicerError::KnapsackInsideCountQuota);
+        assert_eq!(err, SlicerConfigError::KnapsackInsideCountQuota);
         // Also through another box.
         let boxed: Box<dyn Slicer> = Box::new(Box::new(KnapsackSlicer::default()));
         assert!(CountQuotaSlicer::new(vec![], boxed, ScarcityBehavior::Degrade).is_err());

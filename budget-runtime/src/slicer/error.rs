@@ -1,4 +1,4 @@
-//! The slicers' errors: [`SlicerError`] for a configuration, [`SliceError`]
+//! The slicers' errors: [`SlicerConfigError`] for a configuration, [`SliceError`]
 //! for one input.
 
 use crate::model::ContextKind;
@@ -6,7 +6,7 @@ use crate::model::ContextKind;
 /// A slicer could not be constructed from its configuration.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
-pub enum SlicerError {
+pub enum SlicerConfigError {
     /// A parameter that must be positive was not.
     #[error("{name} must be > 0, got {value}")]
     NotPositive {

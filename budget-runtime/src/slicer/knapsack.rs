@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use crate::model::{EffectiveBudget, ScoredItem};
 use crate::slicer::SliceError;
-use crate::slicer::SlicerError;
+use crate::slicer::SlicerConfigError;
 use crate::slicer::{SliceOutcome, Slicer};
 
 /// Scores become integer values as `max(0, floor(score × 10 000))`.
@@ -86,21 +86,21 @@ impl KnapsackSlicer {
     /// A knapsack slicer with `bucket_size` tokens per bucket.
     ///
     /// ```
-    /// use budget::{slicer::{KnapsackSlicer, SlicerError}};
+    /// use budget::{slicer::{KnapsackSlicer, SlicerConfigError}};
     ///
     /// assert_eq!(KnapsackSlicer::new(50)?.bucket_size(), 50);
     /// assert_eq!(
     ///     KnapsackSlicer::new(0).unwrap_err(),
-    ///     SlicerError::NotPositive { name: "bucket_size", value: 0 },
+    ///     SlicerConfigError::NotPositive { name: "bucket_size", value: 0 },
     /// );
-    /// # Ok::<(), SlicerError>(())
+    /// # Ok::<(), SlicerConfigError>(())
     /// ```
     ///
     /// # Errors
-    /// [`SlicerError::NotPositive`] if `bucket_size` is 0.
-    pub fn new(bucket_size: u64) -> Result<Self, SlicerError> {
+    /// [`SlicerConfigError::NotPositive`] if `bucket_size` is 0.
+    pub fn new(bucket_size: u64) -> Result<Self, SlicerConfigError> {
         if bucket_size == 0 {
-            return Err(SlicerError::NotPositive {
+            return Err(SlicerConfigError::NotPositive {
                 name: "bucket_size",
                 value: bucket_size,
             });

@@ -23,7 +23,7 @@ mod test_support;
 pub use count_constrained_knapsack::CountConstrainedKnapsackSlicer;
 pub use count_policy::{CountQuotaEntry, ScarcityBehavior};
 pub use count_quota::CountQuotaSlicer;
-pub use error::{SliceError, SlicerError};
+pub use error::{SliceError, SlicerConfigError};
 pub use greedy::GreedySlicer;
 pub use knapsack::KnapsackSlicer;
 pub use quota::{QuotaEntry, QuotaSlicer};

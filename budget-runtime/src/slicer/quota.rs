@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use crate::model::{ContextKind, EffectiveBudget, ScoredItem};
 use crate::slicer::SliceError;
-use crate::slicer::SlicerError;
+use crate::slicer::SlicerConfigError;
 use crate::slicer::delegate::slice_subset;
 use crate::slicer::{SliceOutcome, Slicer};
 use budget_rules::convert::saturating_u64_from_f64;
@@ -13,13 +13,13 @@ use budget_rules::convert::saturating_u64_from_f64;
 /// At least `require` and at most `cap` percent of the target for one kind.
 ///
 /// ```
-/// use budget::{ContextKind, slicer::{QuotaEntry, SlicerError}};
+/// use budget::{ContextKind, slicer::{QuotaEntry, SlicerConfigError}};
 ///
 /// let system = QuotaEntry::new(ContextKind::SYSTEM_PROMPT, 30.0, 50.0)?;
 /// assert_eq!((system.require(), system.cap()), (30.0, 50.0));
 /// assert!(QuotaEntry::new(ContextKind::MESSAGE, 60.0, 40.0).is_err());
 /// assert!(QuotaEntry::new(ContextKind::MESSAGE, 0.0, f64::NAN).is_err());
-/// # Ok::<(), SlicerError>(())
+/// # Ok::<(), SlicerConfigError>(())
 /// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct QuotaEntry {
@@ -33,13 +33,13 @@ impl QuotaEntry {
     /// most `cap` percent (both within `0.0..=100.0`).
     ///
     /// # Errors
-    /// * [`SlicerError::PercentOutOfRange`] if either is outside
+    /// * [`SlicerConfigError::PercentOutOfRange`] if either is outside
     ///   `0.0..=100.0` or NaN.
-    /// * [`SlicerError::RequireExceedsCap`] if `require > cap`.
-    pub fn new(kind: ContextKind, require: f64, cap: f64) -> Result<Self, SlicerError> {
+    /// * [`SlicerConfigError::RequireExceedsCap`] if `require > cap`.
+    pub fn new(kind: ContextKind, require: f64, cap: f64) -> Result<Self, SlicerConfigError> {
         for (name, value) in [("require", require), ("cap", cap)] {
             if !(0.0..=100.0).contains(&value) {
-                return Err(SlicerError::PercentOutOfRange {
+                return Err(SlicerConfigError::PercentOutOfRange {
                     name,
                     kind: kind.clone(),
                     value,
@@ -47,7 +47,7 @@ impl QuotaEntry {
             }
         }
         if require > cap {
-            return Err(SlicerError::RequireExceedsCap { kind, require, cap });
+            return Err(SlicerConfigError::RequireExceedsCap { kind, require, cap });
         }
         Ok(Self { kind, require, cap })
     }
@@ -58,7 +58,7 @@ impl QuotaEntry {
     /// use budget::{ContextKind, slicer::QuotaEntry};
     ///
     /// assert_eq!(QuotaEntry::new(ContextKind::MEMORY, 0.0, 10.0)?.kind(), &ContextKind::MEMORY);
-    /// # Ok::<(), budget::slicer::SlicerError>(())
+    /// # Ok::<(), budget::slicer::SlicerConfigError>(())
     /// ```
     pub fn kind(&self) -> &ContextKind {
         &self.kind
@@ -123,22 +123,22 @@ impl QuotaSlicer {
     /// A quota slicer with at most one entry per kind around `inner`.
     ///
     /// # Errors
-    /// * [`SlicerError::DuplicateKind`] if a kind (case-insensitively) has
+    /// * [`SlicerConfigError::DuplicateKind`] if a kind (case-insensitively) has
     ///   two entries.
-    /// * [`SlicerError::RequiredSumExceeds100`] if the `require`
+    /// * [`SlicerConfigError::RequiredSumExceeds100`] if the `require`
     ///   percentages add up to more than 100.
-    pub fn new(quotas: Vec<QuotaEntry>, inner: Box<dyn Slicer>) -> Result<Self, SlicerError> {
+    pub fn new(quotas: Vec<QuotaEntry>, inner: Box<dyn Slicer>) -> Result<Self, SlicerConfigError> {
         let mut by_kind = HashMap::with_capacity(quotas.len());
         for (i, quota) in quotas.iter().enumerate() {
             if by_kind.insert(quota.kind.clone(), i).is_some() {
-                return Err(SlicerError::DuplicateKind {
+                return Err(SlicerConfigError::DuplicateKind {
                     kind: quota.kind.clone(),
                 });
             }
         }
         let sum: f64 = quotas.iter().map(|quota| quota.require).sum();
         if sum > 100.0 {
-            return Err(SlicerError::RequiredSumExceeds100 { sum });
+            return Err(SlicerConfigError::RequiredSumExceeds100 { sum });
         }
         Ok(Self {
             quotas,
@@ -155,7 +155,7 @@ impl QuotaSlicer {
     /// let quota = QuotaEntry::new(ContextKind::MEMORY, 10.0, 20.0)?;
     /// let slicer = QuotaSlicer::new(vec![quota.clone()], Box::new(GreedySlicer::new()))?;
     /// assert_eq!(slicer.quotas(), [quota]);
-    /// # Ok::<(), budget::slicer::SlicerError>(())
+    /// # Ok::<(), budget::slicer::SlicerConfigError>(())
     /// ```
     pub fn quotas(&self) -> &[QuotaEntry] {
         &self.quotas
@@ -459,13 +459,19 @@ mod tests {
             Box::new(GreedySlicer::new()),
         )
         .unwrap_err();
-        assert_eq!(over, SlicerError::RequiredSumExceeds100 { sum: 110.0 });
+        assert_eq!(
+            over,
+            SlicerConfigError::RequiredSumExceeds100 { sum: 110.0 }
+        );
         let duplicate = QuotaSlicer::new(
             vec![quota("x", 10.0, 20.0), quota("X", 10.0, 20.0)],
             Box::new(GreedySlicer::new()),
         )
         .unwrap_err();
-        assert_eq!(duplicate, SlicerError::DuplicateKind { kind: kind("X") });
+        assert_eq!(
+            duplicate,
+            SlicerConfigError::DuplicateKind { kind: kind("X") }
+        );
     }
 
     #[test]

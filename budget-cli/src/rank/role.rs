@@ -1,4 +1,4 @@
-//! [`FileKind`]: what a file is, from its path alone.
+//! [`FileRole`]: what a file is, from its path alone.
 
 /// Source-code file extensions (lower case).
 const CODE_EXTENSIONS: &[&str] = &[
@@ -33,7 +33,7 @@ const ENTRY_STEMS: &[&str] = &["__main__", "app", "index", "lib", "main"];
 /// then [`Code`](Self::Code) and [`Config`](Self::Config) by extension;
 /// else [`Other`](Self::Other).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FileKind {
+pub enum FileRole {
     /// A README.
     Readme,
     /// Documentation.
@@ -48,7 +48,7 @@ pub enum FileKind {
     Other,
 }
 
-impl FileKind {
+impl FileRole {
     /// The kind of the file at `path` (`/`-separated).
     pub fn of(path: &str) -> Self {
         let lower = path.to_ascii_lowercase();
@@ -94,10 +94,10 @@ fn extension(name: &str) -> &str {
 }
 
 /// Whether the file at `path` only uses an API rather than defines one: a
-/// test ([`FileKind::Tests`]), or a file under an `examples/`, `example/` or
+/// test ([`FileRole::Tests`]), or a file under an `examples/`, `example/` or
 /// `fixtures/` folder.
 pub fn uses_only(path: &str) -> bool {
-    if FileKind::of(path) == FileKind::Tests {
+    if FileRole::of(path) == FileRole::Tests {
         return true;
     }
     let lower = path.to_ascii_lowercase();
@@ -126,24 +126,24 @@ pub fn is_entry_point(path: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::FileKind::{self, *};
+    use super::FileRole::{self, *};
     use super::*;
 
     #[test]
     fn kinds_apply_in_order() {
         // README beats the tests folder; changelog beats Markdown; tests beat docs.
-        assert_eq!(FileKind::of("tests/README"), Readme);
-        assert_eq!(FileKind::of("CHANGELOG.md"), Other);
-        assert_eq!(FileKind::of("docs/test_plan.md"), Tests);
-        assert_eq!(FileKind::of("src/test/Main.java"), Tests);
-        assert_eq!(FileKind::of("guide.MARKDOWN"), Docs);
-        assert_eq!(FileKind::of("docs/diagram.svg"), Docs);
-        assert_eq!(FileKind::of("Lib/json/decoder.py"), Code);
-        assert_eq!(FileKind::of("package.json"), Config);
-        assert_eq!(FileKind::of("Makefile"), Other);
-        assert_eq!(FileKind::of(""), Other);
+        assert_eq!(FileRole::of("tests/README"), Readme);
+        assert_eq!(FileRole::of("CHANGELOG.md"), Other);
+        assert_eq!(FileRole::of("docs/test_plan.md"), Tests);
+        assert_eq!(FileRole::of("src/test/Main.java"), Tests);
+        assert_eq!(FileRole::of("guide.MARKDOWN"), Docs);
+        assert_eq!(FileRole::of("docs/diagram.svg"), Docs);
+        assert_eq!(FileRole::of("Lib/json/decoder.py"), Code);
+        assert_eq!(FileRole::of("package.json"), Config);
+        assert_eq!(FileRole::of("Makefile"), Other);
+        assert_eq!(FileRole::of(""), Other);
         // Folder names must match whole segments: "latests/" is not "tests/".
-        assert_eq!(FileKind::of("latests/x.py"), Code);
+        assert_eq!(FileRole::of("latests/x.py"), Code);
         assert_eq!(Readme.prior(), 1.0);
         assert_eq!(Other.prior(), 0.2);
     }
