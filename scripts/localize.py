@@ -80,6 +80,8 @@ def remove(git_dir, dest):
 
 
 HELP = {}
+# The key under which `pack` keeps the payload's stripped lines.
+PAYLOAD = "\0payload"
 
 
 def pack(binary, root, budget, query=None):
@@ -94,13 +96,17 @@ def pack(binary, root, budget, query=None):
     if run.returncode != 0:
         raise RuntimeError(f"{binary}: {run.stderr.strip()}")
     report = json.loads(run.stdout)
-    return {f["path"]: f for f in report["files"]}
+    files = {f["path"]: f for f in report["files"]}
+    files[PAYLOAD] = {line.strip() for line in report["payload"].splitlines()}
+    return files
 
 
 def texts(root, report):
     """Text and token count of every file the pack read."""
     out = {}
     for path, f in report.items():
+        if path == PAYLOAD:
+            continue
         if f["status"] in ("packed", "omitted") and f.get("tokens") is not None:
             with open(os.path.join(root, path), encoding="utf-8", errors="replace") as handle:
                 out[path] = (handle.read(), f["tokens"])
@@ -177,6 +183,32 @@ def most_imported(files, top=20):
     return [p for p, _ in counts.most_common(top)]
 
 
+LANGUAGE = {".py": "Python", ".go": "Go", ".js": "JavaScript", ".mjs": "JavaScript", ".ts": "TypeScript",
+            ".tsx": "TypeScript", ".rs": "Rust", ".java": "Java", ".c": "C/C++", ".h": "C/C++",
+            ".cc": "C/C++", ".cpp": "C/C++", ".rb": "Ruby"}
+
+
+def hunks(git_dir, sha, path):
+    """The old side (context and removed lines) of each hunk of `path` in
+    commit `sha`, as the lines of at least 12 characters, stripped: what the
+    reader must see of the code the commit changed."""
+    out, current = [], None
+    for line in git(git_dir, "diff", "-U1", sha + "^", sha, "--", path).splitlines():
+        if line.startswith("@@"):
+            current = []
+            out.append(current)
+        elif current is not None and line[:1] in (" ", "-") and not line.startswith("---"):
+            text = line[1:].strip()
+            if len(text) >= 12:
+                current.append(text)
+    return [h for h in out if h]
+
+
+def shown(hunk, payload_lines):
+    """Whether at least 80% of a hunk's lines are lines of the payload."""
+    return sum(line in payload_lines for line in hunk) >= 0.8 * len(hunk)
+
+
 def share(hits, total):
     return f"{100 * hits / total:.0f}%" if total else "n/a"
 
@@ -192,6 +224,9 @@ def main():
     bins = dict(b.split("=", 1) for b in args.bin)
     os.makedirs(args.cache, exist_ok=True)
     rows = []
+    # (language, binary) -> [changed files, RAW, RAW or SKELETON, SKELETON,
+    #   hunks, hunks shown, hunks of SKELETON files, of those shown]
+    by_language = collections.defaultdict(lambda: [0] * 8)
     for repo in args.repo:
         git_dir = repo
         if "://" in repo:
@@ -213,12 +248,25 @@ def main():
                 first = next(iter(reports.values()))
                 files = texts(dest, first)
                 total += len(changed)
+                old_sides = {path: hunks(git_dir, sha, path) for path in changed}
                 for b, report in reports.items():
                     for path in changed:
                         tier = (report.get(path) or {}).get("tier")
                         raw[b] += tier == "RAW"
                         outlined[b] += tier in ("RAW", "SKELETON")
                         seen[b] += tier in ("RAW", "SKELETON", "LINKED", "SUMMARY")
+                        language = LANGUAGE.get(os.path.splitext(path)[1], "other")
+                        by_language[(language, b)][0] += 1
+                        by_language[(language, b)][1] += tier == "RAW"
+                        by_language[(language, b)][2] += tier in ("RAW", "SKELETON")
+                        by_language[(language, b)][3] += tier == "SKELETON"
+                        for hunk in old_sides[path]:
+                            present = shown(hunk, report[PAYLOAD])
+                            by_language[(language, b)][4] += 1
+                            by_language[(language, b)][5] += present
+                            if tier == "SKELETON":
+                                by_language[(language, b)][6] += 1
+                                by_language[(language, b)][7] += present
                 for baseline, kept in [
                     ("BM25", bm25(files, subject, args.budget)),
                     ("repomix order", repomix(git_dir, sha + "^", files, args.budget)),
@@ -256,6 +304,11 @@ def main():
     rows = [(n, c, f, r, share(a, f), share(o, f), share(s, f), t) for n, c, f, r, a, o, s, t in rows]
     for row in rows:
         print("| " + " | ".join(str(c) for c in row) + " |")
+    print()
+    print("| language | ranking | changed files | RAW | RAW or SKELETON | changed hunks shown | of SKELETON files' hunks, shown |")
+    print("| --- | --- | --: | --: | --: | --: | --: |")
+    for (language, b), (n, r, o, k, h, hs, kh, khs) in sorted(by_language.items()):
+        print(f"| {language} | {b} | {n} | {share(r, n)} | {share(o, n)} | {share(hs, h)} of {h} | {share(khs, kh)} of {kh} |")
 
 
 if __name__ == "__main__":

@@ -31,7 +31,7 @@ use crate::complexity::Complexity;
 use crate::counter::Counter;
 use crate::description::description;
 use crate::git::{self, GitSection};
-use crate::outline;
+use crate::outline::{self, Form};
 use crate::output;
 use crate::progress::Progress;
 use crate::rank::bm25::Query;
@@ -241,7 +241,11 @@ pub fn run(args: &PackArgs, sandbox: Option<&Sandbox>) -> Result<(), CliError> {
     } else {
         HashMap::new()
     };
-    let (mut items, mut file_of_item) = items(&mut scan, query.as_ref(), &history, budget);
+    let Items {
+        mut items,
+        mut file_of_item,
+        shown_in_full,
+    } = items(&mut scan, query.as_ref(), &history, budget);
     // Git sections go first: the placer keeps them ahead of the files.
     let git_items = git.len();
     for section in git.into_iter().rev() {
@@ -281,7 +285,14 @@ pub fn run(args: &PackArgs, sandbox: Option<&Sandbox>) -> Result<(), CliError> {
         }
         .into());
     }
-    let records = file_records(&scan, &file_of_item, &selection, &payload, counts.as_ref());
+    let records = file_records(
+        &scan,
+        &file_of_item,
+        &shown_in_full,
+        &selection,
+        &payload,
+        counts.as_ref(),
+    );
     let counting = Counting::of(&scan.tally, counts.as_ref());
     if let Some(report_path) = &args.report {
         let text = report(&records, &counting, &payload, budget, &counter);
@@ -447,40 +458,93 @@ impl Counting {
 static CAP_ESTIMATOR: budget::estimate::CalibratedEstimator =
     budget::estimate::CalibratedEstimator::new(budget::estimate::Encoding::O200kBase);
 
+/// The room for a file's outline, in bytes at the file's own bytes per
+/// token: all of RAW's limit for the best-ranked file, the cap on one
+/// file's share of RAW (`raw_cap` tokens, a quarter) for the next best
+/// ([`outline::FULL_ROOM_RANKS`] in all), a sixth of that for the rest.
+/// Measured with `scripts/localize.py`: smaller outlines past the best
+/// five let more of the files that matter in (outlined or whole) without
+/// fewer changed lines shown; giving the best files' outlines room before
+/// any file goes whole carried more files but showed fewer changed
+/// lines, so files still go whole first, in rank order.
+fn outline_room(text: &str, rank: usize, raw_cap: u64) -> usize {
+    let share = match rank {
+        0 => raw_cap.saturating_mul(4),
+        rank if rank < outline::FULL_ROOM_RANKS => raw_cap,
+        _ => raw_cap / 6,
+    };
+    let tokens = CAP_ESTIMATOR.estimate(text, ContentType::Code).max(1);
+    let bytes = u64::try_from(text.len())
+        .unwrap_or(u64::MAX)
+        .saturating_mul(share)
+        / tokens;
+    usize::try_from(bytes).unwrap_or(usize::MAX)
+}
+
+/// The files as items.
+struct Items {
+    items: Vec<Item>,
+    /// The index in `scan.files` of each item's file.
+    file_of_item: Vec<Option<usize>>,
+    /// For each file (by index in `scan.files`) whose SKELETON form is a
+    /// focused outline, the definitions it shows in full.
+    shown_in_full: HashMap<usize, Vec<String>>,
+}
+
 /// Items for every counted file (their text moves into the item), ranked
 /// for `query` with the git `history` ([`rank`]) with the score as their
 /// relevance hint, and the index in `scan.files` of each item; the
-/// best-ranked source files carry their skeletons for a `budget`-token
-/// payload ([`outline::skeletons`]). Under a query, a file that matches
-/// nothing starts in LINKED: it never takes RAW room ahead of one that
-/// matches. Without one, a file with a skeleton that would take more than
-/// a quarter of RAW starts in SKELETON.
+/// best-ranked source files carry their SKELETON forms for a
+/// `budget`-token payload ([`outline::forms`]), focused on the query
+/// (without one, on the most used definitions) within
+/// [`outline_room`]. Under a query, a file that matches nothing starts in
+/// LINKED: it never takes RAW room ahead of one that matches. Without
+/// one, a file with an outline that would take more than a quarter of RAW
+/// starts in SKELETON.
 fn items(
     scan: &mut Scan,
     query: Option<&Query>,
     history: &HashMap<String, f64>,
     budget: u64,
-) -> (Vec<Item>, Vec<Option<usize>>) {
-    let (ranking, skeletons) = {
+) -> Items {
+    let raw_cap = TierBudget::with_total(budget).map_or(u64::MAX, |b| b.effective(Tier::Raw) / 4);
+    let (scores, matches, forms, query) = {
         let texts: Vec<(&str, &str)> = scan
             .texts()
             .filter_map(|(label, file)| Some((label, file.text.as_deref()?)))
             .collect();
         let mut outlines = outline::for_ranking(&texts);
         let ranking = rank(&texts, &outlines, query, history);
+        let query = query.filter(|_| ranking.by_query);
         let mut ranked: Vec<usize> = (0..texts.len()).collect();
         ranked.sort_by(|&a, &b| {
             ranking.scores[b]
                 .total_cmp(&ranking.scores[a])
                 .then(a.cmp(&b))
         });
-        let skeletons = outline::skeletons(&texts, &ranked, budget, &mut outlines);
-        (ranking, skeletons)
+        let definitions = query.map(Query::definitions);
+        let relevance = |spans: &[(&str, &str)]| match &definitions {
+            Some(matcher) => matcher.scores(spans),
+            None => spans
+                .iter()
+                .map(|(name, _)| f64::from(ranking.references.get(name).copied().unwrap_or(0)))
+                .collect(),
+        };
+        // A file's outline gets at most the cap on one file's share of RAW,
+        // in bytes at the file's own bytes per token.
+        let room = |text: &str, rank: usize| outline_room(text, rank, raw_cap);
+        let focus = outline::Focus {
+            relevance: &relevance,
+            expand: query.is_some(),
+            room: &room,
+        };
+        let forms = outline::forms(&texts, &ranked, budget, &mut outlines, &focus);
+        (ranking.scores, ranking.matches, forms, query)
     };
-    let mut ranked = ranking.scores.iter().zip(&ranking.matches).zip(skeletons);
-    let raw_cap = TierBudget::with_total(budget).map_or(u64::MAX, |b| b.effective(Tier::Raw) / 4);
+    let mut ranked = scores.iter().zip(&matches).zip(forms);
     let mut items = Vec::new();
     let mut file_of_item = Vec::new();
+    let mut shown_in_full = HashMap::new();
     for (index, file) in scan.files.iter_mut().enumerate() {
         let Ok(text_file) = &mut file.outcome else {
             continue;
@@ -488,7 +552,7 @@ fn items(
         let Some(text) = text_file.text.take() else {
             continue;
         };
-        let Some(((&score, &matches), skeleton)) = ranked.next() else {
+        let Some(((&score, &matches), form)) = ranked.next() else {
             continue;
         };
         let lines = text.lines().count();
@@ -498,7 +562,7 @@ fn items(
         // are wanted whole: the cap cost 11 points of changed files in RAW
         // for 4 more in RAW or SKELETON, in scripts/localize.py.)
         let capped = query.is_none()
-            && skeleton.is_some()
+            && form.is_some()
             && CAP_ESTIMATOR.estimate(&text, text_file.content_type) > raw_cap;
         let description = description(&text);
         let mut builder = Item::builder(text)
@@ -513,11 +577,14 @@ fn items(
         if let Some(description) = description {
             builder = builder.description(description);
         }
-        if let Some(skeleton) = skeleton {
+        if let Some(form) = form {
             if capped {
                 builder = builder.tier(Tier::Skeleton);
             }
-            builder = builder.skeleton(skeleton);
+            if let Form::Focused(focused) = &form {
+                shown_in_full.insert(index, focused.shown.clone());
+            }
+            builder = builder.skeleton(form.into_text());
         }
         // Only empty content fails to build, and empty files were skipped.
         if let Ok(item) = builder.build() {
@@ -525,7 +592,11 @@ fn items(
             file_of_item.push(Some(index));
         }
     }
-    (items, file_of_item)
+    Items {
+        items,
+        file_of_item,
+        shown_in_full,
+    }
 }
 
 /// The JSON records of the input files and the tally of their outcomes.
@@ -554,6 +625,7 @@ struct FileRecords {
 fn file_records(
     scan: &Scan,
     file_of_item: &[Option<usize>],
+    shown_in_full: &HashMap<usize, Vec<String>>,
     selection: &Selection<'_, Item>,
     payload: &HybridPayload<'_, Item>,
     counts: Option<&OnDemandCounts<'_>>,
@@ -615,6 +687,11 @@ fn file_records(
                         let counted = counts.and_then(|c| c.known_exact(placement.position));
                         let tokens = counted.unwrap_or(text.tokens);
                         material(tokens, counted.is_some());
+                        let mut reason = reason(placement.reason, counts.is_some());
+                        let focused = shown_in_full.get(&index);
+                        if let (Some(shown), ItemState::Skeleton) = (focused, placement.state) {
+                            reason.push_str(&focused_reason(shown));
+                        }
                         return json!({
                             "path": file.label,
                             "status": if in_payload { "packed" } else { "omitted" },
@@ -623,7 +700,7 @@ fn file_records(
                             "tokens_exact": counted.is_some(),
                             "cost": placement.tokens,
                             "score": placement.score,
-                            "reason": reason(placement.reason, counts.is_some()),
+                            "reason": reason,
                             "redacted": text.redacted,
                         });
                     }
@@ -688,6 +765,24 @@ fn reason(reason: PlacementReason, at_least: bool) -> String {
         } => "fits SKELETON (without a query, a file over a quarter of RAW's limit starts as its skeleton)".to_owned(),
         other => other.to_string(),
     }
+}
+
+/// What a focused outline adds to its file's reason.
+fn focused_reason(shown: &[String]) -> String {
+    if shown.is_empty() {
+        return "; a focused outline, no definition in full".to_owned();
+    }
+    let names: Vec<String> = shown.iter().take(5).map(|n| format!("`{n}`")).collect();
+    let more = shown.len().saturating_sub(names.len());
+    format!(
+        "; a focused outline with {} in full{}",
+        names.join(", "),
+        if more > 0 {
+            format!(" and {more} more")
+        } else {
+            String::new()
+        }
+    )
 }
 
 /// The `--report` document.

@@ -26,6 +26,7 @@
 
 use crate::parallel::parallel_map;
 
+pub mod focus;
 #[cfg(feature = "tree-sitter")]
 mod language;
 #[cfg(feature = "tree-sitter")]
@@ -44,6 +45,11 @@ pub struct Outline<'t> {
     /// The file without its function bodies, when that saves at least
     /// [`MIN_SAVING_PERCENT`].
     pub skeleton: Option<String>,
+    /// Its definitions' lines, in source order, for a [focused
+    /// outline](focus::focused).
+    pub spans: Vec<focus::Span<'t>>,
+    /// What starts a line comment in its language (`//`, `#`).
+    pub comment: &'static str,
 }
 
 /// Up to this many bytes of source, every source file is parsed for the
@@ -70,48 +76,147 @@ pub fn for_ranking<'t>(files: &[(&str, &'t str)]) -> Vec<Option<Outline<'t>>> {
     parallel_map(files, |&(path, text)| outline(path, text))
 }
 
-/// The skeletons of `files` by position, for a payload of `budget` tokens:
-/// of the best-ranked source files (`ranked`: positions, best first) whose
-/// sizes add up to [`SKELETON_BYTES_PER_TOKEN`] × `budget` bytes, each
-/// one's skeleton where it has one; `None` for every other file. Outlines
-/// already made (`outlines`, by position) are not parsed again.
-pub fn skeletons(
+/// The best-ranked source files get outlines whatever their size (up to
+/// [`MAX_OUTLINE_BYTES`]) and, for all but the first, the full outline
+/// room; this many of them.
+pub const FULL_ROOM_RANKS: usize = 5;
+
+/// A file larger than this is never parsed for its outline (generated
+/// code, vendored bundles): tree-sitter would take a tenth of a second per
+/// megabyte for little a reader can use.
+pub const MAX_OUTLINE_BYTES: usize = 1 << 20;
+
+/// The relevance of each of a file's definitions, given as `(name, text)`.
+pub type Relevance<'a> = dyn Fn(&[(&str, &str)]) -> Vec<f64> + Sync + 'a;
+
+/// How outlines are focused on what matters.
+pub struct Focus<'a> {
+    /// The relevance of each of a file's definitions, from their names and
+    /// texts (above zero for one that matters): how well it matches the
+    /// query, or, without one, how many files use it.
+    pub relevance: &'a Relevance<'a>,
+    /// Whether relevant definitions make an outline focused even when the
+    /// plain skeleton fits (with a query: their bodies are what the reader
+    /// asked for).
+    pub expand: bool,
+    /// The room for one file's outline, in bytes, given its text and its
+    /// rank (0 for the best-ranked file).
+    pub room: &'a (dyn Fn(&str, usize) -> usize + Sync),
+}
+
+/// A file's SKELETON form.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Form {
+    /// The file without its function bodies.
+    Skeleton(String),
+    /// A [focused outline](focus::focused).
+    Focused(focus::Focused),
+}
+
+impl Form {
+    /// Moves the text out.
+    pub fn into_text(self) -> String {
+        match self {
+            Self::Skeleton(text) => text,
+            Self::Focused(focused) => focused.text,
+        }
+    }
+}
+
+/// The SKELETON forms of `files` by position, for a payload of `budget`
+/// tokens: of the [`FULL_ROOM_RANKS`] best-ranked source files (`ranked`:
+/// positions, best first), and of the next whose sizes add up to
+/// [`SKELETON_BYTES_PER_TOKEN`] × `budget` bytes (a file that would pass
+/// it is skipped, not the rest), each one's form where it has one; `None`
+/// for every other file. Outlines already made (`outlines`, by position)
+/// are not parsed again.
+///
+/// The form is the plain skeleton when it fits the room and nothing asks
+/// for a body ([`Focus::expand`]); else the focused outline within the
+/// room, when it saves [`MIN_SAVING_PERCENT`]; else the plain skeleton.
+pub fn forms(
     files: &[(&str, &str)],
     ranked: &[usize],
     budget: u64,
     outlines: &mut [Option<Outline<'_>>],
-) -> Vec<Option<String>> {
+    focus: &Focus<'_>,
+) -> Vec<Option<Form>> {
     let limit =
         usize::try_from(budget.saturating_mul(SKELETON_BYTES_PER_TOKEN)).unwrap_or(usize::MAX);
     let mut bytes = 0usize;
     let mut wanted = Vec::new();
-    for &position in ranked {
+    let mut rank_of = vec![0; files.len()];
+    for (rank, &position) in ranked.iter().enumerate() {
+        rank_of[position] = rank;
         let (path, text) = files[position];
-        if !has_grammar(path) {
+        if !has_grammar(path) || text.len() > MAX_OUTLINE_BYTES {
             continue;
         }
-        if bytes.saturating_add(text.len()) > limit {
-            break;
+        if wanted.len() >= FULL_ROOM_RANKS && bytes.saturating_add(text.len()) > limit {
+            continue;
         }
         bytes += text.len();
         wanted.push(position);
     }
-    let mut out = vec![None; files.len()];
+    let mut parsed: Vec<Option<Outline<'_>>> = vec![None; files.len()];
     let unparsed: Vec<usize> = wanted
         .iter()
         .copied()
         .filter(|&p| outlines.get(p).is_none_or(Option::is_none))
         .collect();
-    let parsed = parallel_map(&unparsed, |&p| outline(files[p].0, files[p].1));
-    for (p, outline) in unparsed.into_iter().zip(parsed) {
-        out[p] = outline.and_then(|o| o.skeleton);
+    for (p, outline) in unparsed.iter().zip(parallel_map(&unparsed, |&p| {
+        outline(files[p].0, files[p].1)
+    })) {
+        parsed[*p] = outline;
     }
-    for p in wanted {
-        if let Some(outline) = outlines.get_mut(p).and_then(Option::as_mut) {
-            out[p] = outline.skeleton.take();
+    for &p in &wanted {
+        if let Some(outline) = outlines.get_mut(p).and_then(Option::take) {
+            parsed[p] = Some(outline);
         }
     }
+    let jobs: Vec<(usize, Outline<'_>)> = wanted
+        .iter()
+        .filter_map(|&p| Some((p, parsed[p].take()?)))
+        .collect();
+    let made = parallel_map(&jobs, |(p, outline)| {
+        form(files[*p].1, outline, focus, rank_of[*p])
+    });
+    let mut out = vec![None; files.len()];
+    for ((p, _), form) in jobs.iter().zip(made) {
+        out[*p] = form;
+    }
     out
+}
+
+/// The SKELETON form of `text`, ranked `rank`, from its `outline` (see
+/// [`forms`]).
+fn form(text: &str, outline: &Outline<'_>, focus: &Focus<'_>, rank: usize) -> Option<Form> {
+    let room = (focus.room)(text, rank);
+    let starts: Vec<usize> = std::iter::once(0)
+        .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+        .collect();
+    let rows = |first: usize, last: usize| {
+        let start = starts.get(first).copied().unwrap_or(text.len());
+        let end = starts.get(last + 1).copied().unwrap_or(text.len());
+        &text[start..end.max(start)]
+    };
+    let definitions: Vec<(&str, &str)> = outline
+        .spans
+        .iter()
+        .map(|span| (span.name, rows(span.first, span.last)))
+        .collect();
+    let relevance = (focus.relevance)(&definitions);
+    let asks = focus.expand && relevance.iter().any(|&r| r > 0.0);
+    let plain = outline.skeleton.clone();
+    if !asks && plain.as_ref().is_some_and(|s| s.len() <= room) || outline.spans.is_empty() {
+        return plain.map(Form::Skeleton);
+    }
+    focus::focused(text, &outline.spans, &relevance, outline.comment, room)
+        .and_then(|focused| {
+            worth_it(focused.text.clone(), text)?;
+            Some(Form::Focused(focused))
+        })
+        .or_else(|| plain.map(Form::Skeleton))
 }
 
 /// Whether the file at `path` is in a language with a grammar here (and
@@ -143,7 +248,6 @@ pub fn outline<'t>(_path: &str, _text: &'t str) -> Option<Outline<'t>> {
 
 /// `skeleton` when it is at least [`MIN_SAVING_PERCENT`] smaller than
 /// `text` (by bytes).
-#[cfg_attr(not(feature = "tree-sitter"), allow(dead_code))]
 fn worth_it(skeleton: String, text: &str) -> Option<String> {
     let saved = text.len().saturating_sub(skeleton.len());
     (saved * 100 >= text.len() * MIN_SAVING_PERCENT && !skeleton.trim().is_empty())
@@ -161,27 +265,52 @@ mod tests {
             .collect()
     }
 
+    /// No definition matters, and every outline has room.
+    const PLAIN: Focus<'static> = Focus {
+        relevance: &|definitions| vec![0.0; definitions.len()],
+        expand: false,
+        room: &|_, _| usize::MAX,
+    };
+
+    fn skeletons(
+        files: &[(&str, &str)],
+        ranked: &[usize],
+        budget: u64,
+        outlines: &mut [Option<Outline<'_>>],
+    ) -> Vec<Option<String>> {
+        forms(files, ranked, budget, outlines, &PLAIN)
+            .into_iter()
+            .map(|form| form.map(Form::into_text))
+            .collect()
+    }
+
     #[test]
-    fn only_the_best_ranked_files_within_the_byte_budget_get_skeletons() {
+    fn past_the_best_files_only_those_within_the_byte_budget_get_skeletons() {
         let big = module(40);
-        let files = [
-            ("a.rs", big.as_str()),
-            ("README.md", "# A\n"),
-            ("b.rs", big.as_str()),
-            ("c.rs", big.as_str()),
-        ];
-        let budget = u64::try_from(2 * big.len()).unwrap() / SKELETON_BYTES_PER_TOKEN + 1;
+        let names: Vec<String> = (0..8).map(|i| format!("f{i}.rs")).collect();
+        let mut files: Vec<(&str, &str)> =
+            names.iter().map(|n| (n.as_str(), big.as_str())).collect();
+        files.push(("README.md", "# A\n"));
+        // Room for six files' bytes: the best five always, then one more.
+        let budget = u64::try_from(6 * big.len()).unwrap() / SKELETON_BYTES_PER_TOKEN + 1;
         let mut outlines = vec![None; files.len()];
-        // Ranked c, README, a, b: c and a fit the bytes, b does not.
-        let skeletons = skeletons(&files, &[3, 1, 0, 2], budget, &mut outlines);
-        let has: Vec<bool> = skeletons.iter().map(Option::is_some).collect();
-        assert_eq!(has, [true, false, false, true]);
+        let ranked = [8, 0, 1, 2, 3, 4, 5, 6, 7];
+        let made = skeletons(&files, &ranked, budget, &mut outlines);
+        let has: Vec<bool> = made.iter().map(Option::is_some).collect();
+        assert_eq!(
+            has,
+            [true, true, true, true, true, true, false, false, false]
+        );
         assert!(
-            skeletons[0]
+            made[0]
                 .as_deref()
                 .unwrap()
                 .contains("pub fn f39(x: u64) -> u64 { … }")
         );
+        // A file over the byte budget among the best five still gets one.
+        let mut outlines = vec![None; 2];
+        let two = [("huge.rs", big.as_str()), ("small.rs", "fn a() {}\n")];
+        assert!(skeletons(&two, &[0, 1], 1, &mut outlines)[0].is_some());
     }
 
     #[test]
@@ -192,8 +321,8 @@ mod tests {
         assert!(outlines[0].is_some() && outlines[1].is_none());
         let skeletons = skeletons(&files, &[0, 1], 1_000_000, &mut outlines);
         assert!(skeletons[0].is_some());
-        // The skeleton moved out of the ranking's outline.
-        assert!(outlines[0].as_ref().unwrap().skeleton.is_none());
+        // The ranking's outline was used, not parsed again.
+        assert!(outlines[0].is_none());
 
         let huge = module(40).repeat(RANKING_PARSE_BYTES / module(40).len() + 1);
         assert!(for_ranking(&[("big.rs", huge.as_str())])[0].is_none());

@@ -3,6 +3,7 @@
 
 use tree_sitter::{Node, Parser};
 
+use super::focus::Span;
 use super::language::{BLOCK_KINDS, DEFINITION_KINDS, FUNCTION_KINDS, Language};
 use super::{Outline, worth_it};
 
@@ -22,22 +23,28 @@ pub fn outline(language: Language, text: &str) -> Option<Outline<'_>> {
     let tree = parser.parse(text, None)?;
     let mut definitions = Vec::new();
     let mut bodies = Vec::new();
+    let mut spans = Vec::new();
     // Depth-first, in source order, never into a function's body: what is
     // defined in there is local.
     let mut stack = vec![tree.root_node()];
     let mut cursor = tree.walk();
     while let Some(node) = stack.pop() {
         let kind = node.kind();
-        if DEFINITION_KINDS.contains(&kind)
-            && let Some(name) = defined_name(node, text)
-        {
-            definitions.push(name);
-        }
         let body = FUNCTION_KINDS
             .contains(&kind)
             .then(|| node.child_by_field_name("body"))
             .flatten()
             .filter(|body| BLOCK_KINDS.contains(&body.kind()));
+        let defined = DEFINITION_KINDS
+            .contains(&kind)
+            .then(|| defined_name(node, text))
+            .flatten();
+        if let Some(name) = defined {
+            definitions.push(name);
+        }
+        if let Some(name) = defined.or_else(|| body.and_then(|_| defined_name(node, text))) {
+            spans.push(span(node, body, name, text));
+        }
         if let Some(body) = body {
             bodies.push(body);
         }
@@ -54,7 +61,50 @@ pub fn outline(language: Language, text: &str) -> Option<Outline<'_>> {
     Some(Outline {
         definitions,
         skeleton,
+        spans,
+        comment: if language.is_python() { "#" } else { "//" },
     })
+}
+
+/// The lines of a definition `node` named `name`, with its function
+/// `body` (if it has one) and the first and last lines of the nodes
+/// around it.
+fn span<'t>(node: Node<'_>, body: Option<Node<'_>>, name: &'t str, text: &str) -> Span<'t> {
+    let mut context = Vec::new();
+    let mut parent = node.parent();
+    while let Some(around) = parent {
+        if around.parent().is_some() && around.start_position().row != around.end_position().row {
+            context.push(around.start_position().row);
+            context.push(around.end_position().row);
+        }
+        parent = around.parent();
+    }
+    context.sort_unstable();
+    context.dedup();
+    Span {
+        name,
+        first: node.start_position().row,
+        last: node.end_position().row,
+        body: body.map(|b| body_lines(b, text)),
+        context,
+    }
+}
+
+/// The rows a left-out `body` takes on its own (half-open, possibly
+/// empty): every row it spans, but the first when something precedes the
+/// body on it or it holds only the opener (`{`), and the last when
+/// something follows the body on it or it holds only the closer (`}`).
+fn body_lines(body: Node<'_>, text: &str) -> std::ops::Range<usize> {
+    let line_start = |byte: usize| text[..byte].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = |byte: usize| text[byte..].find('\n').map_or(text.len(), |i| byte + i);
+    let (start, end) = (body.start_byte(), body.end_byte());
+    let own_first = text[line_start(start)..start].trim().is_empty()
+        && text[start..line_end(start).min(end)].trim().len() > 1;
+    let own_last = text[end..line_end(end)].trim().is_empty()
+        && text[line_start(end).max(start)..end].trim().len() > 1;
+    let first = body.start_position().row + usize::from(!own_first);
+    let past = body.end_position().row + usize::from(own_last);
+    first..past.max(first)
 }
 
 /// The name a definition node defines: its `name` field, or the name at
@@ -202,6 +252,49 @@ mod tests {
             o.skeleton
                 .unwrap()
                 .contains("export function scale(s: Shape, k: number): Shape { … }")
+        );
+    }
+
+    type Rows = (String, usize, usize, Option<(usize, usize)>);
+
+    /// (name, first row, last row, body rows) of each span.
+    fn spans(language: Language, text: &str) -> Vec<Rows> {
+        parse(language, text)
+            .spans
+            .iter()
+            .map(|s| {
+                (
+                    s.name.to_owned(),
+                    s.first,
+                    s.last,
+                    s.body.clone().map(|b| (b.start, b.end)),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn spans_name_their_rows_and_the_body_rows_a_skeleton_leaves_out() {
+        let rust = "impl Tally {\n    pub fn used(&self) -> u64 {\n        self.used\n    }\n}\n";
+        assert_eq!(
+            spans(Language::Rust, rust),
+            [("used".to_owned(), 1, 3, Some((2, 3)))]
+        );
+        assert_eq!(parse(Language::Rust, rust).spans[0].context, [0, 4]);
+        let python = "class A:\n    def f(self):\n        x = 1\n        return x\n    def g(self): return 2\n";
+        assert_eq!(
+            spans(Language::Python, python),
+            [
+                ("A".to_owned(), 0, 4, None),
+                ("f".to_owned(), 1, 3, Some((2, 4))),
+                ("g".to_owned(), 4, 4, Some((5, 5))),
+            ]
+        );
+        // Allman braces: the opener and closer lines stay.
+        let c = "int f(int a)\n{\n    a += 1;\n    return a;\n}\n";
+        assert_eq!(
+            spans(Language::C, c),
+            [("f".to_owned(), 0, 4, Some((2, 4)))]
         );
     }
 

@@ -63,6 +63,19 @@ impl Query {
         &self.terms
     }
 
+    /// A matcher of definitions against this query.
+    pub fn definitions(&self) -> DefinitionMatcher {
+        DefinitionMatcher {
+            matcher: TextMatcher::new(&self.terms),
+            index: self
+                .terms
+                .iter()
+                .enumerate()
+                .map(|(i, t)| (t.clone(), i))
+                .collect(),
+        }
+    }
+
     fn asks_for(&self, terms: &[&str]) -> bool {
         self.terms.iter().any(|t| terms.contains(&t.as_str()))
     }
@@ -99,27 +112,13 @@ impl Query {
             }
             frequencies
         });
-        let n = documents.len() as f64;
-        let average_length =
-            (documents.iter().map(|d| d.text.len() as f64).sum::<f64>() / n.max(1.0)).max(1.0);
-        let idf: Vec<f64> = (0..self.terms.len())
-            .map(|i| {
-                let df = frequencies.iter().filter(|f| f[i] > 0.0).count() as f64;
-                (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
-            })
-            .collect();
+        let lengths: Vec<f64> = documents.iter().map(|d| d.text.len() as f64).collect();
         let asks_for_tests = self.asks_for(TEST_TERMS);
         let asks_for_docs = self.asks_for(DOC_TERMS);
-        frequencies
-            .iter()
+        bm25(&frequencies, &lengths)
+            .into_iter()
             .zip(documents)
-            .map(|(frequencies, document)| {
-                let norm = 1.0 - B + B * document.text.len() as f64 / average_length;
-                let score: f64 = frequencies
-                    .iter()
-                    .zip(&idf)
-                    .map(|(&tf, idf)| idf * tf * (K1 + 1.0) / (tf + K1 * norm))
-                    .sum();
+            .map(|(score, document)| {
                 let aside = match FileRole::of(document.path) {
                     FileRole::Tests => !asks_for_tests,
                     FileRole::Docs | FileRole::Readme => !asks_for_docs,
@@ -129,6 +128,64 @@ impl Query {
             })
             .collect()
     }
+}
+
+/// How well each definition in a file matches a query, for a [focused
+/// outline](crate::outline::focus).
+pub struct DefinitionMatcher {
+    matcher: TextMatcher,
+    index: HashMap<String, usize>,
+}
+
+impl DefinitionMatcher {
+    /// The BM25 score of each of a file's definitions (`(name, text)`)
+    /// among the file's definitions, a term in its name counting
+    /// [`SYMBOL_WEIGHT`] more: a term every definition holds weighs
+    /// nothing, so a file's own subject (`json` in a JSON parser) does not
+    /// make all of it relevant. `0.0` for one that holds no term.
+    pub fn scores(&self, definitions: &[(&str, &str)]) -> Vec<f64> {
+        let frequencies: Vec<Vec<f64>> = definitions
+            .iter()
+            .map(|(name, text)| {
+                let mut frequencies = vec![0.0; self.index.len()];
+                self.matcher.count(text, &mut frequencies);
+                for_each_term(name, &mut String::new(), |term| {
+                    if let Some(&i) = self.index.get(term) {
+                        frequencies[i] += SYMBOL_WEIGHT;
+                    }
+                });
+                frequencies
+            })
+            .collect();
+        let lengths: Vec<f64> = definitions.iter().map(|(_, t)| t.len() as f64).collect();
+        bm25(&frequencies, &lengths)
+    }
+}
+
+/// The BM25 score of each document from its terms' `frequencies` and its
+/// length.
+fn bm25(frequencies: &[Vec<f64>], lengths: &[f64]) -> Vec<f64> {
+    let n = frequencies.len() as f64;
+    let terms = frequencies.first().map_or(0, Vec::len);
+    let average_length = (lengths.iter().sum::<f64>() / n.max(1.0)).max(1.0);
+    let idf: Vec<f64> = (0..terms)
+        .map(|i| {
+            let df = frequencies.iter().filter(|f| f[i] > 0.0).count() as f64;
+            (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
+        })
+        .collect();
+    frequencies
+        .iter()
+        .zip(lengths)
+        .map(|(frequencies, length)| {
+            let norm = 1.0 - B + B * length / average_length;
+            frequencies
+                .iter()
+                .zip(&idf)
+                .map(|(&tf, idf)| idf * tf * (K1 + 1.0) / (tf + K1 * norm))
+                .sum()
+        })
+        .collect()
 }
 
 /// Counts query terms in text in one pass (Aho–Corasick, ASCII case

@@ -135,15 +135,17 @@ fn edge_weight(name: &str, references: u32, definers: usize) -> f64 {
 
 /// A reference graph: for each file, the files it refers to and how much.
 #[derive(Debug, Default)]
-pub struct ReferenceGraph {
+pub struct ReferenceGraph<'t> {
     /// Out-edges per file: (target file, weight), targets distinct.
     edges: Vec<Vec<(usize, f64)>>,
+    /// For each defined name, how many other files refer to it.
+    references: HashMap<&'t str, u32>,
 }
 
-impl ReferenceGraph {
+impl<'t> ReferenceGraph<'t> {
     /// The graph of `files` (`(path, text)`), each defining the names in
     /// `defined` (by position; see [`definitions`]), built on every core.
-    pub fn build<'t>(files: &[(&str, &'t str)], defined: &[Vec<&'t str>]) -> Self {
+    pub fn build(files: &[(&str, &'t str)], defined: &[Vec<&'t str>]) -> Self {
         let mut definers: HashMap<&str, Vec<usize>> = HashMap::default();
         for (file, names) in defined.iter().enumerate() {
             // Tests and examples use an API; the names they define are helpers.
@@ -162,9 +164,9 @@ impl ReferenceGraph {
             }
         }
         definers.retain(|_, files| files.len() <= MAX_DEFINERS);
-        let edges = parallel_map(&(0..files.len()).collect::<Vec<_>>(), |&file| {
+        let edges_and_names = parallel_map(&(0..files.len()).collect::<Vec<_>>(), |&file| {
             if !is_code(files[file].0) {
-                return Vec::new();
+                return (Vec::new(), Vec::new());
             }
             let mut uses: HashMap<&str, u32> = HashMap::default();
             for identifier in identifiers(files[file].1) {
@@ -173,6 +175,7 @@ impl ReferenceGraph {
                 }
             }
             let mut out: HashMap<usize, f64> = HashMap::default();
+            let names: Vec<&'t str> = uses.keys().copied().collect();
             for (name, references) in uses {
                 let targets = &definers[name];
                 let weight = edge_weight(name, references, targets.len());
@@ -186,9 +189,25 @@ impl ReferenceGraph {
                 out.truncate(MAX_OUT_EDGES);
             }
             out.sort_unstable_by_key(|&(target, _)| target);
-            out
+            (out, names)
         });
-        Self { edges }
+        let mut references: HashMap<&'t str, u32> = HashMap::default();
+        let mut edges = Vec::with_capacity(files.len());
+        for (file, (out, names)) in edges_and_names.into_iter().enumerate() {
+            for name in names {
+                if definers[name].iter().any(|&definer| definer != file) {
+                    *references.entry(name).or_default() += 1;
+                }
+            }
+            edges.push(out);
+        }
+        Self { edges, references }
+    }
+
+    /// For each defined name, how many files refer to it that do not
+    /// define it (names the graph ignores are absent).
+    pub fn references(&self) -> &HashMap<&'t str, u32> {
+        &self.references
     }
 
     /// The files each file refers to, with weights.
@@ -244,7 +263,7 @@ impl ReferenceGraph {
 mod tests {
     use super::*;
 
-    fn build(files: &[(&str, &str)]) -> ReferenceGraph {
+    fn build<'t>(files: &[(&'t str, &'t str)]) -> ReferenceGraph<'t> {
         let defined: Vec<Vec<&str>> = files.iter().map(|(p, t)| definitions(p, t)).collect();
         ReferenceGraph::build(files, &defined)
     }

@@ -19,7 +19,8 @@
 //! `0.5 + 0.5 × (0.8 × match + 0.2 × centrality)`, where `match` is its
 //! BM25F score over the best file's; a file that matches nothing scores
 //! half its no-query score. Every matching file therefore ranks above
-//! every file that matches nothing.
+//! every file that matches nothing. A query no file matches ranks as no
+//! query.
 
 pub mod bm25;
 pub mod graph;
@@ -42,11 +43,16 @@ const HISTORY_TELEPORT: f64 = 4.0;
 
 /// Files ranked for packing.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Ranking {
+pub struct Ranking<'t> {
     /// Each file's score, in `0.0..=1.0`.
     pub scores: Vec<f64>,
     /// Whether each file matches the query (every file, without one).
     pub matches: Vec<bool>,
+    /// Whether the query ranked the files (it matched at least one).
+    pub by_query: bool,
+    /// For each defined name, how many files refer to it that do not
+    /// define it ([`ReferenceGraph::references`]).
+    pub references: rustc_hash::FxHashMap<&'t str, u32>,
 }
 
 /// Ranks `files` (`(path, text)`) for `query`, with how recently and
@@ -60,7 +66,7 @@ pub fn rank<'t>(
     outlines: &[Option<Outline<'t>>],
     query: Option<&Query>,
     history: &HashMap<String, f64>,
-) -> Ranking {
+) -> Ranking<'t> {
     let indexed: Vec<(usize, &(&'t str, &'t str))> = files.iter().enumerate().collect();
     let symbols: Vec<Vec<&'t str>> = parallel_map(&indexed, |&(i, &(path, text))| {
         match outlines.get(i).and_then(Option::as_ref) {
@@ -91,11 +97,14 @@ pub fn rank<'t>(
             0.5 * c + 0.3 * FileRole::of(path).prior() + if e { 0.2 } else { 0.0 }
         })
         .collect();
+    let unmatched = Ranking {
+        matches: vec![true; files.len()],
+        by_query: false,
+        scores: plain.clone(),
+        references: graph.references().clone(),
+    };
     let Some(query) = query else {
-        return Ranking {
-            matches: vec![true; files.len()],
-            scores: plain,
-        };
+        return unmatched;
     };
     let documents: Vec<Document<'_>> = files
         .iter()
@@ -108,6 +117,10 @@ pub fn rank<'t>(
         .collect();
     let matched = query.scores(&documents);
     let best = matched.iter().copied().fold(0.0, f64::max);
+    if best <= 0.0 {
+        // A query no file matches says nothing: rank as without one.
+        return unmatched;
+    }
     let scores = matched
         .iter()
         .zip(&plain)
@@ -122,7 +135,9 @@ pub fn rank<'t>(
         .collect();
     Ranking {
         matches: matched.iter().map(|&m| m > 0.0).collect(),
+        by_query: true,
         scores,
+        references: graph.references().clone(),
     }
 }
 
@@ -210,5 +225,12 @@ mod tests {
         assert!(ranking.scores[..3].iter().all(|&s| s <= 0.5));
         // The source defining `metres` beats the test using it.
         assert!(ranking.scores[3] > ranking.scores[4]);
+    }
+
+    #[test]
+    fn a_query_nothing_matches_ranks_as_none() {
+        let query = Query::parse("touch up pr 1306").unwrap();
+        let ranking = rank(FILES, &[], Some(&query), &HashMap::new());
+        assert_eq!(ranking, rank(FILES, &[], None, &HashMap::new()));
     }
 }

@@ -170,3 +170,138 @@ fn without_a_query_one_large_file_does_not_crowd_out_the_rest() {
         ("RAW".to_owned(), "fits RAW".to_owned())
     );
 }
+
+/// A C++ header of one class with `methods` inline methods of twenty
+/// lines each; `Codec::decode_frame` is the one a query asks about.
+fn header(methods: usize) -> String {
+    let mut text = String::from(
+        "#pragma once\n#include <vector>\n\nnamespace media {\n\nclass Codec {\n public:\n",
+    );
+    for i in 0..methods {
+        let name = if i == methods / 2 {
+            "decode_frame".to_owned()
+        } else {
+            format!("transform_{i}")
+        };
+        text.push_str(&format!("  int {name}(std::vector<int>& samples) {{\n"));
+        for j in 0..20 {
+            text.push_str(&format!(
+                "    samples[{j}] = samples[{j}] * {i} + {j}; // step {j} of {name}\n"
+            ));
+        }
+        text.push_str("    return samples.size();\n  }\n\n");
+    }
+    text.push_str("};\n\n}  // namespace media\n");
+    text
+}
+
+/// Each line of `outline` after its first is a marker (`// … lines a-b`)
+/// or the next of `text`'s lines in order.
+fn lines_in_order(text: &str, outline: &str) -> bool {
+    let mut rows = text.lines();
+    outline
+        .lines()
+        .skip(1)
+        .all(|line| line.trim_start().starts_with("// … line") || rows.any(|row| row == line))
+}
+
+#[test]
+fn a_header_larger_than_the_budget_is_a_focused_outline_not_a_link() {
+    let text = header(200);
+    let dir = tree(&[
+        ("README.md", b"# Media\n\nCodecs.\n"),
+        ("include/codec.hpp", text.as_bytes()),
+    ]);
+    assert!(o200k(&text) > 60_000, "{}", o200k(&text));
+    let run = budget_in(
+        dir.path(),
+        &[
+            "pack",
+            "--budget",
+            "8000",
+            "--query",
+            "decode frame",
+            "--report",
+            "-",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let report = run.json();
+    let payload = report["payload"].as_str().unwrap();
+    assert!(o200k(payload) <= 8_000, "{} tokens", o200k(payload));
+    let file = report["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["path"] == "include/codec.hpp")
+        .unwrap();
+    assert_eq!(file["tier"], "SKELETON", "{file}");
+    let reason = file["reason"].as_str().unwrap();
+    assert!(
+        reason.contains("a focused outline with `decode_frame` in full"),
+        "{reason}"
+    );
+
+    let start = payload
+        .find("// outline of lines 1-")
+        .expect("the outline's first line");
+    let end = start + payload[start..].find("\n```").unwrap();
+    let outline = &payload[start..=end];
+    assert!(lines_in_order(&text, outline), "{outline}");
+    // The body asked for, whole; its neighbours as signatures and markers.
+    assert!(outline.contains("  int decode_frame(std::vector<int>& samples) {\n    samples[0] = samples[0] * 100 + 0; // step 0 of decode_frame\n"));
+    assert!(outline.contains("step 19 of decode_frame\n    return samples.size();\n  }\n"));
+    assert!(outline.contains("  int transform_99(std::vector<int>& samples) {\n    // … lines "));
+    assert!(outline.contains("class Codec {"));
+    assert!(!outline.contains("step 3 of transform_99"));
+}
+
+#[test]
+fn without_a_query_the_most_used_definitions_come_first() {
+    // 400 methods: even their signatures pass the room, so the outline
+    // keeps the ones other files call.
+    let text = header(400);
+    let dir = tree(&[
+        ("include/codec.hpp", text.as_bytes()),
+        ("src/player.cpp", b"#include \"codec.hpp\"\nint play(media::Codec& c, std::vector<int>& s) {\n  return c.transform_301(s) + c.transform_7(s);\n}\n"),
+    ]);
+    let run = budget_in(dir.path(), &["pack", "--budget", "4000", "--report", "-"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let report = run.json();
+    let payload = report["payload"].as_str().unwrap();
+    assert!(o200k(payload) <= 4_000, "{} tokens", o200k(payload));
+    let start = payload
+        .find("// outline of lines 1-")
+        .expect("a focused outline");
+    let end = start + payload[start..].find("\n```").unwrap();
+    let outline = &payload[start..=end];
+    assert!(lines_in_order(&text, outline), "{outline}");
+    assert!(outline.contains("  int transform_301(std::vector<int>& samples) {"));
+    assert!(outline.contains("  int transform_7(std::vector<int>& samples) {"));
+    // Not every signature fits.
+    assert!(!outline.contains("int transform_398("), "{outline}");
+}
+
+#[test]
+fn a_query_no_file_matches_packs_as_no_query() {
+    let (rust, _) = sources(10);
+    let dir = tree(&[
+        ("README.md", b"# Sim\n\nA simulation.\n"),
+        ("src/engine.rs", rust.as_bytes()),
+    ]);
+    let tiers = |args: &[&str]| {
+        let mut all = vec!["pack", "--budget", "20000", "--report", "-"];
+        all.extend_from_slice(args);
+        let run = budget_in(dir.path(), &all);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        let report = run.json();
+        report["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f["tier"].to_string())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(tiers(&["--query", "touch up PR 1306"]), tiers(&[]));
+    assert!(tiers(&[]).contains(&"\"RAW\"".to_owned()));
+}
