@@ -12,7 +12,7 @@ use crate::CliError;
 use crate::cli::{CheckArgs, CountFormat, PolicyArg};
 use crate::counter::Counter;
 use crate::output;
-use crate::sandbox::Sandbox;
+use budget_pack::Sandbox;
 
 /// Why `check` could not check.
 #[derive(Debug, thiserror::Error)]

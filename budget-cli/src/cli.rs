@@ -6,9 +6,7 @@ use std::str::FromStr;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::counter::{CounterChoice, CounterRequest};
-use crate::sandbox::Sandbox;
-use crate::scan::MAX_FILE_BYTES;
-use crate::walk::WalkOptions;
+use budget_pack::{Inputs, MAX_FILE_BYTES, Sandbox};
 
 /// Exit codes, shown at the end of `--help`.
 const EXIT_CODES: &str = "\
@@ -198,14 +196,16 @@ impl ModelArgs {
 }
 
 impl InputArgs {
-    /// The walk these arguments ask for, inside `sandbox` if there is one.
-    pub fn walk_options(&self, sandbox: Option<&Sandbox>) -> WalkOptions {
-        WalkOptions {
+    /// The inputs these arguments ask for, inside `sandbox` if there is
+    /// one.
+    pub fn inputs(&self, sandbox: Option<&Sandbox>) -> Inputs {
+        Inputs {
             paths: self.paths.clone(),
             include: self.include.clone(),
             exclude: self.exclude.clone(),
             files_from: self.files_from.clone().map(|list| (list, self.null)),
             sandbox: sandbox.cloned(),
+            max_file_bytes: self.max_file_bytes,
         }
     }
 }

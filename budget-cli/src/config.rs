@@ -40,8 +40,9 @@ use clap::CommandFactory;
 
 use crate::cli::Cli;
 
-/// The config file looked for in the packed directory.
-pub const FILE_NAME: &str = "budget.toml";
+/// The config file's name: the pack engine leaves it out at the root it
+/// walks.
+pub const FILE_NAME: &str = budget_pack::CONFIG_FILE;
 
 /// Larger config files are refused.
 const MAX_CONFIG_BYTES: u64 = 1 << 20;

@@ -5,35 +5,27 @@ use std::fmt::Write;
 use budget::estimate::ContentType;
 use serde_json::json;
 
+use budget_pack::{Counted, Sandbox, count};
+
 use crate::CliError;
 use crate::cli::{CountArgs, CountFormat};
 use crate::counter::Counter;
 use crate::output;
-use crate::progress::Progress;
-use crate::sandbox::Sandbox;
-use crate::scan::{Scan, ScanOptions, Secrets, scan};
+use crate::progress::ProgressBarOnStderr;
 use crate::tree::Folder;
-use crate::walk::walk;
 
 /// Runs `budget count`.
 pub fn run(args: &CountArgs, sandbox: Option<&Sandbox>) -> Result<(), CliError> {
-    let progress = Progress::on_stderr();
-    let entries = walk(&args.input.walk_options(sandbox), &progress)?;
     let counter = Counter::resolve(args.input.counter, &args.input.model.counter_request())?;
-    let scan = scan(
-        entries,
-        &ScanOptions {
-            counter: &counter,
-            keep_text: false,
-            max_file_bytes: args.input.max_file_bytes,
-            upper_bounds: false,
-            secrets: Secrets::Keep,
-        },
-        &progress,
-    );
+    let label = counter.label();
+    let scan = count(
+        &args.input.inputs(sandbox),
+        &counter.counting(&label),
+        &ProgressBarOnStderr::on_stderr(),
+    )?;
     let tree = args
         .tree
-        .then(|| Folder::of(scan.texts().map(|(label, f)| (label, f.tokens))));
+        .then(|| Folder::of(scan.files().map(|(label, _, tokens)| (label, tokens))));
     let text = match args.format {
         CountFormat::Table => table(&scan, &counter, tree.as_ref(), args.depth),
         CountFormat::Json => document(&scan, &counter, tree.as_ref(), args.depth),
@@ -43,15 +35,15 @@ pub fn run(args: &CountArgs, sandbox: Option<&Sandbox>) -> Result<(), CliError> 
 }
 
 /// Tokens and files of one content type.
-fn by_type(scan: &Scan, content_type: ContentType) -> (u64, usize) {
-    scan.texts()
-        .filter(|(_, f)| f.content_type == content_type)
-        .fold((0, 0), |(tokens, files), (_, f)| {
-            (tokens.saturating_add(f.tokens), files + 1)
+fn by_type(scan: &Counted, content_type: ContentType) -> (u64, usize) {
+    scan.files()
+        .filter(|(_, t, _)| *t == content_type)
+        .fold((0, 0), |(sum, files), (_, _, tokens)| {
+            (sum.saturating_add(tokens), files + 1)
         })
 }
 
-fn table(scan: &Scan, counter: &Counter, tree: Option<&Folder>, depth: usize) -> String {
+fn table(scan: &Counted, counter: &Counter, tree: Option<&Folder>, depth: usize) -> String {
     let mut out = String::new();
     match tree {
         Some(tree) => {
@@ -64,13 +56,8 @@ fn table(scan: &Scan, counter: &Counter, tree: Option<&Folder>, depth: usize) ->
         }
         None => {
             let _ = writeln!(out, "{:>10}  {:<8}  path", "tokens", "type");
-            for (label, file) in scan.texts() {
-                let _ = writeln!(
-                    out,
-                    "{:>10}  {:<8}  {label}",
-                    file.tokens,
-                    file.content_type.name()
-                );
+            for (label, content_type, tokens) in scan.files() {
+                let _ = writeln!(out, "{tokens:>10}  {:<8}  {label}", content_type.name());
             }
         }
     }
@@ -90,27 +77,26 @@ fn table(scan: &Scan, counter: &Counter, tree: Option<&Folder>, depth: usize) ->
         "{:>10}  {:<8}  {} files counted with {}; skipped: {}",
         scan.total_tokens(),
         "total",
-        scan.tally.counted,
+        scan.tally().counted,
         counter.label(),
-        scan.tally,
+        scan.tally(),
     );
     out
 }
 
-fn document(scan: &Scan, counter: &Counter, tree: Option<&Folder>, depth: usize) -> String {
+fn document(scan: &Counted, counter: &Counter, tree: Option<&Folder>, depth: usize) -> String {
     let files: Vec<_> = scan
-        .files
-        .iter()
-        .map(|file| match &file.outcome {
-            Ok(text) => json!({
-                "path": file.label,
+        .inputs()
+        .map(|(label, outcome)| match outcome {
+            Ok((content_type, tokens)) => json!({
+                "path": label,
                 "status": "counted",
-                "content_type": text.content_type.name(),
-                "tokens": text.tokens,
+                "content_type": content_type.name(),
+                "tokens": tokens,
                 "reason": null,
             }),
             Err((skip, detail)) => json!({
-                "path": file.label,
+                "path": label,
                 "status": skip.key(),
                 "content_type": null,
                 "tokens": null,
@@ -131,7 +117,7 @@ fn document(scan: &Scan, counter: &Counter, tree: Option<&Folder>, depth: usize)
         "exact": counter.is_exact(),
         "total_tokens": scan.total_tokens(),
         "by_content_type": by_content_type,
-        "counts": scan.tally.json("counted"),
+        "counts": scan.tally().json("counted"),
         "files": files,
     });
     if let Some(model) = counter.model() {

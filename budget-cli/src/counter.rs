@@ -311,9 +311,10 @@ impl Counter {
         }
     }
 
-    /// Tokens of `text`, read as `content_type` (exact counters ignore it).
-    pub fn count(&self, text: &str, content_type: ContentType) -> u64 {
-        self.estimator().estimate(text, content_type)
+    /// This counter for the pack engine, described as `label` (from
+    /// [`label`](Self::label)) in its messages.
+    pub fn counting<'a>(&'a self, label: &'a str) -> budget_pack::Counting<'a> {
+        budget_pack::Counting::new(&self.name, self.estimator(), self.exact()).labelled(label)
     }
 }
 
@@ -369,13 +370,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn seed_variants_ignore_the_content_type() {
+    fn fixed_ratio_variants_ignore_the_content_type() {
         // 12 characters: code at 3.5 chars/token → 3.4, rounded up to 4; prose at 4.0 → 3.
         let text = "abcdefghijkl";
         let code = Counter::new(CounterChoice::RatiosCode).unwrap();
-        assert_eq!(code.count(text, ContentType::Prose), 4);
+        assert_eq!(code.estimator().estimate(text, ContentType::Prose), 4);
         let prose = Counter::new(CounterChoice::RatiosProse).unwrap();
-        assert_eq!(prose.count(text, ContentType::Code), 3);
+        assert_eq!(prose.estimator().estimate(text, ContentType::Code), 3);
     }
 
     #[test]

@@ -14,27 +14,17 @@
 
 mod check;
 mod cli;
-mod complexity;
 mod config;
 mod count;
 mod counter;
-mod description;
-mod git;
 mod localai;
 #[cfg(feature = "mcp")]
 mod mcp;
-mod outline;
 mod output;
 mod pack;
-mod parallel;
 mod progress;
-mod rank;
 mod sandbox;
-mod scan;
-mod secrets;
-mod skip;
 mod tree;
-mod walk;
 
 use std::process::ExitCode;
 
@@ -49,17 +39,19 @@ enum CliError {
     #[error(transparent)]
     Counter(#[from] counter::CounterError),
     #[error(transparent)]
-    Walk(#[from] walk::WalkError),
+    Walk(#[from] budget_pack::WalkError),
     #[error(transparent)]
-    Pack(#[from] pack::PackError),
+    Pack(#[from] budget_pack::PackError),
+    #[error(transparent)]
+    OverFailLimit(#[from] pack::OverFailLimit),
     #[error(transparent)]
     Check(#[from] check::CheckError),
     #[error(transparent)]
     Output(#[from] output::OutputError),
     #[error(transparent)]
-    Git(#[from] git::GitError),
+    Sandbox(#[from] budget_pack::SandboxError),
     #[error(transparent)]
-    Sandbox(#[from] sandbox::SandboxError),
+    Admit(#[from] sandbox::AdmitError),
 
     #[cfg(feature = "mcp")]
     #[error(transparent)]
@@ -70,8 +62,7 @@ impl CliError {
     /// 1 for a budget or contract violation, 2 for usage and input errors.
     fn exit_code(&self) -> u8 {
         match self {
-            Self::Pack(pack::PackError::OverFailLimit { .. })
-            | Self::Check(check::CheckError::Violations { .. }) => 1,
+            Self::OverFailLimit(_) | Self::Check(check::CheckError::Violations { .. }) => 1,
             _ => 2,
         }
     }
@@ -110,9 +101,9 @@ fn run(cli: &Cli) -> Result<(), CliError> {
     if writes_stdout {
         output::ensure_stdout_open()?;
     }
-    let sandbox = sandbox::Sandbox::new(&cli.sandbox)?;
+    let sandbox = budget_pack::Sandbox::new(&cli.sandbox)?;
     if let Some(sandbox) = &sandbox {
-        sandbox.admit(&cli.command)?;
+        sandbox::admit(sandbox, &cli.command)?;
     }
     let sandbox = sandbox.as_ref();
     match &cli.command {

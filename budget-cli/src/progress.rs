@@ -5,21 +5,22 @@ use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use budget_pack::Progress;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 /// How long work runs before the bar appears.
 const DELAY: Duration = Duration::from_millis(400);
 
-/// Progress of a walk and the counting after it.
+/// Progress of a walk and the counting after it, as a bar on stderr.
 #[derive(Debug)]
-pub struct Progress {
+pub struct ProgressBarOnStderr {
     /// `None` when stderr is not a terminal: nothing is ever drawn.
     bar: Option<ProgressBar>,
     started: Instant,
     shown: AtomicBool,
 }
 
-impl Progress {
+impl ProgressBarOnStderr {
     /// A progress display that draws on stderr if it is a terminal.
     pub fn on_stderr() -> Self {
         Self::new(std::io::stderr().is_terminal())
@@ -43,15 +44,29 @@ impl Progress {
         }
     }
 
+    /// The bar, made visible once [`DELAY`] has passed.
+    fn visible(&self) -> Option<&ProgressBar> {
+        let bar = self.bar.as_ref()?;
+        if !self.shown.load(Ordering::Relaxed)
+            && self.started.elapsed() >= DELAY
+            && !self.shown.swap(true, Ordering::Relaxed)
+        {
+            bar.set_draw_target(ProgressDrawTarget::stderr());
+        }
+        Some(bar)
+    }
+}
+
+impl Progress for ProgressBarOnStderr {
     /// The walk has found `files` inputs so far.
-    pub fn found(&self, files: usize) {
+    fn found(&self, files: usize) {
         if let Some(bar) = self.visible() {
             bar.set_position(u64::try_from(files).unwrap_or(u64::MAX));
         }
     }
 
     /// Counting starts: `files` to read.
-    pub fn start_counting(&self, files: usize) {
+    fn start_counting(&self, files: usize) {
         if let Some(bar) = &self.bar {
             bar.set_length(u64::try_from(files).unwrap_or(u64::MAX));
             bar.set_position(0);
@@ -64,28 +79,16 @@ impl Progress {
     }
 
     /// One more file counted.
-    pub fn counted_one(&self) {
+    fn counted_one(&self) {
         if let Some(bar) = self.visible() {
             bar.inc(1);
         }
     }
 
     /// Removes the bar.
-    pub fn finish(&self) {
+    fn finish(&self) {
         if let Some(bar) = &self.bar {
             bar.finish_and_clear();
         }
-    }
-
-    /// The bar, made visible once [`DELAY`] has passed.
-    fn visible(&self) -> Option<&ProgressBar> {
-        let bar = self.bar.as_ref()?;
-        if !self.shown.load(Ordering::Relaxed)
-            && self.started.elapsed() >= DELAY
-            && !self.shown.swap(true, Ordering::Relaxed)
-        {
-            bar.set_draw_target(ProgressDrawTarget::stderr());
-        }
-        Some(bar)
     }
 }

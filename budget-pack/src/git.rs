@@ -299,7 +299,7 @@ pub fn change_weights(path: &Path) -> HashMap<String, f64> {
 /// `seconds` since the Unix epoch as a UTC date, `YYYY-MM-DD`.
 #[cfg(feature = "git")]
 fn date(seconds: i64) -> String {
-    let instant = budget::model::Timestamp::from_unix_seconds(seconds).to_string();
+    let instant = budget_runtime::model::Timestamp::from_unix_seconds(seconds).to_string();
     // RFC 3339: the date is everything before the `T`.
     instant.split('T').next().unwrap_or_default().to_owned()
 }

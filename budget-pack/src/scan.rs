@@ -6,9 +6,9 @@ use std::fs::File;
 use std::io::Read;
 use std::path::Path;
 
-use budget::estimate::{ContentType, guaranteed_upper_bound};
+use budget_runtime::estimate::{ContentType, guaranteed_upper_bound};
 
-use crate::counter::Counter;
+use crate::counting::Counting;
 use crate::parallel::parallel_map;
 use crate::progress::Progress;
 use crate::secrets::{find_secret, redact};
@@ -85,7 +85,7 @@ impl Scan {
 #[derive(Debug)]
 pub struct ScanOptions<'c> {
     /// The counter.
-    pub counter: &'c Counter,
+    pub counter: &'c Counting<'c>,
     /// Whether texts are kept (for the payload) or dropped once counted.
     pub keep_text: bool,
     /// Larger files are skipped as too large (bytes).
@@ -99,7 +99,7 @@ pub struct ScanOptions<'c> {
 }
 
 /// Reads and counts every entry on all available cores.
-pub fn scan(entries: Vec<Entry>, options: &ScanOptions<'_>, progress: &Progress) -> Scan {
+pub fn scan(entries: Vec<Entry>, options: &ScanOptions<'_>, progress: &dyn Progress) -> Scan {
     progress.start_counting(entries.len());
     let outcomes = parallel_map(&entries, |entry| {
         let named_secret = (options.secrets != Secrets::Keep)
@@ -231,4 +231,84 @@ mod tests {
         assert_eq!(content_type("config/x.yml"), ContentType::Yaml);
         assert_eq!(content_type("NOTES"), ContentType::Prose);
     }
+}
+
+/// Every input file counted (`budget count`): the text files' tokens and
+/// the tally of what was counted and skipped.
+#[derive(Debug)]
+pub struct Counted {
+    scan: Scan,
+}
+
+impl Counted {
+    /// `(label, content type, tokens)` of every counted file, in walk
+    /// order; labels are `/`-separated, relative to the folder when one
+    /// folder is walked.
+    pub fn files(&self) -> impl Iterator<Item = (&str, ContentType, u64)> {
+        self.scan
+            .texts()
+            .map(|(label, file)| (label, file.content_type, file.tokens))
+    }
+
+    /// Every input file in walk order: its label, and its content type and
+    /// tokens, or why it was skipped (with a detail).
+    #[allow(clippy::type_complexity)]
+    pub fn inputs(&self) -> impl Iterator<Item = (&str, Result<(ContentType, u64), (Skip, &str)>)> {
+        self.scan.files.iter().map(|file| {
+            let outcome = match &file.outcome {
+                Ok(text) => Ok((text.content_type, text.tokens)),
+                Err((skip, detail)) => Err((*skip, detail.as_str())),
+            };
+            (file.label.as_str(), outcome)
+        })
+    }
+
+    /// Tokens of every counted file (saturating).
+    pub fn total_tokens(&self) -> u64 {
+        self.scan.total_tokens()
+    }
+
+    /// How many files were counted, and how many skipped for each reason.
+    pub fn tally(&self) -> &FileTally {
+        &self.scan.tally
+    }
+}
+
+/// Counts the tokens of every file of `inputs` with `counting`, in
+/// parallel; binary, empty, oversized and unreadable files are skipped
+/// (and tallied), and files holding secrets are counted like the rest.
+///
+/// ```
+/// use budget_pack::{Counting, Inputs, count};
+/// use budget_runtime::estimate::RatioEstimator;
+///
+/// let dir = tempfile::tempdir()?;
+/// std::fs::write(dir.path().join("a.md"), "# Notes\n\nSome words.\n")?;
+/// let inputs = Inputs { paths: vec![dir.path().into()], ..Inputs::default() };
+/// let counted = count(&inputs, &Counting::estimated("ratios", &RatioEstimator), &())?;
+/// assert_eq!(counted.tally().counted, 1);
+/// assert!(counted.total_tokens() > 0);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+/// [`WalkError`](crate::WalkError) for a missing path or a bad glob.
+pub fn count(
+    inputs: &crate::Inputs,
+    counting: &Counting<'_>,
+    progress: &dyn Progress,
+) -> Result<Counted, crate::WalkError> {
+    let entries = crate::walk::walk(inputs, progress)?;
+    let scan = scan(
+        entries,
+        &ScanOptions {
+            counter: counting,
+            keep_text: false,
+            max_file_bytes: inputs.max_file_bytes,
+            upper_bounds: false,
+            secrets: Secrets::Keep,
+        },
+        progress,
+    );
+    Ok(Counted { scan })
 }

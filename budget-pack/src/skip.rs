@@ -14,7 +14,7 @@ pub enum Skip {
     Duplicate,
     /// A NUL byte in the first 8 KiB, or not UTF-8.
     Binary,
-    /// Larger than `--max-file-bytes` (default [`MAX_FILE_BYTES`](crate::scan::MAX_FILE_BYTES)).
+    /// Larger than `--max-file-bytes` (default [`MAX_FILE_BYTES`](crate::MAX_FILE_BYTES)).
     TooLarge,
     /// Reading it (or its directory) failed.
     Unreadable,

@@ -2,8 +2,8 @@
 
 use std::ops::RangeInclusive;
 
-use budget::estimate::TokenCounter;
-use budget::payload::TierBudget;
+use budget_runtime::estimate::TokenCounter;
+use budget_runtime::payload::TierBudget;
 
 /// The token-budget rules' complexity classes and their expected payload totals, in
 /// tokens: simple 15,000–25,000, medium 40,000–70,000, complex
@@ -74,7 +74,7 @@ impl Complexity {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use budget::model::Tier;
+    use budget_runtime::model::Tier;
 
     /// One token per byte; counts how many texts it was asked about.
     #[derive(Default)]

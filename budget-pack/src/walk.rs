@@ -8,21 +8,22 @@ use std::ffi::OsStr;
 use std::io::Read;
 use std::path::{Component, Path, PathBuf};
 
-use budget::file::{ReadError, read_bytes};
+use budget_runtime::file::{ReadError, read_bytes};
 use ignore::Match;
 use ignore::overrides::{Override, OverrideBuilder};
 
-use crate::config;
 use crate::progress::Progress;
 use crate::sandbox::{Sandbox, SandboxError};
+use crate::scan::MAX_FILE_BYTES;
 use crate::skip::Skip;
 
 /// The largest `--files-from` list read (bytes): 16 MiB.
 const MAX_LIST_BYTES: u64 = 16 * 1024 * 1024;
 
-/// The paths and globs to walk.
-#[derive(Clone, Debug, Default)]
-pub struct WalkOptions {
+/// The files to read: paths walked with `.gitignore` honoured and hidden
+/// files left out, globs on top, a size limit and an optional sandbox.
+#[derive(Clone, Debug)]
+pub struct Inputs {
     /// Files or directories; the current directory when empty.
     pub paths: Vec<PathBuf>,
     /// Only files matching one of these (gitignore syntax) are inputs.
@@ -34,9 +35,26 @@ pub struct WalkOptions {
     pub files_from: Option<(PathBuf, bool)>,
     /// Every path walked must resolve inside it.
     pub sandbox: Option<Sandbox>,
+    /// Files larger than this many bytes are skipped (default
+    /// [`MAX_FILE_BYTES`](crate::MAX_FILE_BYTES)).
+    pub max_file_bytes: u64,
 }
 
-/// A path or glob the user gave is unusable.
+impl Default for Inputs {
+    /// The current directory, no globs, no sandbox, [`MAX_FILE_BYTES`](crate::MAX_FILE_BYTES).
+    fn default() -> Self {
+        Self {
+            paths: Vec::new(),
+            include: Vec::new(),
+            exclude: Vec::new(),
+            files_from: None,
+            sandbox: None,
+            max_file_bytes: MAX_FILE_BYTES,
+        }
+    }
+}
+
+/// A path or glob given is unusable.
 #[derive(Debug, thiserror::Error)]
 pub enum WalkError {
     /// A path does not exist.
@@ -105,7 +123,7 @@ pub struct Entry {
 ///
 /// # Errors
 /// [`WalkError`] for a missing path or a bad glob, before anything is walked.
-pub fn walk(options: &WalkOptions, progress: &Progress) -> Result<Vec<Entry>, WalkError> {
+pub fn walk(options: &Inputs, progress: &dyn Progress) -> Result<Vec<Entry>, WalkError> {
     if let Some((list, null)) = &options.files_from {
         let listed = read_list(list, *null)?;
         for path in &listed {
@@ -248,7 +266,7 @@ fn walk_listed(
     listed: &[PathBuf],
     globs: &Override,
     entries: &mut Vec<Entry>,
-    progress: &Progress,
+    progress: &dyn Progress,
 ) {
     let wanted: HashSet<PathBuf> = listed.iter().cloned().collect();
     let ancestors: HashSet<PathBuf> = listed
@@ -291,7 +309,7 @@ fn walk_listed(
 }
 
 /// The override matcher: includes first, then excludes, so an exclude wins.
-fn globs(options: &WalkOptions) -> Result<Override, WalkError> {
+fn globs(options: &Inputs) -> Result<Override, WalkError> {
     let mut builder = OverrideBuilder::new("");
     let lines = options
         .include
@@ -322,7 +340,7 @@ fn walk_root(
     relative_labels: bool,
     globs: &Override,
     entries: &mut Vec<Entry>,
-    progress: &Progress,
+    progress: &dyn Progress,
 ) {
     // Directories excluded by a glob, innermost last: files below them are
     // counted as excluded too.
@@ -360,11 +378,11 @@ fn walk_root(
                 Skip::ExcludedByGlob,
                 "left out by --include/--exclude".to_owned(),
             ))
-        } else if entry.depth() == 1 && path.file_name() == Some(OsStr::new(config::FILE_NAME)) {
+        } else if entry.depth() == 1 && path.file_name() == Some(OsStr::new(crate::CONFIG_FILE)) {
             // The packed directory's own settings for budget, not material.
             Some((
                 Skip::ExcludedByGlob,
-                format!("{}: budget's config file", config::FILE_NAME),
+                format!("{}: budget's config file", crate::CONFIG_FILE),
             ))
         } else {
             match file_type {

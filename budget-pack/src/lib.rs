@@ -1,0 +1,79 @@
+//! Pack a repository into one prompt that fits a token budget: the engine
+//! of `budget pack`, as a library.
+//!
+//! [`pack`] walks the inputs (`.gitignore` honoured, hidden files left
+//! out, globs on top, an optional [`Sandbox`]), leaves out or redacts
+//! files holding secrets, ranks the files for a query (BM25F over text,
+//! path and defined names, PageRank over the reference graph, git
+//! history), outlines source files with tree-sitter (focused on the
+//! definitions the query is about), and assembles a hybrid payload within
+//! the budget: whole files (RAW), outlines (SKELETON), link lines (LINKED)
+//! and mentions (SUMMARY). The [`Packed`] result carries the payload and a
+//! report with one record per input file.
+//!
+//! ```
+//! use budget_pack::{Budget, Counting, PackOptions, pack};
+//! use budget_runtime::estimate::RatioEstimator;
+//!
+//! # let dir = tempfile::tempdir()?;
+//! # std::fs::write(dir.path().join("lib.rs"), "pub fn tide() {}\n")?;
+//! let mut options = PackOptions::new([dir.path()]);
+//! options.budget = Budget::Tokens(10_000);
+//! options.query = Some("tide".into());
+//! let packed = pack(&options, &Counting::estimated("ratios", &RatioEstimator), &())?;
+//! assert!(packed.tokens() <= 10_000);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! For exact counts, give [`Counting::exact`] a tokenizer (for example
+//! `budget_runtime::estimate::ExactCounter::o200k()`): files then get
+//! their guaranteed upper bound and only what the payload can hold is
+//! counted exactly.
+//!
+//! Cargo features: `git` (git sections and ranking by history, libgit2
+//! vendored) and `tree-sitter` (outlines), both on by default.
+
+#![forbid(unsafe_code)]
+#![deny(clippy::print_stdout, clippy::print_stderr)]
+
+mod complexity;
+mod counting;
+mod description;
+mod git;
+mod options;
+mod outline;
+mod pack;
+mod packed;
+mod parallel;
+mod progress;
+mod rank;
+mod report;
+mod sandbox;
+mod scan;
+mod secrets;
+mod skip;
+mod walk;
+
+pub use counting::Counting;
+pub use git::GitError;
+pub use options::{Budget, PackOptions};
+pub use pack::{PackError, pack};
+pub use packed::Packed;
+pub use progress::Progress;
+pub use sandbox::{Sandbox, SandboxError};
+pub use scan::{Counted, count};
+pub use skip::{FileTally, Skip};
+pub use walk::{Inputs, WalkError};
+
+/// The name of budget's config file, which a walk leaves out at the root
+/// it walks (it configures the tool, it is not material).
+pub const CONFIG_FILE: &str = "budget.toml";
+
+/// The largest file read by default, in bytes (4 MiB); larger ones are
+/// skipped ([`Inputs::max_file_bytes`]).
+pub const MAX_FILE_BYTES: u64 = scan::MAX_FILE_BYTES;
+
+/// The README's example, compiled and run as a doctest.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

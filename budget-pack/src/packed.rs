@@ -1,0 +1,53 @@
+//! [`Packed`]: a payload and its report.
+
+/// The payload `pack` made, with the account of every input file.
+#[derive(Clone, Debug)]
+pub struct Packed {
+    pub(crate) text: String,
+    pub(crate) tokens: u64,
+    pub(crate) budget: u64,
+    pub(crate) report: serde_json::Value,
+    pub(crate) summary: Vec<String>,
+    pub(crate) warnings: Vec<String>,
+}
+
+impl Packed {
+    /// The rendered payload, within the budget.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// The payload's tokens (exact under an exact counter, else estimated).
+    pub fn tokens(&self) -> u64 {
+        self.tokens
+    }
+
+    /// The budget it was made for, in tokens.
+    pub fn budget(&self) -> u64 {
+        self.budget
+    }
+
+    /// The report: the budget, the counter, tier figures, digests and one
+    /// record per input file (its status, tier, tokens, cost, score and the
+    /// reason it got what it got), as `budget pack --report` writes it
+    /// (`docs/cli.md` documents every key).
+    pub fn report(&self) -> &serde_json::Value {
+        &self.report
+    }
+
+    /// A few lines for a person: files per tier, what was skipped, the
+    /// payload's tokens, how the counting went.
+    pub fn summary(&self) -> &[String] {
+        &self.summary
+    }
+
+    /// What was left out and why (a git section holding a secret).
+    pub fn warnings(&self) -> &[String] {
+        &self.warnings
+    }
+
+    /// The payload's text, giving up the rest.
+    pub fn into_text(self) -> String {
+        self.text
+    }
+}

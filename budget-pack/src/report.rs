@@ -1,0 +1,365 @@
+//! The account of a pack: one record per input file and the reason it
+//! got what it got, the report document, and the summary lines.
+
+use std::collections::HashMap;
+
+use budget_runtime::Item;
+use budget_runtime::estimate::{CountingWork, OnDemandCounts};
+use budget_runtime::model::Tier;
+use budget_runtime::payload::{HybridPayload, ItemState, PlacementReason};
+use budget_runtime::pipeline::ExclusionReason;
+use budget_runtime::{ContextItem, Selection};
+use serde_json::json;
+
+use crate::counting::Counting;
+use crate::scan::Scan;
+use crate::skip::{FileTally, Skip};
+
+/// How the files' tokens were obtained: the honest account of the work.
+#[derive(Debug, PartialEq, Eq)]
+pub struct CountAccount {
+    /// Files counted exactly, in full.
+    exact: usize,
+    /// Files counted only until their count passed the room a tier had.
+    until_over: usize,
+    /// Files never counted: estimated (by the estimator, or by their upper
+    /// bound under an exact counter).
+    estimated: usize,
+}
+
+impl CountAccount {
+    /// The account for the `tally.counted` read files, given the on-demand
+    /// counts of the assembled ones (files outside the payload's
+    /// candidates, such as duplicates, are never counted).
+    pub fn of(tally: &FileTally, counts: Option<&OnDemandCounts<'_>>) -> Self {
+        let CountingWork {
+            exact, at_least, ..
+        } = counts.map(OnDemandCounts::work).unwrap_or_default();
+        Self {
+            exact,
+            until_over: at_least,
+            estimated: tally.counted.saturating_sub(exact + at_least),
+        }
+    }
+
+    fn json(&self) -> serde_json::Value {
+        json!({
+            "exact": self.exact,
+            "until_over": self.until_over,
+            "estimated": self.estimated,
+        })
+    }
+
+    /// The summary line under an exact counter (an estimator estimates
+    /// every file, as the payload line says).
+    pub fn summary(&self, counter: &Counting<'_>) -> Option<String> {
+        counter.is_exact().then(|| {
+            format!(
+                "counting ({}): {} files exactly, {} only until shown not to fit, {} by their upper bound alone",
+                counter.label(),
+                self.exact,
+                self.until_over,
+                self.estimated,
+            )
+        })
+    }
+}
+
+/// The JSON records of the input files and the tally of their outcomes.
+pub struct FileRecords {
+    records: Vec<serde_json::Value>,
+    /// `counted`: files that appear in the payload (RAW, LINKED, SUMMARY).
+    tally: FileTally,
+    /// Files read and ranked that the payload had no room for.
+    omitted: usize,
+    /// The tokens of the read files: exact counts where known, else their
+    /// estimates (saturating).
+    material_tokens: u64,
+    /// Whether every one of those counts is exact.
+    material_exact: bool,
+    /// The git sections: source, tier (`null` when omitted), cost, reason.
+    git: Vec<serde_json::Value>,
+    /// Secrets redacted (`--redact`), and in how many files.
+    redacted: (usize, usize),
+}
+
+/// One JSON record per input file, and the tally of outcomes: packed
+/// files carry their tier, cost, score and placement reason; duplicates
+/// name the file they repeat; skipped files their reason. `tokens` is the
+/// exact count where the file was counted on demand (`tokens_exact`), else
+/// its estimate (or upper bound, under an exact counter).
+pub fn file_records(
+    scan: &Scan,
+    file_of_item: &[Option<usize>],
+    shown_in_full: &HashMap<usize, Vec<String>>,
+    selection: &Selection<'_, Item>,
+    payload: &HybridPayload<'_, Item>,
+    counts: Option<&OnDemandCounts<'_>>,
+) -> FileRecords {
+    // A placement's position is its item's position in the selection,
+    // whose report entry of that position names the item's input index.
+    let report = selection.report();
+    let mut placement_of_file = HashMap::new();
+    let mut git = Vec::new();
+    for placement in payload.placements() {
+        let item = report.included[placement.position].index;
+        match file_of_item[item] {
+            Some(file) => {
+                placement_of_file.insert(file, placement);
+            }
+            None => git.push(json!({
+                "source": placement.item.link(),
+                "tier": (placement.state != ItemState::Omitted).then(|| placement.state.to_string()),
+                "cost": placement.tokens,
+                "reason": reason(placement.reason, counts.is_some()),
+            })),
+        }
+    }
+    let mut exclusion_of_file = HashMap::new();
+    for excluded in &report.excluded {
+        if let Some(file) = file_of_item[excluded.index] {
+            exclusion_of_file.insert(file, &excluded.reason);
+        }
+    }
+    let mut tally = FileTally::default();
+    let mut omitted = 0;
+    let redacted = scan
+        .texts()
+        .filter(|(_, f)| f.redacted > 0)
+        .fold((0, 0), |(secrets, files), (_, f)| {
+            (secrets + f.redacted, files + 1)
+        });
+    let mut material_tokens: u64 = 0;
+    let mut material_exact = true;
+    let mut material = |tokens: u64, exact: bool| {
+        material_tokens = material_tokens.saturating_add(tokens);
+        material_exact &= exact;
+    };
+    let records = scan
+        .files
+        .iter()
+        .enumerate()
+        .map(|(index, file)| {
+            let (status, tokens, reason) = match &file.outcome {
+                Err((skip, detail)) => (*skip, None, detail.clone()),
+                Ok(text) => {
+                    if let Some(placement) = placement_of_file.get(&index) {
+                        let in_payload = placement.state != ItemState::Omitted;
+                        if in_payload {
+                            tally.counted += 1;
+                        } else {
+                            omitted += 1;
+                        }
+                        let counted = counts.and_then(|c| c.known_exact(placement.position));
+                        let tokens = counted.unwrap_or(text.tokens);
+                        material(tokens, counted.is_some());
+                        let mut reason = reason(placement.reason, counts.is_some());
+                        let focused = shown_in_full.get(&index);
+                        if let (Some(shown), ItemState::Skeleton) = (focused, placement.state) {
+                            reason.push_str(&focused_reason(shown));
+                        }
+                        return json!({
+                            "path": file.label,
+                            "status": if in_payload { "packed" } else { "omitted" },
+                            "tier": in_payload.then(|| placement.state.to_string()),
+                            "tokens": tokens,
+                            "tokens_exact": counted.is_some(),
+                            "cost": placement.tokens,
+                            "score": placement.score,
+                            "reason": reason,
+                            "redacted": text.redacted,
+                        });
+                    }
+                    // The selection budget holds every file, so deduplication
+                    // is the only exclusion; anything else is reported as is.
+                    let reason = match exclusion_of_file.get(&index) {
+                        Some(ExclusionReason::Deduplicated {
+                            deduplicated_against,
+                        }) => match file_of_item[*deduplicated_against] {
+                            Some(file) => format!("identical to {}", scan.files[file].label),
+                            None => "identical to a git section".to_owned(),
+                        },
+                        other => format!("excluded by selection: {other:?}"),
+                    };
+                    material(text.tokens, false);
+                    (Skip::Duplicate, Some(text.tokens), reason)
+                }
+            };
+            tally.skip(status);
+            json!({
+                "path": file.label,
+                "status": status.key(),
+                "tier": null,
+                "tokens": tokens,
+                "tokens_exact": false,
+                "cost": 0,
+                "score": null,
+                "reason": reason,
+            })
+        })
+        .collect();
+    FileRecords {
+        records,
+        tally,
+        omitted,
+        material_tokens,
+        material_exact,
+        git,
+        redacted,
+    }
+}
+
+/// A placement's reason as the report gives it. With `at_least` (counts
+/// on demand: a count stops once the file is shown not to fit), the figure
+/// a tier rejected it on is a lower bound and is printed as one:
+/// `RAW full: at least 14343 tokens, 14342 free`.
+fn reason(reason: PlacementReason, at_least: bool) -> String {
+    match reason {
+        PlacementReason::TierFull {
+            tier,
+            needed,
+            available,
+        } if at_least => format!("{tier} full: at least {needed} tokens, {available} free"),
+        PlacementReason::TooLarge {
+            tier,
+            needed,
+            limit,
+        } if at_least => format!("too large for {tier}: at least {needed} tokens, limit {limit}"),
+        // Only the cap on one file's share of RAW asks for SKELETON.
+        PlacementReason::Fitted {
+            requested: Tier::Skeleton,
+        } => "fits SKELETON (without a query, a file over a quarter of RAW's limit starts as its skeleton)".to_owned(),
+        other => other.to_string(),
+    }
+}
+
+/// What a focused outline adds to its file's reason.
+fn focused_reason(shown: &[String]) -> String {
+    if shown.is_empty() {
+        return "; a focused outline, no definition in full".to_owned();
+    }
+    let names: Vec<String> = shown.iter().take(5).map(|n| format!("`{n}`")).collect();
+    let more = shown.len().saturating_sub(names.len());
+    format!(
+        "; a focused outline with {} in full{}",
+        names.join(", "),
+        if more > 0 {
+            format!(" and {more} more")
+        } else {
+            String::new()
+        }
+    )
+}
+
+/// The `--report` document.
+pub fn report(
+    records: &FileRecords,
+    account: &CountAccount,
+    payload: &HybridPayload<'_, Item>,
+    budget: u64,
+    counter: &Counting<'_>,
+) -> serde_json::Value {
+    let mut counts = records.tally.json("packed");
+    counts["omitted"] = records.omitted.into();
+    json!({
+        "budget": budget,
+        "counter": counter.name().to_owned(),
+        "exact": counter.is_exact(),
+        "format": payload.format().to_string(),
+        "payload_tokens": payload.rendered_tokens(),
+        "meta": meta(payload),
+        "fingerprint": fingerprint(payload),
+        "material_tokens": records.material_tokens,
+        "material_tokens_exact": records.material_exact,
+        "counting": account.json(),
+        "files": records.records,
+        "git": records.git,
+        "counts": counts,
+        "payload": payload.text(),
+    })
+}
+
+/// The payload's tier figures (its META section's numbers): tokens used,
+/// the tier's limit, and items, per tier (RAW and SKELETON share one
+/// limit).
+fn meta(payload: &HybridPayload<'_, Item>) -> serde_json::Value {
+    let tally = payload.tally();
+    let tier = |tier: Tier, state: ItemState| {
+        let t = tally.tier(tier);
+        json!({ "used": t.used, "limit": t.limit, "items": payload.in_state(state).count() })
+    };
+    json!({
+        "RAW": tier(Tier::Raw, ItemState::Raw),
+        "SKELETON": tier(Tier::Skeleton, ItemState::Skeleton),
+        "LINKED": tier(Tier::Linked, ItemState::Linked),
+        "SUMMARY": tier(Tier::Summary, ItemState::Summary),
+    })
+}
+
+/// The payload's SHA-256 digests (its fingerprint section's), in hex.
+fn fingerprint(payload: &HybridPayload<'_, Item>) -> serde_json::Value {
+    let f = payload.fingerprint();
+    json!({
+        "meta": f.meta.to_string(),
+        "summary": f.summary.to_string(),
+        "raw": f.raw.to_string(),
+        "linked": f.linked.to_string(),
+        "sources": f.sources.to_string(),
+        "payload": f.payload.to_string(),
+    })
+}
+
+/// The summary lines: `packed` counts the files that appear in the
+/// payload; files read but left out for room are `omitted`.
+pub fn summary(
+    records: &FileRecords,
+    payload: &HybridPayload<'_, Item>,
+    tokens: u64,
+    budget: u64,
+    counter: &Counting<'_>,
+) -> Vec<String> {
+    use budget_runtime::payload::ItemState::{Linked, Raw, Skeleton, Summary};
+    // Files only: the git sections have their own lines.
+    let state = |s: budget_runtime::payload::ItemState| {
+        let git = records
+            .git
+            .iter()
+            .filter(|g| g["tier"].as_str() == Some(&s.to_string()))
+            .count();
+        payload.in_state(s).count() - git
+    };
+    let kind = if counter.is_exact() {
+        "exact"
+    } else {
+        "estimated"
+    };
+    let tally = &records.tally;
+    let mut lines = vec![format!(
+        "packed {} of {} files: RAW {}, SKELETON {}, LINKED {}, SUMMARY {}; omitted (no room) {}; skipped: {tally}",
+        tally.counted,
+        tally.inputs() + records.omitted,
+        state(Raw),
+        state(Skeleton),
+        state(Linked),
+        state(Summary),
+        records.omitted,
+    )];
+    if records.redacted.0 > 0 {
+        lines.push(format!(
+            "secrets: {} redacted in {} files (--redact)",
+            records.redacted.0, records.redacted.1
+        ));
+    }
+    for section in &records.git {
+        lines.push(format!(
+            "git: {} {}",
+            section["source"].as_str().unwrap_or_default(),
+            section["tier"].as_str().unwrap_or("OMITTED (no room)"),
+        ));
+    }
+    lines.push(format!(
+        "payload: {tokens} tokens ({kind}, {}) of a {budget}-token budget",
+        counter.label(),
+    ));
+    lines
+}
