@@ -232,6 +232,7 @@ pub fn pack(
             } else {
                 Secrets::Skip
             },
+            deduplicate: true,
         },
         progress,
     );

@@ -3,6 +3,7 @@
 //! counted with the chosen counter on every core.
 
 use std::fs::File;
+use std::hash::BuildHasher;
 use std::io::Read;
 use std::path::Path;
 
@@ -96,57 +97,85 @@ pub struct ScanOptions<'c> {
     pub upper_bounds: bool,
     /// What happens to a file holding a secret.
     pub secrets: Secrets,
+    /// Whether a file byte-identical to an earlier one is skipped as a
+    /// duplicate before it is scanned or counted.
+    pub deduplicate: bool,
 }
 
-/// Reads and counts every entry on all available cores.
+/// Reads and counts every entry on all available cores. With
+/// [`ScanOptions::deduplicate`], a file byte-identical to one earlier in
+/// walk order is a [`Skip::Duplicate`] before it is scanned for secrets or
+/// counted (or a [`Skip::Secret`] when that earlier file holds one).
 pub fn scan(entries: Vec<Entry>, options: &ScanOptions<'_>, progress: &dyn Progress) -> Scan {
     progress.start_counting(entries.len());
-    let outcomes = parallel_map(&entries, |entry| {
+    let hasher = foldhash::fast::RandomState::default();
+    let mut read = parallel_map(&entries, |entry| {
         let named_secret = (options.secrets != Secrets::Keep)
             .then(|| find_secret(&entry.label, ""))
             .flatten();
-        let outcome = match (&entry.skipped, named_secret) {
+        let text = match (&entry.skipped, named_secret) {
             (Some(skipped), _) => Err(skipped.clone()),
             // A name cannot be redacted without losing the file's place.
             (None, Some(found)) => Err((Skip::Secret, format!("its path holds {}", found.rule))),
-            (None, None) => read_text(&entry.path, options.max_file_bytes)
-                .and_then(|text| match options.secrets {
-                    Secrets::Keep => Ok((text, 0)),
-                    Secrets::Skip => match find_secret(&text, &entry.label) {
-                        Some(found) => {
-                            Err((Skip::Secret, format!("line {}: {}", found.line, found.rule)))
-                        }
-                        None => Ok((text, 0)),
-                    },
-                    Secrets::Redact => {
-                        let (text, findings) = redact(&text, &entry.label);
-                        Ok((text, findings.len()))
-                    }
-                })
-                .map(|(text, redacted)| {
-                    let content_type = content_type(&entry.label);
-                    let tokens = if options.upper_bounds {
-                        guaranteed_upper_bound(&text)
-                    } else {
-                        options.counter.count(&text, content_type)
-                    };
-                    TextFile {
-                        text: options.keep_text.then_some(text),
-                        content_type,
-                        tokens,
-                        redacted,
-                    }
-                }),
+            (None, None) => read_text(&entry.path, options.max_file_bytes),
         };
         progress.counted_one();
-        outcome
+        let hash = match (&text, options.deduplicate) {
+            (Ok(text), true) => hasher.hash_one(text.as_bytes()),
+            _ => 0,
+        };
+        Some((text, hash))
     });
     progress.finish();
+    let copy_of = if options.deduplicate {
+        copies(&read)
+    } else {
+        vec![None; read.len()]
+    };
+    let jobs: Vec<(usize, String)> = read
+        .iter_mut()
+        .enumerate()
+        .filter(|(i, _)| copy_of[*i].is_none())
+        .filter_map(|(i, slot)| match slot.take() {
+            Some((Ok(text), _)) => Some((i, text)),
+            other => {
+                *slot = other;
+                None
+            }
+        })
+        .collect();
+    let scanned = parallel_map(&jobs, |job: &(usize, String)| {
+        let (i, text) = (job.0, job.1.as_str());
+        (i, secrets_and_tokens(text, &entries[i].label, options))
+    });
+    let mut outcomes: Vec<Option<Result<TextFile, (Skip, String)>>> = read
+        .into_iter()
+        .map(|slot| match slot {
+            Some((Err(skipped), _)) => Some(Err(skipped)),
+            _ => None,
+        })
+        .collect();
+    for (i, outcome) in scanned {
+        outcomes[i] = Some(outcome);
+    }
+    for (i, first) in copy_of.iter().enumerate() {
+        if let Some(first) = *first {
+            let label = &entries[first].label;
+            outcomes[i] = Some(Err(match &outcomes[first] {
+                Some(Err((Skip::Secret, detail))) => (
+                    Skip::Secret,
+                    format!("identical to {label}, which holds a secret ({detail})"),
+                ),
+                _ => (Skip::Duplicate, format!("identical to {label}")),
+            }));
+        }
+    }
     let mut tally = FileTally::default();
     let files = entries
         .into_iter()
         .zip(outcomes)
         .map(|(entry, outcome)| {
+            let outcome = outcome.unwrap_or_else(|| Err((Skip::Unreadable, "not read".to_owned())));
             match &outcome {
                 Ok(_) => tally.counted += 1,
                 Err((skip, _)) => tally.skip(*skip),
@@ -158,6 +187,63 @@ pub fn scan(entries: Vec<Entry>, options: &ScanOptions<'_>, progress: &dyn Progr
         })
         .collect();
     Scan { files, tally }
+}
+
+/// For each read text, the position of the first earlier text identical
+/// to it, if any (by hash, then by content).
+#[allow(clippy::type_complexity)]
+fn copies(read: &[Option<(Result<String, (Skip, String)>, u64)>]) -> Vec<Option<usize>> {
+    let mut first_of: rustc_hash::FxHashMap<u64, Vec<usize>> = rustc_hash::FxHashMap::default();
+    let text = |i: usize| match &read[i] {
+        Some((Ok(text), _)) => Some(text.as_str()),
+        _ => None,
+    };
+    let mut copy_of = vec![None; read.len()];
+    for (i, slot) in read.iter().enumerate() {
+        let (Some(this), Some((_, hash))) = (text(i), slot) else {
+            continue;
+        };
+        let firsts = first_of.entry(*hash).or_default();
+        match firsts.iter().find(|&&f| text(f) == Some(this)) {
+            Some(&first) => copy_of[i] = Some(first),
+            None => firsts.push(i),
+        }
+    }
+    copy_of
+}
+
+/// A read text as a [`TextFile`]: its secrets found (the file skipped) or
+/// redacted, as `options` say, and its tokens counted.
+fn secrets_and_tokens(
+    text: &str,
+    label: &str,
+    options: &ScanOptions<'_>,
+) -> Result<TextFile, (Skip, String)> {
+    let (text, redacted) = match options.secrets {
+        Secrets::Keep => (std::borrow::Cow::Borrowed(text), 0),
+        Secrets::Skip => match find_secret(text, label) {
+            Some(found) => {
+                return Err((Skip::Secret, format!("line {}: {}", found.line, found.rule)));
+            }
+            None => (std::borrow::Cow::Borrowed(text), 0),
+        },
+        Secrets::Redact => {
+            let (text, findings) = redact(text, label);
+            (std::borrow::Cow::Owned(text), findings.len())
+        }
+    };
+    let content_type = content_type(label);
+    let tokens = if options.upper_bounds {
+        guaranteed_upper_bound(&text)
+    } else {
+        options.counter.count(&text, content_type)
+    };
+    Ok(TextFile {
+        text: options.keep_text.then(|| text.into_owned()),
+        content_type,
+        tokens,
+        redacted,
+    })
 }
 
 /// The file's text, or why it has none worth counting. At most
@@ -307,6 +393,7 @@ pub fn count(
             max_file_bytes: inputs.max_file_bytes,
             upper_bounds: false,
             secrets: Secrets::Keep,
+            deduplicate: false,
         },
         progress,
     );

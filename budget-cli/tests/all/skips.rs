@@ -367,3 +367,47 @@ fn dotenv_values_are_secrets() {
     assert_eq!(statuses["deploy/prod.env"], "secret");
     assert_eq!(statuses["deploy/app.env.example"], "packed");
 }
+
+/// Duplicates are dropped before anything is scanned or counted: the copy
+/// of a file holding a secret is left out as a secret too, naming the
+/// file it repeats; and packing twice gives the same bytes.
+#[test]
+fn duplicates_are_found_before_secrets_and_the_payload_is_deterministic() {
+    let key = "AKIA".to_owned() + "Z7VQ3KXMN4PLR8TB";
+    let secret = format!("aws_access_key_id = {key}\n");
+    let code = "pub fn tide() -> u32 {\n    6\n}\n";
+    let dir = tree(&[
+        ("a/keys.env", secret.as_bytes()),
+        ("b/keys.env", secret.as_bytes()),
+        ("a/tide.rs", code.as_bytes()),
+        ("b/tide.rs", code.as_bytes()),
+        ("c/tide.rs", code.as_bytes()),
+    ]);
+    let pack = || budget_in(dir.path(), &["pack", "--query", "tide", "--report", "-"]);
+    let (first, second) = (pack(), pack());
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    assert_eq!(
+        first.stdout, second.stdout,
+        "the same input gives the same bytes"
+    );
+    let report = first.json();
+    let statuses = statuses(&report);
+    assert_eq!(statuses["a/tide.rs"], "packed");
+    assert_eq!(statuses["b/tide.rs"], "duplicate");
+    assert_eq!(statuses["c/tide.rs"], "duplicate");
+    assert_eq!(statuses["a/keys.env"], "secret");
+    assert_eq!(statuses["b/keys.env"], "secret");
+    let copy = report["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["path"] == "b/keys.env")
+        .unwrap();
+    let reason = copy["reason"].as_str().unwrap();
+    assert!(
+        reason.starts_with("identical to a/keys.env, which holds a secret"),
+        "{reason}"
+    );
+    assert!(!reason.contains(&key), "{reason}");
+    assert!(!first.stdout.contains(&key));
+}
