@@ -1,0 +1,3 @@
+//! The pack engine through its public API.
+
+mod invariants;
