@@ -14,7 +14,7 @@ use proptest::prelude::*;
 fn rust_file(seed: usize, functions: usize, body: usize) -> String {
     let mut text = format!("//! Module {seed}.\n\npub struct State{seed} {{ pub tick: u64 }}\n\n");
     for f in 0..functions {
-        let name = if (seed + f) % 5 == 0 {
+        let name = if (seed + f).is_multiple_of(5) {
             format!("tide_height_{f}")
         } else {
             format!("step_{seed}_{f}")
