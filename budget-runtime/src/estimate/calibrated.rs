@@ -52,7 +52,7 @@ pub enum EstimateMode {
     UpperBound,
 }
 
-/// Estimates tokens from character-class counts ([`TextFeatures`]) with
+/// Estimates tokens from character-class counts with
 /// coefficients fitted per encoding and content type.
 ///
 /// One pass over the bytes, no allocation, no vocabulary. On the project's
@@ -142,6 +142,7 @@ impl CalibratedEstimator {
     /// cal.code.safety_factor = 0.5;
     /// assert!(CalibratedEstimator::with_calibration(cal, EstimateMode::Margin).is_err());
     /// ```
+    #[doc(hidden)]
     pub fn with_calibration(
         calibration: Calibration,
         mode: EstimateMode,
@@ -174,6 +175,7 @@ impl CalibratedEstimator {
     /// let e = CalibratedEstimator::new(Encoding::O200kBase);
     /// assert_eq!(e.calibration(), &Calibration::O200K_BASE);
     /// ```
+    #[doc(hidden)]
     pub const fn calibration(&self) -> &Calibration {
         &self.calibration
     }
@@ -193,6 +195,7 @@ impl CalibratedEstimator {
     ///     e.estimate(text, ContentType::Yaml),
     /// );
     /// ```
+    #[doc(hidden)]
     pub fn estimate_features(
         &self,
         features: &TextFeatures,

@@ -75,10 +75,15 @@ mod vocabulary;
 
 pub use budget_rules::{ContentType, UnknownContentType, count_chars, ratio_estimate};
 pub use calibrated::{CalibratedEstimator, EstimateMode};
+// The calibration's parts are the interface of the maintenance tool that
+// fits it (`examples/fit_estimator.rs`), not of the library: hidden as
+// serde hides what its derive needs.
+#[doc(hidden)]
 pub use calibration::{Calibration, CalibrationError, Coefficients};
 pub use default_counter::DefaultCounter;
 pub use encoding::{Encoding, UnknownEncoding};
 pub use exact::{ExactCounter, MAX_TOKENIZER_FILE_BYTES, TokenizerError};
+#[doc(hidden)]
 pub use features::{FEATURE_COUNT, Feature, TextFeatures};
 pub use hf_cache::hf_cache_file;
 pub use ollama_store::ollama_model_file;

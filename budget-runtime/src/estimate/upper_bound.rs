@@ -17,7 +17,7 @@
 //! - 1,000 Hangul jamo (3,000 bytes) cost 2,985 tokens: more than 99% of
 //!   the bytes, so no per-character rate for them below 3 bytes holds;
 //! - `"the the the…"` and `"xqz xqz xqz…"` have the same
-//!   [`TextFeatures`](crate::estimate::TextFeatures) and cost 1 and more
+//!   the calibrated estimator's character classes and cost 1 and more
 //!   than 2 tokens per word: a bound that reads only the features and holds
 //!   for both is at least 2× the exact count of common English words.
 //!
