@@ -238,8 +238,15 @@ fn focused_reason(shown: &[String]) -> String {
     if shown.is_empty() {
         return "; a focused outline, no definition in full".to_owned();
     }
-    let names: Vec<String> = shown.iter().take(5).map(|n| format!("`{n}`")).collect();
-    let more = shown.len().saturating_sub(names.len());
+    // Overloads and macro-made definitions (`TEST(…)`) share a name.
+    let mut distinct: Vec<&str> = Vec::new();
+    for name in shown {
+        if !distinct.contains(&name.as_str()) {
+            distinct.push(name);
+        }
+    }
+    let names: Vec<String> = distinct.iter().take(5).map(|n| format!("`{n}`")).collect();
+    let more = shown.len() - distinct.len().min(5);
     format!(
         "; a focused outline with {} in full{}",
         names.join(", "),
@@ -362,4 +369,22 @@ pub fn summary(
         counter.label(),
     ));
     lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::focused_reason;
+
+    #[test]
+    fn a_focused_reason_names_each_definition_once() {
+        let shown: Vec<String> = ["TEST", "TEST", "parse", "TEST"].map(String::from).to_vec();
+        assert_eq!(
+            focused_reason(&shown),
+            "; a focused outline with `TEST`, `parse` in full and 2 more"
+        );
+        assert_eq!(
+            focused_reason(&[]),
+            "; a focused outline, no definition in full"
+        );
+    }
 }

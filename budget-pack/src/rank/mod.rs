@@ -35,6 +35,8 @@ use bm25::{Document, Query};
 use graph::{ReferenceGraph, definitions, parsed_definitions};
 use role::{FileRole, is_code, is_entry_point};
 
+/// The share of its source file's match a test file of it gets at least.
+const COMPANION_SHARE: f64 = 0.6;
 /// The teleport weight of an entry point, against 1 for other files.
 const ENTRY_TELEPORT: f64 = 5.0;
 /// The teleport weight added for the most often and recently changed file
@@ -115,7 +117,8 @@ pub fn rank<'t>(
             symbols,
         })
         .collect();
-    let matched = query.scores(&documents);
+    let mut matched = query.scores(&documents);
+    with_test_companions(files, &mut matched);
     let best = matched.iter().copied().fold(0.0, f64::max);
     if best <= 0.0 {
         // A query no file matches says nothing: rank as without one.
@@ -138,6 +141,30 @@ pub fn rank<'t>(
         by_query: true,
         scores,
         references: graph.references().clone(),
+    }
+}
+
+/// A test file of a source file that matches (its stem less a `test`
+/// affix: `JsonReaderTest.java` of `JsonReader.java`) matches at least
+/// [`COMPANION_SHARE`] of it: a change to the code is often a change to its
+/// tests, which the query rarely names.
+fn with_test_companions(files: &[(&str, &str)], matched: &mut [f64]) {
+    let mut source_score: HashMap<String, f64> = HashMap::new();
+    for (i, (path, _)) in files.iter().enumerate() {
+        if matched[i] > 0.0 && FileRole::of(path) == FileRole::Code {
+            let name = path.rsplit('/').next().unwrap_or(path).to_ascii_lowercase();
+            let stem = name.split('.').next().unwrap_or_default().to_owned();
+            let best = source_score.entry(stem).or_default();
+            *best = best.max(matched[i]);
+        }
+    }
+    for (i, (path, _)) in files.iter().enumerate() {
+        if FileRole::of(path) != FileRole::Tests {
+            continue;
+        }
+        if let Some(score) = role::tested_stem(path).and_then(|stem| source_score.get(&stem)) {
+            matched[i] = matched[i].max(COMPANION_SHARE * score);
+        }
     }
 }
 

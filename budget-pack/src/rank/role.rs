@@ -124,6 +124,26 @@ pub fn is_entry_point(path: &str) -> bool {
         || (depth <= 1 && is_code(name) && ENTRY_STEMS.contains(&stem))
 }
 
+/// The stem of the source file a test file at `path` tests, lower case:
+/// its file stem without a `test_` / `_test` / `test` / `tests` / `spec`
+/// affix (`JsonReaderTest.java`, `test_json.py`, `json_test.go` and
+/// `json.spec.ts` give `jsonreader`, `json`, `json` and `json`); `None`
+/// when nothing is left or there was no affix.
+pub fn tested_stem(path: &str) -> Option<String> {
+    let name = path.rsplit('/').next()?.to_ascii_lowercase();
+    let stem = name.split('.').next()?;
+    let spec = name.contains(".spec.") || name.contains(".test.");
+    let mut trimmed = stem;
+    for affix in ["test_", "tests_"] {
+        trimmed = trimmed.strip_prefix(affix).unwrap_or(trimmed);
+    }
+    for affix in ["_tests", "_test", "tests", "test", "_spec", "spec"] {
+        trimmed = trimmed.strip_suffix(affix).unwrap_or(trimmed);
+    }
+    let trimmed = trimmed.trim_matches('_');
+    (!trimmed.is_empty() && (trimmed.len() < stem.len() || spec)).then(|| trimmed.to_owned())
+}
+
 #[cfg(test)]
 mod tests {
     use super::FileRole::{self, *};
@@ -167,5 +187,18 @@ mod tests {
         for list in [CODE_EXTENSIONS, CONFIG_EXTENSIONS, MANIFESTS, ENTRY_STEMS] {
             assert!(list.windows(2).all(|w| w[0] < w[1]), "{list:?}");
         }
+    }
+
+    #[test]
+    fn test_files_name_the_stem_they_test() {
+        assert_eq!(
+            tested_stem("src/test/java/com/x/JsonReaderTest.java").as_deref(),
+            Some("jsonreader")
+        );
+        assert_eq!(tested_stem("tests/test_json.py").as_deref(), Some("json"));
+        assert_eq!(tested_stem("io/json_test.go").as_deref(), Some("json"));
+        assert_eq!(tested_stem("src/json.spec.ts").as_deref(), Some("json"));
+        assert_eq!(tested_stem("tests/test.rs"), None);
+        assert_eq!(tested_stem("src/json.rs"), None);
     }
 }
