@@ -261,7 +261,9 @@ fn read_text(path: &Path, max_bytes: u64) -> Result<String, (Skip, String)> {
         ));
     }
     let mut reader = file.take(max_bytes.saturating_add(1));
-    let mut bytes = Vec::new();
+    // Sized from the metadata (which may lie: the reads below still stop
+    // at the limit), so a whole file is read without regrowing.
+    let mut bytes = Vec::with_capacity(usize::try_from(reported.saturating_add(1)).unwrap_or(0));
     (&mut reader)
         .take(BINARY_SNIFF_BYTES as u64)
         .read_to_end(&mut bytes)

@@ -52,9 +52,10 @@ pub struct Focused {
 
 /// The focused outline of `text` within `room` bytes (its marker lines
 /// included), given its definitions `spans` and the `relevance` of each
-/// (by position; `0.0` for none). Definitions with a relevance above zero
-/// are shown in full, best first, while they fit, in at most half the
-/// room when the outline has to be cut; `comment` starts the marker lines.
+/// (by position; `0.0` for none). Definitions that matter (a relevance
+/// above zero and at least a tenth of the best) are shown in full, best
+/// first, while they fit, after the outline takes at most half the room
+/// when it has to be cut; `comment` starts the marker lines.
 /// `None` when not even the first line fits.
 pub fn focused(
     text: &str,
@@ -65,9 +66,15 @@ pub fn focused(
 ) -> Option<Focused> {
     let lines: Vec<&str> = text.split_inclusive('\n').collect();
     let mut chosen = Chosen::new(&lines, comment);
-    let mut best: Vec<usize> = (0..spans.len())
-        .filter(|&i| relevance.get(i).is_some_and(|&r| r > 0.0))
-        .collect();
+    // A definition matters when it scores at least a tenth of the best
+    // one: a term every definition holds (`return`) makes none stand out.
+    let top = relevance.iter().copied().fold(0.0, f64::max);
+    let matters = |i: usize| {
+        relevance
+            .get(i)
+            .is_some_and(|&r| r > 0.0 && r >= top / 10.0)
+    };
+    let mut best: Vec<usize> = (0..spans.len()).filter(|&i| matters(i)).collect();
     best.sort_by(|&a, &b| relevance[b].total_cmp(&relevance[a]).then(a.cmp(&b)));
 
     let mut in_body = vec![false; lines.len()];
@@ -82,7 +89,7 @@ pub fn focused(
     // first.
     let mut heads: Vec<usize> = (0..spans.len()).collect();
     heads.sort_by(|&a, &b| {
-        let irrelevant = |i: usize| relevance.get(i).is_none_or(|&r| r <= 0.0);
+        let irrelevant = |i: usize| !matters(i);
         (irrelevant(a), spans[a].context.len())
             .cmp(&(irrelevant(b), spans[b].context.len()))
             .then(relevance_order(relevance, a, b))
@@ -324,6 +331,13 @@ mod tests {
             "{}",
             focused.text
         );
+    }
+
+    #[test]
+    fn definitions_far_below_the_best_do_not_matter() {
+        let (text, spans) = three();
+        let focused = focused(&text, &spans, &[0.01, 0.01, 1.0], "//", 10_000).unwrap();
+        assert_eq!(focused.shown, ["gamma"]);
     }
 
     #[test]
