@@ -195,6 +195,16 @@ fn header(methods: usize) -> String {
     text
 }
 
+/// The first focused outline in `payload`, from its first line to the
+/// end of its fenced block.
+fn focused_outline(payload: &str) -> &str {
+    let start = payload
+        .find("// outline of lines 1-")
+        .expect("a focused outline");
+    let end = start + payload[start..].find("\n```").unwrap();
+    &payload[start..=end]
+}
+
 /// Each line of `outline` after its first is a marker (`// … lines a-b`)
 /// or the next of `text`'s lines in order.
 fn lines_in_order(text: &str, outline: &str) -> bool {
@@ -242,11 +252,7 @@ fn a_header_larger_than_the_budget_is_a_focused_outline_not_a_link() {
         "{reason}"
     );
 
-    let start = payload
-        .find("// outline of lines 1-")
-        .expect("the outline's first line");
-    let end = start + payload[start..].find("\n```").unwrap();
-    let outline = &payload[start..=end];
+    let outline = focused_outline(payload);
     assert!(lines_in_order(&text, outline), "{outline}");
     // The body asked for, whole; its neighbours as signatures and markers.
     assert!(outline.contains("  int decode_frame(std::vector<int>& samples) {\n    samples[0] = samples[0] * 100 + 0; // step 0 of decode_frame\n"));
@@ -270,11 +276,7 @@ fn without_a_query_the_most_used_definitions_come_first() {
     let report = run.json();
     let payload = report["payload"].as_str().unwrap();
     assert!(o200k(payload) <= 4_000, "{} tokens", o200k(payload));
-    let start = payload
-        .find("// outline of lines 1-")
-        .expect("a focused outline");
-    let end = start + payload[start..].find("\n```").unwrap();
-    let outline = &payload[start..=end];
+    let outline = focused_outline(payload);
     assert!(lines_in_order(&text, outline), "{outline}");
     assert!(outline.contains("  int transform_301(std::vector<int>& samples) {"));
     assert!(outline.contains("  int transform_7(std::vector<int>& samples) {"));
