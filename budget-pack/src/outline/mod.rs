@@ -212,10 +212,8 @@ fn form(text: &str, outline: &Outline<'_>, focus: &Focus<'_>, rank: usize) -> Op
         return plain.map(Form::Skeleton);
     }
     focus::focused(text, &outline.spans, &relevance, outline.comment, room)
-        .and_then(|focused| {
-            worth_it(focused.text.clone(), text)?;
-            Some(Form::Focused(focused))
-        })
+        .filter(|focused| saves_enough(&focused.text, text))
+        .map(Form::Focused)
         .or_else(|| plain.map(Form::Skeleton))
 }
 
@@ -246,12 +244,11 @@ pub fn outline<'t>(_path: &str, _text: &'t str) -> Option<Outline<'t>> {
     None
 }
 
-/// `skeleton` when it is at least [`MIN_SAVING_PERCENT`] smaller than
-/// `text` (by bytes).
-fn worth_it(skeleton: String, text: &str) -> Option<String> {
-    let saved = text.len().saturating_sub(skeleton.len());
-    (saved * 100 >= text.len() * MIN_SAVING_PERCENT && !skeleton.trim().is_empty())
-        .then_some(skeleton)
+/// Whether `outline` is at least [`MIN_SAVING_PERCENT`] smaller than
+/// `text` (by bytes) and not blank.
+fn saves_enough(outline: &str, text: &str) -> bool {
+    let saved = text.len().saturating_sub(outline.len());
+    saved * 100 >= text.len() * MIN_SAVING_PERCENT && !outline.trim().is_empty()
 }
 
 #[cfg(all(test, feature = "tree-sitter"))]

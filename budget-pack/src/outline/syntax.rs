@@ -5,7 +5,7 @@ use tree_sitter::{Node, Parser};
 
 use super::focus::Span;
 use super::language::{BLOCK_KINDS, DEFINITION_KINDS, FUNCTION_KINDS, Language};
-use super::{Outline, worth_it};
+use super::{Outline, saves_enough};
 
 /// Kinds that are a declarator's name.
 const NAME_KINDS: &[&str] = &[
@@ -57,7 +57,7 @@ pub fn outline(language: Language, text: &str) -> Option<Outline<'_>> {
         );
     }
     bodies.sort_by_key(Node::start_byte);
-    let skeleton = worth_it(skeleton(language, text, &bodies), text);
+    let skeleton = Some(skeleton(language, text, &bodies)).filter(|s| saves_enough(s, text));
     Some(Outline {
         definitions,
         skeleton,

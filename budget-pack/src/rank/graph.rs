@@ -205,9 +205,10 @@ impl<'t> ReferenceGraph<'t> {
     }
 
     /// For each defined name, how many files refer to it that do not
-    /// define it (names the graph ignores are absent).
-    pub fn references(&self) -> &HashMap<&'t str, u32> {
-        &self.references
+    /// define it (names the graph ignores are absent); the graph is not
+    /// needed after.
+    pub fn into_references(self) -> HashMap<&'t str, u32> {
+        self.references
     }
 
     /// The files each file refers to, with weights.

@@ -99,14 +99,15 @@ pub fn rank<'t>(
             0.5 * c + 0.3 * FileRole::of(path).prior() + if e { 0.2 } else { 0.0 }
         })
         .collect();
-    let unmatched = Ranking {
+    let references = graph.into_references();
+    let unmatched = |scores: Vec<f64>, references| Ranking {
         matches: vec![true; files.len()],
         by_query: false,
-        scores: plain.clone(),
-        references: graph.references().clone(),
+        scores,
+        references,
     };
     let Some(query) = query else {
-        return unmatched;
+        return unmatched(plain, references);
     };
     let documents: Vec<Document<'_>> = files
         .iter()
@@ -122,7 +123,7 @@ pub fn rank<'t>(
     let best = matched.iter().copied().fold(0.0, f64::max);
     if best <= 0.0 {
         // A query no file matches says nothing: rank as without one.
-        return unmatched;
+        return unmatched(plain, references);
     }
     let scores = matched
         .iter()
@@ -140,7 +141,7 @@ pub fn rank<'t>(
         matches: matched.iter().map(|&m| m > 0.0).collect(),
         by_query: true,
         scores,
-        references: graph.references().clone(),
+        references,
     }
 }
 
