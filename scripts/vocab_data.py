@@ -1,7 +1,11 @@
 """Writes the data of the vocabulary crates (vocab/*/data) from the files
 scripts/references.sh installs, and checks that each matches its source.
 
-- vocab/qwen, vocab/deepseek: copies of qwen.tiktoken and deepseek_v3.json;
+- vocab/qwen, vocab/deepseek, vocab/llama3, vocab/llama4: copies of
+  qwen.tiktoken, deepseek_v3.json, llama3.tiktoken and llama4.tiktoken
+  (Meta's llama-models 0.3.0 wheel: the same bytes as `models/llama3/` and
+  `models/llama4/tokenizer.model` of its GitHub repository at a9c89c4, whose
+  LICENSE and USE_POLICY.md files the crates carry);
 - vocab/mistral: tekken_240911.json reduced to the ranks mistral-common
   counts with (default_vocab_size - default_num_special_tokens), one
   `base64 rank` line each;
@@ -18,6 +22,8 @@ vocab = os.path.join(root, "vocab")
 
 shutil.copyfile(os.path.join(files, "qwen.tiktoken"), os.path.join(vocab, "qwen/data/qwen.tiktoken"))
 shutil.copyfile(os.path.join(files, "deepseek_v3.json"), os.path.join(vocab, "deepseek/data/deepseek_v3.tokenizer.json"))
+for llama in ("llama3", "llama4"):
+    shutil.copyfile(os.path.join(files, f"{llama}.tiktoken"), os.path.join(vocab, f"{llama}/data/{llama}.tiktoken"))
 with open(os.path.join(files, "tekken_240911.json"), encoding="utf-8") as f:
     tekken = json.load(f)
 config = tekken["config"]

@@ -33,10 +33,11 @@ fn count_reports_the_models_counter_and_window() {
 #[test]
 fn a_model_without_its_tokenizer_file_is_an_estimate_over_o200k() {
     let dir = tree(&[("a.txt", "Привет, как дела? ".repeat(50).as_bytes())]);
-    // A Hugging Face cache with nothing in it: Llama 3 falls back to its margin.
+    // A Hugging Face cache with nothing in it and no vocabulary compiled
+    // in: Phi-4 falls back to its margin.
     let run = budget_in(
         dir.path(),
-        &["count", "--model", "llama3.1", "--format", "json", "a.txt"],
+        &["count", "--model", "phi-4", "--format", "json", "a.txt"],
     );
     assert_eq!(run.code, 0, "{}", run.stderr);
     let report = run.json();
@@ -365,7 +366,7 @@ fn a_model_pulled_into_ollama_counts_with_its_gguf() {
             "{name}: {json}"
         );
     }
-    // Without the store: the documented estimate, which says why.
+    // Without the store: the vocabulary compiled in, the same count.
     let none = tempfile::tempdir().unwrap();
     let env = [
         ("OLLAMA_MODELS", none.path().as_os_str()),
@@ -377,21 +378,20 @@ fn a_model_pulled_into_ollama_counts_with_its_gguf() {
         &env,
     );
     assert_eq!(run.code, 0, "{}", run.stderr);
-    assert!(
-        run.json().to_string().contains("estimate"),
-        "{}",
-        run.json()
-    );
+    let json = run.json();
+    assert_eq!(json["total_tokens"], 12, "{json}");
+    assert_eq!(json["counter"], "llama3.tiktoken (exact, compiled in)");
 }
 
 /// Every model of the registry, with no tokenizer file anywhere (an empty
 /// Hugging Face cache, no Ollama store): `count` and `pack` count exactly
 /// for OpenAI's models and for every family whose vocabulary the default
-/// build compiles in (Gemma 3 and Gemini, Qwen, DeepSeek, Mistral tekken);
-/// the rest are named here, so that a family that stops being exact fails.
+/// build compiles in (Gemma 3 and Gemini, Qwen, DeepSeek, Mistral tekken,
+/// Llama 3 and 4); the rest are named here, so that a family that stops
+/// being exact fails.
 #[test]
-fn every_family_counts_exactly_with_no_file_but_llama_and_phi() {
-    let still_estimated = ["meta", "microsoft", "anthropic"];
+fn every_family_counts_exactly_with_no_file_but_phi_and_claude() {
+    let still_estimated = ["microsoft", "anthropic"];
     let registry = budget::profile::ModelRegistry::builtin();
     let dir = tree(&[("mixed.txt", MIXED.as_bytes())]);
     for profile in registry.profiles() {

@@ -137,6 +137,8 @@ fn shipped_vocabularies_count_as_their_references_do() {
         (ShippedVocabulary::Qwen, "qwen.tiktoken"),
         (ShippedVocabulary::DeepSeekV3, "deepseek_v3.json"),
         (ShippedVocabulary::Tekken, "tekken_240911.json"),
+        (ShippedVocabulary::Llama3, "llama3.tiktoken"),
+        (ShippedVocabulary::Llama4, "llama4.tiktoken"),
     ] {
         let counter = ExactCounter::shipped(vocabulary).unwrap();
         counts_as_reference(&counter, reference);

@@ -233,8 +233,8 @@ impl ExactCounter {
     pub fn shipped(vocabulary: ShippedVocabulary) -> Result<Self, TokenizerError> {
         #[cfg(feature = "bpe")]
         if let Some((name, bytes)) = vocabulary.data() {
-            static BUILT: [std::sync::OnceLock<ExactCounter>; 4] =
-                [const { std::sync::OnceLock::new() }; 4];
+            static BUILT: [std::sync::OnceLock<ExactCounter>; ShippedVocabulary::ALL.len()] =
+                [const { std::sync::OnceLock::new() }; ShippedVocabulary::ALL.len()];
             let slot = &BUILT[ShippedVocabulary::ALL
                 .iter()
                 .position(|v| *v == vocabulary)

@@ -25,11 +25,24 @@ pub enum ShippedVocabulary {
     DeepSeekV3,
     /// Mistral's tekken (`tekken_240911`: NeMo, Small 3.x); Apache-2.0.
     Tekken,
+    /// Llama 3's rank file (128,000 ranks; Llama 3 to 3.3); Meta Llama 3
+    /// Community License.
+    Llama3,
+    /// Llama 4's rank file (200,000 ranks; Scout, Maverick); Llama 4
+    /// Community License.
+    Llama4,
 }
 
 impl ShippedVocabulary {
     /// Every shipped vocabulary.
-    pub const ALL: [Self; 4] = [Self::Gemma3, Self::Qwen, Self::DeepSeekV3, Self::Tekken];
+    pub const ALL: [Self; 6] = [
+        Self::Gemma3,
+        Self::Qwen,
+        Self::DeepSeekV3,
+        Self::Tekken,
+        Self::Llama3,
+        Self::Llama4,
+    ];
 
     /// Its short name.
     pub const fn name(self) -> &'static str {
@@ -38,6 +51,8 @@ impl ShippedVocabulary {
             Self::Qwen => "qwen",
             Self::DeepSeekV3 => "deepseek-v3",
             Self::Tekken => "tekken",
+            Self::Llama3 => "llama3",
+            Self::Llama4 => "llama4",
         }
     }
 
@@ -49,6 +64,8 @@ impl ShippedVocabulary {
             Self::Qwen => "vocab-qwen",
             Self::DeepSeekV3 => "vocab-deepseek",
             Self::Tekken => "vocab-mistral",
+            Self::Llama3 => "vocab-llama3",
+            Self::Llama4 => "vocab-llama4",
         }
     }
 
@@ -59,7 +76,9 @@ impl ShippedVocabulary {
             feature = "vocab-gemma3",
             feature = "vocab-qwen",
             feature = "vocab-deepseek",
-            feature = "vocab-mistral"
+            feature = "vocab-mistral",
+            feature = "vocab-llama3",
+            feature = "vocab-llama4"
         )),
         allow(clippy::unused_self)
     )]
@@ -73,6 +92,10 @@ impl ShippedVocabulary {
             Self::DeepSeekV3 => Some((budget_vocab_deepseek::NAME, budget_vocab_deepseek::BYTES)),
             #[cfg(feature = "vocab-mistral")]
             Self::Tekken => Some((budget_vocab_mistral::NAME, budget_vocab_mistral::BYTES)),
+            #[cfg(feature = "vocab-llama3")]
+            Self::Llama3 => Some((budget_vocab_llama3::NAME, budget_vocab_llama3::BYTES)),
+            #[cfg(feature = "vocab-llama4")]
+            Self::Llama4 => Some((budget_vocab_llama4::NAME, budget_vocab_llama4::BYTES)),
             #[allow(unreachable_patterns)]
             _ => None,
         }
@@ -84,6 +107,8 @@ impl ShippedVocabulary {
         match self {
             Self::Qwen => Some(crate::estimate::SplitPattern::QWEN),
             Self::Tekken => Some(crate::estimate::SplitPattern::TEKKEN),
+            Self::Llama3 => Some(crate::estimate::SplitPattern::LLAMA3),
+            Self::Llama4 => Some(crate::estimate::SplitPattern::LLAMA4),
             Self::Gemma3 | Self::DeepSeekV3 => None,
         }
     }

@@ -12,9 +12,9 @@ pub enum TokenizerSpec {
     /// An OpenAI encoding compiled into the binary: exact.
     OpenAi(Encoding),
     /// The model's own tokenizer: exact once found. It is read from `path`
-    /// if set, else is the `shipped` vocabulary if its data crate is
-    /// compiled in, else is looked for as each of `files` (in order) of
-    /// `hf_repo` in the local Hugging Face cache, then in Ollama's store.
+    /// if set, else is looked for as each of `files` (in order) of
+    /// `hf_repo` in the local Hugging Face cache, then in Ollama's store,
+    /// else is the `shipped` vocabulary if its data crate is compiled in.
     /// Until found, counts are `o200k_base` times `margin`, the worst ratio
     /// measured against the real tokenizer on the project's multilingual
     /// sample (an estimate that covers it).

@@ -50,14 +50,14 @@ impl ModelProfile {
     /// * an OpenAI encoding: exact, compiled in (without its feature, the
     ///   UTF-8 length, which no tokenizer's count exceeds);
     /// * a tokenizer file: exact, from the profile's `path`, else from the
-    ///   vocabulary compiled in ([`ExactCounter::shipped`]; Gemma 3 and
-    ///   Gemini, Qwen, DeepSeek V3, Mistral tekken, each behind its
-    ///   `vocab-*` feature), else from the local Hugging Face cache, else
-    ///   from the GGUF of the model pulled
+    ///   local Hugging Face cache, else from the GGUF of the model pulled
     ///   into Ollama under one of its `name:tag` names
-    ///   ([`ollama_model_file`](crate::estimate::ollama_model_file)); if
-    ///   none is there (or the reader is not compiled in), `o200k_base`
-    ///   times the profile's margin;
+    ///   ([`ollama_model_file`](crate::estimate::ollama_model_file)), else
+    ///   from the vocabulary compiled in ([`ExactCounter::shipped`]; Gemma 3
+    ///   and Gemini, Qwen, DeepSeek V3, Mistral tekken, Llama 3, Llama 4,
+    ///   each behind its `vocab-*` feature); if none is there (or the
+    ///   reader is not compiled in), `o200k_base` times the profile's
+    ///   margin;
     /// * no public tokenizer: `o200k_base` times the margin.
     ///
     /// # Errors
@@ -77,13 +77,6 @@ impl ModelProfile {
             } => {
                 if let Some(path) = path {
                     return from_file(path, pattern.clone());
-                }
-                if let Some(Ok(exact)) = shipped.map(ExactCounter::shipped) {
-                    return Ok(ProfileCounter {
-                        description: format!("{} (exact, compiled in)", exact.name()),
-                        counter: Arc::new(exact.clone()),
-                        exact: Some(exact),
-                    });
                 }
                 let mut unusable = None;
                 for file in files {
@@ -117,6 +110,16 @@ impl ModelProfile {
                             unusable.get_or_insert(error);
                         }
                     }
+                }
+                // The compiled-in copy of the same vocabulary, after the
+                // files: a model on disk is the one the user runs (a
+                // fine-tune under the same tag may add tokens).
+                if let Some(Ok(exact)) = shipped.map(ExactCounter::shipped) {
+                    return Ok(ProfileCounter {
+                        description: format!("{} (exact, compiled in)", exact.name()),
+                        counter: Arc::new(exact.clone()),
+                        exact: Some(exact),
+                    });
                 }
                 let mut why = match unusable {
                     Some(error) => format!("the local tokenizer cannot be used: {error}"),
