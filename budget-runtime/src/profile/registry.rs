@@ -34,6 +34,9 @@ const GEMMA_MARGIN: f64 = 1.9;
 /// Phi-4's `cl100k_base`-derived vocabulary: not measured, Llama 3's margin
 /// (also `cl100k_base`-derived).
 const PHI_MARGIN: f64 = 2.7;
+/// A tokenizer not measured here and not known to be one of the above
+/// (DeepSeek V4, Mistral Large 3): the largest measured margin, Qwen's.
+const UNMEASURED_MARGIN: f64 = 3.2;
 /// Anthropic publishes no tokenizer for current Claude models: not
 /// measured. Count exactly with Anthropic's token-counting endpoint.
 const ANTHROPIC_MARGIN: f64 = 1.5;
@@ -148,6 +151,13 @@ const TABLE: &[Row] = &[
     // DeepSeek: the API's 128K window; output 8K (chat) and 64K (reasoner).
     Row { name: "deepseek-chat", aliases: &["deepseek-v3", "deepseek-ai/DeepSeek-V3"], provider: "deepseek", window: 131_072, output: 8_192, tokenizer: Tok::Hf("deepseek-ai/DeepSeek-V3", HF_JSON, None, DEEPSEEK_MARGIN, Some(ShippedVocabulary::DeepSeekV3)), template: ChatTemplate::DeepSeek, source: "https://api-docs.deepseek.com/quick_start/pricing" },
     Row { name: "deepseek-reasoner", aliases: &["deepseek-r1", "deepseek-ai/DeepSeek-R1"], provider: "deepseek", window: 131_072, output: 65_536, tokenizer: Tok::Hf("deepseek-ai/DeepSeek-R1", HF_JSON, None, DEEPSEEK_MARGIN, Some(ShippedVocabulary::DeepSeekV3)), template: ChatTemplate::DeepSeek, source: "https://api-docs.deepseek.com/quick_start/pricing" },
+    // DeepSeek V4: the API's 1M window and 384K output. Their tokenizer
+    // files are read when found; until then the unmeasured margin.
+    Row { name: "deepseek-v4-pro", aliases: &["deepseek-ai/DeepSeek-V4-Pro"], provider: "deepseek", window: 1_000_000, output: 393_216, tokenizer: Tok::Hf("deepseek-ai/DeepSeek-V4-Pro", HF_JSON, None, UNMEASURED_MARGIN, None), template: ChatTemplate::Estimate, source: "https://api-docs.deepseek.com/quick_start/pricing" },
+    Row { name: "deepseek-v4-flash", aliases: &["deepseek-ai/DeepSeek-V4-Flash"], provider: "deepseek", window: 1_000_000, output: 393_216, tokenizer: Tok::Hf("deepseek-ai/DeepSeek-V4-Flash", HF_JSON, None, UNMEASURED_MARGIN, None), template: ChatTemplate::Estimate, source: "https://api-docs.deepseek.com/quick_start/pricing" },
+    // Mistral Large 3 (25.12): the API's 256K window, output up to the
+    // window. Its tokenizer files are read when found.
+    Row { name: "mistral-large-2512", aliases: &["mistral-large-3", "mistralai/Mistral-Large-3-675B-Instruct-2512"], provider: "mistral", window: 262_144, output: 262_144, tokenizer: Tok::Hf("mistralai/Mistral-Large-3-675B-Instruct-2512", TEKKEN_FILES, None, UNMEASURED_MARGIN, None), template: ChatTemplate::Estimate, source: "https://docs.mistral.ai/models/mistral-large-3-25-12" },
     // Microsoft.
     Row { name: "phi-4", aliases: &["microsoft/phi-4", "phi4"], provider: "microsoft", window: 16_384, output: 4_096, tokenizer: Tok::Hf("microsoft/phi-4", HF_JSON, None, PHI_MARGIN, None), template: ChatTemplate::ChatMl, source: "https://huggingface.co/microsoft/phi-4" },
 ];
