@@ -56,8 +56,6 @@ mod pre_tokenizer;
 #[cfg(feature = "bpe")]
 mod rank_bpe;
 mod ratio_estimator;
-#[cfg(test)]
-mod reference;
 mod scaled;
 #[cfg(feature = "bpe")]
 mod sentencepiece;

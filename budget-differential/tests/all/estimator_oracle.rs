@@ -1,9 +1,9 @@
-//! The estimator as it was before its scan was made faster (a frozen copy of
-//! the scan in `features.rs` and of the estimate formula in `calibrated.rs`
-//! at commit d31211d): the oracle that the current implementation must match
-//! bit for bit, on random text and on every corpus file. Test-only; never
-//! edit it to make a test pass. Being a verbatim copy, it keeps its `as`
-//! casts: the crate's cast lints are lifted here and only here.
+//! The calibrated estimator as it was before its scan was made faster (a
+//! frozen copy of `budget-runtime`'s `estimate/features.rs` scan and of the
+//! estimate formula in `estimate/calibrated.rs` at commit d31211d): the
+//! oracle that the current implementation must match bit for bit, on random
+//! text and on every corpus file. Never edit it to make a test pass. Being a
+//! verbatim copy, it keeps its `as` casts: the cast lints are lifted here.
 
 #![allow(
     clippy::cast_possible_truncation,
@@ -11,11 +11,11 @@
     clippy::cast_possible_wrap
 )]
 
-use crate::estimate::ContentType;
-use crate::estimate::{CalibratedEstimator, EstimateMode, FEATURE_COUNT, Feature};
+use budget_runtime::estimate::ContentType;
+use budget_runtime::estimate::{CalibratedEstimator, EstimateMode, FEATURE_COUNT, Feature};
 
 /// The feature counts of `text`, as the scan counted them before.
-pub(crate) fn features(text: &str) -> [u64; FEATURE_COUNT] {
+fn features(text: &str) -> [u64; FEATURE_COUNT] {
     let bytes = text.as_bytes();
     let mut scan = Scan::new();
     let mut i = 0;
@@ -34,7 +34,7 @@ pub(crate) fn features(text: &str) -> [u64; FEATURE_COUNT] {
 
 /// `estimator`'s estimate of a text of `len_bytes` bytes with feature
 /// counts `counts`, by the formula as it was before.
-pub(crate) fn estimate(
+fn estimate(
     estimator: &CalibratedEstimator,
     counts: &[u64; FEATURE_COUNT],
     len_bytes: usize,
@@ -65,6 +65,7 @@ pub(crate) fn estimate(
             })
             .sum(),
         EstimateMode::UpperBound => return u64::try_from(len_bytes).unwrap_or(u64::MAX),
+        mode => panic!("the frozen estimator knows no mode {mode:?}"),
     };
     let tokens = scaled.ceil() as u64;
     let max = u64::try_from(len_bytes).unwrap_or(u64::MAX);
@@ -638,10 +639,9 @@ fn digit_group_starts(digit: u64, continued: Option<usize>) -> u64 {
 /// The current implementation against the frozen one: every feature count
 /// and every estimate (both encodings, every content type, every mode),
 /// expected values from the reference only.
-#[cfg(test)]
 mod tests {
     use super::*;
-    use crate::estimate::{Encoding, Estimator, NON_LATIN_SAFE_ESTIMATOR, TextFeatures};
+    use budget_runtime::estimate::{Encoding, Estimator, NON_LATIN_SAFE_ESTIMATOR, TextFeatures};
     use proptest::prelude::*;
 
     const MODES: [EstimateMode; 4] = [
@@ -694,7 +694,7 @@ mod tests {
     #[test]
     fn identical_on_every_corpus_file_and_the_multilingual_samples() {
         let manifest = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-        let dir = manifest.join("tests/data/corpus");
+        let dir = manifest.join("../budget-runtime/tests/data/corpus");
         let tsv = std::fs::read_to_string(dir.join("tokens.tsv")).expect("the vendored corpus");
         let mut files = 0;
         for line in tsv.lines().skip(1) {
@@ -716,8 +716,10 @@ mod tests {
             files += 1;
         }
         assert_eq!(files, 160);
-        let samples = std::fs::read_to_string(manifest.join("tests/data/multilingual.toml"))
-            .expect("the multilingual samples");
+        let samples = std::fs::read_to_string(
+            manifest.join("../budget-runtime/tests/data/multilingual.toml"),
+        )
+        .expect("the multilingual samples");
         assert_identical(&samples, "multilingual.toml");
         for (n, line) in samples.lines().enumerate() {
             assert_identical(line, &format!("multilingual.toml line {n}"));
