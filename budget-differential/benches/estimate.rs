@@ -12,7 +12,7 @@
 //! content type (the corpus vendored in `tests/data/corpus`, or
 //! `$BUDGET_CORPUS_DIR`; a missing corpus is a panic).
 
-#[path = "../../budget-runtime/examples/support/corpus.rs"]
+#[path = "../../tools/src/corpus.rs"]
 mod corpus;
 
 use std::hint::black_box;

@@ -18,7 +18,7 @@
 //! cargo bench -p budget-differential --bench tokenizer_files
 //! ```
 
-#[path = "../../budget-runtime/examples/support/corpus.rs"]
+#[path = "../../tools/src/corpus.rs"]
 mod corpus;
 
 use std::hint::black_box;

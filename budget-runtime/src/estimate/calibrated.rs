@@ -129,7 +129,7 @@ impl CalibratedEstimator {
     }
 
     /// A custom calibration (for example fitted against another tokenizer
-    /// with the procedure of `examples/fit_estimator.rs`), checked with
+    /// with the procedure of `tools/src/bin/fit_estimator.rs`), checked with
     /// [`Calibration::validate`].
     ///
     /// ```

@@ -77,7 +77,7 @@ impl Coefficients {
 ///
 /// The built-in calibrations, [`Calibration::O200K_BASE`] and
 /// [`Calibration::CL100K_BASE`], were fitted on the project's token corpus
-/// and multilingual samples by `examples/fit_estimator.rs`; a calibration
+/// and multilingual samples by `tools/src/bin/fit_estimator.rs`; a calibration
 /// fitted for another tokenizer can be given to
 /// [`CalibratedEstimator::with_calibration`](crate::estimate::CalibratedEstimator::with_calibration).
 ///

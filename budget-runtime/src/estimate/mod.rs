@@ -74,7 +74,7 @@ mod vocabulary;
 pub use budget_rules::{ContentType, UnknownContentType, count_chars, ratio_estimate};
 pub use calibrated::{CalibratedEstimator, EstimateMode};
 // The calibration's parts are the interface of the maintenance tool that
-// fits it (`examples/fit_estimator.rs`), not of the library: hidden as
+// fits it (`tools/src/bin/fit_estimator.rs`), not of the library: hidden as
 // serde hides what its derive needs.
 #[doc(hidden)]
 pub use calibration::{Calibration, CalibrationError, Coefficients};

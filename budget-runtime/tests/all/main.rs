@@ -4,9 +4,9 @@
 //! Test data is vendored in `tests/data` (the Cupel vectors, the token
 //! corpus, multilingual samples); a test whose data is missing fails.
 
-#[path = "../../examples/support/accuracy.rs"]
+#[path = "../../../tools/src/accuracy.rs"]
 mod accuracy;
-#[path = "../../examples/support/corpus.rs"]
+#[path = "../../../tools/src/corpus.rs"]
 mod corpus;
 
 mod audit_regressions;

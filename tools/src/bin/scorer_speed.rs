@@ -1,5 +1,5 @@
 //! Times every scorer over 10,000 and 100,000 synthetic items and prints the
-//! figures. Run with `cargo run --release -p budget-runtime --example scorer_speed`;
+//! figures. Run with `cargo run --release -p budget-tools --bin scorer_speed`;
 //! an argument keeps only the scorers whose name contains it.
 
 use std::time::{Duration, Instant};

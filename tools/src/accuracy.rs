@@ -1,6 +1,6 @@
 //! Error statistics of an estimator against exact counts, shared by the
-//! `estimate_accuracy` example and the accuracy tests (included with
-//! `#[path]`). Errors are relative, in percent: positive means the estimate
+//! `estimate_accuracy` tool and `budget-runtime`'s accuracy tests (which
+//! include this file with `#[path]`). Errors are relative, in percent: positive means the estimate
 //! is above the exact count.
 #![allow(dead_code)]
 

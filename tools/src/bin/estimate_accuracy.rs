@@ -4,10 +4,10 @@
 //! Markdown table.
 //!
 //! ```text
-//! cargo run --release -p budget-runtime --example estimate_accuracy
-//! cargo run --release -p budget-runtime --example estimate_accuracy --features exact
-//!     # adds a table for ~1 KB chunks of the corpus files, counted exactly
+//! cargo run --release -p budget-tools --bin estimate_accuracy
 //! ```
+//!
+//! The last table is for ~1 KB chunks of the corpus files, counted exactly.
 //!
 //! `-- --worst N` also lists the N texts the upper-bound mode underestimates
 //! most (or comes closest to underestimating), per encoding.
@@ -17,18 +17,14 @@
 //! the lowest error; "under" and "under >10%" are the shares of texts
 //! underestimated at all and by more than 10%.
 
-#[path = "support/accuracy.rs"]
-mod accuracy;
-#[path = "support/corpus.rs"]
-mod corpus;
-
 use std::process::ExitCode;
 
-use accuracy::ErrorStats;
 use budget_runtime::{
     Estimator,
     estimate::{CalibratedEstimator, ContentType, Encoding, EstimateMode, RatioEstimator},
 };
+use budget_tools::accuracy::{self, ErrorStats};
+use budget_tools::corpus;
 use corpus::Sample;
 
 /// The estimators compared, with their table labels.
@@ -93,7 +89,6 @@ fn by_content_type<'a>(samples: &'a [Sample]) -> Vec<Group<'a>> {
 
 /// Splits each corpus file at line ends into chunks of at least
 /// `min_bytes`, counting each chunk exactly.
-#[cfg(feature = "exact")]
 fn chunks(corpus: &[Sample], min_bytes: usize) -> Result<Vec<Sample>, String> {
     use budget_runtime::estimate::{ExactCounter, TokenCounter};
     let o200k = ExactCounter::new(Encoding::O200kBase).map_err(|e| e.to_string())?;
@@ -161,7 +156,6 @@ fn print_worst(title: &str, samples: &[Sample], n: usize) {
 /// Fills budgets of `limits` tokens with the chunks in a fixed shuffled
 /// order, by estimate, and checks each filled budget against the exact sum:
 /// how often it overruns and how full it really is.
-#[cfg(feature = "exact")]
 fn print_budget_fill(chunks: &[Sample], limits: &[u64]) {
     println!("### Budgets filled with ~1 KB chunks by estimate, checked exactly\n");
     println!("| encoding | estimator | budget (tokens) | budgets | overrun | mean fill |");
@@ -228,7 +222,6 @@ fn run() -> Result<(), String> {
         print_worst("corpus files and multilingual samples", &all, worst);
     }
 
-    #[cfg(feature = "exact")]
     {
         let chunked = chunks(&corpus, 1024)?;
         print_table(

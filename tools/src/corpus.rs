@@ -1,6 +1,6 @@
 //! Loads the token-count corpus and the multilingual samples, for the
-//! examples, the benchmark and the tests (each includes this file with
-//! `#[path]`).
+//! tools, and for `budget-runtime`'s tests and `budget-differential`'s
+//! benchmarks (which include this file with `#[path]`).
 //!
 //! The corpus is vendored in `budget-runtime/tests/data/corpus/` (its
 //! README states each file's origin and license); `BUDGET_CORPUS_DIR`
