@@ -1,0 +1,110 @@
+//! [`FragmentCosts`]: what an item costs in each tier, from its rendered
+//! fragment.
+
+use crate::estimate::{ContentType, Estimator, OnDemandCounts};
+use crate::model::{ContextItem, Tier};
+use crate::payload::Candidate;
+use crate::payload::demotion::TierCost;
+use crate::payload::render::{Entry, Render};
+
+/// Costs from the rendered fragments, estimated as Markdown; contents
+/// counted on demand under [`PayloadAssembler::exact_counts`](crate::payload::PayloadAssembler::exact_counts).
+pub(crate) struct FragmentCosts<'c, 'a, 'e, T: ?Sized> {
+    pub(crate) candidates: &'c [Candidate<'a, T>],
+    pub(crate) renderer: &'static dyn Render,
+    /// LINKED lines invite a fetch.
+    pub(crate) fetch: bool,
+    pub(crate) estimator: &'e dyn Estimator,
+    pub(crate) counts: Option<&'e OnDemandCounts<'e>>,
+    pub(crate) buffer: String,
+}
+
+impl<T: ContextItem + ?Sized> FragmentCosts<'_, '_, '_, T> {
+    /// The estimate of the fragment in the buffer.
+    fn fragment(&self) -> u64 {
+        self.estimator.estimate(&self.buffer, ContentType::Markdown)
+    }
+
+    /// The LINKED line's cost with `tokens` as the printed size.
+    fn link_line(&mut self, position: usize, tokens: u64) -> u64 {
+        let candidate = self.candidates[position];
+        let entry = Entry::of(candidate.item, position, candidate.score);
+        self.buffer.clear();
+        self.renderer
+            .linked_entry(&mut self.buffer, &entry, tokens, self.fetch);
+        self.fragment()
+    }
+}
+
+impl<T: ContextItem + ?Sized> TierCost for FragmentCosts<'_, '_, '_, T> {
+    fn cost(&mut self, position: usize, tier: Tier, room: u64) -> u64 {
+        let candidate = self.candidates[position];
+        let item = candidate.item;
+        self.buffer.clear();
+        match (tier, self.counts) {
+            (Tier::Raw, counts) => {
+                let content = item.content();
+                let entry = Entry::raw(item, position, candidate.score);
+                self.renderer
+                    .raw_entry(&mut self.buffer, &entry, &content, false);
+                let frame = self.fragment();
+                let content_tokens = match counts {
+                    None => candidate
+                        .tokens
+                        .max(self.estimator.estimate(&content, ContentType::Markdown)),
+                    // Past the room, any count the content reaches will do.
+                    Some(counts) => match room.checked_sub(frame) {
+                        Some(left) => counts
+                            .up_to(position, &content, left)
+                            .unwrap_or_else(|| counts.at_least(position)),
+                        None => counts.at_least(position),
+                    },
+                };
+                frame.saturating_add(content_tokens)
+            }
+            (Tier::Skeleton, counts) => {
+                let skeleton = item.skeleton().unwrap_or_default();
+                let entry = Entry::raw(item, position, candidate.score);
+                self.renderer
+                    .skeleton_entry(&mut self.buffer, &entry, &skeleton, false);
+                let frame = self.fragment();
+                let skeleton_tokens = match counts {
+                    None => self.estimator.estimate(&skeleton, ContentType::Markdown),
+                    // Past the room, one token more than the room proves it.
+                    Some(counts) => {
+                        let left = room.saturating_sub(frame);
+                        counts
+                            .counter()
+                            .count_tokens_up_to(&skeleton, left)
+                            .unwrap_or_else(|| left.saturating_add(1))
+                    }
+                };
+                frame.saturating_add(skeleton_tokens)
+            }
+            (Tier::Linked, None) => self.link_line(position, candidate.tokens),
+            (Tier::Linked, Some(counts)) => {
+                if let Some(exact) = counts.known_exact(position) {
+                    return self.link_line(position, exact);
+                }
+                // The line with the smallest count the content may have: if
+                // even that does not fit, neither does the line with the
+                // exact count, which is no shorter.
+                let smallest = self.link_line(position, counts.at_least(position));
+                if smallest > room {
+                    return smallest;
+                }
+                let exact = counts.exact(position, &item.content());
+                self.link_line(position, exact)
+            }
+            (Tier::Summary, _) => {
+                let entry = Entry::mention(item, position, candidate.score);
+                self.renderer.mention_entry(&mut self.buffer, &entry);
+                self.fragment()
+            }
+        }
+    }
+
+    fn offers(&self, position: usize, tier: Tier) -> bool {
+        tier != Tier::Skeleton || self.candidates[position].item.skeleton().is_some()
+    }
+}
