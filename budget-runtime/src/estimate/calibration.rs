@@ -3,7 +3,8 @@
 
 use crate::estimate::ContentType;
 use crate::estimate::Encoding;
-use crate::estimate::features::{FEATURE_COUNT, Feature, TextFeatures};
+use crate::estimate::feature::{FEATURE_COUNT, Feature};
+use crate::estimate::text_features::TextFeatures;
 
 /// The calibrated model for one content type: tokens per occurrence of each
 /// [`Feature`], and the factor that turns a best guess into an upper bound.

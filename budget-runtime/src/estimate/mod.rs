@@ -36,7 +36,8 @@ mod compiled;
 mod default_counter;
 mod encoding;
 mod exact;
-mod features;
+mod feature;
+mod text_features;
 #[cfg(feature = "bpe")]
 mod file_tokenizer;
 mod fitted;
@@ -82,7 +83,8 @@ pub use default_counter::DefaultCounter;
 pub use encoding::{Encoding, UnknownEncoding};
 pub use exact::{ExactCounter, MAX_TOKENIZER_FILE_BYTES, TokenizerError};
 #[doc(hidden)]
-pub use features::{FEATURE_COUNT, Feature, TextFeatures};
+pub use feature::{FEATURE_COUNT, Feature};
+pub use text_features::TextFeatures;
 pub use hf_cache::hf_cache_file;
 pub use ollama_store::ollama_model_file;
 pub use on_demand::{CountingWork, OnDemandCounts};
