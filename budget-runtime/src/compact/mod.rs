@@ -30,6 +30,7 @@
 #[cfg(feature = "async")]
 mod async_summarizer;
 mod clip;
+mod compacted;
 mod compactor;
 mod config;
 mod error;
@@ -49,7 +50,8 @@ mod trim_history;
 
 #[cfg(feature = "async")]
 pub use async_summarizer::AsyncSummarizer;
-pub use compactor::{Compacted, Compactor, MIN_SUMMARIZER_INPUT_TOKENS};
+pub use compacted::Compacted;
+pub use compactor::{Compactor, MIN_SUMMARIZER_INPUT_TOKENS};
 pub use config::{CompactionConfig, CompressionSettings, ContextSettings, FailurePolicy};
 pub use error::{CompactionConfigError, CompactionError};
 pub use planner::CompactionPlan;

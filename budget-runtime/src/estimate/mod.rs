@@ -37,7 +37,6 @@ mod default_counter;
 mod encoding;
 mod exact;
 mod feature;
-mod text_features;
 #[cfg(feature = "bpe")]
 mod file_tokenizer;
 mod fitted;
@@ -64,6 +63,7 @@ mod shipped;
 mod split_pattern;
 #[cfg(feature = "bpe")]
 mod split_regex;
+mod text_features;
 #[cfg(feature = "bpe")]
 mod tokenizer_json;
 #[cfg(feature = "bpe")]
@@ -84,7 +84,6 @@ pub use encoding::{Encoding, UnknownEncoding};
 pub use exact::{ExactCounter, MAX_TOKENIZER_FILE_BYTES, TokenizerError};
 #[doc(hidden)]
 pub use feature::{FEATURE_COUNT, Feature};
-pub use text_features::TextFeatures;
 pub use hf_cache::hf_cache_file;
 pub use ollama_store::ollama_model_file;
 pub use on_demand::{CountingWork, OnDemandCounts};
@@ -92,6 +91,7 @@ pub use ratio_estimator::RatioEstimator;
 pub use scaled::ScaledCounter;
 pub use shipped::ShippedVocabulary;
 pub use split_pattern::SplitPattern;
+pub use text_features::TextFeatures;
 pub use upper_bound::guaranteed_upper_bound;
 
 /// A cheap estimate for text of any language (the library's default is

@@ -9,6 +9,7 @@ mod context_position;
 mod error;
 mod fitted_prompt;
 mod prompt_budget;
+mod prompt_budget_builder;
 mod prompt_session;
 mod turn;
 
@@ -17,7 +18,8 @@ pub use error::PromptError;
 pub use fitted_prompt::{FittedPrompt, PromptReport, StablePrefix};
 pub use prompt_budget::{
     DEFAULT_DOCUMENTS_HEADER, DEFAULT_HISTORY_SHARE, DEFAULT_OUTPUT_RESERVE, PromptBudget,
-    PromptBudgetBuilder, default_counter,
+    default_counter,
 };
+pub use prompt_budget_builder::PromptBudgetBuilder;
 pub use prompt_session::{DEFAULT_SHRINK_TO, PromptSession};
 pub use turn::Turn;
