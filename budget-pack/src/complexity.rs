@@ -126,7 +126,7 @@ mod tests {
     }
 
     #[test]
-    fn ranges_are_the_seed_ranges() {
+    fn ranges_are_the_token_budget_rules_ranges() {
         assert_eq!(Complexity::Simple.expected_total(), 15_000..=25_000);
         assert_eq!(Complexity::Medium.expected_total(), 40_000..=70_000);
         assert_eq!(Complexity::Complex.expected_total(), 70_000..=100_000);

@@ -512,7 +512,7 @@ mod tests {
     const SEED: TierBudget = TierBudget::new_const(100_000, 300, 1.0, 9.0, 90.0, 10.0);
 
     #[test]
-    fn seed_worked_numbers_for_raw_and_linked() {
+    fn token_budget_rules_worked_numbers_for_raw_and_linked() {
         assert_eq!(SEED.nominal(Tier::Raw), 90_000);
         assert_eq!(SEED.effective(Tier::Raw), 81_000);
         assert_eq!(SEED.nominal(Tier::Linked), 9_000);
@@ -538,7 +538,7 @@ mod tests {
     }
 
     #[test]
-    fn defaults_match_the_explicit_seed_values() {
+    fn defaults_match_the_token_budget_rules_values() {
         assert_eq!(TierBudget::with_total(100_000).unwrap(), SEED);
         assert_eq!(TierBudget::with_total_const(100_000), SEED);
     }

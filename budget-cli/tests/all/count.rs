@@ -40,7 +40,7 @@ fn o200k_totals_equal_the_exact_counters_sum() {
 }
 
 #[test]
-fn cl100k_and_seed_counters() {
+fn cl100k_and_ratio_counters() {
     let dir = common::tree(&[("twelve.rs", b"abcdefghijkl")]);
     let count = |counter: &str| {
         budget_in(

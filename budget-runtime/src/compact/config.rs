@@ -137,7 +137,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn reads_the_seed_keys_from_toml() {
+    fn reads_the_hermes_keys_from_toml() {
         let config: CompactionConfig = toml::from_str(
             r#"
             [context]

@@ -224,7 +224,7 @@ mod tests {
         TokenBudget::new(&CompactionConfig::default(), Some(window)).expect("valid defaults")
     }
 
-    fn seed_budget(config: &mut CompactionConfig, window: Option<u64>) -> TokenBudget {
+    fn budget_for(config: &mut CompactionConfig, window: Option<u64>) -> TokenBudget {
         config.compression.per_message_overhead_tokens = 0;
         TokenBudget::new(config, window).expect("valid config")
     }
@@ -285,7 +285,7 @@ mod tests {
 
     #[test]
     fn estimate_is_ceil_of_chars_over_four() {
-        let b = seed_budget(&mut CompactionConfig::default(), None);
+        let b = budget_for(&mut CompactionConfig::default(), None);
         assert_eq!(b.estimate_tokens(&[Message::user("a".repeat(400))]), 100);
         assert_eq!(b.estimate_tokens(&[Message::user("a".repeat(401))]), 101);
         // summed over messages before rounding: 3 + 3 chars = 6 → 2
@@ -309,7 +309,7 @@ mod tests {
 
     #[test]
     fn needs_compaction_is_strictly_above_the_threshold() {
-        let b = seed_budget(&mut CompactionConfig::default(), Some(128_000));
+        let b = budget_for(&mut CompactionConfig::default(), Some(128_000));
         // the token-budget rules' examples: 300 000 chars = 75 000 tokens > 64 000
         assert!(b.needs_compaction(&[Message::user("x".repeat(300_000))]));
         assert!(!b.needs_compaction(&[Message::user("short message")]));
@@ -320,7 +320,7 @@ mod tests {
 
     #[test]
     fn the_ratio_governs_large_windows() {
-        let b = seed_budget(&mut CompactionConfig::default(), Some(1_000_000));
+        let b = budget_for(&mut CompactionConfig::default(), Some(1_000_000));
         assert!(b.needs_compaction(&[Message::user("x".repeat(2_400_000))]));
         // 125 000 tokens: above the floor, below the ratio
         assert!(!b.needs_compaction(&[Message::user("x".repeat(500_000))]));
@@ -330,7 +330,7 @@ mod tests {
     fn disabled_never_needs_compaction() {
         let mut config = CompactionConfig::default();
         config.compression.enabled = false;
-        let b = seed_budget(&mut config, Some(8_000));
+        let b = budget_for(&mut config, Some(8_000));
         assert!(!b.needs_compaction(&[Message::user("x".repeat(1_000_000))]));
         assert!(!b.needs_compaction_at(u64::MAX));
     }

@@ -26,7 +26,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn ratios_match_the_seed_document() {
+    fn ratios_match_the_token_budget_rules() {
         // 7 chars: code 2, prose 2, yaml 2, markdown 2
         for (chars, ct, expected) in [
             (7, ContentType::Code, 2),

@@ -135,7 +135,7 @@ mod tests {
     }
 
     #[test]
-    fn seed_parts_equal_the_seed_estimator_parts() {
+    fn parts_equal_the_ratio_estimator_parts() {
         let parts = [
             ("Fix the build", ContentType::Prose),
             ("", ContentType::Yaml),

@@ -60,7 +60,7 @@ fn timestamp_case(nanos: i128) -> Verdict {
 
 fn estimator_case(text: &str) -> Verdict {
     let estimators: [(&str, &dyn Estimator); 4] = [
-        ("seed", &RatioEstimator),
+        ("ratios", &RatioEstimator),
         ("o200k", &CalibratedEstimator::new(Encoding::O200kBase)),
         ("cl100k", &CalibratedEstimator::new(Encoding::Cl100kBase)),
         (

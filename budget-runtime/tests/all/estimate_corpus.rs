@@ -115,7 +115,7 @@ fn non_english_text_is_not_underestimated() {
 }
 
 #[test]
-fn seed_ratios_undercount_non_english_text() {
+fn fixed_ratios_undercount_non_english_text() {
     // The reason the calibrated estimator exists: 1 token per 4 characters
     // is far too few for Chinese (exact o200k_base count recorded: 107).
     let samples = corpus::load_multilingual().unwrap();

@@ -13,7 +13,7 @@ fn item(tokens: i64, relevance: f64, link: &str) -> Item {
 }
 
 #[test]
-fn seed_budget_limits_reach_the_tally() {
+fn token_budget_rule_limits_reach_the_tally() {
     let payload = PayloadAssembler::new(TierBudget::with_total(100_000).unwrap())
         .assemble_items::<Item>(&[])
         .unwrap();
