@@ -37,9 +37,16 @@ const PHI_MARGIN: f64 = 2.7;
 /// A tokenizer not measured here and not known to be one of the above
 /// (DeepSeek V4, Mistral Large 3): the largest measured margin, Qwen's.
 const UNMEASURED_MARGIN: f64 = 3.2;
-/// Anthropic publishes no tokenizer for current Claude models: not
-/// measured. Count exactly with Anthropic's token-counting endpoint.
+/// Anthropic publishes no tokenizer for current Claude models (count
+/// exactly with Anthropic's token-counting endpoint). Claude's tokenizer
+/// from Claude 3 to Opus 4.6: not measured here.
 const ANTHROPIC_MARGIN: f64 = 1.5;
+/// Claude Opus 4.7's updated tokenizer: Anthropic's migration guide says
+/// "roughly 1.0 to 1.35x as many tokens" as Opus 4.6, and independent runs
+/// of Anthropic's counting endpoint measured up to 1.47x on real English
+/// text and code (`docs/models.md` cites them): the earlier margin times
+/// 1.47, rounded up.
+const CLAUDE_OPUS_4_7_MARGIN: f64 = 2.3;
 /// Gemini counts with Gemma 3's public SentencePiece model (Google's GenAI
 /// SDK counts locally with it); this margin applies only while that
 /// vocabulary is not compiled in: not measured.
@@ -111,7 +118,7 @@ const TABLE: &[Row] = &[
     Row { name: "gpt-4", aliases: &["gpt-4-0613"], provider: "openai", window: 8_192, output: 8_192, tokenizer: CL100K, template: ChatTemplate::OpenAi, source: OPENAI_MODELS },
     Row { name: "gpt-3.5-turbo", aliases: &["gpt-3.5-turbo-0125"], provider: "openai", window: 16_385, output: 4_096, tokenizer: CL100K, template: ChatTemplate::OpenAi, source: OPENAI_MODELS },
     // Anthropic: the models overview's comparison table (standard window).
-    Row { name: "claude-opus-4-7", aliases: &["claude-opus-4-7-20260416"], provider: "anthropic", window: 1_000_000, output: 128_000, tokenizer: Tok::Estimate(ANTHROPIC_MARGIN), template: ChatTemplate::Estimate, source: ANTHROPIC_MODELS },
+    Row { name: "claude-opus-4-7", aliases: &["claude-opus-4-7-20260416"], provider: "anthropic", window: 1_000_000, output: 128_000, tokenizer: Tok::Estimate(CLAUDE_OPUS_4_7_MARGIN), template: ChatTemplate::Estimate, source: ANTHROPIC_MODELS },
     Row { name: "claude-opus-4-6", aliases: &["claude-opus-4-6-20260205"], provider: "anthropic", window: 1_000_000, output: 128_000, tokenizer: Tok::Estimate(ANTHROPIC_MARGIN), template: ChatTemplate::Estimate, source: ANTHROPIC_MODELS },
     Row { name: "claude-sonnet-4-6", aliases: &[], provider: "anthropic", window: 1_000_000, output: 128_000, tokenizer: Tok::Estimate(ANTHROPIC_MARGIN), template: ChatTemplate::Estimate, source: ANTHROPIC_MODELS },
     Row { name: "claude-opus-4-5", aliases: &["claude-opus-4-5-20251101"], provider: "anthropic", window: 200_000, output: 64_000, tokenizer: Tok::Estimate(ANTHROPIC_MARGIN), template: ChatTemplate::Estimate, source: ANTHROPIC_MODELS },
@@ -144,6 +151,11 @@ const TABLE: &[Row] = &[
     Row { name: "qwen3-8b", aliases: &["Qwen/Qwen3-8B", "qwen3:8b", "qwen3"], provider: "qwen", window: 32_768, output: 8_192, tokenizer: Tok::Hf("Qwen/Qwen3-8B", HF_JSON, Some(SplitPattern::QWEN), QWEN_MARGIN, Some(ShippedVocabulary::Qwen)), template: ChatTemplate::ChatMl, source: "https://huggingface.co/Qwen/Qwen3-8B" },
     Row { name: "qwen3-32b", aliases: &["Qwen/Qwen3-32B", "qwen3:32b"], provider: "qwen", window: 32_768, output: 8_192, tokenizer: Tok::Hf("Qwen/Qwen3-32B", HF_JSON, Some(SplitPattern::QWEN), QWEN_MARGIN, Some(ShippedVocabulary::Qwen)), template: ChatTemplate::ChatMl, source: "https://huggingface.co/Qwen/Qwen3-32B" },
     Row { name: "qwen3-235b-a22b", aliases: &["Qwen/Qwen3-235B-A22B", "qwen3:235b"], provider: "qwen", window: 32_768, output: 8_192, tokenizer: Tok::Hf("Qwen/Qwen3-235B-A22B", HF_JSON, Some(SplitPattern::QWEN), QWEN_MARGIN, Some(ShippedVocabulary::Qwen)), template: ChatTemplate::ChatMl, source: "https://huggingface.co/Qwen/Qwen3-235B-A22B" },
+    // Qwen3's 2507 updates, Coder and Next: Qwen3's tokenizer, 262,144
+    // native context (the model cards).
+    Row { name: "qwen3-235b-a22b-instruct-2507", aliases: &["Qwen/Qwen3-235B-A22B-Instruct-2507"], provider: "qwen", window: 262_144, output: 8_192, tokenizer: Tok::Hf("Qwen/Qwen3-235B-A22B-Instruct-2507", HF_JSON, Some(SplitPattern::QWEN), QWEN_MARGIN, Some(ShippedVocabulary::Qwen)), template: ChatTemplate::ChatMl, source: "https://huggingface.co/Qwen/Qwen3-235B-A22B-Instruct-2507" },
+    Row { name: "qwen3-coder-480b-a35b-instruct", aliases: &["Qwen/Qwen3-Coder-480B-A35B-Instruct", "qwen3-coder:480b", "qwen3-coder"], provider: "qwen", window: 262_144, output: 8_192, tokenizer: Tok::Hf("Qwen/Qwen3-Coder-480B-A35B-Instruct", HF_JSON, Some(SplitPattern::QWEN), QWEN_MARGIN, Some(ShippedVocabulary::Qwen)), template: ChatTemplate::ChatMl, source: "https://huggingface.co/Qwen/Qwen3-Coder-480B-A35B-Instruct" },
+    Row { name: "qwen3-next-80b-a3b-instruct", aliases: &["Qwen/Qwen3-Next-80B-A3B-Instruct", "qwen3-next:80b", "qwen3-next"], provider: "qwen", window: 262_144, output: 8_192, tokenizer: Tok::Hf("Qwen/Qwen3-Next-80B-A3B-Instruct", HF_JSON, Some(SplitPattern::QWEN), QWEN_MARGIN, Some(ShippedVocabulary::Qwen)), template: ChatTemplate::ChatMl, source: "https://huggingface.co/Qwen/Qwen3-Next-80B-A3B-Instruct" },
     // Mistral: tekken models. Nemo's "128k" is read as 128,000 (the API's
     // figure, the smaller reading).
     Row { name: "mistral-nemo-instruct-2407", aliases: &["mistralai/Mistral-Nemo-Instruct-2407", "open-mistral-nemo", "mistral-nemo"], provider: "mistral", window: 128_000, output: 8_192, tokenizer: Tok::Hf("mistralai/Mistral-Nemo-Instruct-2407", TEKKEN_FILES, None, TEKKEN_MARGIN, Some(ShippedVocabulary::Tekken)), template: ChatTemplate::Mistral, source: "https://huggingface.co/mistralai/Mistral-Nemo-Instruct-2407" },
@@ -334,5 +346,17 @@ mod tests {
             assert!(p.source.starts_with("https://"), "{}", p.name);
         }
         assert!(registry.profiles().len() >= 40);
+    }
+
+    #[test]
+    fn claude_opus_4_7_counts_with_its_tokenizer_generation() {
+        let registry = ModelRegistry::builtin();
+        let margin = |name: &str| match registry.get(name).map(|p| &p.tokenizer) {
+            Some(TokenizerSpec::Estimate { margin }) => *margin,
+            other => panic!("{name}: {other:?}"),
+        };
+        // The updated tokenizer takes up to 1.47x the tokens of Opus 4.6's.
+        assert!(margin("claude-opus-4-7") >= margin("claude-opus-4-6") * 1.47);
+        assert_eq!(margin("claude-sonnet-4-6"), margin("claude-opus-4-6"));
     }
 }
