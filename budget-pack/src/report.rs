@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use budget_runtime::Item;
 use budget_runtime::estimate::{CountingWork, OnDemandCounts};
 use budget_runtime::model::Tier;
-use budget_runtime::payload::{HybridPayload, ItemState, PlacementReason};
+use budget_runtime::payload::{AssignmentReason, HybridPayload, ItemState};
 use budget_runtime::pipeline::ExclusionReason;
 use budget_runtime::{ContextItem, Selection};
 use serde_json::json;
@@ -84,7 +84,7 @@ pub struct FileRecords {
 }
 
 /// One JSON record per input file, and the tally of outcomes: packed
-/// files carry their tier, cost, score and placement reason; duplicates
+/// files carry their tier, cost, score and assignment reason; duplicates
 /// name the file they repeat; skipped files their reason. `tokens` is the
 /// exact count where the file was counted on demand (`tokens_exact`), else
 /// its estimate (or upper bound, under an exact counter).
@@ -96,22 +96,22 @@ pub fn file_records(
     payload: &HybridPayload<'_, Item>,
     counts: Option<&OnDemandCounts<'_>>,
 ) -> FileRecords {
-    // A placement's position is its item's position in the selection,
+    // An assignment's position is its item's position in the selection,
     // whose report entry of that position names the item's input index.
     let report = selection.report();
-    let mut placement_of_file = HashMap::new();
+    let mut assignment_of_file = HashMap::new();
     let mut git = Vec::new();
-    for placement in payload.placements() {
-        let item = report.included[placement.position].index;
+    for assignment in payload.assignments() {
+        let item = report.included[assignment.position].index;
         match file_of_item[item] {
             Some(file) => {
-                placement_of_file.insert(file, placement);
+                assignment_of_file.insert(file, assignment);
             }
             None => git.push(json!({
-                "source": placement.item.link(),
-                "tier": (placement.state != ItemState::Omitted).then(|| placement.state.to_string()),
-                "cost": placement.tokens,
-                "reason": reason(placement.reason, counts.is_some()),
+                "source": assignment.item.link(),
+                "tier": (assignment.state != ItemState::Omitted).then(|| assignment.state.to_string()),
+                "cost": assignment.tokens,
+                "reason": reason(assignment.reason, counts.is_some()),
             })),
         }
     }
@@ -143,29 +143,29 @@ pub fn file_records(
             let (status, tokens, reason) = match &file.outcome {
                 Err((skip, detail)) => (*skip, None, detail.clone()),
                 Ok(text) => {
-                    if let Some(placement) = placement_of_file.get(&index) {
-                        let in_payload = placement.state != ItemState::Omitted;
+                    if let Some(assignment) = assignment_of_file.get(&index) {
+                        let in_payload = assignment.state != ItemState::Omitted;
                         if in_payload {
                             tally.counted += 1;
                         } else {
                             omitted += 1;
                         }
-                        let counted = counts.and_then(|c| c.known_exact(placement.position));
+                        let counted = counts.and_then(|c| c.known_exact(assignment.position));
                         let tokens = counted.unwrap_or(text.tokens);
                         material(tokens, counted.is_some());
-                        let mut reason = reason(placement.reason, counts.is_some());
+                        let mut reason = reason(assignment.reason, counts.is_some());
                         let focused = shown_in_full.get(&index);
-                        if let (Some(shown), ItemState::Skeleton) = (focused, placement.state) {
+                        if let (Some(shown), ItemState::Skeleton) = (focused, assignment.state) {
                             reason.push_str(&focused_reason(shown));
                         }
                         return json!({
                             "path": file.label,
                             "status": if in_payload { "packed" } else { "omitted" },
-                            "tier": in_payload.then(|| placement.state.to_string()),
+                            "tier": in_payload.then(|| assignment.state.to_string()),
                             "tokens": tokens,
                             "tokens_exact": counted.is_some(),
-                            "cost": placement.tokens,
-                            "score": placement.score,
+                            "cost": assignment.tokens,
+                            "score": assignment.score,
                             "reason": reason,
                             "redacted": text.redacted,
                         });
@@ -209,24 +209,24 @@ pub fn file_records(
     }
 }
 
-/// A placement's reason as the report gives it. With `at_least` (counts
+/// An assignment's reason as the report gives it. With `at_least` (counts
 /// on demand: a count stops once the file is shown not to fit), the figure
 /// a tier rejected it on is a lower bound and is printed as one:
 /// `RAW full: at least 14343 tokens, 14342 free`.
-fn reason(reason: PlacementReason, at_least: bool) -> String {
+fn reason(reason: AssignmentReason, at_least: bool) -> String {
     match reason {
-        PlacementReason::TierFull {
+        AssignmentReason::TierFull {
             tier,
             needed,
             available,
         } if at_least => format!("{tier} full: at least {needed} tokens, {available} free"),
-        PlacementReason::TooLarge {
+        AssignmentReason::TooLarge {
             tier,
             needed,
             limit,
         } if at_least => format!("too large for {tier}: at least {needed} tokens, limit {limit}"),
         // Only the cap on one file's share of RAW asks for SKELETON.
-        PlacementReason::Fitted {
+        AssignmentReason::Fitted {
             requested: Tier::Skeleton,
         } => "fits SKELETON (without a query, a file over a quarter of RAW's limit starts as its skeleton)".to_owned(),
         other => other.to_string(),

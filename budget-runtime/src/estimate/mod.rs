@@ -91,6 +91,7 @@ pub use ratio_estimator::RatioEstimator;
 pub use scaled::ScaledCounter;
 pub use shipped::ShippedVocabulary;
 pub use split_pattern::SplitPattern;
+#[doc(hidden)]
 pub use text_features::TextFeatures;
 pub use upper_bound::guaranteed_upper_bound;
 

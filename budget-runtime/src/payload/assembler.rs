@@ -4,12 +4,12 @@
 use crate::estimate::{ContentType, DefaultCounter, Estimator, OnDemandCounts};
 use crate::model::{ContextItem, Tier, TierThresholds};
 use crate::payload::candidate::Rank;
-use crate::payload::demotion::{Slot, TierCost, TierPlacer};
+use crate::payload::demotion::{Slot, TierAssigner, TierCost};
 use crate::payload::fragment_costs::FragmentCosts;
 use crate::payload::render::{self, Entry, Layout, RenderInput, SummaryDetail};
 use crate::payload::{
-    Candidate, Format, HybridPayload, ItemState, OfferOrder, PayloadError, Placement,
-    PlacementAction, PlacementReason, Tally, TierBudget,
+    AssignmentAction, AssignmentReason, Candidate, Format, HybridPayload, ItemState, OfferOrder,
+    PayloadError, Tally, TierAssignment, TierBudget,
 };
 use crate::pipeline::Selection;
 
@@ -53,7 +53,7 @@ use crate::pipeline::Selection;
 /// Each item starts in RAW, or in the tier its
 /// [`tier`](ContextItem::tier) asks for, or lower when
 /// [`thresholds`](Self::thresholds) are set and its score earns less; see
-/// the [`demotion`](super#placement-and-demotion) rules. After placement
+/// the [`demotion`](super#tier-assignment-and-demotion) rules. After assignment
 /// the payload is rendered and the whole text estimated; while that
 /// exceeds the total, the lowest-ranked item of the most detailed non-empty
 /// tier is demoted and the payload rendered again.
@@ -69,7 +69,7 @@ use crate::pipeline::Selection;
 /// // RAW effective limit: 90% of 2,000 = 1,800, minus 10% = 1,620.
 /// let budget = TierBudget::new(2_000, 100, 1.0, 9.0, 90.0, 10.0)?;
 /// let payload = PayloadAssembler::new(budget).assemble_items(&items)?;
-/// let states: Vec<_> = payload.placements().iter().map(|p| p.state).collect();
+/// let states: Vec<_> = payload.assignments().iter().map(|p| p.state).collect();
 /// assert_eq!(states, [ItemState::Raw, ItemState::Linked]);
 /// assert!(payload.text().starts_with("## META\n"));
 /// assert!(payload.rendered_tokens() <= 2_000);
@@ -154,7 +154,7 @@ impl<'e> PayloadAssembler<'e> {
     ///
     /// When the estimator is `counts`' counter, the payload is the one the
     /// assembler builds from candidates whose `tokens` are those exact
-    /// counts: the same placements, text and fingerprint (this relies on a
+    /// counts: the same assignments, text and fingerprint (this relies on a
     /// LINKED line costing no less when the size printed in it grows;
     /// for `o200k_base` and `cl100k_base` a run of up to three digits is one
     /// token). Only the reasons of items that did not fit a tier differ:
@@ -190,7 +190,7 @@ impl<'e> PayloadAssembler<'e> {
     ///     .estimator(&Words)
     ///     .exact_counts(&counts)
     ///     .assemble(candidates)?;
-    /// let states: Vec<_> = payload.placements().iter().map(|p| p.state).collect();
+    /// let states: Vec<_> = payload.assignments().iter().map(|p| p.state).collect();
     /// assert_eq!(states, [ItemState::Raw, ItemState::Linked]);
     /// assert_eq!(counts.known_exact(0), Some(3));
     /// assert_eq!(counts.known_exact(1), Some(5_000)); // LINKED prints it
@@ -232,7 +232,7 @@ impl<'e> PayloadAssembler<'e> {
         self
     }
 
-    /// This assembler with another placement order.
+    /// This assembler with another offer order.
     pub fn order(mut self, order: OfferOrder) -> Self {
         self.order = order;
         self
@@ -249,7 +249,7 @@ impl<'e> PayloadAssembler<'e> {
     /// let payload = PayloadAssembler::new(TierBudget::with_total(20_000)?)
     ///     .thresholds(Tier::DEFAULT_THRESHOLDS)
     ///     .assemble_items(&items)?;
-    /// assert_eq!(payload.placements()[0].state, ItemState::Linked); // 0.4 <= 0.5 < 0.7
+    /// assert_eq!(payload.assignments()[0].state, ItemState::Linked); // 0.4 <= 0.5 < 0.7
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn thresholds(mut self, thresholds: TierThresholds) -> Self {
@@ -363,7 +363,7 @@ impl<'e> PayloadAssembler<'e> {
     /// let candidates: Vec<Candidate<'_, dyn ContextItem>> =
     ///     vec![Candidate::new(&a, 0.3), Candidate::new(&b, 0.8)];
     /// let payload = PayloadAssembler::new(TierBudget::with_total(20_000)?).assemble(candidates)?;
-    /// assert!(payload.placements().iter().all(|p| p.state == ItemState::Raw));
+    /// assert!(payload.assignments().iter().all(|p| p.state == ItemState::Raw));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     ///
@@ -518,11 +518,11 @@ impl<'e> PayloadAssembler<'e> {
         };
         let (summary_detail, frame) = self.summary_detail(candidates, &mut costs);
         let start = Tally::new(&self.budget).with_frame(Tier::Summary, frame);
-        let mut placer = TierPlacer::new(start, &scores, costs);
+        let mut placer = TierAssigner::new(start, &scores, costs);
         for position in self.offer_order(&scores) {
             let candidate = candidates[position];
             if let Some(tokens) = candidate.item.negative_tokens() {
-                placer.omit(position, PlacementReason::NegativeTokens { tokens });
+                placer.omit(position, AssignmentReason::NegativeTokens { tokens });
             } else {
                 placer.place(position, self.starting_tier(&candidate));
             }
@@ -569,11 +569,11 @@ impl<'e> PayloadAssembler<'e> {
         };
 
         let (slots, events, tally) = placer.into_parts();
-        let placements = slots
+        let assignments = slots
             .iter()
             .zip(candidates)
             .enumerate()
-            .map(|(position, (slot, candidate))| Placement {
+            .map(|(position, (slot, candidate))| TierAssignment {
                 item: candidate.item,
                 position,
                 score: candidate.score,
@@ -584,7 +584,7 @@ impl<'e> PayloadAssembler<'e> {
             })
             .collect();
         Ok(HybridPayload {
-            placements,
+            assignments,
             events,
             start,
             tally,
@@ -695,10 +695,10 @@ fn bisect(mut low: u64, mut high: u64, below: impl Fn(u64) -> bool) -> (u64, u64
     (low, high)
 }
 
-fn count_demotions(events: &[crate::payload::PlacementEvent]) -> usize {
+fn count_demotions(events: &[crate::payload::AssignmentEvent]) -> usize {
     events
         .iter()
-        .filter(|e| matches!(e.action, PlacementAction::Demoted { .. }))
+        .filter(|e| matches!(e.action, AssignmentAction::Demoted { .. }))
         .count()
 }
 

@@ -1,4 +1,4 @@
-//! The placement engine: offers items to tiers in rank order and demotes
+//! The tier-assignment engine: offers items to tiers in rank order and demotes
 //! the lowest-ranked item of a full tier, with one min-heap per tier so that
 //! `n` items cost O(n log n).
 //!
@@ -8,10 +8,10 @@
 //! In tier `t` with effective limit `L`:
 //!
 //! 1. If an item ranked at or above it was already demoted from `t`, it is
-//!    not admitted ([`PlacementReason::RanksBelowDemoted`]), so a demoted
+//!    not admitted ([`AssignmentReason::RanksBelowDemoted`]), so a demoted
 //!    item always ranks below every item left in `t`.
 //! 2. If its cost in `t` exceeds `L` on its own, nothing can make room
-//!    ([`PlacementReason::TooLarge`]).
+//!    ([`AssignmentReason::TooLarge`]).
 //! 3. If it fits in what is left of `L`, it enters `t`.
 //! 4. Otherwise `t` is full. If the lowest-ranked item of `t` ranks below
 //!    the newcomer, that item is demoted one tier down (offered there by the
@@ -19,7 +19,7 @@
 //!    it fits now it enters `t`. The newcomer itself is never the demotion
 //!    target: when it ranks lowest, nothing is demoted.
 //! 5. Otherwise it is offered to the next tier down
-//!    ([`PlacementReason::TierFull`]); below SUMMARY it is omitted.
+//!    ([`AssignmentReason::TierFull`]); below SUMMARY it is omitted.
 //!
 //! These are the token-budget rules (RAW full: demote the lowest-scoring RAW item
 //! to LINKED and re-check; LINKED full: SUMMARY mention; SUMMARY full:
@@ -36,7 +36,7 @@ use crate::model::Tier;
 use crate::payload::candidate::Rank;
 use crate::payload::tally::slot;
 use crate::payload::{
-    DemotionCause, ItemState, PlacementAction, PlacementEvent, PlacementReason, Tally,
+    AssignmentAction, AssignmentEvent, AssignmentReason, DemotionCause, ItemState, Tally,
 };
 
 /// Tokens an item costs in a tier.
@@ -60,23 +60,23 @@ pub(crate) trait TierCost {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Slot {
     pub(crate) state: ItemState,
-    pub(crate) reason: PlacementReason,
+    pub(crate) reason: AssignmentReason,
     pub(crate) tokens: u64,
     pub(crate) demoted_from: Option<Tier>,
 }
 
 /// Places items into tiers; see the module documentation for the rules.
-pub(crate) struct TierPlacer<C> {
+pub(crate) struct TierAssigner<C> {
     ranks: Vec<Rank>,
     costs: C,
     tally: Tally,
     members: [BinaryHeap<Reverse<Rank>>; 4],
     watermark: [Option<Rank>; 4],
     slots: Vec<Slot>,
-    events: Vec<PlacementEvent>,
+    events: Vec<AssignmentEvent>,
 }
 
-impl<C: TierCost> TierPlacer<C> {
+impl<C: TierCost> TierAssigner<C> {
     /// An engine for items with `scores` (by position), limits from `tally`.
     pub(crate) fn new(tally: Tally, scores: &[f64], costs: C) -> Self {
         let ranks = scores
@@ -86,7 +86,7 @@ impl<C: TierCost> TierPlacer<C> {
             .collect();
         let unplaced = Slot {
             state: ItemState::Omitted,
-            reason: PlacementReason::Fitted {
+            reason: AssignmentReason::Fitted {
                 requested: Tier::Raw,
             },
             tokens: 0,
@@ -108,22 +108,22 @@ impl<C: TierCost> TierPlacer<C> {
         self.offer(
             position,
             Some(start),
-            PlacementReason::Fitted { requested: start },
+            AssignmentReason::Fitted { requested: start },
         );
     }
 
     /// Records the item at `position` as omitted for `reason` without
     /// offering it to any tier.
-    pub(crate) fn omit(&mut self, position: usize, reason: PlacementReason) {
+    pub(crate) fn omit(&mut self, position: usize, reason: AssignmentReason) {
         self.slots[position] = Slot {
             state: ItemState::Omitted,
             reason,
             tokens: 0,
             demoted_from: None,
         };
-        self.record(PlacementEvent {
+        self.record(AssignmentEvent {
             position,
-            action: PlacementAction::Omitted,
+            action: AssignmentAction::Omitted,
         });
     }
 
@@ -147,16 +147,16 @@ impl<C: TierCost> TierPlacer<C> {
     }
 
     /// The events so far.
-    pub(crate) fn events(&self) -> &[PlacementEvent] {
+    pub(crate) fn events(&self) -> &[AssignmentEvent] {
         &self.events
     }
 
     /// The slots and events, giving up the engine.
-    pub(crate) fn into_parts(self) -> (Vec<Slot>, Vec<PlacementEvent>, Tally) {
+    pub(crate) fn into_parts(self) -> (Vec<Slot>, Vec<AssignmentEvent>, Tally) {
         (self.slots, self.events, self.tally)
     }
 
-    fn offer(&mut self, position: usize, mut tier: Option<Tier>, mut reason: PlacementReason) {
+    fn offer(&mut self, position: usize, mut tier: Option<Tier>, mut reason: AssignmentReason) {
         let rank = self.ranks[position];
         while let Some(t) = tier {
             tier = t.below();
@@ -165,7 +165,7 @@ impl<C: TierCost> TierPlacer<C> {
             }
             let s = slot(t);
             if self.watermark[s].is_some_and(|demoted| demoted >= rank) {
-                reason = PlacementReason::RanksBelowDemoted { tier: t };
+                reason = AssignmentReason::RanksBelowDemoted { tier: t };
                 continue;
             }
             let limit = self.tally.tier(t).limit;
@@ -182,7 +182,7 @@ impl<C: TierCost> TierPlacer<C> {
             };
             let cost = self.costs.cost(position, t, room);
             if cost > limit {
-                reason = PlacementReason::TooLarge {
+                reason = AssignmentReason::TooLarge {
                     tier: t,
                     needed: cost,
                     limit,
@@ -200,7 +200,7 @@ impl<C: TierCost> TierPlacer<C> {
                     return;
                 }
             }
-            reason = PlacementReason::TierFull {
+            reason = AssignmentReason::TierFull {
                 tier: t,
                 needed: cost,
                 available: self.tally.room(t),
@@ -209,26 +209,26 @@ impl<C: TierCost> TierPlacer<C> {
         self.omit_after_offer(position, reason);
     }
 
-    fn enter(&mut self, position: usize, tier: Tier, tokens: u64, reason: PlacementReason) {
+    fn enter(&mut self, position: usize, tier: Tier, tokens: u64, reason: AssignmentReason) {
         self.members[slot(tier)].push(Reverse(self.ranks[position]));
         let record = &mut self.slots[position];
         record.state = ItemState::of(tier);
         record.reason = reason;
         record.tokens = tokens;
-        self.record(PlacementEvent {
+        self.record(AssignmentEvent {
             position,
-            action: PlacementAction::Placed { tier, tokens },
+            action: AssignmentAction::Placed { tier, tokens },
         });
     }
 
-    fn omit_after_offer(&mut self, position: usize, reason: PlacementReason) {
+    fn omit_after_offer(&mut self, position: usize, reason: AssignmentReason) {
         let record = &mut self.slots[position];
         record.state = ItemState::Omitted;
         record.reason = reason;
         record.tokens = 0;
-        self.record(PlacementEvent {
+        self.record(AssignmentEvent {
             position,
-            action: PlacementAction::Omitted,
+            action: AssignmentAction::Omitted,
         });
     }
 
@@ -244,9 +244,9 @@ impl<C: TierCost> TierPlacer<C> {
         let record = &mut self.slots[position];
         let tokens = record.tokens;
         record.demoted_from = Some(record.demoted_from.map_or(tier, |d| d.max(tier)));
-        self.record(PlacementEvent {
+        self.record(AssignmentEvent {
             position,
-            action: PlacementAction::Demoted {
+            action: AssignmentAction::Demoted {
                 from: tier,
                 tokens,
                 cause,
@@ -255,12 +255,12 @@ impl<C: TierCost> TierPlacer<C> {
         self.offer(
             position,
             tier.below(),
-            PlacementReason::Demoted { from: tier, cause },
+            AssignmentReason::Demoted { from: tier, cause },
         );
         true
     }
 
-    fn record(&mut self, event: PlacementEvent) {
+    fn record(&mut self, event: AssignmentEvent) {
         self.tally.apply(&event);
         self.events.push(event);
     }
@@ -290,14 +290,14 @@ mod tests {
     }
 
     /// RAW 100 (shared with SKELETON), LINKED 10, SUMMARY 4 tokens.
-    fn engine(items: &[(f64, [u64; 3])]) -> TierPlacer<Fixed> {
+    fn engine(items: &[(f64, [u64; 3])]) -> TierAssigner<Fixed> {
         with_skeletons(items, &vec![None; items.len()])
     }
 
-    fn with_skeletons(items: &[(f64, [u64; 3])], skeletons: &[Option<u64>]) -> TierPlacer<Fixed> {
+    fn with_skeletons(items: &[(f64, [u64; 3])], skeletons: &[Option<u64>]) -> TierAssigner<Fixed> {
         let scores: Vec<f64> = items.iter().map(|(s, _)| *s).collect();
         let costs = Fixed(items.iter().map(|(_, c)| *c).collect(), skeletons.to_vec());
-        TierPlacer::new(Tally::with_limits(1_000, 0, 100, 10, 4), &scores, costs)
+        TierAssigner::new(Tally::with_limits(1_000, 0, 100, 10, 4), &scores, costs)
     }
 
     /// An item that does not fit RAW whole enters SKELETON, which draws on
@@ -331,7 +331,7 @@ mod tests {
         assert_eq!(e.tally().room(Tier::Raw), 10);
         assert_eq!(
             e.slots()[3].reason,
-            PlacementReason::TierFull {
+            AssignmentReason::TierFull {
                 tier: Tier::Skeleton,
                 needed: 15,
                 available: 10
@@ -339,7 +339,7 @@ mod tests {
         );
         assert_eq!(
             e.slots()[2].reason,
-            PlacementReason::TierFull {
+            AssignmentReason::TierFull {
                 tier: Tier::Raw,
                 needed: 60,
                 available: 10
@@ -355,7 +355,7 @@ mod tests {
         assert_eq!(e.tally().room(Tier::Raw), 100);
     }
 
-    fn states<C: TierCost>(e: &TierPlacer<C>) -> Vec<ItemState> {
+    fn states<C: TierCost>(e: &TierAssigner<C>) -> Vec<ItemState> {
         e.slots().iter().map(|s| s.state).collect()
     }
 
@@ -386,7 +386,7 @@ mod tests {
         assert_eq!(e.tally().tier(Tier::Linked).used, 3);
         assert_eq!(
             e.slots()[0].reason,
-            PlacementReason::Demoted {
+            AssignmentReason::Demoted {
                 from: Tier::Raw,
                 cause: DemotionCause::Displaced { by: 2 }
             }
@@ -411,7 +411,7 @@ mod tests {
         assert_eq!(e.tally().tier(Tier::Linked).used, 7);
         assert_eq!(
             e.slots()[2].reason,
-            PlacementReason::TierFull {
+            AssignmentReason::TierFull {
                 tier: Tier::Raw,
                 needed: 50,
                 available: 40
@@ -449,7 +449,7 @@ mod tests {
         assert_eq!(e.tally().tier(Tier::Summary).used, 2);
         assert_eq!(
             e.slots()[3].reason,
-            PlacementReason::TierFull {
+            AssignmentReason::TierFull {
                 tier: Tier::Linked,
                 needed: 6,
                 available: 0
@@ -457,7 +457,7 @@ mod tests {
         );
         assert_eq!(
             e.slots()[4].reason,
-            PlacementReason::TierFull {
+            AssignmentReason::TierFull {
                 tier: Tier::Summary,
                 needed: 3,
                 available: 2
@@ -466,7 +466,7 @@ mod tests {
         assert!(
             e.events()
                 .iter()
-                .all(|ev| !matches!(ev.action, PlacementAction::Demoted { .. }))
+                .all(|ev| !matches!(ev.action, AssignmentAction::Demoted { .. }))
         );
     }
 
@@ -512,7 +512,7 @@ mod tests {
         assert_eq!(states(&e), [ItemState::Raw, ItemState::Linked]);
         assert_eq!(
             e.slots()[1].reason,
-            PlacementReason::TooLarge {
+            AssignmentReason::TooLarge {
                 tier: Tier::Raw,
                 needed: 101,
                 limit: 100
@@ -546,7 +546,7 @@ mod tests {
         );
         assert_eq!(
             e.slots()[3].reason,
-            PlacementReason::RanksBelowDemoted { tier: Tier::Raw }
+            AssignmentReason::RanksBelowDemoted { tier: Tier::Raw }
         );
     }
 
@@ -557,7 +557,7 @@ mod tests {
         assert_eq!(states(&e), [ItemState::Linked]);
         assert_eq!(
             e.slots()[0].reason,
-            PlacementReason::Fitted {
+            AssignmentReason::Fitted {
                 requested: Tier::Linked
             }
         );
@@ -572,7 +572,7 @@ mod tests {
         assert_eq!(states(&e), [ItemState::Raw, ItemState::Linked]);
         assert_eq!(
             e.slots()[1].reason,
-            PlacementReason::Demoted {
+            AssignmentReason::Demoted {
                 from: Tier::Raw,
                 cause: DemotionCause::RenderOverflow
             }

@@ -1,4 +1,4 @@
-//! [`PlacementEvent`]: one step of payload assembly, in the order it happened.
+//! [`AssignmentEvent`]: one step of payload assembly, in the order it happened.
 
 use crate::model::Tier;
 
@@ -10,29 +10,29 @@ use crate::model::Tier;
 ///
 /// ```
 /// use budget::model::Tier;
-/// use budget::payload::{PlacementAction, PlacementEvent};
+/// use budget::payload::{AssignmentAction, AssignmentEvent};
 ///
-/// let event = PlacementEvent { position: 3, action: PlacementAction::Placed { tier: Tier::Raw, tokens: 120 } };
+/// let event = AssignmentEvent { position: 3, action: AssignmentAction::Placed { tier: Tier::Raw, tokens: 120 } };
 /// assert_eq!(event.to_string(), "#3 placed in RAW (120 tokens)");
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
-pub struct PlacementEvent {
+pub struct AssignmentEvent {
     /// The item's index in the candidate list.
     pub position: usize,
     /// What happened to it.
-    pub action: PlacementAction,
+    pub action: AssignmentAction,
 }
 
-/// What a [`PlacementEvent`] did.
+/// What a [`AssignmentEvent`] did.
 ///
 /// ```
 /// use budget::model::Tier;
-/// use budget::payload::{DemotionCause, PlacementAction, PlacementEvent};
+/// use budget::payload::{DemotionCause, AssignmentAction, AssignmentEvent};
 ///
-/// let e = PlacementEvent {
+/// let e = AssignmentEvent {
 ///     position: 0,
-///     action: PlacementAction::Demoted { from: Tier::Raw, tokens: 40, cause: DemotionCause::RenderOverflow },
+///     action: AssignmentAction::Demoted { from: Tier::Raw, tokens: 40, cause: DemotionCause::RenderOverflow },
 /// };
 /// assert!(e.to_string().starts_with("#0 demoted from RAW (40 tokens freed)"));
 /// ```
@@ -40,7 +40,7 @@ pub struct PlacementEvent {
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[cfg_attr(feature = "serde", serde(tag = "action", rename_all = "snake_case"))]
 #[non_exhaustive]
-pub enum PlacementAction {
+pub enum AssignmentAction {
     /// The item entered `tier`, costing `tokens` of its limit.
     Placed {
         /// The tier entered.
@@ -96,14 +96,14 @@ pub enum DemotionCause {
     RenderOverflow,
 }
 
-impl std::fmt::Display for PlacementEvent {
+impl std::fmt::Display for AssignmentEvent {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let position = self.position;
         match self.action {
-            PlacementAction::Placed { tier, tokens } => {
+            AssignmentAction::Placed { tier, tokens } => {
                 write!(f, "#{position} placed in {tier} ({tokens} tokens)")
             }
-            PlacementAction::Demoted {
+            AssignmentAction::Demoted {
                 from,
                 tokens,
                 cause: DemotionCause::Displaced { by },
@@ -111,7 +111,7 @@ impl std::fmt::Display for PlacementEvent {
                 f,
                 "#{position} demoted from {from} ({tokens} tokens freed) to make room for #{by}"
             ),
-            PlacementAction::Demoted {
+            AssignmentAction::Demoted {
                 from,
                 tokens,
                 cause: DemotionCause::RenderOverflow,
@@ -119,7 +119,7 @@ impl std::fmt::Display for PlacementEvent {
                 f,
                 "#{position} demoted from {from} ({tokens} tokens freed) because the rendered payload exceeded the total"
             ),
-            PlacementAction::Omitted => write!(f, "#{position} omitted"),
+            AssignmentAction::Omitted => write!(f, "#{position} omitted"),
         }
     }
 }

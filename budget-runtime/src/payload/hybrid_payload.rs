@@ -2,7 +2,8 @@
 
 use crate::model::Tier;
 use crate::payload::{
-    Fingerprint, Format, ItemState, Placement, PlacementAction, PlacementEvent, Tally, TallyTrace,
+    AssignmentAction, AssignmentEvent, Fingerprint, Format, ItemState, Tally, TallyTrace,
+    TierAssignment,
 };
 
 /// A hybrid payload: the rendered text, where every candidate ended up
@@ -17,8 +18,8 @@ use crate::payload::{
 ///
 /// let items = [Item::builder("hello").tokens(2).link("a.txt").build()?];
 /// let payload = PayloadAssembler::new(TierBudget::with_total(20_000)?).assemble_items(&items)?;
-/// assert_eq!(payload.placements()[0].state, ItemState::Raw);
-/// assert_eq!(payload.tally().tier(Tier::Raw).used, payload.placements()[0].tokens);
+/// assert_eq!(payload.assignments()[0].state, ItemState::Raw);
+/// assert_eq!(payload.tally().tier(Tier::Raw).used, payload.assignments()[0].tokens);
 /// assert_eq!(payload.demotions().count(), 0);
 /// for (event, tally) in payload.trace() {
 ///     assert!(tally.tier(Tier::Raw).used <= tally.tier(Tier::Raw).limit, "{event}");
@@ -27,8 +28,8 @@ use crate::payload::{
 /// ```
 #[derive(Debug)]
 pub struct HybridPayload<'a, T: ?Sized> {
-    pub(crate) placements: Vec<Placement<'a, T>>,
-    pub(crate) events: Vec<PlacementEvent>,
+    pub(crate) assignments: Vec<TierAssignment<'a, T>>,
+    pub(crate) events: Vec<AssignmentEvent>,
     pub(crate) start: Tally,
     pub(crate) tally: Tally,
     pub(crate) format: Format,
@@ -59,14 +60,14 @@ impl<'a, T: ?Sized> HybridPayload<'a, T> {
         self.rendered_tokens
     }
 
-    /// One placement per candidate, by candidate position.
-    pub fn placements(&self) -> &[Placement<'a, T>] {
-        &self.placements
+    /// One assignment per candidate, by candidate position.
+    pub fn assignments(&self) -> &[TierAssignment<'a, T>] {
+        &self.assignments
     }
 
-    /// The placements in `state`, by candidate position.
-    pub fn in_state(&self, state: ItemState) -> impl Iterator<Item = &Placement<'a, T>> {
-        self.placements.iter().filter(move |p| p.state == state)
+    /// The assignments in `state`, by candidate position.
+    pub fn in_state(&self, state: ItemState) -> impl Iterator<Item = &TierAssignment<'a, T>> {
+        self.assignments.iter().filter(move |p| p.state == state)
     }
 
     /// The final tally.
@@ -74,8 +75,8 @@ impl<'a, T: ?Sized> HybridPayload<'a, T> {
         &self.tally
     }
 
-    /// Every placement event, in the order it happened.
-    pub fn events(&self) -> &[PlacementEvent] {
+    /// Every assignment event, in the order it happened.
+    pub fn events(&self) -> &[AssignmentEvent] {
         &self.events
     }
 
@@ -89,7 +90,7 @@ impl<'a, T: ?Sized> HybridPayload<'a, T> {
     /// demoted twice appears twice.
     pub fn demotions(&self) -> impl Iterator<Item = Demotion> + '_ {
         self.events.iter().filter_map(|event| match event.action {
-            PlacementAction::Demoted {
+            AssignmentAction::Demoted {
                 from,
                 tokens,
                 cause,

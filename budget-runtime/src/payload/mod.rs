@@ -23,25 +23,25 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! # Placement and demotion
+//! # Tier assignment and demotion
 //!
 //! See [`PayloadAssembler`] for costs and the render-overflow pass, and
 //! [`OfferOrder`] for the order items are offered in. The rules in a
 //! tier `t` are:
 //!
 //! 1. an item ranked at or below one already demoted from `t` is not
-//!    admitted ([`PlacementReason::RanksBelowDemoted`]);
+//!    admitted ([`AssignmentReason::RanksBelowDemoted`]);
 //! 2. an item costing more than `t`'s whole limit skips it
-//!    ([`PlacementReason::TooLarge`]);
+//!    ([`AssignmentReason::TooLarge`]);
 //! 3. an item that fits enters `t`;
 //! 4. otherwise `t` is full: if `t`'s lowest-ranked item ranks below the
 //!    newcomer, it is demoted one tier down (by these same rules) and the
 //!    newcomer re-checked once; the newcomer is never the one demoted;
 //! 5. an item that still does not fit falls to the next tier
-//!    ([`PlacementReason::TierFull`]); below SUMMARY it is omitted.
+//!    ([`AssignmentReason::TierFull`]); below SUMMARY it is omitted.
 //!
 //! Consequences: every item ends in exactly one [`ItemState`] with a
-//! [`PlacementReason`]; no tier's usage exceeds its effective limit; an item
+//! [`AssignmentReason`]; no tier's usage exceeds its effective limit; an item
 //! demoted from a tier ranks below every item left in that tier. One binary
 //! heap per tier makes `n` items O(n log n).
 
@@ -55,18 +55,18 @@ mod fragment_costs;
 mod hybrid_payload;
 mod offer_order;
 mod payload_error;
-mod placement;
 mod render;
 mod tally;
+mod tier_assignment;
 
 pub use assembler::PayloadAssembler;
 pub use budget_rules::{TierBudget, TierBudgetError, TierBudgetRule};
 pub use candidate::Candidate;
-pub use event::{DemotionCause, PlacementAction, PlacementEvent};
+pub use event::{AssignmentAction, AssignmentEvent, DemotionCause};
 pub use fingerprint::{Fingerprint, Sha256Digest};
 pub use format::Format;
 pub use hybrid_payload::{Demotion, HybridPayload};
 pub use offer_order::OfferOrder;
 pub use payload_error::PayloadError;
-pub use placement::{ItemState, Placement, PlacementReason};
 pub use tally::{Tally, TallyTrace, TierTally};
+pub use tier_assignment::{AssignmentReason, ItemState, TierAssignment};

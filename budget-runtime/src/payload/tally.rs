@@ -3,7 +3,7 @@
 use std::fmt;
 
 use crate::model::Tier;
-use crate::payload::{PlacementAction, PlacementEvent, TierBudget};
+use crate::payload::{AssignmentAction, AssignmentEvent, TierBudget};
 
 /// One tier's account, in tokens: its effective limit and what is used.
 ///
@@ -44,7 +44,7 @@ impl TierTally {
 /// META counts as used from the start (its fixed overhead is reserved);
 /// each tier's `used` is the sum of its items' costs in that tier plus its
 /// [`frame`](TierTally::frame). The
-/// assembler updates it after every [`PlacementEvent`].
+/// assembler updates it after every [`AssignmentEvent`].
 ///
 /// ```
 /// use budget::{payload::{Tally, TierBudget}, model::Tier};
@@ -79,7 +79,7 @@ impl Tally {
         }
     }
 
-    /// A tally with explicit effective limits, for tests of placement.
+    /// A tally with explicit effective limits, for tests of assignment.
     #[cfg(test)]
     /// SKELETON shares RAW's limit.
     pub(crate) fn with_limits(total: u64, meta: u64, raw: u64, linked: u64, summary: u64) -> Self {
@@ -126,10 +126,10 @@ impl Tally {
     ///
     /// ```
     /// use budget::model::Tier;
-    /// use budget::payload::{PlacementAction, PlacementEvent, Tally, TierBudget};
+    /// use budget::payload::{AssignmentAction, AssignmentEvent, Tally, TierBudget};
     ///
     /// let mut tally = Tally::new(&TierBudget::with_total(1_000)?); // RAW 810
-    /// tally.apply(&PlacementEvent { position: 0, action: PlacementAction::Placed { tier: Tier::Skeleton, tokens: 29 } });
+    /// tally.apply(&AssignmentEvent { position: 0, action: AssignmentAction::Placed { tier: Tier::Skeleton, tokens: 29 } });
     /// assert_eq!(tally.room(Tier::Raw), 781);
     /// assert_eq!(tally.room(Tier::Skeleton), 781);
     /// # Ok::<(), budget::payload::TierBudgetError>(())
@@ -167,17 +167,17 @@ impl Tally {
     }
 
     /// Updates the account for one event.
-    pub fn apply(&mut self, event: &PlacementEvent) {
+    pub fn apply(&mut self, event: &AssignmentEvent) {
         match event.action {
-            PlacementAction::Placed { tier, tokens } => {
+            AssignmentAction::Placed { tier, tokens } => {
                 let t = &mut self.tiers[slot(tier)];
                 t.used = t.used.saturating_add(tokens);
             }
-            PlacementAction::Demoted { from, tokens, .. } => {
+            AssignmentAction::Demoted { from, tokens, .. } => {
                 let t = &mut self.tiers[slot(from)];
                 t.used = t.used.saturating_sub(tokens);
             }
-            PlacementAction::Omitted => {}
+            AssignmentAction::Omitted => {}
         }
     }
 }
@@ -244,17 +244,17 @@ impl fmt::Display for Tally {
     }
 }
 
-/// Replays placement events over a fresh [`Tally`], yielding each event
+/// Replays assignment events over a fresh [`Tally`], yielding each event
 /// with the tally right after it. See
 /// [`HybridPayload::trace`](super::HybridPayload::trace).
 ///
 /// ```
 /// use budget::model::Tier;
-/// use budget::payload::{PlacementAction, PlacementEvent, Tally, TallyTrace, TierBudget};
+/// use budget::payload::{AssignmentAction, AssignmentEvent, Tally, TallyTrace, TierBudget};
 ///
 /// let events = [
-///     PlacementEvent { position: 0, action: PlacementAction::Placed { tier: Tier::Raw, tokens: 50 } },
-///     PlacementEvent { position: 1, action: PlacementAction::Placed { tier: Tier::Raw, tokens: 20 } },
+///     AssignmentEvent { position: 0, action: AssignmentAction::Placed { tier: Tier::Raw, tokens: 50 } },
+///     AssignmentEvent { position: 1, action: AssignmentAction::Placed { tier: Tier::Raw, tokens: 20 } },
 /// ];
 /// let start = Tally::new(&TierBudget::with_total(1_000)?);
 /// let used: Vec<u64> = TallyTrace::new(start, &events).map(|(_, t)| t.tier(Tier::Raw).used).collect();
@@ -263,13 +263,13 @@ impl fmt::Display for Tally {
 /// ```
 #[derive(Clone, Debug)]
 pub struct TallyTrace<'p> {
-    events: std::slice::Iter<'p, PlacementEvent>,
+    events: std::slice::Iter<'p, AssignmentEvent>,
     tally: Tally,
 }
 
 impl<'p> TallyTrace<'p> {
     /// A trace of `events` starting from `start`.
-    pub fn new(start: Tally, events: &'p [PlacementEvent]) -> Self {
+    pub fn new(start: Tally, events: &'p [AssignmentEvent]) -> Self {
         Self {
             events: events.iter(),
             tally: start,
@@ -278,7 +278,7 @@ impl<'p> TallyTrace<'p> {
 }
 
 impl<'p> Iterator for TallyTrace<'p> {
-    type Item = (&'p PlacementEvent, Tally);
+    type Item = (&'p AssignmentEvent, Tally);
 
     fn next(&mut self) -> Option<Self::Item> {
         let event = self.events.next()?;

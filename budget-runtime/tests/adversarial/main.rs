@@ -6,7 +6,7 @@
 //! * no overrun: selected tokens within the effective budget, payloads
 //!   within their total, compaction never larger than its input;
 //! * no silent loss: every input item accounted for (included + excluded =
-//!   input; every placement and message reported);
+//!   input; every assignment and message reported);
 //! * typed errors whose messages carry the numbers of their fields.
 //!
 //! It prints one row per entry point: inputs tried, random cases, and the

@@ -137,11 +137,11 @@ fn case(
             budget.total
         ))
     })?;
-    let placements = payload.placements();
-    ensure(placements.len() == items.len(), || {
+    let assignments = payload.assignments();
+    ensure(assignments.len() == items.len(), || {
         Broken::Loss(format!(
-            "{} placements for {} items",
-            placements.len(),
+            "{} assignments for {} items",
+            assignments.len(),
             items.len()
         ))
     })?;
@@ -160,11 +160,11 @@ fn case(
             "{format} payload does not parse: {error}"
         )));
     }
-    for (position, placement) in placements.iter().enumerate() {
-        ensure(placement.position == position, || {
-            Broken::Loss(format!("placement {position} out of order"))
+    for (position, assignment) in assignments.iter().enumerate() {
+        ensure(assignment.position == position, || {
+            Broken::Loss(format!("assignment {position} out of order"))
         })?;
-        if placement.state == ItemState::Raw && format == Format::Markdown {
+        if assignment.state == ItemState::Raw && format == Format::Markdown {
             // Carried in full: the content is in the text.
             let content = items[position].content();
             ensure(payload.text().contains(content.as_ref()), || {

@@ -1,5 +1,5 @@
 //! `PayloadAssembler::exact_counts` against counting every item exactly:
-//! the same payload (placements, text, fingerprint), reasons that differ
+//! the same payload (assignments, text, fingerprint), reasons that differ
 //! only where counting stopped early, and less counting.
 #![cfg(feature = "exact")]
 
@@ -9,7 +9,7 @@ use budget_runtime::estimate::{
 };
 use budget_runtime::model::Tier;
 use budget_runtime::payload::{
-    Candidate, HybridPayload, OfferOrder, PayloadAssembler, PlacementReason, TierBudget,
+    AssignmentReason, Candidate, HybridPayload, OfferOrder, PayloadAssembler, TierBudget,
 };
 use proptest::prelude::*;
 
@@ -48,8 +48,8 @@ fn candidates<'a>(items: &'a [Item], scores: &[f64]) -> Vec<Candidate<'a, Item>>
 
 /// `on_demand`'s reason is `exact`'s, or (for an item that did not fit a
 /// tier) the same tier refused with a `needed` the exact cost reaches.
-fn reasons_agree(exact: PlacementReason, on_demand: PlacementReason) -> Result<(), String> {
-    use PlacementReason::{TierFull, TooLarge};
+fn reasons_agree(exact: AssignmentReason, on_demand: AssignmentReason) -> Result<(), String> {
+    use AssignmentReason::{TierFull, TooLarge};
     let ok = match (exact, on_demand) {
         (a, b) if a == b => true,
         (
@@ -146,7 +146,7 @@ proptest! {
         prop_assert_eq!(exact.fingerprint(), on_demand.fingerprint());
         prop_assert_eq!(exact.rendered_tokens(), on_demand.rendered_tokens());
         prop_assert!(counter.count_tokens(on_demand.text()) <= total);
-        for (e, o) in exact.placements().iter().zip(on_demand.placements()) {
+        for (e, o) in exact.assignments().iter().zip(on_demand.assignments()) {
             prop_assert_eq!(e.state, o.state);
             prop_assert_eq!(e.tokens, o.tokens);
             prop_assert_eq!(e.demoted_from, o.demoted_from);
@@ -182,7 +182,7 @@ fn a_small_payload_counts_little_of_a_large_input() {
         .unwrap();
     let in_tier = |tier| {
         payload
-            .placements()
+            .assignments()
             .iter()
             .filter(|p| p.state == budget_runtime::payload::ItemState::of(tier))
             .count()

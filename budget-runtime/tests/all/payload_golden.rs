@@ -86,7 +86,7 @@ fn rendered_payload_matches_the_reviewed_golden_file() {
         .assemble_items(&items)
         .unwrap();
 
-    let states: Vec<ItemState> = payload.placements().iter().map(|p| p.state).collect();
+    let states: Vec<ItemState> = payload.assignments().iter().map(|p| p.state).collect();
     assert_eq!(
         states,
         [
@@ -103,7 +103,7 @@ fn rendered_payload_matches_the_reviewed_golden_file() {
     same_as_golden(payload.text(), include_str!("../golden/payload.md"), "md");
 }
 
-/// The same payload in XML and JSON: the same placements, the reviewed
+/// The same payload in XML and JSON: the same assignments, the reviewed
 /// bytes of each format.
 #[test]
 fn every_format_matches_its_reviewed_golden_file() {
@@ -125,7 +125,7 @@ fn every_format_matches_its_reviewed_golden_file() {
             .assemble_items(&items)
             .unwrap();
         let states = |p: &budget_runtime::payload::HybridPayload<'_, Item>| {
-            p.placements().iter().map(|p| p.state).collect::<Vec<_>>()
+            p.assignments().iter().map(|p| p.state).collect::<Vec<_>>()
         };
         assert_eq!(states(&payload), states(&markdown), "{format}");
         same_as_golden(payload.text(), golden, extension);
@@ -226,7 +226,7 @@ fn a_payload_with_a_skeleton_matches_its_reviewed_golden_file() {
         .estimator(&RatioEstimator)
         .assemble_items(&items)
         .unwrap();
-    let states: Vec<ItemState> = payload.placements().iter().map(|p| p.state).collect();
+    let states: Vec<ItemState> = payload.assignments().iter().map(|p| p.state).collect();
     assert_eq!(
         states,
         [ItemState::Raw, ItemState::Skeleton, ItemState::Linked]

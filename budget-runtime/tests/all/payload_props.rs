@@ -5,7 +5,7 @@
 use std::cmp::Ordering;
 
 use budget_runtime::payload::{
-    Format, ItemState, OfferOrder, PayloadAssembler, PlacementAction, TierBudget,
+    AssignmentAction, Format, ItemState, OfferOrder, PayloadAssembler, TierBudget,
 };
 use budget_runtime::{
     ContextItem, Estimator, Item,
@@ -104,11 +104,11 @@ proptest! {
             prop_assert!(budget.total() < 3_000);
             return Ok(());
         };
-        let placements = payload.placements();
+        let assignments = payload.assignments();
 
         // Each item in exactly one state, at its own position.
-        prop_assert_eq!(placements.len(), items.len());
-        for (i, p) in placements.iter().enumerate() {
+        prop_assert_eq!(assignments.len(), items.len());
+        for (i, p) in assignments.iter().enumerate() {
             prop_assert_eq!(p.position, i);
             prop_assert!(std::ptr::eq(p.item, &items[i]));
         }
@@ -117,19 +117,19 @@ proptest! {
         let mut last = vec![None; items.len()];
         for e in payload.events() {
             last[e.position] = Some(match e.action {
-                PlacementAction::Placed { tier, .. } => ItemState::of(tier),
-                PlacementAction::Omitted => ItemState::Omitted,
-                PlacementAction::Demoted { .. } => continue,
+                AssignmentAction::Placed { tier, .. } => ItemState::of(tier),
+                AssignmentAction::Omitted => ItemState::Omitted,
+                AssignmentAction::Demoted { .. } => continue,
                 other => panic!("an action this test does not know: {other:?}"),
             });
         }
-        for (i, p) in placements.iter().enumerate() {
+        for (i, p) in assignments.iter().enumerate() {
             prop_assert_eq!(last[i], Some(p.state), "item {}", i);
         }
 
-        // Tier limits never exceeded, and the tally matches the placements.
+        // Tier limits never exceeded, and the tally matches the assignments.
         for tier in Tier::ALL {
-            let used: u64 = placements
+            let used: u64 = assignments
                 .iter()
                 .filter(|p| p.state == ItemState::of(tier))
                 .map(|p| p.tokens)
@@ -145,8 +145,8 @@ proptest! {
         // are carried as one, and the SKELETON section holds exactly them.
         let pool = payload.tally().tier(Tier::Raw).used + payload.tally().tier(Tier::Skeleton).used;
         prop_assert!(pool <= budget.effective(Tier::Raw), "RAW + SKELETON {} > {}", pool, budget.effective(Tier::Raw));
-        let skeletons = placements.iter().filter(|p| p.state == ItemState::Skeleton).count();
-        for p in placements.iter().filter(|p| p.state == ItemState::Skeleton) {
+        let skeletons = assignments.iter().filter(|p| p.state == ItemState::Skeleton).count();
+        for p in assignments.iter().filter(|p| p.state == ItemState::Skeleton) {
             prop_assert!(p.item.skeleton().is_some());
         }
         prop_assert_eq!(payload.text().contains("\n## SKELETON\n"), skeletons > 0);
@@ -171,9 +171,9 @@ proptest! {
         }
 
         // A demoted item ranks below every item left in the tier it left.
-        for d in placements.iter().filter(|p| p.demoted_from.is_some()) {
+        for d in assignments.iter().filter(|p| p.demoted_from.is_some()) {
             let from = d.demoted_from.unwrap();
-            for kept in placements.iter().filter(|p| p.state == ItemState::of(from)) {
+            for kept in assignments.iter().filter(|p| p.state == ItemState::of(from)) {
                 prop_assert!(
                     ranks_below((d.score, d.position), (kept.score, kept.position)),
                     "demoted #{} ({}) vs kept #{} ({}) in {}",
@@ -183,7 +183,7 @@ proptest! {
         }
 
         // Omitted-for-negative and never placed otherwise.
-        for p in placements {
+        for p in assignments {
             if p.item.negative_tokens().is_some() {
                 prop_assert_eq!(p.state, ItemState::Omitted);
             }
@@ -374,14 +374,14 @@ proptest! {
         if tree.contains(" files: ") || tree.contains(" file: ") {
             return Ok(()); // collapsed: counts only
         }
-        for placement in payload.placements() {
-            let name = placement.item.link().unwrap().rsplit('/').next().unwrap().to_owned();
+        for assignment in payload.assignments() {
+            let name = assignment.item.link().unwrap().rsplit('/').next().unwrap().to_owned();
             let lines: Vec<&str> = tree.lines().filter(|l| l.trim_start().starts_with(&format!("{name} "))).collect();
-            if placement.state == ItemState::Omitted {
+            if assignment.state == ItemState::Omitted {
                 prop_assert!(lines.is_empty(), "{name} omitted but in the tree");
             } else {
                 prop_assert_eq!(lines.len(), 1, "{}", name);
-                let expected = format!("{name} [{}]", placement.state);
+                let expected = format!("{name} [{}]", assignment.state);
                 prop_assert_eq!(lines[0].trim_start(), expected.as_str());
             }
         }

@@ -83,8 +83,8 @@ fn rendering_overhead_is_paid_by_demoting_the_lowest_raw_item() {
     assert_eq!(first.position, 1);
     assert_eq!(first.from, Tier::Raw);
     assert_eq!(first.cause, DemotionCause::RenderOverflow);
-    assert_eq!(payload.placements()[0].state, ItemState::Raw);
-    assert_eq!(payload.placements()[1].demoted_from, Some(Tier::Raw));
+    assert_eq!(payload.assignments()[0].state, ItemState::Raw);
+    assert_eq!(payload.assignments()[1].demoted_from, Some(Tier::Raw));
 }
 
 #[test]
@@ -145,18 +145,18 @@ fn nan_scores_rank_last_and_negative_tokens_are_omitted() {
     let payload = PayloadAssembler::new(budget)
         .assemble_items(&items)
         .unwrap();
-    let p = payload.placements();
+    let p = payload.assignments();
     assert_eq!(p[1].state, ItemState::Raw);
     assert_eq!(p[0].state, ItemState::Linked);
     assert!(matches!(
         p[0].reason,
-        PlacementReason::TierFull {
+        AssignmentReason::TierFull {
             tier: Tier::Raw,
             ..
         }
     ));
     assert_eq!(p[2].state, ItemState::Omitted);
-    assert_eq!(p[2].reason, PlacementReason::NegativeTokens { tokens: -5 });
+    assert_eq!(p[2].reason, AssignmentReason::NegativeTokens { tokens: -5 });
     let mention = [Item::builder("n")
         .tokens(1)
         .relevance(f64::NAN)
@@ -201,7 +201,7 @@ fn summary_mentions_survive_small_totals() {
         let payload = PayloadAssembler::new(TierBudget::with_total(total).unwrap())
             .assemble_items(&items)
             .unwrap();
-        let doc = &payload.placements()[30];
+        let doc = &payload.assignments()[30];
         (
             doc.state == ItemState::Summary,
             payload.text().contains("`docs/derived.md`"),
@@ -241,11 +241,11 @@ fn arrival_order_demotes_for_better_newcomers() {
         .order(OfferOrder::Arrival)
         .assemble_items(&items)
         .unwrap();
-    let p = payload.placements();
+    let p = payload.assignments();
     assert_eq!(p[0].state, ItemState::Linked);
     assert_eq!(
         p[0].reason,
-        PlacementReason::Demoted {
+        AssignmentReason::Demoted {
             from: Tier::Raw,
             cause: DemotionCause::Displaced { by: 1 }
         }
@@ -256,10 +256,10 @@ fn arrival_order_demotes_for_better_newcomers() {
         .assemble_items(&items)
         .unwrap();
     assert_eq!(ranked.demotions().count(), 0);
-    assert_eq!(ranked.placements()[1].state, ItemState::Raw);
+    assert_eq!(ranked.assignments()[1].state, ItemState::Raw);
     assert!(matches!(
-        ranked.placements()[0].reason,
-        PlacementReason::TierFull {
+        ranked.assignments()[0].reason,
+        AssignmentReason::TierFull {
             tier: Tier::Raw,
             ..
         }
@@ -274,7 +274,7 @@ fn linked_cost_is_the_link_line_not_the_content() {
         .estimator(&RatioEstimator)
         .assemble_items(&items)
         .unwrap();
-    let p = payload.placements()[0];
+    let p = payload.assignments()[0];
     assert_eq!(p.state, ItemState::Linked);
     // "- `huge.rs`. 5000 tokens.\n" is 26 characters: ceil(26 / 3.75) = 7.
     assert_eq!(p.tokens, 7);

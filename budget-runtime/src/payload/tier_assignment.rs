@@ -1,4 +1,4 @@
-//! [`Placement`]: where one item ended up in a hybrid payload, and why.
+//! [`TierAssignment`]: where one item ended up in a hybrid payload, and why.
 
 use std::fmt;
 
@@ -64,16 +64,16 @@ impl fmt::Display for ItemState {
 ///
 /// ```
 /// use budget::model::Tier;
-/// use budget::payload::PlacementReason;
+/// use budget::payload::AssignmentReason;
 ///
-/// let r = PlacementReason::TierFull { tier: Tier::Raw, needed: 120, available: 80 };
+/// let r = AssignmentReason::TierFull { tier: Tier::Raw, needed: 120, available: 80 };
 /// assert_eq!(r.to_string(), "RAW full: needs 120 tokens, 80 free");
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[cfg_attr(feature = "serde", serde(tag = "reason", rename_all = "snake_case"))]
 #[non_exhaustive]
-pub enum PlacementReason {
+pub enum AssignmentReason {
     /// It fitted the first tier it was offered: RAW, or the tier the item
     /// asked for with [`ContextItem::tier`](crate::ContextItem::tier) (or
     /// earned under the assembler's score thresholds).
@@ -130,7 +130,7 @@ pub enum PlacementReason {
     },
 }
 
-impl fmt::Display for PlacementReason {
+impl fmt::Display for AssignmentReason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
             Self::Fitted { requested } => write!(f, "fits {requested}"),
@@ -162,23 +162,23 @@ impl fmt::Display for PlacementReason {
 
 /// Where one candidate ended up.
 ///
-/// Every candidate has exactly one `Placement`, at its position in
-/// [`HybridPayload::placements`](super::HybridPayload::placements).
+/// Every candidate has exactly one `TierAssignment`, at its position in
+/// [`HybridPayload::assignments`](super::HybridPayload::assignments).
 ///
 /// ```
 /// use budget::{Item, model::Tier};
-/// use budget::payload::{ItemState, PayloadAssembler, PlacementReason, TierBudget};
+/// use budget::payload::{ItemState, PayloadAssembler, AssignmentReason, TierBudget};
 ///
 /// let items = [Item::builder("notes").tokens(3).tier(Tier::Linked).link("notes.md").build()?];
 /// let payload = PayloadAssembler::new(TierBudget::with_total(20_000)?).assemble_items(&items)?;
-/// let p = payload.placements()[0];
+/// let p = payload.assignments()[0];
 /// assert_eq!(p.state, ItemState::Linked);
-/// assert_eq!(p.reason, PlacementReason::Fitted { requested: Tier::Linked });
+/// assert_eq!(p.reason, AssignmentReason::Fitted { requested: Tier::Linked });
 /// assert_eq!(p.demoted_from, None);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug)]
-pub struct Placement<'a, T: ?Sized> {
+pub struct TierAssignment<'a, T: ?Sized> {
     /// The item.
     pub item: &'a T,
     /// Its index in the candidate list.
@@ -188,17 +188,17 @@ pub struct Placement<'a, T: ?Sized> {
     /// Its final state.
     pub state: ItemState,
     /// Why it is in `state`.
-    pub reason: PlacementReason,
+    pub reason: AssignmentReason,
     /// Tokens it costs in `state` (0 when omitted).
     pub tokens: u64,
     /// The most detailed tier it was demoted from, if it was ever demoted.
     pub demoted_from: Option<Tier>,
 }
 
-impl<T: ?Sized> Clone for Placement<'_, T> {
+impl<T: ?Sized> Clone for TierAssignment<'_, T> {
     fn clone(&self) -> Self {
         *self
     }
 }
 
-impl<T: ?Sized> Copy for Placement<'_, T> {}
+impl<T: ?Sized> Copy for TierAssignment<'_, T> {}
