@@ -74,7 +74,7 @@ impl PromptBudgetBuilder {
     }
     /// What every text is counted with: an exact counter (every
     /// [`TokenCounter`](crate::estimate::TokenCounter) is an [`Estimator`]) or an
-    /// estimator that does not undercount (default [`default_counter`]). An
+    /// estimator that does not undercount (default [`default_counter`](crate::prompt::default_counter)). An
     /// estimator that can undercount (such as
     /// [`NON_LATIN_SAFE_ESTIMATOR`](crate::estimate::NON_LATIN_SAFE_ESTIMATOR), up to
     /// 21% under on Markdown tables) can overflow the window; give it a
@@ -85,7 +85,7 @@ impl PromptBudgetBuilder {
         self
     }
     /// The history's share (`0.0..=1.0`) of what the fixed parts leave
-    /// (default [`DEFAULT_HISTORY_SHARE`]); retrieved items get the rest and
+    /// (default [`DEFAULT_HISTORY_SHARE`](crate::prompt::DEFAULT_HISTORY_SHARE)); retrieved items get the rest and
     /// whatever the history does not use.
     pub fn history_share(mut self, share: f64) -> Self {
         self.history_share = share;
@@ -104,7 +104,7 @@ impl PromptBudgetBuilder {
         self
     }
     /// The first line of the context message (default
-    /// [`DEFAULT_DOCUMENTS_HEADER`]).
+    /// [`DEFAULT_DOCUMENTS_HEADER`](crate::prompt::DEFAULT_DOCUMENTS_HEADER)).
     pub fn documents_header(mut self, header: impl Into<String>) -> Self {
         self.documents_header = header.into();
         self
