@@ -43,6 +43,7 @@ mod fitted;
 #[cfg(feature = "bpe")]
 mod gguf;
 mod hf_cache;
+mod margin_estimator;
 #[cfg(feature = "bpe")]
 mod merge_bpe;
 #[cfg(feature = "bpe")]
@@ -56,7 +57,6 @@ mod pre_tokenizer;
 #[cfg(feature = "bpe")]
 mod rank_bpe;
 mod ratio_estimator;
-mod scaled;
 #[cfg(feature = "bpe")]
 mod sentencepiece;
 mod shipped;
@@ -85,10 +85,10 @@ pub use exact::{ExactCounter, MAX_TOKENIZER_FILE_BYTES, TokenizerError};
 #[doc(hidden)]
 pub use feature::{FEATURE_COUNT, Feature};
 pub use hf_cache::hf_cache_file;
+pub use margin_estimator::MarginEstimator;
 pub use ollama_store::ollama_model_file;
 pub use on_demand::{CountingWork, OnDemandCounts};
 pub use ratio_estimator::RatioEstimator;
-pub use scaled::ScaledCounter;
 pub use shipped::ShippedVocabulary;
 pub use split_pattern::SplitPattern;
 #[doc(hidden)]

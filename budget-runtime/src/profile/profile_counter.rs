@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use crate::estimate::{
-    CalibratedEstimator, Encoding, Estimator, ExactCounter, ScaledCounter, TokenizerError,
+    CalibratedEstimator, Encoding, Estimator, ExactCounter, MarginEstimator, TokenizerError,
 };
 use crate::profile::{ModelProfile, TokenizerSpec};
 
@@ -187,7 +187,7 @@ fn openai(encoding: Encoding) -> ProfileCounter {
 fn scaled(margin: f64, why: &str) -> ProfileCounter {
     match ExactCounter::new(Encoding::O200kBase) {
         Ok(exact) => ProfileCounter {
-            counter: Arc::new(ScaledCounter::new(Arc::new(exact), margin)),
+            counter: Arc::new(MarginEstimator::new(Arc::new(exact), margin)),
             exact: None,
             description: format!("o200k_base x {margin} (estimate: {why})"),
         },

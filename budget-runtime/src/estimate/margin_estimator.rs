@@ -1,4 +1,4 @@
-//! [`ScaledCounter`]: another counter's count times a margin.
+//! [`MarginEstimator`]: another estimator's count times a margin.
 
 use std::sync::Arc;
 
@@ -11,20 +11,20 @@ use crate::estimate::{ContentType, Estimator};
 ///
 /// ```
 /// use std::sync::Arc;
-/// use budget::estimate::{ContentType, Estimator, RatioEstimator, ScaledCounter};
+/// use budget::estimate::{ContentType, Estimator, RatioEstimator, MarginEstimator};
 ///
-/// let scaled = ScaledCounter::new(Arc::new(RatioEstimator), 1.5);
+/// let margin = MarginEstimator::new(Arc::new(RatioEstimator), 1.5);
 /// // "abcdefgh" as prose: 8 / 4.0 = 2, times 1.5 = 3
-/// assert_eq!(scaled.estimate("abcdefgh", ContentType::Prose), 3);
-/// assert_eq!(scaled.factor(), 1.5);
+/// assert_eq!(margin.estimate("abcdefgh", ContentType::Prose), 3);
+/// assert_eq!(margin.factor(), 1.5);
 /// ```
 #[derive(Clone)]
-pub struct ScaledCounter {
+pub struct MarginEstimator {
     inner: Arc<dyn Estimator>,
     factor: f64,
 }
 
-impl ScaledCounter {
+impl MarginEstimator {
     /// `inner`'s count times `factor` (at least 1; a smaller or non-finite
     /// factor is taken as 1).
     pub fn new(inner: Arc<dyn Estimator>, factor: f64) -> Self {
@@ -42,7 +42,7 @@ impl ScaledCounter {
     }
 }
 
-impl Estimator for ScaledCounter {
+impl Estimator for MarginEstimator {
     #[allow(
         clippy::cast_possible_truncation,
         clippy::cast_sign_loss,
@@ -59,9 +59,9 @@ impl Estimator for ScaledCounter {
     }
 }
 
-impl std::fmt::Debug for ScaledCounter {
+impl std::fmt::Debug for MarginEstimator {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ScaledCounter")
+        f.debug_struct("MarginEstimator")
             .field("factor", &self.factor)
             .finish_non_exhaustive()
     }
