@@ -25,28 +25,33 @@ use crate::parallel::parallel_map;
 use crate::rank::role::{is_code, uses_only};
 use crate::rank::terms::identifiers;
 
-/// Keywords after which the next word on the line is a defined name, in
-/// the languages packed most (Python, Rust, JavaScript/TypeScript, Go,
-/// Java/Kotlin/C#, C/C++, Ruby, shell).
-const DEFINITION_KEYWORDS: &[&str] = &[
-    "class",
-    "def",
-    "enum",
-    "fn",
-    "fun",
-    "func",
-    "function",
-    "interface",
-    "macro_rules!",
-    "mod",
-    "module",
-    "record",
-    "struct",
-    "trait",
-    "type",
-    "typedef",
-    "union",
-];
+/// Whether `word` is a keyword after which the next word on the line is a
+/// defined name, in the languages packed most (Python, Rust,
+/// JavaScript/TypeScript, Go, Java/Kotlin/C#, C/C++, Ruby, shell).
+fn is_definition_keyword(word: &str) -> bool {
+    // A `match` compiles to a switch on the length before any comparison:
+    // this runs on every word of every source file.
+    matches!(
+        word,
+        "class"
+            | "def"
+            | "enum"
+            | "fn"
+            | "fun"
+            | "func"
+            | "function"
+            | "interface"
+            | "macro_rules!"
+            | "mod"
+            | "module"
+            | "record"
+            | "struct"
+            | "trait"
+            | "type"
+            | "typedef"
+            | "union"
+    )
+}
 
 /// File stems that name their folder rather than themselves.
 const FOLDER_STEMS: &[&str] = &["__init__", "__main__", "index", "lib", "main", "mod"];
@@ -67,7 +72,7 @@ pub fn definitions<'t>(path: &'t str, text: &'t str) -> Vec<&'t str> {
     for line in text.lines() {
         let mut words = line.split_whitespace();
         while let Some(word) = words.next() {
-            if !DEFINITION_KEYWORDS.contains(&word) {
+            if !is_definition_keyword(word) {
                 continue;
             }
             let Some(mut next) = words.next() else {

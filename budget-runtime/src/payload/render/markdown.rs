@@ -287,15 +287,14 @@ impl Render for Markdown {
 
 /// The longest run of consecutive backticks in `text`.
 pub(crate) fn longest_backtick_run(text: &str) -> usize {
+    // Jumps from backtick to backtick (`find` searches with memchr): most
+    // contents hold few or none, and every fragment costed scans its content.
     let mut longest = 0;
-    let mut current = 0;
-    for byte in text.bytes() {
-        if byte == b'`' {
-            current += 1;
-            longest = longest.max(current);
-        } else {
-            current = 0;
-        }
+    let mut rest = text;
+    while let Some(start) = rest.find('`') {
+        let run = rest[start..].bytes().take_while(|&b| b == b'`').count();
+        longest = longest.max(run);
+        rest = &rest[start + run..];
     }
     longest
 }
@@ -428,6 +427,16 @@ mod tests {
         assert_eq!(fence_for("a `b` c"), "```");
         assert_eq!(fence_for("```rust\n```"), "````");
         assert_eq!(fence_for("x ````` y"), "``````");
+    }
+
+    #[test]
+    fn the_longest_run_is_found_anywhere() {
+        assert_eq!(longest_backtick_run(""), 0);
+        assert_eq!(longest_backtick_run("no ticks"), 0);
+        assert_eq!(longest_backtick_run("`"), 1);
+        assert_eq!(longest_backtick_run("a``b```c`"), 3);
+        assert_eq!(longest_backtick_run("````é``ü"), 4);
+        assert_eq!(longest_backtick_run("é``ü`````"), 5);
     }
 
     #[test]
