@@ -411,19 +411,69 @@ static CAP_ESTIMATOR: budget_runtime::estimate::CalibratedEstimator =
 /// five let more of the files that matter in (outlined or whole) without
 /// fewer changed lines shown; giving the best files' outlines room before
 /// any file goes whole carried more files but showed fewer changed
-/// lines, so files still go whole first, in rank order.
+/// lines, so files still go whole first, in rank order, up to
+/// [`WHOLE_PERCENT`] of RAW.
 fn outline_room(text: &str, rank: usize, raw_cap: u64) -> usize {
-    let share = match rank {
-        0 => raw_cap.saturating_mul(4),
-        rank if rank < outline::FULL_ROOM_RANKS => raw_cap,
-        _ => raw_cap / 6,
-    };
+    let share = room_tokens(rank, raw_cap);
     let tokens = CAP_ESTIMATOR.estimate(text, ContentType::Code).max(1);
     let bytes = u64::try_from(text.len())
         .unwrap_or(u64::MAX)
         .saturating_mul(share)
         / tokens;
     usize::try_from(bytes).unwrap_or(usize::MAX)
+}
+
+/// The share of RAW's limit, in percent, that whole files may fill in
+/// rank order before the files ranked past the best five that are larger
+/// than their outline's room start as that outline. Measured with
+/// `scripts/localize.py` (changed files whole or outlined / changed hunks
+/// shown): on its tuning repositories 60% / 64.1% without the share, 62% /
+/// 64.6% with it; capping the best five too moved more files (68%) but
+/// showed fewer hunks on the held-out repositories (Rust 58% → 44%).
+pub(crate) const WHOLE_PERCENT: u64 = 85;
+
+/// For each file (by position in `texts`), whether it may go whole: in
+/// rank order, the files that match fill at most [`WHOLE_PERCENT`] of
+/// RAW's limit (`raw_limit` tokens, at a best-guess estimate); past that,
+/// a file ranked after the best [`outline::FULL_ROOM_RANKS`] that has a
+/// SKELETON form and is larger than its outline's room starts as that form
+/// (a smaller one is worth more whole).
+fn whole_files(
+    texts: &[(&str, &str)],
+    ranked: &[usize],
+    matches: &[bool],
+    forms: &[Option<Form>],
+    raw_limit: u64,
+) -> Vec<bool> {
+    let limit = raw_limit / 100 * WHOLE_PERCENT;
+    let raw_cap = raw_limit / 4;
+    let mut whole = vec![true; texts.len()];
+    let mut used = 0u64;
+    for (rank, &position) in ranked.iter().enumerate() {
+        if !matches[position] {
+            continue;
+        }
+        let tokens = CAP_ESTIMATOR.estimate(texts[position].1, ContentType::Code);
+        if used.saturating_add(tokens) <= limit {
+            used += tokens;
+        } else if rank >= outline::FULL_ROOM_RANKS
+            && forms[position].is_some()
+            && tokens > room_tokens(rank, raw_cap)
+        {
+            whole[position] = false;
+        }
+    }
+    whole
+}
+
+/// The room for the outline of the file ranked `rank`, in tokens (see
+/// [`outline_room`]).
+fn room_tokens(rank: usize, raw_cap: u64) -> u64 {
+    match rank {
+        0 => raw_cap.saturating_mul(4),
+        rank if rank < outline::FULL_ROOM_RANKS => raw_cap,
+        _ => raw_cap / 6,
+    }
 }
 
 /// The files as items.
@@ -453,7 +503,7 @@ fn items(
     budget: u64,
 ) -> Items {
     let raw_cap = TierBudget::with_total(budget).map_or(u64::MAX, |b| b.effective(Tier::Raw) / 4);
-    let (scores, matches, forms, query) = {
+    let (scores, matches, forms, whole, query) = {
         let texts: Vec<(&str, &str)> = scan
             .texts()
             .filter_map(|(label, file)| Some((label, file.text.as_deref()?)))
@@ -484,9 +534,16 @@ fn items(
             room: &room,
         };
         let forms = outline::forms(&texts, &ranked, budget, &mut outlines, &focus);
-        (ranking.scores, ranking.matches, forms, query)
+        let whole = whole_files(
+            &texts,
+            &ranked,
+            &ranking.matches,
+            &forms,
+            raw_cap.saturating_mul(4),
+        );
+        (ranking.scores, ranking.matches, forms, whole, query)
     };
-    let mut ranked = scores.iter().zip(&matches).zip(forms);
+    let mut ranked = scores.iter().zip(&matches).zip(forms).zip(whole);
     let mut items = Vec::new();
     let mut file_of_item = Vec::new();
     let mut shown_in_full = HashMap::new();
@@ -497,18 +554,20 @@ fn items(
         let Some(text) = text_file.text.take() else {
             continue;
         };
-        let Some(((&score, &matches), form)) = ranked.next() else {
+        let Some((((&score, &matches), form), whole)) = ranked.next() else {
             continue;
         };
         let lines = text.lines().count();
-        // Without a query, a file that would take more than a quarter of
-        // RAW starts as its skeleton, so that one large file does not crowd
-        // out the rest of an overview. (With a query the files that match
-        // are wanted whole: the cap cost 11 points of changed files in RAW
-        // for 4 more in RAW or SKELETON, in scripts/localize.py.)
-        let capped = query.is_none()
-            && form.is_some()
-            && CAP_ESTIMATOR.estimate(&text, text_file.content_type) > raw_cap;
+        // A file past the whole files' share of RAW starts as its
+        // skeleton; so does, without a query, a file that would take more
+        // than a quarter of RAW, so that one large file does not crowd out
+        // the rest of an overview. (With a query the files that match are
+        // wanted whole: that cap cost 11 points of changed files in RAW for
+        // 4 more in RAW or SKELETON, in scripts/localize.py.)
+        let capped = !whole
+            || query.is_none()
+                && form.is_some()
+                && CAP_ESTIMATOR.estimate(&text, text_file.content_type) > raw_cap;
         let description = description(&text);
         let mut builder = Item::builder(text)
             .tokens(text_file.tokens)
@@ -541,5 +600,49 @@ fn items(
         items,
         file_of_item,
         shown_in_full,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn whole_files_fill_their_share_then_later_large_files_start_outlined() {
+        // Eight large files of the same size, one small one ranked last.
+        let large = "let value = compute(first, second);\n".repeat(200);
+        let small = "fn f() {}\n";
+        let mut texts: Vec<(&str, &str)> = (0..8).map(|_| ("a.rs", large.as_str())).collect();
+        texts.push(("b.rs", small));
+        let each = CAP_ESTIMATOR.estimate(&large, ContentType::Code);
+        // Whole files may fill 85% of a limit of ten large files: eight and
+        // a half, so all eight fit and none is capped.
+        let ranked: Vec<usize> = (0..texts.len()).collect();
+        let matches = vec![true; texts.len()];
+        let forms: Vec<Option<Form>> = texts
+            .iter()
+            .map(|_| Some(Form::Skeleton("fn f();".to_owned())))
+            .collect();
+        let whole = whole_files(&texts, &ranked, &matches, &forms, each * 10);
+        assert!(whole.iter().all(|&w| w), "{whole:?}");
+        // A limit of five large files: 85% holds four. The fifth is among
+        // the best five and may still go whole; the sixth to eighth start
+        // as outlines; the small file stays whole (smaller than its room).
+        let whole = whole_files(&texts, &ranked, &matches, &forms, each * 5);
+        assert_eq!(
+            whole,
+            [true, true, true, true, true, false, false, false, true]
+        );
+        // A file without a SKELETON form is never capped, nor one that
+        // does not match the query.
+        let mut no_form = forms;
+        no_form[6] = None;
+        let mut no_match = matches.clone();
+        no_match[7] = false;
+        let whole = whole_files(&texts, &ranked, &no_match, &no_form, each * 5);
+        assert_eq!(
+            whole,
+            [true, true, true, true, true, false, true, true, true]
+        );
     }
 }

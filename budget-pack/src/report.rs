@@ -225,10 +225,13 @@ fn reason(reason: AssignmentReason, at_least: bool) -> String {
             needed,
             limit,
         } if at_least => format!("too large for {tier}: at least {needed} tokens, limit {limit}"),
-        // Only the cap on one file's share of RAW asks for SKELETON.
+        // Only the caps on whole files ask for SKELETON.
         AssignmentReason::Fitted {
             requested: Tier::Skeleton,
-        } => "fits SKELETON (without a query, a file over a quarter of RAW's limit starts as its skeleton)".to_owned(),
+        } => format!(
+            "fits SKELETON (a file starts as its skeleton past the whole files' share, {}% of RAW's limit in rank order, or, without a query, when it would take over a quarter of RAW)",
+            crate::pack::WHOLE_PERCENT
+        ),
         other => other.to_string(),
     }
 }
