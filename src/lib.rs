@@ -1,9 +1,10 @@
 //! Token budgets for LLM context windows: describe your context items, give
 //! them a budget in tokens, and select, order, render or compact what fits.
 //!
-//! `budget` is the facade over `budget-runtime` (budgets, estimation, the
-//! selection pipeline, payload assembly, compaction, budget contracts) and
-//! `budget-derive` (`#[derive(ContextItem)]` and [`budget!`]).
+//! `budget` is the facade over `budget-runtime` (budgets, counting, the
+//! selection pipeline, payload assembly), `budget-prompt` (chat messages,
+//! model profiles, compaction, whole prompts) and `budget-derive`
+//! (`#[derive(ContextItem)]` and [`budget!`]).
 //!
 //! # Quick start
 //!
@@ -83,13 +84,11 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
 
+pub use budget_prompt::{chat, compact, profile, prompt};
 pub use budget_runtime::{
     ContextBudget, ContextItem, ContextKind, Estimator, Item, ItemBuilder, Pipeline, Selection,
 };
-pub use budget_runtime::{
-    chat, compact, estimate, file, model, payload, pipeline, placer, profile, prompt, scorer,
-    slicer,
-};
+pub use budget_runtime::{estimate, file, model, payload, pipeline, placer, scorer, slicer};
 
 /// Budget contracts of prompt pipelines: the `budget-contract` crate.
 #[cfg(feature = "contract")]

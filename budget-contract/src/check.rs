@@ -120,7 +120,8 @@ pub(crate) struct Budget {
 /// The terms of one `call_model` step, in tokens.
 ///
 /// ```
-/// use budget::contract::{ContractTerms, StepReport};
+/// use budget::contract::StepReport;
+/// use budget::model::ContractTerms;
 ///
 /// let step = StepReport::new("answer", ContractTerms { max_context_tokens: 900, context_window: 800, ..Default::default() });
 /// assert_eq!(step.headroom(), -100);
@@ -168,7 +169,8 @@ impl StepReport {
 /// A validated pipeline's step terms before the policy is applied.
 ///
 /// ```
-/// use budget::contract::{ContractTerms, Evaluation, Policy, StepReport};
+/// use budget::contract::{Evaluation, Policy, StepReport};
+/// use budget::model::ContractTerms;
 ///
 /// let over = ContractTerms { max_context_tokens: 900, max_output_tokens: 10, context_window: 800, ..Default::default() };
 /// let evaluation = Evaluation::new("p", "p.yaml", Policy::AutoClamp, 900, vec![StepReport::new("answer", over)]);

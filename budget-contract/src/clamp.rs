@@ -37,7 +37,8 @@ impl fmt::Display for ClampedSetting {
 /// written).
 ///
 /// ```
-/// use budget::contract::{ClampedSetting, ContractTerms, StepReport, clamp_steps};
+/// use budget::contract::{ClampedSetting, StepReport, clamp_steps};
+/// use budget::model::ContractTerms;
 ///
 /// let terms = ContractTerms { fixed_prompt_tokens: 100, max_context_tokens: 900, max_output_tokens: 200, context_window: 1_000, ..Default::default() };
 /// let mut steps = vec![StepReport::new("answer", terms)];

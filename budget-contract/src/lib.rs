@@ -1,9 +1,9 @@
 //! Budget contracts: every model call of a pipeline must satisfy
 //! `fixed prompt + history + context + output + safety margin <= context window`.
 //!
-//! The terms themselves ([`ContractTerms`]) and history trimming
-//! ([`trim_history`]) are budget vocabulary of `budget-runtime`, re-exported
-//! here. This crate is the checker: it reads pipelines in the LocalAI-RAG format
+//! The terms themselves (`budget::model::ContractTerms`) are budget
+//! vocabulary of `budget-runtime`, which `budget!` checks at compile time.
+//! This crate is the checker: it reads pipelines in the LocalAI-RAG format
 //! (`YAMLpipeline` / `YAMLpipelines`, `extends`, steps with `id` and
 //! `action`), model configs (JSON) and prompt files, all through bounded
 //! reads of regular files ([`MAX_CONFIG_FILE_BYTES`]), checks every
@@ -12,8 +12,7 @@
 //! ([`PipelineReport`], JSON via serde) and caches results by a SHA-256
 //! content hash.
 
-pub use budget_runtime::compact::trim_history;
-pub use budget_runtime::model::{ContractTerms, ContractViolation, DEFAULT_SAFETY_MARGIN_TOKENS};
+use budget_runtime::model::{ContractTerms, ContractViolation, DEFAULT_SAFETY_MARGIN_TOKENS};
 
 mod cache;
 mod check;

@@ -2,8 +2,8 @@
 //! `renamed` (a dev-dependency alias) and no `budget` crate at all, so any
 //! generated path hard-coded to `::budget` fails to compile here.
 
-use renamed::contract::ContractTerms;
 use renamed::estimate::ContentType;
+use renamed::model::ContractTerms;
 use renamed::payload::TierBudget;
 use renamed::{ContextBudget, ContextItem, ContextKind, Estimator, budget};
 

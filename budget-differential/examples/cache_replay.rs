@@ -32,10 +32,10 @@
 
 use std::collections::HashSet;
 
-use budget_runtime::chat::{Message, Role, ToolCall, ToolDefinition};
-use budget_runtime::compact::{SummarizerError, SummaryRequest};
+use budget_prompt::chat::{Message, Role, ToolCall, ToolDefinition};
+use budget_prompt::compact::{SummarizerError, SummaryRequest};
+use budget_prompt::prompt::{ContextPosition, PromptBudget, Turn};
 use budget_runtime::estimate::{Encoding, ExactCounter};
-use budget_runtime::prompt::{ContextPosition, PromptBudget, Turn};
 use budget_runtime::{ContextItem, Item};
 use serde_json::Value;
 
@@ -178,7 +178,7 @@ fn replay(
 ) -> Result<(), Error> {
     let counter = || ExactCounter::new(Encoding::O200kBase);
     let fixed = {
-        let format = budget_runtime::chat::ChatFormat::openai(Encoding::O200kBase);
+        let format = budget_prompt::chat::ChatFormat::openai(Encoding::O200kBase);
         let c = counter()?;
         format.message_tokens(&Message::system(system), &c)
             + format.reply_priming

@@ -49,8 +49,8 @@ use ::async_openai::types::chat::{
 use serde_json::Value;
 use thiserror::Error;
 
-use budget_runtime::chat::{Message, Role, ToolCall, ToolDefinition};
-use budget_runtime::prompt::Turn;
+use budget_prompt::chat::{Message, Role, ToolCall, ToolDefinition};
+use budget_prompt::prompt::Turn;
 
 /// A part of an `async-openai` request that has no counterpart here, so
 /// converting it would lose what the model sees.
@@ -399,7 +399,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use budget_runtime::chat::ToolParameter;
+    use budget_prompt::chat::ToolParameter;
 
     fn weather() -> ToolDefinition {
         ToolDefinition::new("get_current_weather", "Get the current weather")

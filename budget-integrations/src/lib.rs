@@ -3,7 +3,7 @@
 //!
 //! | feature | module | converts |
 //! |---|---|---|
-//! | `async-openai` | [`async_openai`] (with the feature) | `async-openai`'s chat request types to and from [`Message`](budget_runtime::chat::Message) and [`ToolDefinition`](budget_runtime::chat::ToolDefinition) |
+//! | `async-openai` | [`async_openai`] (with the feature) | `async-openai`'s chat request types to and from [`Message`](budget_prompt::chat::Message) and [`ToolDefinition`](budget_prompt::chat::ToolDefinition) |
 //!
 //! Most users reach them through the facade: `budget::integrations::…`,
 //! with the facade's feature of the same name.

@@ -31,16 +31,12 @@
 )]
 #![warn(missing_docs)]
 
-pub mod chat;
-pub mod compact;
 pub mod estimate;
 pub mod file;
 pub mod model;
 pub mod payload;
 pub mod pipeline;
 pub mod placer;
-pub mod profile;
-pub mod prompt;
 pub mod scorer;
 pub mod slicer;
 

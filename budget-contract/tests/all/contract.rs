@@ -11,12 +11,12 @@ use std::time::Duration;
 
 use budget_contract::ContractError;
 use budget_contract::{
-    CacheStatus, Checker, ClampedSetting, ContractCache, ContractTerms, Evaluation, ModelConfig,
-    PipelineConfig, PipelineLoader, PipelineReport, Policy, PromptStore, StepReport, check_paths,
-    parse_policy_var,
+    CacheStatus, Checker, ClampedSetting, ContractCache, Evaluation, ModelConfig, PipelineConfig,
+    PipelineLoader, PipelineReport, Policy, PromptStore, StepReport, check_paths, parse_policy_var,
 };
 use budget_runtime::estimate::{RatioEstimator, TokenCounter};
 use budget_runtime::file::ReadError;
+use budget_runtime::model::ContractTerms;
 use proptest::prelude::*;
 
 /// A temporary LocalAI-RAG-like project: `pipelines/`, `prompts/`, `config.json`.

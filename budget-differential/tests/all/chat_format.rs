@@ -1,8 +1,8 @@
 //! The chat format against the OpenAI cookbook's published numbers and
 //! against `tiktoken-rs`'s `num_tokens_from_messages` (feature `tiktoken`).
 
-use budget_runtime::chat::{ChatFormat, ToolDefinition, ToolParameter};
-use budget_runtime::chat::{Message, ToolCall};
+use budget_prompt::chat::{ChatFormat, ToolDefinition, ToolParameter};
+use budget_prompt::chat::{Message, ToolCall};
 use budget_runtime::estimate::{Encoding, ExactCounter};
 use proptest::prelude::*;
 

@@ -10,11 +10,11 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
-use budget_runtime::chat::{Message, Role, ToolCall, ToolDefinition, ToolParameter};
-use budget_runtime::compact::{SummarizerError, SummaryRequest};
+use budget_prompt::chat::{Message, Role, ToolCall, ToolDefinition, ToolParameter};
+use budget_prompt::compact::{SummarizerError, SummaryRequest};
+use budget_prompt::profile::{ModelRegistry, TokenizerSpec};
+use budget_prompt::prompt::{PromptBudget, Turn};
 use budget_runtime::estimate::{ExactCounter, SplitPattern, TokenCounter};
-use budget_runtime::profile::{ModelRegistry, TokenizerSpec};
-use budget_runtime::prompt::{PromptBudget, Turn};
 use budget_runtime::{ContextItem, Item};
 
 fn references() -> PathBuf {
@@ -245,7 +245,7 @@ fn template_framing_counts_match_the_reference() {
     // One message framed by each template, counted piecewise by the
     // library's ChatFormat, equals the reference count of the rendering.
     let llama = ExactCounter::from_file(&references().join("files/llama3.tiktoken"), None).unwrap();
-    let format = budget_runtime::chat::ChatTemplate::Llama3.format(&llama);
+    let format = budget_prompt::chat::ChatTemplate::Llama3.format(&llama);
     let message = Message::user("Hello there, how are you?");
     let text = "<|start_header_id|>user<|end_header_id|>\n\nHello there, how are you?<|eot_id|>";
     let specials = ["<|start_header_id|>", "<|end_header_id|>", "<|eot_id|>"];
@@ -256,7 +256,7 @@ fn template_framing_counts_match_the_reference() {
     assert_eq!(llama.count_tokens("\n\n"), 1);
 
     let qwen = ExactCounter::from_file(&references().join("files/qwen.tiktoken"), None).unwrap();
-    let format = budget_runtime::chat::ChatTemplate::ChatMl.format(&qwen);
+    let format = budget_prompt::chat::ChatTemplate::ChatMl.format(&qwen);
     let text = "<|im_start|>user\nHello there, how are you?<|im_end|>\n";
     assert_eq!(
         format.message_tokens(&message, &qwen),
@@ -317,7 +317,7 @@ print(len(tok.encode_chat_completion(req).tokens))
         .unwrap();
 
     let tekken = ExactCounter::from_file(&file, None).unwrap();
-    let format = budget_runtime::chat::ChatTemplate::Mistral.format(&tekken);
+    let format = budget_prompt::chat::ChatTemplate::Mistral.format(&tekken);
     let messages = [
         Message::system(texts[0]),
         Message::user(texts[1]),

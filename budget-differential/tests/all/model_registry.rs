@@ -7,7 +7,7 @@
 
 use std::path::PathBuf;
 
-use budget_runtime::profile::ModelRegistry;
+use budget_prompt::profile::ModelRegistry;
 
 /// (model, why ours differs from LiteLLM's figure).
 const KNOWN_DIFFERENCES: &[(&str, &str)] = &[

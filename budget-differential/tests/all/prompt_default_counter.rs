@@ -4,10 +4,10 @@
 //! calibrated estimate undercounts most (Markdown tables, JSON, rare
 //! characters).
 
+use budget_prompt::chat::Message;
+use budget_prompt::compact::{SummarizerError, SummaryRequest};
+use budget_prompt::prompt::{PromptBudget, Turn};
 use budget_runtime::Item;
-use budget_runtime::chat::Message;
-use budget_runtime::compact::{SummarizerError, SummaryRequest};
-use budget_runtime::prompt::{PromptBudget, Turn};
 
 use crate::chat_format::reference;
 

@@ -5,8 +5,8 @@ use crate::estimate::{ContentType, Estimator};
 
 /// The one default counter of the library: `Item::build`,
 /// `#[derive(ContextItem)]` without an `estimator`, the
-/// [`PayloadAssembler`](crate::payload::PayloadAssembler), the
-/// [`PromptBudget`](crate::prompt::PromptBudget) and the contract checker
+/// [`PayloadAssembler`](crate::payload::PayloadAssembler),
+/// `budget::prompt::PromptBudget` and the contract checker
 /// all count with it, so a text gets the same number through each.
 ///
 /// * With the `o200k` feature (on by default in `context-budget`): exact

@@ -166,7 +166,8 @@ impl ExactCounter {
     /// tokenizer of a known format or uses a component this reader does not
     /// support (named in the message: the count would not be exact),
     /// [`TokenizerError::UnknownPattern`] if a rank file's pattern is neither
-    /// given nor identified.
+    /// given nor identified, [`TokenizerError::NotCompiledFormat`] without
+    /// the `bpe` feature.
     ///
     /// ```no_run
     /// use budget::estimate::{ExactCounter, SplitPattern, TokenCounter};
@@ -174,15 +175,26 @@ impl ExactCounter {
     /// assert_eq!(llama3.count_tokens("hello world"), 2);
     /// # Ok::<(), budget::estimate::TokenizerError>(())
     /// ```
-    #[cfg(feature = "bpe")]
     pub fn from_file(path: &Path, pattern: Option<SplitPattern>) -> Result<Self, TokenizerError> {
-        let name = path
-            .file_name()
-            .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-        if starts_with_gguf_magic(path)? {
-            return Ok(Self::file(name, crate::estimate::gguf::read(path)?));
+        #[cfg(feature = "bpe")]
+        {
+            let name = path
+                .file_name()
+                .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+            if starts_with_gguf_magic(path)? {
+                return Ok(Self::file(name, crate::estimate::gguf::read(path)?));
+            }
+            Self::parse(name, &read_bounded(path)?, pattern, path)
         }
-        Self::parse(name, &read_bounded(path)?, pattern, path)
+        #[cfg(not(feature = "bpe"))]
+        {
+            let _ = pattern;
+            Err(TokenizerError::NotCompiledFormat {
+                path: path.to_path_buf(),
+                format: "tokenizer file",
+                feature: "bpe",
+            })
+        }
     }
 
     /// A counter for the contents of a tokenizer file already in memory (a

@@ -7,7 +7,7 @@ use crate::estimate::{ContentType, Estimator};
 /// Counts with `inner` and multiplies by `factor`, rounding up: the
 /// estimate for a model whose own tokenizer is not at hand, with a factor
 /// that covers the measured worst case (see
-/// [`TokenizerSpec`](crate::profile::TokenizerSpec)).
+/// `budget::profile::TokenizerSpec`).
 ///
 /// ```
 /// use std::sync::Arc;

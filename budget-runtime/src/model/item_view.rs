@@ -1,5 +1,5 @@
 //! [`ItemView`]: another item seen with its own token count and pin, every
-//! other accessor forwarded (crate-internal).
+//! other accessor forwarded.
 
 use std::borrow::Cow;
 
@@ -8,10 +8,24 @@ use crate::model::{ContextItem, ContextKind, MetadataValueRef, TagList, Tier, Ti
 
 /// `inner` with `tokens` and `pinned` replaced: a group seen as one
 /// candidate, a member pinned with its group, an item counted by another
-/// counter.
-pub(crate) struct ItemView<'a> {
+/// counter before a pipeline run.
+///
+/// ```
+/// use budget::{ContextBudget, ContextItem, Item, Pipeline, model::ItemView};
+///
+/// let items = [Item::builder("counted by the model's own tokenizer").tokens(9).build()?];
+/// let recounted: Vec<ItemView<'_>> =
+///     items.iter().map(|item| ItemView { inner: item, tokens: 12, pinned: false }).collect();
+/// let selection = Pipeline::builder().build().run(&recounted, &ContextBudget::new(100, 100)?)?;
+/// assert_eq!(selection.tokens(), 12);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct ItemView<'a> {
+    /// The item every other accessor forwards to.
     pub inner: &'a dyn ContextItem,
+    /// The tokens this view reports.
     pub tokens: u64,
+    /// Whether this view is pinned.
     pub pinned: bool,
 }
 

@@ -23,7 +23,7 @@ pub use content_parts::{
 };
 pub use context_item::ContextItem;
 pub use item::{Item, ItemBuilder, ItemError};
-pub(crate) use item_view::ItemView;
+pub use item_view::ItemView;
 pub use metadata::{AsMetadataValue, MetadataMap, MetadataValue, MetadataValueRef};
 pub(crate) use score_order::descending_key;
 pub use score_order::descending_score;

@@ -5,7 +5,7 @@
 //! | content | scorer | why |
 //! |---|---|---|
 //! | retrieved documents with a similarity (`#[context(score)]`) | [`RelevanceScorer`] (the pipeline default) | ranks by the retriever's score; items without one fall back to recency |
-//! | chat history | none: give it to [`PromptBudget`](crate::prompt::PromptBudget), which compacts it; in a pipeline, [`RecencyScorer`] with tool calls grouped ([`ContextItem::group`]) | the newest turns matter most, and calls must keep their results |
+//! | chat history | none: give it to `budget::prompt::PromptBudget`, which compacts it; in a pipeline, [`RecencyScorer`] with tool calls grouped ([`ContextItem::group`]) | the newest turns matter most, and calls must keep their results |
 //! | files of a repository | [`PriorityScorer`], [`KindScorer`] or [`TagScorer`], combined with [`CompositeScorer`] | files carry no similarity; the caller's priorities and kinds do |
 //!
 //! Scorers see the whole candidate list at once, so rank-based scorers sort

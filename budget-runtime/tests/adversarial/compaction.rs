@@ -5,9 +5,9 @@
 use std::borrow::Cow;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use budget_runtime::chat::{Message, Role, ToolCall};
-use budget_runtime::compact::SummarizerError;
-use budget_runtime::compact::{
+use budget::chat::{Message, Role, ToolCall};
+use budget::compact::SummarizerError;
+use budget::compact::{
     CompactionConfig, CompactionOutcome, Compactor, FailurePolicy, PromptTokens, SummaryRequest,
     SummarySource,
 };

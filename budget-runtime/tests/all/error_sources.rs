@@ -4,10 +4,10 @@
 
 use std::error::Error;
 
-use budget_runtime::compact::{CompactionError, SummarizerError};
+use budget::compact::{CompactionError, SummarizerError};
+use budget::prompt::PromptError;
 use budget_runtime::model::ContextBudgetError;
 use budget_runtime::pipeline::PipelineError;
-use budget_runtime::prompt::PromptError;
 use budget_runtime::slicer::SliceError;
 
 /// The messages of `error` and of every error in its `source()` chain.

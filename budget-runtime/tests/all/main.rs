@@ -10,8 +10,6 @@ mod accuracy;
 mod corpus;
 
 mod audit_regressions;
-mod chat_wire;
-mod compaction_properties;
 mod error_sources;
 mod estimate_corpus;
 mod exact_on_demand;
@@ -21,7 +19,5 @@ mod payload_props;
 mod pipeline_edge_cases;
 mod pipeline_groups;
 mod pipeline_properties;
-mod prompt_budget;
-mod prompt_session;
 mod serde_roundtrip;
 mod upper_bound;
