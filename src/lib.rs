@@ -191,7 +191,7 @@ macro_rules! budget {
 /// | `priority` | an integer or `Option` of one (`IntegerField`) | `priority()` |
 /// | `tags` | a `Vec`, array, slice or set of strings ([`TagList`]) | `tags()` |
 /// | `hint` | `f64` or `Option<f64>` | `relevance_hint()` |
-/// | `metadata` | a `HashMap` or `BTreeMap` of string to value ([`MetadataMap`]) | `metadata(key)` |
+/// | `metadata` | a `HashMap` or `BTreeMap` with `str`-like keys and `String`, `&str`, `f64`, `i64`, `bool` or [`MetadataValue`](model::MetadataValue) values, or an `Option` of one | `metadata(key)` |
 /// | `link` | a path or URL, optional (`OptionalTextField`) | `link()` |
 /// | `description` | a one-line description, optional | `description()` |
 /// | `skeleton` | the item's outline without bodies, optional; empty is none (`OptionalTextField`) | `skeleton()` |
@@ -340,7 +340,6 @@ macro_rules! budget {
 /// [`Tier`]: model::Tier
 /// [`Timestamp`]: model::Timestamp
 /// [`TagList`]: model::TagList
-/// [`MetadataMap`]: model::MetadataMap
 /// [`ratio_estimate_parts`]: model::ratio_estimate_parts
 /// [`estimate_parts`]: model::estimate_parts
 /// [`join_parts`]: model::join_parts

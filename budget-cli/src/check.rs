@@ -124,18 +124,19 @@ fn table(reports: &[PipelineReport]) -> String {
             "headroom"
         );
         for s in &report.steps {
+            let t = &s.terms;
             let _ = writeln!(
                 out,
                 "  {:<24} {:>7} {:>8} {:>8} {:>7} {:>7} {:>8} {:>8} {:>9}",
                 s.id,
-                s.fixed_prompt_tokens,
-                s.history_tokens,
-                s.context_tokens,
-                s.output_tokens,
-                s.safety_margin_tokens,
-                s.total,
-                s.window,
-                s.headroom
+                t.fixed_prompt_tokens,
+                t.max_history_tokens,
+                t.max_context_tokens,
+                t.max_output_tokens,
+                t.safety_margin_tokens,
+                s.total(),
+                t.context_window,
+                s.headroom()
             );
         }
         for c in &report.clamps {
@@ -146,7 +147,9 @@ fn table(reports: &[PipelineReport]) -> String {
             let _ = writeln!(
                 out,
                 "  clamped {}{step}: {} -> {}",
-                c.kind, c.before, c.after
+                c.setting.name(),
+                c.before,
+                c.after
             );
         }
         if let Some(error) = &report.error {

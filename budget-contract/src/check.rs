@@ -135,6 +135,28 @@ pub struct StepReport {
     pub terms: ContractTerms,
 }
 
+/// The JSON of a step: `id`, the five terms (`fixed_prompt_tokens`,
+/// `history_tokens`, `context_tokens`, `output_tokens`,
+/// `safety_margin_tokens`), their `total`, the `window` and the `headroom`,
+/// all in tokens.
+impl serde::Serialize for StepReport {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let t = &self.terms;
+        let mut row = serializer.serialize_struct("StepReport", 9)?;
+        row.serialize_field("id", &self.id)?;
+        row.serialize_field("fixed_prompt_tokens", &t.fixed_prompt_tokens)?;
+        row.serialize_field("history_tokens", &t.max_history_tokens)?;
+        row.serialize_field("context_tokens", &t.max_context_tokens)?;
+        row.serialize_field("output_tokens", &t.max_output_tokens)?;
+        row.serialize_field("safety_margin_tokens", &t.safety_margin_tokens)?;
+        row.serialize_field("total", &self.total())?;
+        row.serialize_field("window", &t.context_window)?;
+        row.serialize_field("headroom", &self.headroom())?;
+        row.end()
+    }
+}
+
 impl StepReport {
     /// A step's terms.
     pub fn new(id: impl Into<String>, terms: ContractTerms) -> Self {

@@ -7,8 +7,10 @@ use std::fmt;
 
 use crate::{ContractError, ContractTerms, StepReport};
 
-/// A setting that auto-clamping may reduce.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// A setting that auto-clamping may reduce; serialized as its
+/// configuration key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum ClampedSetting {
     /// The pipeline-wide `max_context_tokens`, reduced first.
@@ -48,10 +50,14 @@ impl fmt::Display for ClampedSetting {
 /// assert_eq!(steps[0].terms.total(), Some(1_000));
 /// # Ok::<(), budget::contract::ContractError>(())
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+///
+/// Serializes (JSON) as `kind` (the setting's key), `step`, `before` and
+/// `after`; the reason is in its `Display`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[non_exhaustive]
 pub struct Clamp {
     /// The setting reduced.
+    #[serde(rename = "kind")]
     pub setting: ClampedSetting,
     /// The step whose output limit was reduced; `None` for the
     /// pipeline-wide `max_context_tokens`.
@@ -61,6 +67,7 @@ pub struct Clamp {
     /// Its value after, in tokens (> 0).
     pub after: u64,
     /// Why, with the numbers.
+    #[serde(skip)]
     pub reason: String,
 }
 

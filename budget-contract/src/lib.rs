@@ -45,7 +45,7 @@ pub use {
     policy::{POLICY_ENV_VAR, Policy, parse_policy_var, policy_from_env},
     prompts::{DEFAULT_PROMPTS_DIR, Prompt, PromptFileError, PromptStore},
     read::{MAX_CONFIG_FILE_BYTES, read_config_file},
-    report::{ClampRow, PipelineReport, StepRow},
+    report::PipelineReport,
     source::{SourceLocation, Sourced},
     template::{TemplateError, render_empty},
     typo::{CALL_MODEL, CALL_MODEL_KEYS, MAX_TYPO_DISTANCE, PIPELINE_KEYS, SETTINGS_KEYS, Typo},

@@ -5,7 +5,9 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
-use crate::{Checker, ContractError, ContractReport, FailureKind, PipelineConfig, StepReport};
+use crate::{
+    Checker, Clamp, ContractError, ContractReport, FailureKind, PipelineConfig, StepReport,
+};
 
 /// The outcome of checking one pipeline. Serializes (JSON) with exactly the
 /// fields `name`, `ok`, `error` (only when not ok),
@@ -48,10 +50,10 @@ pub struct PipelineReport {
     /// `max_context_tokens` after clamping; `None` when not ok.
     pub max_context_tokens_after: Option<u64>,
     /// The clamps made (auto_clamp only).
-    pub clamps: Vec<ClampRow>,
+    pub clamps: Vec<Clamp>,
     /// Each `call_model` step's terms: effective ones when ok, as configured
     /// when the policy failed, none when validation failed.
-    pub steps: Vec<StepRow>,
+    pub steps: Vec<StepReport>,
     /// The file the pipeline was loaded from (not serialized).
     #[serde(skip)]
     pub path: PathBuf,
@@ -62,62 +64,6 @@ pub struct PipelineReport {
     pub warnings: Vec<String>,
 }
 
-/// One clamp: `kind` is `max_context_tokens` (with `step` null) or
-/// `max_output_tokens`; values in tokens.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[non_exhaustive]
-pub struct ClampRow {
-    /// The setting clamped.
-    pub kind: &'static str,
-    /// The step, for an output clamp.
-    pub step: Option<String>,
-    /// Before, in tokens.
-    pub before: u64,
-    /// After, in tokens.
-    pub after: u64,
-}
-
-/// One `call_model` step's terms, in tokens.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[non_exhaustive]
-pub struct StepRow {
-    /// The step id.
-    pub id: String,
-    /// System prompt + empty-rendered user parts + format overhead.
-    pub fixed_prompt_tokens: u64,
-    /// `max_history_tokens`.
-    pub history_tokens: u64,
-    /// `max_context_tokens`.
-    pub context_tokens: u64,
-    /// The output limit.
-    pub output_tokens: u64,
-    /// The safety margin.
-    pub safety_margin_tokens: u64,
-    /// The sum of the five terms.
-    pub total: u128,
-    /// The model's context window.
-    pub window: u64,
-    /// `window - total` (negative when over).
-    pub headroom: i128,
-}
-
-impl From<&StepReport> for StepRow {
-    fn from(step: &StepReport) -> Self {
-        let t = &step.terms;
-        StepRow {
-            id: step.id.clone(),
-            fixed_prompt_tokens: t.fixed_prompt_tokens,
-            history_tokens: t.max_history_tokens,
-            context_tokens: t.max_context_tokens,
-            output_tokens: t.max_output_tokens,
-            safety_margin_tokens: t.safety_margin_tokens,
-            total: step.total(),
-            window: t.context_window,
-            headroom: step.headroom(),
-        }
-    }
-}
-
 impl From<&ContractReport> for PipelineReport {
     fn from(report: &ContractReport) -> Self {
         PipelineReport {
@@ -126,17 +72,8 @@ impl From<&ContractReport> for PipelineReport {
             error: None,
             failure: None,
             max_context_tokens_after: Some(report.max_context_tokens_after),
-            clamps: report
-                .clamps
-                .iter()
-                .map(|c| ClampRow {
-                    kind: c.setting.name(),
-                    step: c.step.clone(),
-                    before: c.before,
-                    after: c.after,
-                })
-                .collect(),
-            steps: report.steps.iter().map(StepRow::from).collect(),
+            clamps: report.clamps.clone(),
+            steps: report.steps.clone(),
             warnings: Vec::new(),
             path: report.path.clone(),
         }
@@ -157,7 +94,7 @@ impl PipelineReport {
                 };
             }
         };
-        let configured: Vec<StepRow> = evaluation.steps.iter().map(StepRow::from).collect();
+        let configured = evaluation.steps.clone();
         match evaluation.enforce() {
             Ok(report) => Self {
                 warnings,

@@ -452,11 +452,8 @@ fn content_type_value(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<C
     match name.parse::<ContentType>() {
         Ok(content_type) => Ok(Some(content_type)),
         Err(error) => {
-            let names: Vec<&str> = ContentType::ALL.iter().map(|ct| ct.name()).collect();
-            let hint = closest(&name, &names)
-                .map(|s| format!("; did you mean \"{s}\"?"))
-                .unwrap_or_default();
-            cx.error_spanned_by(&lit, format!("{error}{hint}"));
+            // The error names the closest content type itself.
+            cx.error_spanned_by(&lit, error.to_string());
             Ok(None)
         }
     }

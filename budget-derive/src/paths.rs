@@ -113,7 +113,7 @@ impl Runtime {
     /// `(module, name)` of the item in `budget-runtime`.
     pub(crate) const fn path(self) -> (&'static str, &'static str) {
         match self {
-            Self::BudgetRule => ("model", "BudgetRule"),
+            Self::BudgetRule => ("__derive", "BudgetRule"),
             Self::CalibratedEstimator => ("estimate", "CalibratedEstimator"),
             Self::ContentType => ("estimate", "ContentType"),
             Self::ContextBudget => ("model", "ContextBudget"),
@@ -127,7 +127,7 @@ impl Runtime {
             Self::GroupField => ("__derive", "GroupField"),
             Self::IntegerField => ("__derive", "IntegerField"),
             Self::TokenCountField => ("__derive", "TokenCountField"),
-            Self::MetadataMap => ("model", "MetadataMap"),
+            Self::MetadataMap => ("__derive", "MetadataMap"),
             Self::MetadataValueRef => ("model", "MetadataValueRef"),
             Self::NoTags => ("__derive", "NoTags"),
             Self::OptionalTextField => ("__derive", "OptionalTextField"),
@@ -136,7 +136,7 @@ impl Runtime {
             Self::TextField => ("__derive", "TextField"),
             Self::Tier => ("model", "Tier"),
             Self::TierBudget => ("payload", "TierBudget"),
-            Self::TierBudgetRule => ("payload", "TierBudgetRule"),
+            Self::TierBudgetRule => ("__derive", "TierBudgetRule"),
             Self::TierThresholds => ("model", "TierThresholds"),
             Self::Timestamp => ("model", "Timestamp"),
             Self::TimestampField => ("__derive", "TimestampField"),

@@ -14,9 +14,7 @@ use budget_runtime::estimate::{
     ContentType, Estimator, OnDemandCounts, RatioEstimator, guaranteed_upper_bound,
 };
 use budget_runtime::model::{ScoredItem, Tier};
-use budget_runtime::payload::{
-    Candidate, HybridPayload, PayloadAssembler, PayloadError, TierBudget,
-};
+use budget_runtime::payload::{HybridPayload, PayloadAssembler, PayloadError, TierBudget};
 use budget_runtime::scorer::ReflexiveScorer;
 use budget_runtime::{ContextBudget, ContextItem, Item, Pipeline, Selection, placer::Placer};
 
@@ -324,7 +322,7 @@ pub fn pack(
 fn prefetch_best(counts: &OnDemandCounts<'_>, selection: &Selection<'_, Item>, budget: u64) {
     let linked = TierBudget::with_total(budget).map_or(0, |b| b.effective(Tier::Linked));
     let wanted = linked.saturating_add(linked / 10);
-    let candidates = Candidate::from_selection(selection);
+    let candidates = selection.scored();
     let mut ranked: Vec<usize> = (0..candidates.len()).collect();
     ranked.sort_by(|&a, &b| {
         candidates[b]
@@ -375,7 +373,7 @@ fn assemble<'a>(
             None => assembler,
         }
     };
-    let candidates = Candidate::from_selection(selection);
+    let candidates = selection.scored();
     let minimum = match TierBudget::with_total(budget) {
         Ok(tiers) => match assembler(tiers).assemble(candidates) {
             Ok(payload) => return Ok(payload),

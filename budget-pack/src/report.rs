@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use budget_runtime::Item;
 use budget_runtime::estimate::{CountingWork, OnDemandCounts};
 use budget_runtime::model::Tier;
-use budget_runtime::payload::{AssignmentReason, HybridPayload, ItemState};
+use budget_runtime::payload::{AssignmentReason, HybridPayload};
 use budget_runtime::pipeline::ExclusionReason;
 use budget_runtime::{ContextItem, Selection};
 use serde_json::json;
@@ -109,7 +109,7 @@ pub fn file_records(
             }
             None => git.push(json!({
                 "source": assignment.item.link(),
-                "tier": (assignment.state != ItemState::Omitted).then(|| assignment.state.to_string()),
+                "tier": assignment.tier.map(|tier| tier.to_string()),
                 "cost": assignment.tokens,
                 "reason": reason(assignment.reason, counts.is_some()),
             })),
@@ -144,7 +144,7 @@ pub fn file_records(
                 Err((skip, detail)) => (*skip, None, detail.clone()),
                 Ok(text) => {
                     if let Some(assignment) = assignment_of_file.get(&index) {
-                        let in_payload = assignment.state != ItemState::Omitted;
+                        let in_payload = assignment.tier.is_some();
                         if in_payload {
                             tally.counted += 1;
                         } else {
@@ -155,13 +155,13 @@ pub fn file_records(
                         material(tokens, counted.is_some());
                         let mut reason = reason(assignment.reason, counts.is_some());
                         let focused = shown_in_full.get(&index);
-                        if let (Some(shown), ItemState::Skeleton) = (focused, assignment.state) {
+                        if let (Some(shown), Some(Tier::Skeleton)) = (focused, assignment.tier) {
                             reason.push_str(&focused_reason(shown));
                         }
                         return json!({
                             "path": file.label,
                             "status": if in_payload { "packed" } else { "omitted" },
-                            "tier": in_payload.then(|| assignment.state.to_string()),
+                            "tier": assignment.tier.map(|tier| tier.to_string()),
                             "tokens": tokens,
                             "tokens_exact": counted.is_some(),
                             "cost": assignment.tokens,
@@ -294,15 +294,15 @@ pub fn report(
 /// limit).
 fn meta(payload: &HybridPayload<'_, Item>) -> serde_json::Value {
     let tally = payload.tally();
-    let tier = |tier: Tier, state: ItemState| {
+    let tier = |tier: Tier| {
         let t = tally.tier(tier);
-        json!({ "used": t.used, "limit": t.limit, "items": payload.in_state(state).count() })
+        json!({ "used": t.used, "limit": t.limit, "items": payload.in_tier(tier).count() })
     };
     json!({
-        "RAW": tier(Tier::Raw, ItemState::Raw),
-        "SKELETON": tier(Tier::Skeleton, ItemState::Skeleton),
-        "LINKED": tier(Tier::Linked, ItemState::Linked),
-        "SUMMARY": tier(Tier::Summary, ItemState::Summary),
+        "RAW": tier(Tier::Raw),
+        "SKELETON": tier(Tier::Skeleton),
+        "LINKED": tier(Tier::Linked),
+        "SUMMARY": tier(Tier::Summary),
     })
 }
 
@@ -328,15 +328,14 @@ pub fn summary(
     budget: u64,
     counter: &Counting<'_>,
 ) -> Vec<String> {
-    use budget_runtime::payload::ItemState::{Linked, Raw, Skeleton, Summary};
     // Files only: the git sections have their own lines.
-    let state = |s: budget_runtime::payload::ItemState| {
+    let files_in = |tier: Tier| {
         let git = records
             .git
             .iter()
-            .filter(|g| g["tier"].as_str() == Some(&s.to_string()))
+            .filter(|g| g["tier"].as_str() == Some(tier.name()))
             .count();
-        payload.in_state(s).count() - git
+        payload.in_tier(tier).count() - git
     };
     let kind = if counter.is_exact() {
         "exact"
@@ -348,10 +347,10 @@ pub fn summary(
         "packed {} of {} files: RAW {}, SKELETON {}, LINKED {}, SUMMARY {}; omitted (no room) {}; skipped: {tally}",
         tally.counted,
         tally.inputs() + records.omitted,
-        state(Raw),
-        state(Skeleton),
-        state(Linked),
-        state(Summary),
+        files_in(Tier::Raw),
+        files_in(Tier::Skeleton),
+        files_in(Tier::Linked),
+        files_in(Tier::Summary),
         records.omitted,
     )];
     if records.redacted.0 > 0 {

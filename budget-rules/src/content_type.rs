@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+use crate::UnknownName;
+
 /// The broad kind of text an item holds; it selects the characters-per-token
 /// ratio of the ratio estimator.
 ///
@@ -66,17 +68,16 @@ impl fmt::Display for ContentType {
 }
 
 impl std::str::FromStr for ContentType {
-    type Err = UnknownContentType;
+    type Err = UnknownName;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Self::from_name(s).ok_or_else(|| UnknownContentType(s.to_owned()))
+        Self::from_name(s).ok_or_else(|| UnknownName {
+            what: "content type",
+            name: s.to_owned(),
+            expected: &["code", "prose", "yaml", "markdown"],
+        })
     }
 }
-
-/// A content-type name other than `code`, `prose`, `yaml` or `markdown`.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown content type {0:?}: expected \"code\", \"prose\", \"yaml\" or \"markdown\"")]
-pub struct UnknownContentType(pub String);
 
 /// The fixed ratios as exact fractions `(characters, tokens)`:
 /// code 3.5 = 7/2, prose 4.0 = 4/1, yaml 3.8 = 19/5, markdown 3.75 = 15/4.

@@ -19,7 +19,7 @@
 //! | [`ContextKind`], [`Tier`], [`ContentType`] | the words items are classified by |
 //!
 //! ```
-//! use budget::model::{BudgetRule, ContextBudget};
+//! use budget_rules::{BudgetRule, ContextBudget};
 //!
 //! assert!(ContextBudget::new(8_192, 6_000).is_ok());
 //! assert_eq!(
@@ -43,8 +43,9 @@ pub mod convert;
 mod edit_distance;
 mod tier;
 mod tier_budget;
+mod unknown_name;
 
-pub use content_type::{ContentType, UnknownContentType, count_chars, ratio_estimate};
+pub use content_type::{ContentType, count_chars, ratio_estimate};
 pub use context_budget::{
     BudgetRule, ContextBudget, ContextBudgetBuilder, ContextBudgetError, EffectiveBudget,
     ReservedSlot,
@@ -54,3 +55,4 @@ pub use contract_terms::{ContractTerms, ContractViolation, DEFAULT_SAFETY_MARGIN
 pub use edit_distance::{closest, edit_distance};
 pub use tier::{Tier, TierThresholds};
 pub use tier_budget::{TierBudget, TierBudgetError, TierBudgetRule};
+pub use unknown_name::UnknownName;

@@ -40,20 +40,25 @@ pub mod placer;
 pub mod scorer;
 pub mod slicer;
 
-/// What `#[derive(ContextItem)]` expands to and nothing else uses: the
-/// sealed field adapters (which field types each attribute accepts) and the
-/// empty tag list. Not part of the public API: the derive's documentation
-/// lists the accepted field types.
+/// What `#[derive(ContextItem)]` and `budget!` expand to and nothing else
+/// uses: the sealed field adapters (which field types each attribute
+/// accepts), the empty tag list, the metadata maps, and the rules a budget
+/// literal is checked against in `const`. Not part of the public API: the
+/// derive's documentation lists the accepted field types.
 #[doc(hidden)]
 pub mod __derive {
     pub use crate::model::field::{
         FlagField, FloatField, GroupField, IntegerField, OptionalTextField, TextField,
         TimestampField, TokenCountField,
     };
+    pub use crate::model::metadata::{AsMetadataValue, MetadataMap};
     pub use crate::model::tags::NoTags;
+    pub use budget_rules::{BudgetRule, TierBudgetRule};
 }
 
 // The types most users need; everything else is reached through its module.
 pub use estimate::Estimator;
+// Shown as re-exports (not inlined from `budget-rules`): one documented path each.
+#[doc(no_inline)]
 pub use model::{ContextBudget, ContextItem, ContextKind, Item, ItemBuilder};
 pub use pipeline::{Pipeline, Selection};

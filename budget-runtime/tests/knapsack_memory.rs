@@ -9,7 +9,7 @@ use std::alloc::System;
 
 use budget_runtime::scorer::PriorityScorer;
 use budget_runtime::slicer::KnapsackSlicer;
-use budget_runtime::{ContextBudget, Item, Pipeline, pipeline::PipelineError, slicer::SliceError};
+use budget_runtime::{ContextBudget, Item, Pipeline, pipeline::PipelineError, slicer::SlicerError};
 
 #[global_allocator]
 static ALLOCATOR: cap::Cap<System> = cap::Cap::new(System, usize::MAX);
@@ -59,7 +59,7 @@ fn knapsack_allocations_are_bounded() {
     let err = pipeline
         .run(&items, &ContextBudget::new(u64::MAX, u64::MAX).unwrap())
         .unwrap_err();
-    let PipelineError::Slice(SliceError::KnapsackTableTooLarge {
+    let PipelineError::Slice(SlicerError::KnapsackTableTooLarge {
         candidates,
         needed_bits,
         limit_bits,

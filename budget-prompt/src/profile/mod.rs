@@ -20,6 +20,7 @@
 //! assert_eq!(llama.template.name(), "llama3");
 //! ```
 
+mod margin_estimator;
 mod model_profile;
 mod profile_counter;
 mod profile_error;
@@ -27,6 +28,7 @@ mod profile_error;
 mod profile_file;
 mod registry;
 
+pub use margin_estimator::MarginEstimator;
 pub use model_profile::{ModelProfile, TokenizerSpec};
 pub use profile_counter::ProfileCounter;
 pub use profile_error::ProfileError;

@@ -2,9 +2,9 @@
 
 use std::sync::Arc;
 
-use crate::profile::{ModelProfile, TokenizerSpec};
+use crate::profile::{MarginEstimator, ModelProfile, TokenizerSpec};
 use budget_runtime::estimate::{
-    CalibratedEstimator, Encoding, Estimator, ExactCounter, MarginEstimator, TokenizerError,
+    CalibratedEstimator, Encoding, Estimator, ExactCounter, TokenizerError,
 };
 
 /// The counter of a model, what kind of count it gives, and what it is.

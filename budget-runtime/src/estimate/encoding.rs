@@ -65,17 +65,16 @@ impl fmt::Display for Encoding {
 }
 
 impl std::str::FromStr for Encoding {
-    type Err = crate::estimate::UnknownEncoding;
+    type Err = crate::estimate::UnknownName;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Self::from_name(s).ok_or_else(|| crate::estimate::UnknownEncoding(s.to_owned()))
+        Self::from_name(s).ok_or_else(|| crate::estimate::UnknownName {
+            what: "encoding",
+            name: s.to_owned(),
+            expected: &["o200k_base", "cl100k_base"],
+        })
     }
 }
-
-/// An encoding name other than `o200k_base` or `cl100k_base`.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown encoding {0:?}: expected \"o200k_base\" or \"cl100k_base\"")]
-pub struct UnknownEncoding(pub String);
 
 #[cfg(test)]
 mod tests {
@@ -93,7 +92,12 @@ mod tests {
         let err = "O200K_BASE".parse::<Encoding>().unwrap_err();
         assert_eq!(
             err.to_string(),
-            "unknown encoding \"O200K_BASE\": expected \"o200k_base\" or \"cl100k_base\""
+            "unknown encoding \"O200K_BASE\": expected \"o200k_base\" or \"cl100k_base\"; did you mean \"o200k_base\"?"
+        );
+        let err = "gpt2".parse::<Encoding>().unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "unknown encoding \"gpt2\": expected \"o200k_base\" or \"cl100k_base\""
         );
     }
 }

@@ -43,7 +43,6 @@ mod fitted;
 #[cfg(feature = "bpe")]
 mod gguf;
 mod hf_cache;
-mod margin_estimator;
 #[cfg(feature = "bpe")]
 mod merge_bpe;
 #[cfg(feature = "bpe")]
@@ -72,7 +71,7 @@ mod upper_bound;
 #[cfg(feature = "bpe")]
 mod vocabulary;
 
-pub use budget_rules::{ContentType, UnknownContentType, count_chars, ratio_estimate};
+pub use budget_rules::{ContentType, UnknownName, count_chars, ratio_estimate};
 pub use calibrated::{CalibratedEstimator, EstimateMode};
 // The calibration's parts are the interface of the maintenance tool that
 // fits it (`tools/src/bin/fit_estimator.rs`), not of the library: hidden as
@@ -80,12 +79,11 @@ pub use calibrated::{CalibratedEstimator, EstimateMode};
 #[doc(hidden)]
 pub use calibration::{Calibration, CalibrationError, Coefficients};
 pub use default_counter::DefaultCounter;
-pub use encoding::{Encoding, UnknownEncoding};
+pub use encoding::Encoding;
 pub use exact::{ExactCounter, MAX_TOKENIZER_FILE_BYTES, TokenizerError};
 #[doc(hidden)]
 pub use feature::{FEATURE_COUNT, Feature};
 pub use hf_cache::hf_cache_file;
-pub use margin_estimator::MarginEstimator;
 pub use ollama_store::ollama_model_file;
 pub use on_demand::{CountingWork, OnDemandCounts};
 pub use ratio_estimator::RatioEstimator;

@@ -46,7 +46,7 @@ pub trait ContextItem {
     /// Token count, exact or estimated (tokens).
     ///
     /// Read **once** per [`Pipeline::run`](crate::Pipeline::run) and per
-    /// [`Candidate::new`](crate::payload::Candidate::new): every stage, the
+    /// [`ScoredItem::new`](crate::model::ScoredItem::new): every stage, the
     /// report and a payload assembled from the selection use that one
     /// figure. A count that changes between calls therefore cannot make the
     /// stages disagree, but a run sees only the first answer.

@@ -7,16 +7,16 @@ mod context_item;
 pub(crate) mod field;
 mod item;
 mod item_view;
-mod metadata;
+pub(crate) mod metadata;
 mod score_order;
 mod scored_item;
 pub(crate) mod tags;
 mod timestamp;
 
 pub use budget_rules::{
-    BudgetRule, ContextBudget, ContextBudgetBuilder, ContextBudgetError, ContextKind,
-    ContextKindError, ContractTerms, ContractViolation, DEFAULT_SAFETY_MARGIN_TOKENS,
-    EffectiveBudget, ReservedSlot, Tier, TierThresholds,
+    ContextBudget, ContextBudgetBuilder, ContextBudgetError, ContextKind, ContextKindError,
+    ContractTerms, ContractViolation, DEFAULT_SAFETY_MARGIN_TOKENS, EffectiveBudget, ReservedSlot,
+    Tier, TierThresholds,
 };
 pub use content_parts::{
     PART_SEPARATOR, PART_SEPARATOR_TOKENS, estimate_parts, join_parts, ratio_estimate_parts,
@@ -24,9 +24,9 @@ pub use content_parts::{
 pub use context_item::ContextItem;
 pub use item::{Item, ItemBuilder, ItemError};
 pub use item_view::ItemView;
-pub use metadata::{AsMetadataValue, MetadataMap, MetadataValue, MetadataValueRef};
+pub use metadata::{MetadataValue, MetadataValueRef};
 pub(crate) use score_order::descending_key;
 pub use score_order::descending_score;
 pub use scored_item::ScoredItem;
 pub use tags::TagList;
-pub use timestamp::{Timestamp, TimestampOutOfRange};
+pub use timestamp::Timestamp;

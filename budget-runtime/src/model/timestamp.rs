@@ -80,6 +80,31 @@ impl Timestamp {
         self.unix_nanos
     }
 
+    /// This instant as a `SystemTime`; `None` when it is outside what the
+    /// platform's `SystemTime` holds.
+    ///
+    /// ```
+    /// use budget::model::Timestamp;
+    /// use std::time::{Duration, UNIX_EPOCH};
+    ///
+    /// let t = Timestamp::from_ymd_hms(2024, 2, 29, 0, 0, 0).unwrap();
+    /// assert_eq!(t.to_system_time(), Some(UNIX_EPOCH + Duration::from_secs(1_709_164_800)));
+    /// assert_eq!(Timestamp::from_unix_nanos(i128::MAX).to_system_time(), None);
+    /// ```
+    pub fn to_system_time(self) -> Option<SystemTime> {
+        let magnitude = self.unix_nanos.unsigned_abs();
+        let nanos_per_second = NANOS_PER_SECOND.unsigned_abs();
+        let secs = u64::try_from(magnitude / nanos_per_second).ok()?;
+        // The remainder is below 10^9, so it always fits in u32.
+        let subsec_nanos = u32::try_from(magnitude % nanos_per_second).ok()?;
+        let duration = Duration::new(secs, subsec_nanos);
+        if self.unix_nanos >= 0 {
+            UNIX_EPOCH.checked_add(duration)
+        } else {
+            UNIX_EPOCH.checked_sub(duration)
+        }
+    }
+
     /// Whole seconds since the epoch, rounded toward negative infinity and
     /// saturated to the `i64` range.
     pub const fn unix_seconds(self) -> i64 {
@@ -158,27 +183,6 @@ impl From<SystemTime> for Timestamp {
     }
 }
 
-impl TryFrom<Timestamp> for SystemTime {
-    type Error = crate::model::TimestampOutOfRange;
-
-    /// Fails when the instant is outside what the platform's `SystemTime` holds.
-    fn try_from(ts: Timestamp) -> Result<Self, Self::Error> {
-        let magnitude = ts.unix_nanos.unsigned_abs();
-        let secs = u64::try_from(magnitude / NANOS_PER_SECOND.unsigned_abs())
-            .map_err(|_| crate::model::TimestampOutOfRange(ts.unix_nanos))?;
-        // The remainder is below 10^9, so it always fits in u32.
-        let subsec_nanos = u32::try_from(magnitude % NANOS_PER_SECOND.unsigned_abs())
-            .map_err(|_| crate::model::TimestampOutOfRange(ts.unix_nanos))?;
-        let duration = Duration::new(secs, subsec_nanos);
-        let result = if ts.unix_nanos >= 0 {
-            UNIX_EPOCH.checked_add(duration)
-        } else {
-            UNIX_EPOCH.checked_sub(duration)
-        };
-        result.ok_or(crate::model::TimestampOutOfRange(ts.unix_nanos))
-    }
-}
-
 impl fmt::Debug for Timestamp {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Display::fmt(self, f)
@@ -218,11 +222,6 @@ impl From<chrono::DateTime<chrono::Utc>> for Timestamp {
     }
 }
 
-/// A [`Timestamp`](crate::model::Timestamp) outside what `SystemTime` can hold.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-#[error("timestamp {0} ns from the Unix epoch is outside the range of SystemTime")]
-pub struct TimestampOutOfRange(pub i128);
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -249,7 +248,7 @@ mod tests {
     fn system_time_conversion_round_trips() {
         let now = SystemTime::now();
         let ts = Timestamp::from(now);
-        assert_eq!(SystemTime::try_from(ts).unwrap(), now);
+        assert_eq!(ts.to_system_time(), Some(now));
         let past = UNIX_EPOCH - Duration::from_secs(86_400);
         assert_eq!(Timestamp::from(past).unix_seconds(), -86_400);
     }
@@ -262,7 +261,7 @@ mod tests {
         assert_eq!(min.unix_seconds(), i64::MIN);
         assert!(max.seconds_since(min).is_finite());
         assert!(!max.to_string().is_empty());
-        assert!(SystemTime::try_from(max).is_err());
+        assert_eq!(max.to_system_time(), None);
     }
 
     /// Audit row: `{}` / `{:?}` of a day count near `i64::MAX` overflowed

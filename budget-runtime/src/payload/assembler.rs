@@ -2,21 +2,21 @@
 //! and demotes further until the rendered text fits the total.
 
 use crate::estimate::{ContentType, DefaultCounter, Estimator, OnDemandCounts};
-use crate::model::{ContextItem, Tier, TierThresholds};
-use crate::payload::candidate::Rank;
+use crate::model::{ContextItem, ScoredItem, Tier, TierThresholds};
 use crate::payload::demotion::{Slot, TierAssigner, TierCost};
 use crate::payload::fragment_costs::FragmentCosts;
+use crate::payload::rank::Rank;
 use crate::payload::render::{self, Entry, Layout, RenderInput, SummaryDetail};
 use crate::payload::{
-    AssignmentAction, AssignmentReason, Candidate, Format, HybridPayload, ItemState, OfferOrder,
-    PayloadError, Tally, TierAssignment, TierBudget,
+    AssignmentAction, AssignmentReason, Format, HybridPayload, OfferOrder, PayloadError, Tally,
+    TierAssignment, TierBudget,
 };
 use crate::pipeline::Selection;
 
 /// Assembles hybrid payloads under a [`TierBudget`].
 ///
 /// Costs, in tokens, of an item in each tier:
-/// * RAW: the larger of its [`tokens`](Candidate::tokens) and the estimate
+/// * RAW: the larger of its [`tokens`](ScoredItem::tokens) and the estimate
 ///   of its content (what the rendered text will weigh), plus the estimate
 ///   of its RAW frame (heading, description, fence lines);
 /// * SKELETON, for items with a [`skeleton`](ContextItem::skeleton): the
@@ -45,7 +45,7 @@ use crate::pipeline::Selection;
 /// the two as well, an item that understates its count costs what it
 /// renders to, and the render pass only pays for the document's structure.
 ///
-/// Each item's count is the candidate's [`tokens`](Candidate::tokens),
+/// Each item's count is the candidate's [`tokens`](ScoredItem::tokens),
 /// read once; the assembler never calls [`ContextItem::tokens`]. With
 /// [`exact_counts`](Self::exact_counts) it is instead the exact count of
 /// its content, counted only as far as a decision needs.
@@ -60,7 +60,7 @@ use crate::pipeline::Selection;
 ///
 /// ```
 /// use budget::{Item, model::Tier};
-/// use budget::payload::{ItemState, PayloadAssembler, TierBudget};
+/// use budget::payload::{PayloadAssembler, TierBudget};
 ///
 /// let items = [
 ///     Item::builder("fn main() {}").tokens(5).relevance(0.9).link("src/main.rs").build()?,
@@ -69,8 +69,8 @@ use crate::pipeline::Selection;
 /// // RAW effective limit: 90% of 2,000 = 1,800, minus 10% = 1,620.
 /// let budget = TierBudget::new(2_000, 100, 1.0, 9.0, 90.0, 10.0)?;
 /// let payload = PayloadAssembler::new(budget).assemble_items(&items)?;
-/// let states: Vec<_> = payload.assignments().iter().map(|p| p.state).collect();
-/// assert_eq!(states, [ItemState::Raw, ItemState::Linked]);
+/// let states: Vec<_> = payload.assignments().iter().map(|p| p.tier).collect();
+/// assert_eq!(states, [Some(Tier::Raw), Some(Tier::Linked)]);
 /// assert!(payload.text().starts_with("## META\n"));
 /// assert!(payload.rendered_tokens() <= 2_000);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -147,7 +147,7 @@ impl<'e> PayloadAssembler<'e> {
 
     /// This assembler placing items by the exact counts of their contents
     /// under `counts`' counter, counted only as far as each decision needs
-    /// ([`OnDemandCounts`]); the candidates' [`tokens`](Candidate::tokens)
+    /// ([`OnDemandCounts`]); the candidates' [`tokens`](ScoredItem::tokens)
     /// are not read (they may be upper bounds, or anything). Position `i`
     /// of `counts` is candidate `i`: pass the same candidate list to every
     /// assembly that shares `counts`.
@@ -170,8 +170,8 @@ impl<'e> PayloadAssembler<'e> {
     ///
     /// ```
     /// use budget::estimate::{OnDemandCounts, guaranteed_upper_bound};
-    /// use budget::payload::{Candidate, ItemState, PayloadAssembler, TierBudget};
-    /// use budget::{Item, estimate::TokenCounter};
+    /// use budget::payload::{PayloadAssembler, TierBudget};
+    /// use budget::{ContextItem, Item, estimate::TokenCounter, model::{ScoredItem, Tier}};
     ///
     /// /// A toy exact counter: one token per word.
     /// struct Words;
@@ -183,15 +183,15 @@ impl<'e> PayloadAssembler<'e> {
     ///     .iter()
     ///     .map(|t| Item::builder(*t).tokens(guaranteed_upper_bound(t)).build())
     ///     .collect::<Result<_, _>>()?;
-    /// let candidates: Vec<Candidate<'_, Item>> =
-    ///     items.iter().zip([0.9, 0.1]).map(|(i, s)| Candidate::new(i, s)).collect();
+    /// let candidates: Vec<ScoredItem<'_, Item>> =
+    ///     items.iter().zip([0.9, 0.1]).enumerate().map(|(n, (i, s))| ScoredItem::with_tokens(i, n, s, i.tokens())).collect();
     /// let counts = OnDemandCounts::new(&Words, candidates.len());
     /// let payload = PayloadAssembler::new(TierBudget::with_total(2_000)?)
     ///     .estimator(&Words)
     ///     .exact_counts(&counts)
     ///     .assemble(candidates)?;
-    /// let states: Vec<_> = payload.assignments().iter().map(|p| p.state).collect();
-    /// assert_eq!(states, [ItemState::Raw, ItemState::Linked]);
+    /// let states: Vec<_> = payload.assignments().iter().map(|p| p.tier).collect();
+    /// assert_eq!(states, [Some(Tier::Raw), Some(Tier::Linked)]);
     /// assert_eq!(counts.known_exact(0), Some(3));
     /// assert_eq!(counts.known_exact(1), Some(5_000)); // LINKED prints it
     /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -243,13 +243,13 @@ impl<'e> PayloadAssembler<'e> {
     /// carried in full just because there is room.
     ///
     /// ```
-    /// use budget::{Item, payload::{ItemState, PayloadAssembler, TierBudget}, model::Tier};
+    /// use budget::{Item, payload::{PayloadAssembler, TierBudget}, model::Tier};
     ///
     /// let items = [Item::builder("meh").tokens(1).relevance(0.5).build()?];
     /// let payload = PayloadAssembler::new(TierBudget::with_total(20_000)?)
     ///     .thresholds(Tier::DEFAULT_THRESHOLDS)
     ///     .assemble_items(&items)?;
-    /// assert_eq!(payload.assignments()[0].state, ItemState::Linked); // 0.4 <= 0.5 < 0.7
+    /// assert_eq!(payload.assignments()[0].tier, Some(Tier::Linked)); // 0.4 <= 0.5 < 0.7
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn thresholds(mut self, thresholds: TierThresholds) -> Self {
@@ -326,7 +326,7 @@ impl<'e> PayloadAssembler<'e> {
     }
 
     /// Assembles the selected items of a pipeline run, scored by the run's
-    /// report; see [`Candidate::from_selection`].
+    /// report; see [`Selection::scored`].
     ///
     /// # Errors
     /// As [`PayloadAssembler::assemble`].
@@ -334,11 +334,11 @@ impl<'e> PayloadAssembler<'e> {
         &self,
         selection: &Selection<'a, T>,
     ) -> Result<HybridPayload<'a, T>, PayloadError> {
-        self.assemble(Candidate::from_selection(selection))
+        self.assemble(selection.scored())
     }
 
     /// Assembles `items` scored by their [`relevance`](ContextItem::relevance)
-    /// (0.0 when absent); see [`Candidate::from_relevance`].
+    /// (0.0 when absent); see [`ScoredItem::from_relevance`].
     ///
     /// # Errors
     /// As [`PayloadAssembler::assemble`].
@@ -346,7 +346,7 @@ impl<'e> PayloadAssembler<'e> {
         &self,
         items: &'a [T],
     ) -> Result<HybridPayload<'a, T>, PayloadError> {
-        self.assemble(Candidate::from_relevance(items))
+        self.assemble(ScoredItem::from_relevance(items))
     }
 
     /// Assembles `candidates`. Every candidate ends in exactly one state
@@ -354,16 +354,16 @@ impl<'e> PayloadAssembler<'e> {
     /// the rendered text per render pass.
     ///
     /// ```
-    /// use budget::{ContextItem, Item};
-    /// use budget::payload::{Candidate, ItemState, PayloadAssembler, TierBudget};
+    /// use budget::{ContextItem, Item, model::{ScoredItem, Tier}};
+    /// use budget::payload::{PayloadAssembler, TierBudget};
     ///
     /// let a = Item::builder("alpha").tokens(2).link("a.txt").build()?;
     /// let b = Item::builder("beta").tokens(2).link("b.txt").build()?;
     /// // Any score the caller computes; dyn items work too.
-    /// let candidates: Vec<Candidate<'_, dyn ContextItem>> =
-    ///     vec![Candidate::new(&a, 0.3), Candidate::new(&b, 0.8)];
+    /// let candidates: Vec<ScoredItem<'_, dyn ContextItem>> =
+    ///     vec![ScoredItem::new(&a, 0, 0.3), ScoredItem::new(&b, 1, 0.8)];
     /// let payload = PayloadAssembler::new(TierBudget::with_total(20_000)?).assemble(candidates)?;
-    /// assert!(payload.assignments().iter().all(|p| p.state == ItemState::Raw));
+    /// assert!(payload.assignments().iter().all(|p| p.tier == Some(Tier::Raw)));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     ///
@@ -381,7 +381,7 @@ impl<'e> PayloadAssembler<'e> {
     /// that fits, with the same tier shares; its META shows that total.
     pub fn assemble<'a, T: ContextItem + ?Sized>(
         &self,
-        candidates: Vec<Candidate<'a, T>>,
+        candidates: Vec<ScoredItem<'a, T>>,
     ) -> Result<HybridPayload<'a, T>, PayloadError> {
         let rendered_tokens = match self.try_assemble(&candidates) {
             Ok(payload) => return Ok(payload),
@@ -429,7 +429,7 @@ impl<'e> PayloadAssembler<'e> {
     fn fits<'a, T: ContextItem + ?Sized>(
         &self,
         total: u64,
-        candidates: &[Candidate<'a, T>],
+        candidates: &[ScoredItem<'a, T>],
     ) -> Option<HybridPayload<'a, T>> {
         self.with_total(total)?.try_assemble(candidates).ok()
     }
@@ -441,10 +441,10 @@ impl<'e> PayloadAssembler<'e> {
     /// bisecting), so it does not depend on this budget's total.
     ///
     /// ```
-    /// use budget::{Item, payload::{Candidate, PayloadAssembler, TierBudget}};
+    /// use budget::{Item, model::ScoredItem, payload::{PayloadAssembler, TierBudget}};
     ///
     /// let items = [Item::builder("fn main() {}").tokens(4).link("src/main.rs").build()?];
-    /// let candidates = Candidate::from_relevance(&items);
+    /// let candidates = ScoredItem::from_relevance(&items);
     /// let assembler = PayloadAssembler::new(TierBudget::with_total(20_000)?);
     /// let minimum = assembler.minimum_total(&candidates).unwrap();
     /// assert!(minimum > TierBudget::DEFAULT_META_TOKENS);
@@ -454,7 +454,7 @@ impl<'e> PayloadAssembler<'e> {
     /// ```
     pub fn minimum_total<T: ContextItem + ?Sized>(
         &self,
-        candidates: &[Candidate<'_, T>],
+        candidates: &[ScoredItem<'_, T>],
     ) -> Option<u64> {
         let ceiling = u64::MAX / 2;
         // A total below the META tokens is not a valid budget.
@@ -477,7 +477,7 @@ impl<'e> PayloadAssembler<'e> {
     /// must not crowd out every mention while it can shrink.
     fn summary_detail<T: ContextItem + ?Sized>(
         &self,
-        candidates: &[Candidate<'_, T>],
+        candidates: &[ScoredItem<'_, T>],
         costs: &mut FragmentCosts<'_, '_, '_, T>,
     ) -> (SummaryDetail, u64) {
         let limit = Tally::new(&self.budget).tier(Tier::Summary).limit;
@@ -505,7 +505,7 @@ impl<'e> PayloadAssembler<'e> {
     /// every item omitted the text exceeds the total.
     fn try_assemble<'a, T: ContextItem + ?Sized>(
         &self,
-        candidates: &[Candidate<'a, T>],
+        candidates: &[ScoredItem<'a, T>],
     ) -> Result<HybridPayload<'a, T>, u64> {
         let scores: Vec<f64> = candidates.iter().map(|c| c.score).collect();
         let mut costs = FragmentCosts {
@@ -577,7 +577,7 @@ impl<'e> PayloadAssembler<'e> {
                 item: candidate.item,
                 position,
                 score: candidate.score,
-                state: slot.state,
+                tier: slot.tier,
                 reason: slot.reason,
                 tokens: slot.tokens,
                 demoted_from: slot.demoted_from,
@@ -600,8 +600,8 @@ impl<'e> PayloadAssembler<'e> {
     /// RAW or LINKED has been counted.
     fn counted<'a, T: ContextItem + ?Sized>(
         &self,
-        candidates: &[Candidate<'a, T>],
-    ) -> Vec<Candidate<'a, T>> {
+        candidates: &[ScoredItem<'a, T>],
+    ) -> Vec<ScoredItem<'a, T>> {
         let Some(counts) = self.counts else {
             return candidates.to_vec();
         };
@@ -610,7 +610,7 @@ impl<'e> PayloadAssembler<'e> {
             .enumerate()
             .map(|(position, c)| {
                 let tokens = counts.known_exact(position).unwrap_or(c.tokens);
-                Candidate::with_tokens(c.item, c.score, tokens)
+                ScoredItem::with_tokens(c.item, c.index, c.score, tokens)
             })
             .collect()
     }
@@ -621,13 +621,13 @@ impl<'e> PayloadAssembler<'e> {
     fn rendered_tokens<T: ContextItem + ?Sized>(
         &self,
         text: &str,
-        candidates: &[Candidate<'_, T>],
+        candidates: &[ScoredItem<'_, T>],
         slots: &[Slot],
     ) -> u64 {
         let declared_excess = slots
             .iter()
             .zip(candidates)
-            .filter(|(slot, _)| slot.state == ItemState::Raw)
+            .filter(|(slot, _)| slot.tier == Some(Tier::Raw))
             .map(|(_, c)| {
                 let declared = c.tokens;
                 let seen = self
@@ -645,14 +645,14 @@ impl<'e> PayloadAssembler<'e> {
     /// its share of the total.
     fn tree_text<T: ContextItem + ?Sized>(
         &self,
-        candidates: &[Candidate<'_, T>],
+        candidates: &[ScoredItem<'_, T>],
         slots: &[Slot],
     ) -> String {
-        let entries: Vec<(Entry<'_>, ItemState)> = candidates
+        let entries: Vec<(Entry<'_>, Option<Tier>)> = candidates
             .iter()
             .zip(slots)
             .enumerate()
-            .map(|(position, (c, slot))| (Entry::of(c.item, position, c.score), slot.state))
+            .map(|(position, (c, slot))| (Entry::of(c.item, position, c.score), slot.tier))
             .collect();
         let limit = self.budget.total() / 100 * render::TREE_SHARE_PERCENT;
         render::tree_text(
@@ -672,7 +672,7 @@ impl<'e> PayloadAssembler<'e> {
         order
     }
 
-    fn starting_tier<T: ContextItem + ?Sized>(&self, candidate: &Candidate<'_, T>) -> Tier {
+    fn starting_tier<T: ContextItem + ?Sized>(&self, candidate: &ScoredItem<'_, T>) -> Tier {
         let asked = candidate.item.tier().unwrap_or(Tier::Raw);
         match self.thresholds {
             Some(thresholds) => asked.min(Tier::for_score(candidate.score, thresholds)),

@@ -2,15 +2,15 @@
 //! fragment.
 
 use crate::estimate::{ContentType, Estimator, OnDemandCounts};
+use crate::model::ScoredItem;
 use crate::model::{ContextItem, Tier};
-use crate::payload::Candidate;
 use crate::payload::demotion::TierCost;
 use crate::payload::render::{Entry, Render};
 
 /// Costs from the rendered fragments, estimated as Markdown; contents
 /// counted on demand under [`PayloadAssembler::exact_counts`](crate::payload::PayloadAssembler::exact_counts).
 pub(crate) struct FragmentCosts<'c, 'a, 'e, T: ?Sized> {
-    pub(crate) candidates: &'c [Candidate<'a, T>],
+    pub(crate) candidates: &'c [ScoredItem<'a, T>],
     pub(crate) renderer: &'static dyn Render,
     /// LINKED lines invite a fetch.
     pub(crate) fetch: bool,

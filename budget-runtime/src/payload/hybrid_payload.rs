@@ -2,8 +2,7 @@
 
 use crate::model::Tier;
 use crate::payload::{
-    AssignmentAction, AssignmentEvent, Fingerprint, Format, ItemState, Tally, TallyTrace,
-    TierAssignment,
+    AssignmentAction, AssignmentEvent, Fingerprint, Format, Tally, TallyTrace, TierAssignment,
 };
 
 /// A hybrid payload: the rendered text, where every candidate ended up
@@ -14,11 +13,11 @@ use crate::payload::{
 ///
 /// ```
 /// use budget::{Item, model::Tier};
-/// use budget::payload::{ItemState, PayloadAssembler, TierBudget};
+/// use budget::payload::{PayloadAssembler, TierBudget};
 ///
 /// let items = [Item::builder("hello").tokens(2).link("a.txt").build()?];
 /// let payload = PayloadAssembler::new(TierBudget::with_total(20_000)?).assemble_items(&items)?;
-/// assert_eq!(payload.assignments()[0].state, ItemState::Raw);
+/// assert_eq!(payload.assignments()[0].tier, Some(Tier::Raw));
 /// assert_eq!(payload.tally().tier(Tier::Raw).used, payload.assignments()[0].tokens);
 /// assert_eq!(payload.demotions().count(), 0);
 /// for (event, tally) in payload.trace() {
@@ -65,9 +64,16 @@ impl<'a, T: ?Sized> HybridPayload<'a, T> {
         &self.assignments
     }
 
-    /// The assignments in `state`, by candidate position.
-    pub fn in_state(&self, state: ItemState) -> impl Iterator<Item = &TierAssignment<'a, T>> {
-        self.assignments.iter().filter(move |p| p.state == state)
+    /// The assignments in `tier`, by candidate position.
+    pub fn in_tier(&self, tier: Tier) -> impl Iterator<Item = &TierAssignment<'a, T>> {
+        self.assignments
+            .iter()
+            .filter(move |p| p.tier == Some(tier))
+    }
+
+    /// The assignments in no tier, by candidate position.
+    pub fn omitted(&self) -> impl Iterator<Item = &TierAssignment<'a, T>> {
+        self.assignments.iter().filter(|p| p.tier.is_none())
     }
 
     /// The final tally.
@@ -82,54 +88,20 @@ impl<'a, T: ?Sized> HybridPayload<'a, T> {
 
     /// Every event with the tally right after it: the running account at
     /// each step.
-    pub fn trace(&self) -> TallyTrace<'_> {
+    pub fn trace(&self) -> impl ExactSizeIterator<Item = (&AssignmentEvent, Tally)> + '_ {
         TallyTrace::new(self.start, &self.events)
     }
 
-    /// The demotion events: which item left which tier, and why. An item
-    /// demoted twice appears twice.
-    pub fn demotions(&self) -> impl Iterator<Item = Demotion> + '_ {
-        self.events.iter().filter_map(|event| match event.action {
-            AssignmentAction::Demoted {
-                from,
-                tokens,
-                cause,
-            } => Some(Demotion {
-                position: event.position,
-                from,
-                freed_tokens: tokens,
-                cause,
-            }),
-            _ => None,
-        })
+    /// The demotion events ([`AssignmentAction::Demoted`]): which item left
+    /// which tier, and why. An item demoted twice appears twice.
+    pub fn demotions(&self) -> impl Iterator<Item = &AssignmentEvent> + '_ {
+        self.events
+            .iter()
+            .filter(|event| matches!(event.action, AssignmentAction::Demoted { .. }))
     }
 
     /// The digests of the rendered payload.
     pub fn fingerprint(&self) -> &Fingerprint {
         &self.fingerprint
     }
-}
-
-/// One demotion: the item at `position` left `from`. See
-/// [`HybridPayload::demotions`] and the example on
-/// [`DemotionCause`](crate::payload::DemotionCause).
-///
-/// ```
-/// use budget::model::Tier;
-/// use budget::payload::{Demotion, DemotionCause};
-///
-/// let d = Demotion { position: 2, from: Tier::Raw, freed_tokens: 90, cause: DemotionCause::RenderOverflow };
-/// assert_eq!(d.from, Tier::Raw);
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
-pub struct Demotion {
-    /// Candidate position of the demoted item.
-    pub position: usize,
-    /// The tier it left.
-    pub from: Tier,
-    /// Tokens freed in `from`.
-    pub freed_tokens: u64,
-    /// Why.
-    pub cause: crate::payload::DemotionCause,
 }

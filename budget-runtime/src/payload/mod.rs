@@ -40,13 +40,12 @@
 //! 5. an item that still does not fit falls to the next tier
 //!    ([`AssignmentReason::TierFull`]); below SUMMARY it is omitted.
 //!
-//! Consequences: every item ends in exactly one [`ItemState`] with a
+//! Consequences: every item ends in exactly one tier (or none) with a
 //! [`AssignmentReason`]; no tier's usage exceeds its effective limit; an item
 //! demoted from a tier ranks below every item left in that tier. One binary
 //! heap per tier makes `n` items O(n log n).
 
 mod assembler;
-pub(crate) mod candidate;
 pub(crate) mod demotion;
 mod event;
 mod fingerprint;
@@ -55,18 +54,19 @@ mod fragment_costs;
 mod hybrid_payload;
 mod offer_order;
 mod payload_error;
+pub(crate) mod rank;
 mod render;
 mod tally;
 mod tier_assignment;
 
 pub use assembler::PayloadAssembler;
-pub use budget_rules::{TierBudget, TierBudgetError, TierBudgetRule};
-pub use candidate::Candidate;
+pub use budget_rules::{TierBudget, TierBudgetError};
 pub use event::{AssignmentAction, AssignmentEvent, DemotionCause};
 pub use fingerprint::{Fingerprint, Sha256Digest};
 pub use format::Format;
-pub use hybrid_payload::{Demotion, HybridPayload};
+pub use hybrid_payload::HybridPayload;
 pub use offer_order::OfferOrder;
 pub use payload_error::PayloadError;
-pub use tally::{Tally, TallyTrace, TierTally};
-pub use tier_assignment::{AssignmentReason, ItemState, TierAssignment};
+pub(crate) use tally::TallyTrace;
+pub use tally::{Tally, TierTally};
+pub use tier_assignment::{AssignmentReason, TierAssignment};

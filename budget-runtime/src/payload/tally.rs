@@ -245,31 +245,17 @@ impl fmt::Display for Tally {
 }
 
 /// Replays assignment events over a fresh [`Tally`], yielding each event
-/// with the tally right after it. See
-/// [`HybridPayload::trace`](super::HybridPayload::trace).
-///
-/// ```
-/// use budget::model::Tier;
-/// use budget::payload::{AssignmentAction, AssignmentEvent, Tally, TallyTrace, TierBudget};
-///
-/// let events = [
-///     AssignmentEvent { position: 0, action: AssignmentAction::Placed { tier: Tier::Raw, tokens: 50 } },
-///     AssignmentEvent { position: 1, action: AssignmentAction::Placed { tier: Tier::Raw, tokens: 20 } },
-/// ];
-/// let start = Tally::new(&TierBudget::with_total(1_000)?);
-/// let used: Vec<u64> = TallyTrace::new(start, &events).map(|(_, t)| t.tier(Tier::Raw).used).collect();
-/// assert_eq!(used, [50, 70]);
-/// # Ok::<(), budget::payload::TierBudgetError>(())
-/// ```
+/// with the tally right after it: what
+/// [`HybridPayload::trace`](super::HybridPayload::trace) returns.
 #[derive(Clone, Debug)]
-pub struct TallyTrace<'p> {
+pub(crate) struct TallyTrace<'p> {
     events: std::slice::Iter<'p, AssignmentEvent>,
     tally: Tally,
 }
 
 impl<'p> TallyTrace<'p> {
     /// A trace of `events` starting from `start`.
-    pub fn new(start: Tally, events: &'p [AssignmentEvent]) -> Self {
+    pub(crate) fn new(start: Tally, events: &'p [AssignmentEvent]) -> Self {
         Self {
             events: events.iter(),
             tally: start,

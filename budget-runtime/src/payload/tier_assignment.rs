@@ -5,62 +5,7 @@ use std::fmt;
 use crate::model::Tier;
 use crate::payload::DemotionCause;
 
-/// The final state of an item: in one tier, or omitted.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
-#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
-pub enum ItemState {
-    /// Not in the payload at all.
-    Omitted,
-    /// Mentioned in the SUMMARY narrative.
-    Summary,
-    /// Listed in LINKED with its link, description and size.
-    Linked,
-    /// Carried as its skeleton in SKELETON.
-    Skeleton,
-    /// Carried in full in RAW.
-    Raw,
-}
-
-impl ItemState {
-    /// The tier of this state, `None` for [`ItemState::Omitted`].
-    ///
-    /// ```
-    /// use budget::{payload::ItemState, model::Tier};
-    /// assert_eq!(ItemState::Linked.tier(), Some(Tier::Linked));
-    /// assert_eq!(ItemState::Omitted.tier(), None);
-    /// ```
-    pub const fn tier(self) -> Option<Tier> {
-        match self {
-            Self::Omitted => None,
-            Self::Summary => Some(Tier::Summary),
-            Self::Linked => Some(Tier::Linked),
-            Self::Skeleton => Some(Tier::Skeleton),
-            Self::Raw => Some(Tier::Raw),
-        }
-    }
-
-    /// The state of being in `tier`.
-    pub const fn of(tier: Tier) -> Self {
-        match tier {
-            Tier::Summary => Self::Summary,
-            Tier::Linked => Self::Linked,
-            Tier::Skeleton => Self::Skeleton,
-            Tier::Raw => Self::Raw,
-        }
-    }
-}
-
-impl fmt::Display for ItemState {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.tier() {
-            Some(tier) => f.write_str(tier.name()),
-            None => f.write_str("OMITTED"),
-        }
-    }
-}
-
-/// Why an item is in its final state and not in the tier above it.
+/// Why an item is in its final tier (or none) and not in the tier above it.
 ///
 /// ```
 /// use budget::model::Tier;
@@ -167,12 +112,12 @@ impl fmt::Display for AssignmentReason {
 ///
 /// ```
 /// use budget::{Item, model::Tier};
-/// use budget::payload::{ItemState, PayloadAssembler, AssignmentReason, TierBudget};
+/// use budget::payload::{PayloadAssembler, AssignmentReason, TierBudget};
 ///
 /// let items = [Item::builder("notes").tokens(3).tier(Tier::Linked).link("notes.md").build()?];
 /// let payload = PayloadAssembler::new(TierBudget::with_total(20_000)?).assemble_items(&items)?;
 /// let p = payload.assignments()[0];
-/// assert_eq!(p.state, ItemState::Linked);
+/// assert_eq!(p.tier, Some(Tier::Linked));
 /// assert_eq!(p.reason, AssignmentReason::Fitted { requested: Tier::Linked });
 /// assert_eq!(p.demoted_from, None);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -185,11 +130,11 @@ pub struct TierAssignment<'a, T: ?Sized> {
     pub position: usize,
     /// Its ranking score.
     pub score: f64,
-    /// Its final state.
-    pub state: ItemState,
-    /// Why it is in `state`.
+    /// The tier it ended in; `None` when it is in none (omitted).
+    pub tier: Option<Tier>,
+    /// Why it is in `tier`.
     pub reason: AssignmentReason,
-    /// Tokens it costs in `state` (0 when omitted).
+    /// Tokens it costs in `tier` (0 when omitted).
     pub tokens: u64,
     /// The most detailed tier it was demoted from, if it was ever demoted.
     pub demoted_from: Option<Tier>,

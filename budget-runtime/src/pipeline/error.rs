@@ -1,9 +1,9 @@
 //! [`PipelineError`]: why a pipeline run produced no selection.
 
-use crate::slicer::SliceError;
+use crate::slicer::SlicerError;
 
 /// The pipeline could not produce a selection.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum PipelineError {
     /// Pinned items alone exceed `max_tokens - output_reserve` (raised by Classify).
@@ -46,5 +46,5 @@ pub enum PipelineError {
     },
     /// The slicer could not select for this input.
     #[error(transparent)]
-    Slice(#[from] SliceError),
+    Slice(#[from] SlicerError),
 }

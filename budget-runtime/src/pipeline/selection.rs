@@ -3,6 +3,7 @@
 use std::fmt;
 use std::sync::OnceLock;
 
+use crate::model::ScoredItem;
 use crate::pipeline::pending_report::PendingReport;
 use crate::pipeline::report::{IncludedItem, SelectionReport};
 
@@ -33,6 +34,37 @@ impl<'a, T> Selection<'a, T> {
     /// The report's `included` list, without assembling the report.
     pub(crate) fn included(&self) -> &[IncludedItem] {
         &self.pending.summary.included
+    }
+
+    /// The selected items in placed order, each with the score the report
+    /// records for it (pinned items score 1.0) and the tokens the run read:
+    /// the offers of a hybrid payload
+    /// ([`PayloadAssembler::assemble`](crate::payload::PayloadAssembler::assemble)).
+    ///
+    /// ```
+    /// use budget::{ContextBudget, ContextItem, Item, Pipeline, scorer::PriorityScorer};
+    ///
+    /// let items = [
+    ///     Item::builder("low").tokens(10).priority(1).build()?,
+    ///     Item::builder("high").tokens(10).priority(5).build()?,
+    /// ];
+    /// let pipeline = Pipeline::builder().scorer(PriorityScorer::new()).build();
+    /// let selection = pipeline.run(&items, &ContextBudget::new(100, 100)?)?;
+    /// let scored = selection.scored();
+    /// let high = scored.iter().find(|c| c.item.content() == "high").unwrap();
+    /// let low = scored.iter().find(|c| c.item.content() == "low").unwrap();
+    /// assert!(high.score > low.score);
+    /// assert_eq!((high.index, low.index), (1, 0));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn scored(&self) -> Vec<ScoredItem<'a, T>> {
+        self.items
+            .iter()
+            .zip(self.included())
+            .map(|(&item, included)| {
+                ScoredItem::with_tokens(item, included.index, included.score, included.tokens)
+            })
+            .collect()
     }
 
     /// The selected items, giving up the report.

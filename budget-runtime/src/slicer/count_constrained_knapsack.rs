@@ -2,8 +2,7 @@
 //! most) with a knapsack filling the rest.
 
 use crate::model::{EffectiveBudget, ScoredItem};
-use crate::slicer::SliceError;
-use crate::slicer::SlicerConfigError;
+use crate::slicer::SlicerError;
 use crate::slicer::count_policy::{CapOrder, CountPolicy};
 use crate::slicer::{CountQuotaEntry, KnapsackSlicer, ScarcityBehavior, SliceOutcome, Slicer};
 
@@ -58,12 +57,12 @@ impl CountConstrainedKnapsackSlicer {
     /// A count-constrained knapsack slicer with one entry per constrained kind.
     ///
     /// # Errors
-    /// [`SlicerConfigError::DuplicateKind`] if a kind has two entries.
+    /// [`SlicerError::DuplicateKind`] if a kind has two entries.
     pub fn new(
         entries: Vec<CountQuotaEntry>,
         knapsack: KnapsackSlicer,
         scarcity: ScarcityBehavior,
-    ) -> Result<Self, SlicerConfigError> {
+    ) -> Result<Self, SlicerError> {
         Ok(Self {
             policy: CountPolicy::new(entries, scarcity)?,
             knapsack,
@@ -86,7 +85,7 @@ impl CountConstrainedKnapsackSlicer {
     /// )?;
     /// assert_eq!(slicer.entries(), [entry]);
     /// assert_eq!(slicer.knapsack().bucket_size(), 100);
-    /// # Ok::<(), budget::slicer::SlicerConfigError>(())
+    /// # Ok::<(), budget::slicer::SlicerError>(())
     /// ```
     pub fn entries(&self) -> &[CountQuotaEntry] {
         self.policy.entries()
@@ -108,7 +107,7 @@ impl Slicer for CountConstrainedKnapsackSlicer {
         &self,
         sorted: &[ScoredItem<'_>],
         budget: EffectiveBudget,
-    ) -> Result<SliceOutcome, SliceError> {
+    ) -> Result<SliceOutcome, SlicerError> {
         self.policy
             .slice(sorted, budget, &self.knapsack, CapOrder::ByScore)
     }
@@ -258,7 +257,7 @@ mod tests {
         .unwrap();
         assert_eq!(
             slicer.slice(&fixture.candidates(), budget(500)),
-            Err(SliceError::CountRequirementUnmet {
+            Err(SlicerError::CountRequirementUnmet {
                 kind: ContextKind::new("tool").unwrap(),
                 required: 1,
                 satisfied: 0,
@@ -274,7 +273,7 @@ mod tests {
             ScarcityBehavior::Degrade,
         )
         .unwrap_err();
-        assert!(matches!(err, SlicerConfigError::DuplicateKind { .. }));
+        assert!(matches!(err, SlicerError::DuplicateKind { .. }));
     }
 
     #[test]

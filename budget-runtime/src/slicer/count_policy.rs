@@ -6,20 +6,19 @@ use std::collections::HashMap;
 
 use crate::model::descending_score;
 use crate::model::{ContextKind, EffectiveBudget, ScoredItem};
-use crate::slicer::SliceError;
-use crate::slicer::SlicerConfigError;
+use crate::slicer::SlicerError;
 use crate::slicer::delegate::slice_subset;
 use crate::slicer::{CountShortfall, SliceOutcome, Slicer};
 
 /// At least `require_count` and at most `cap_count` items of one kind.
 ///
 /// ```
-/// use budget::{ContextKind, slicer::{CountQuotaEntry, SlicerConfigError}};
+/// use budget::{ContextKind, slicer::{CountQuotaEntry, SlicerError}};
 ///
 /// let tools = CountQuotaEntry::new(ContextKind::TOOL_OUTPUT, 1, 3)?;
 /// assert_eq!((tools.require_count(), tools.cap_count()), (1, 3));
 /// assert!(CountQuotaEntry::new(ContextKind::TOOL_OUTPUT, 2, 1).is_err());
-/// # Ok::<(), SlicerConfigError>(())
+/// # Ok::<(), SlicerError>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct CountQuotaEntry {
@@ -33,15 +32,15 @@ impl CountQuotaEntry {
     /// `cap_count`. A cap of 0 (with a requirement of 0) excludes the kind.
     ///
     /// # Errors
-    /// [`SlicerConfigError::RequireCountExceedsCap`] if `require_count > cap_count`
+    /// [`SlicerError::RequireCountExceedsCap`] if `require_count > cap_count`
     /// (which includes a zero cap with a positive requirement).
     pub fn new(
         kind: ContextKind,
         require_count: usize,
         cap_count: usize,
-    ) -> Result<Self, SlicerConfigError> {
+    ) -> Result<Self, SlicerError> {
         if require_count > cap_count {
-            return Err(SlicerConfigError::RequireCountExceedsCap {
+            return Err(SlicerError::RequireCountExceedsCap {
                 kind,
                 require_count,
                 cap_count,
@@ -61,7 +60,7 @@ impl CountQuotaEntry {
     ///
     /// let entry = CountQuotaEntry::new(ContextKind::MEMORY, 0, 2)?;
     /// assert_eq!(entry.kind(), &ContextKind::MEMORY);
-    /// # Ok::<(), budget::slicer::SlicerConfigError>(())
+    /// # Ok::<(), budget::slicer::SlicerError>(())
     /// ```
     pub fn kind(&self) -> &ContextKind {
         &self.kind
@@ -73,7 +72,7 @@ impl CountQuotaEntry {
     /// use budget::{ContextKind, slicer::CountQuotaEntry};
     ///
     /// assert_eq!(CountQuotaEntry::new(ContextKind::MEMORY, 1, 2)?.require_count(), 1);
-    /// # Ok::<(), budget::slicer::SlicerConfigError>(())
+    /// # Ok::<(), budget::slicer::SlicerError>(())
     /// ```
     pub fn require_count(&self) -> usize {
         self.require_count
@@ -85,7 +84,7 @@ impl CountQuotaEntry {
     /// use budget::{ContextKind, slicer::CountQuotaEntry};
     ///
     /// assert_eq!(CountQuotaEntry::new(ContextKind::MEMORY, 1, 2)?.cap_count(), 2);
-    /// # Ok::<(), budget::slicer::SlicerConfigError>(())
+    /// # Ok::<(), budget::slicer::SlicerError>(())
     /// ```
     pub fn cap_count(&self) -> usize {
         self.cap_count
@@ -105,7 +104,7 @@ pub enum ScarcityBehavior {
     /// Take what there is and report a [`CountShortfall`] (the default).
     #[default]
     Degrade,
-    /// Fail with [`SliceError::CountRequirementUnmet`].
+    /// Fail with [`SlicerError::CountRequirementUnmet`].
     Throw,
 }
 
@@ -129,14 +128,14 @@ pub(crate) struct CountPolicy {
 
 impl CountPolicy {
     /// # Errors
-    /// [`SlicerConfigError::DuplicateKind`] if a kind (case-insensitively) has two entries.
+    /// [`SlicerError::DuplicateKind`] if a kind (case-insensitively) has two entries.
     pub(crate) fn new(
         mut entries: Vec<CountQuotaEntry>,
         scarcity: ScarcityBehavior,
-    ) -> Result<Self, SlicerConfigError> {
+    ) -> Result<Self, SlicerError> {
         entries.sort_by(|a, b| a.kind.cmp(&b.kind));
         if let Some(pair) = entries.windows(2).find(|pair| pair[0].kind == pair[1].kind) {
-            return Err(SlicerConfigError::DuplicateKind {
+            return Err(SlicerError::DuplicateKind {
                 kind: pair[1].kind.clone(),
             });
         }
@@ -179,7 +178,7 @@ impl CountPolicy {
         budget: EffectiveBudget,
         inner: &dyn Slicer,
         order: CapOrder,
-    ) -> Result<SliceOutcome, SliceError> {
+    ) -> Result<SliceOutcome, SlicerError> {
         if sorted.is_empty() || budget.target_tokens == 0 {
             return Ok(SliceOutcome::default());
         }
@@ -219,7 +218,7 @@ impl CountPolicy {
             if counts[e] < entry.require_count {
                 match self.scarcity {
                     ScarcityBehavior::Throw => {
-                        return Err(SliceError::CountRequirementUnmet {
+                        return Err(SlicerError::CountRequirementUnmet {
                             kind: entry.kind.clone(),
                             required: entry.require_count,
                             satisfied: counts[e],
@@ -281,7 +280,7 @@ mod tests {
         assert!(CountQuotaEntry::new(kind("tool"), 0, 0).is_ok());
         assert_eq!(
             CountQuotaEntry::new(kind("tool"), 1, 0),
-            Err(SlicerConfigError::RequireCountExceedsCap {
+            Err(SlicerError::RequireCountExceedsCap {
                 kind: kind("tool"),
                 require_count: 1,
                 cap_count: 0,
@@ -303,7 +302,7 @@ mod tests {
         ];
         assert!(matches!(
             CountPolicy::new(entries, ScarcityBehavior::Degrade),
-            Err(SlicerConfigError::DuplicateKind { .. })
+            Err(SlicerError::DuplicateKind { .. })
         ));
     }
 

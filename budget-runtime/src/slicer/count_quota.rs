@@ -2,8 +2,7 @@
 //! inner slicer.
 
 use crate::model::{EffectiveBudget, ScoredItem};
-use crate::slicer::SliceError;
-use crate::slicer::SlicerConfigError;
+use crate::slicer::SlicerError;
 use crate::slicer::count_policy::{CapOrder, CountPolicy};
 use crate::slicer::{CountQuotaEntry, ScarcityBehavior, SliceOutcome, Slicer};
 
@@ -57,17 +56,17 @@ impl CountQuotaSlicer {
     /// A count-quota slicer with one entry per constrained kind around `inner`.
     ///
     /// # Errors
-    /// * [`SlicerConfigError::KnapsackInsideCountQuota`] if `inner` is a knapsack
+    /// * [`SlicerError::KnapsackInsideCountQuota`] if `inner` is a knapsack
     ///   (the specification forbids it; use
     ///   [`CountConstrainedKnapsackSlicer`](crate::slicer::CountConstrainedKnapsackSlicer)).
-    /// * [`SlicerConfigError::DuplicateKind`] if a kind has two entries.
+    /// * [`SlicerError::DuplicateKind`] if a kind has two entries.
     pub fn new(
         entries: Vec<CountQuotaEntry>,
         inner: Box<dyn Slicer>,
         scarcity: ScarcityBehavior,
-    ) -> Result<Self, SlicerConfigError> {
+    ) -> Result<Self, SlicerError> {
         if inner.optimizes_globally() {
-            return Err(SlicerConfigError::KnapsackInsideCountQuota);
+            return Err(SlicerError::KnapsackInsideCountQuota);
         }
         Ok(Self {
             policy: CountPolicy::new(entries, scarcity)?,
@@ -85,7 +84,7 @@ impl CountQuotaSlicer {
     /// let slicer = CountQuotaSlicer::new(vec![entry.clone()], Box::new(GreedySlicer::new()), ScarcityBehavior::Throw)?;
     /// assert_eq!(slicer.entries(), [entry]);
     /// assert_eq!(slicer.scarcity(), ScarcityBehavior::Throw);
-    /// # Ok::<(), budget::slicer::SlicerConfigError>(())
+    /// # Ok::<(), budget::slicer::SlicerError>(())
     /// ```
     pub fn entries(&self) -> &[CountQuotaEntry] {
         self.policy.entries()
@@ -102,7 +101,7 @@ impl Slicer for CountQuotaSlicer {
         &self,
         sorted: &[ScoredItem<'_>],
         budget: EffectiveBudget,
-    ) -> Result<SliceOutcome, SliceError> {
+    ) -> Result<SliceOutcome, SlicerError> {
         self.policy
             .slice(sorted, budget, self.inner.as_ref(), CapOrder::AsSelected)
     }
@@ -223,7 +222,7 @@ mod tests {
             .unwrap_err();
         assert_eq!(
             err,
-            SliceError::CountRequirementUnmet {
+            SlicerError::CountRequirementUnmet {
                 kind: ContextKind::new("tool").unwrap(),
                 required: 3,
                 satisfied: 1,
@@ -243,7 +242,7 @@ mod tests {
             ScarcityBehavior::Degrade,
         )
         .unwrap_err();
-        assert_eq!(err, SlicerConfigError::KnapsackInsideCountQuota);
+        assert_eq!(err, SlicerError::KnapsackInsideCountQuota);
         // Also through another box.
         let boxed: Box<dyn Slicer> = Box::new(Box::new(KnapsackSlicer::default()));
         assert!(CountQuotaSlicer::new(vec![], boxed, ScarcityBehavior::Degrade).is_err());

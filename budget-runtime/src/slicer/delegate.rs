@@ -2,30 +2,30 @@
 //! that wrap another one.
 
 use crate::model::{EffectiveBudget, ScoredItem};
-use crate::slicer::SliceError;
+use crate::slicer::SlicerError;
 use crate::slicer::{SliceOutcome, Slicer};
 
 /// Runs `inner` on the candidates of `sorted` at `positions` (which must be
 /// in score order) and maps its outcome back to positions in `sorted`.
 ///
 /// # Errors
-/// The inner slicer's error, or [`SliceError::InnerIndexOutOfRange`] /
-/// [`SliceError::InnerDuplicateIndex`] when it breaks its contract.
+/// The inner slicer's error, or [`SlicerError::InnerIndexOutOfRange`] /
+/// [`SlicerError::InnerDuplicateIndex`] when it breaks its contract.
 pub(crate) fn slice_subset(
     inner: &dyn Slicer,
     sorted: &[ScoredItem<'_>],
     positions: &[usize],
     budget: EffectiveBudget,
-) -> Result<SliceOutcome, SliceError> {
+) -> Result<SliceOutcome, SlicerError> {
     let subset: Vec<ScoredItem<'_>> = positions.iter().map(|&pos| sorted[pos]).collect();
     let outcome = inner.slice(&subset, budget)?;
     let mut seen = vec![false; subset.len()];
     let mut to_outer = |index: usize| match seen.get_mut(index) {
-        None => Err(SliceError::InnerIndexOutOfRange {
+        None => Err(SlicerError::InnerIndexOutOfRange {
             index,
             len: positions.len(),
         }),
-        Some(true) => Err(SliceError::InnerDuplicateIndex { index }),
+        Some(true) => Err(SlicerError::InnerDuplicateIndex { index }),
         Some(slot) => {
             *slot = true;
             Ok(positions[index])
@@ -62,7 +62,7 @@ mod tests {
             &self,
             _: &[ScoredItem<'_>],
             _: EffectiveBudget,
-        ) -> Result<SliceOutcome, SliceError> {
+        ) -> Result<SliceOutcome, SlicerError> {
             Ok(SliceOutcome::selected(self.0.clone()))
         }
     }
@@ -89,11 +89,11 @@ mod tests {
         let sorted = fixture.candidates();
         assert_eq!(
             slice_subset(&Fixed(vec![2]), &sorted, &[0, 2], budget(10)),
-            Err(SliceError::InnerIndexOutOfRange { index: 2, len: 2 })
+            Err(SlicerError::InnerIndexOutOfRange { index: 2, len: 2 })
         );
         assert_eq!(
             slice_subset(&Fixed(vec![1, 1]), &sorted, &[0, 2], budget(10)),
-            Err(SliceError::InnerDuplicateIndex { index: 1 })
+            Err(SlicerError::InnerDuplicateIndex { index: 1 })
         );
     }
 }

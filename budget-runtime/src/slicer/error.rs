@@ -1,12 +1,14 @@
-//! The slicers' errors: [`SlicerConfigError`] for a configuration, [`SliceError`]
-//! for one input.
+//! [`SlicerError`]: a slicer's configuration rejected, or an input it
+//! cannot slice.
 
 use crate::model::ContextKind;
 
-/// A slicer could not be constructed from its configuration.
+/// A slicer could not be constructed from its configuration (returned by
+/// the constructors), or could not produce a selection for one input
+/// (returned by [`Slicer::slice`](crate::slicer::Slicer::slice)).
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
-pub enum SlicerConfigError {
+pub enum SlicerError {
     /// A parameter that must be positive was not.
     #[error("{name} must be > 0, got {value}")]
     NotPositive {
@@ -62,12 +64,6 @@ pub enum SlicerConfigError {
         "a count-quota slicer cannot wrap a knapsack slicer; use CountConstrainedKnapsackSlicer instead"
     )]
     KnapsackInsideCountQuota,
-}
-
-/// A slicer could not produce a selection for this particular input.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum SliceError {
     /// Under [`ScarcityBehavior::Throw`](crate::slicer::ScarcityBehavior::Throw),
     /// a kind had fewer candidates that fit the budget than its `require_count`.
     #[error(

@@ -2,7 +2,7 @@
 
 use crate::model::descending_key;
 use crate::model::{EffectiveBudget, ScoredItem};
-use crate::slicer::SliceError;
+use crate::slicer::SlicerError;
 use crate::slicer::{SliceOutcome, Slicer};
 
 /// Selects by value density `score / tokens`, highest first, taking each
@@ -110,7 +110,7 @@ impl Slicer for GreedySlicer {
         &self,
         sorted: &[ScoredItem<'_>],
         budget: EffectiveBudget,
-    ) -> Result<SliceOutcome, SliceError> {
+    ) -> Result<SliceOutcome, SlicerError> {
         if sorted.is_empty() || budget.target_tokens == 0 {
             return Ok(SliceOutcome::default());
         }

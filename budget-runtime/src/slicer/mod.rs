@@ -23,7 +23,7 @@ mod test_support;
 pub use count_constrained_knapsack::CountConstrainedKnapsackSlicer;
 pub use count_policy::{CountQuotaEntry, ScarcityBehavior};
 pub use count_quota::CountQuotaSlicer;
-pub use error::{SliceError, SlicerConfigError};
+pub use error::SlicerError;
 pub use greedy::GreedySlicer;
 pub use knapsack::KnapsackSlicer;
 pub use quota::{QuotaEntry, QuotaSlicer};
@@ -93,13 +93,13 @@ pub trait Slicer: Send + Sync + Debug {
     /// The selection for `sorted` under `budget`.
     ///
     /// # Errors
-    /// A [`SliceError`] when the input cannot be sliced as configured (for
+    /// A [`SlicerError`] when the input cannot be sliced as configured (for
     /// example an unmet count requirement under [`ScarcityBehavior::Throw`]).
     fn slice(
         &self,
         sorted: &[ScoredItem<'_>],
         budget: EffectiveBudget,
-    ) -> Result<SliceOutcome, SliceError>;
+    ) -> Result<SliceOutcome, SlicerError>;
 
     /// Whether this slicer optimises globally over all candidates (a
     /// knapsack), so that its selection order carries no ranking.
@@ -114,7 +114,7 @@ impl<S: Slicer + ?Sized> Slicer for Box<S> {
         &self,
         sorted: &[ScoredItem<'_>],
         budget: EffectiveBudget,
-    ) -> Result<SliceOutcome, SliceError> {
+    ) -> Result<SliceOutcome, SlicerError> {
         (**self).slice(sorted, budget)
     }
 

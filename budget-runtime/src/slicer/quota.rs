@@ -4,8 +4,7 @@
 use std::collections::HashMap;
 
 use crate::model::{ContextKind, EffectiveBudget, ScoredItem};
-use crate::slicer::SliceError;
-use crate::slicer::SlicerConfigError;
+use crate::slicer::SlicerError;
 use crate::slicer::delegate::slice_subset;
 use crate::slicer::{SliceOutcome, Slicer};
 use budget_rules::convert::saturating_u64_from_f64;
@@ -13,13 +12,13 @@ use budget_rules::convert::saturating_u64_from_f64;
 /// At least `require` and at most `cap` percent of the target for one kind.
 ///
 /// ```
-/// use budget::{ContextKind, slicer::{QuotaEntry, SlicerConfigError}};
+/// use budget::{ContextKind, slicer::{QuotaEntry, SlicerError}};
 ///
 /// let system = QuotaEntry::new(ContextKind::SYSTEM_PROMPT, 30.0, 50.0)?;
 /// assert_eq!((system.require(), system.cap()), (30.0, 50.0));
 /// assert!(QuotaEntry::new(ContextKind::MESSAGE, 60.0, 40.0).is_err());
 /// assert!(QuotaEntry::new(ContextKind::MESSAGE, 0.0, f64::NAN).is_err());
-/// # Ok::<(), SlicerConfigError>(())
+/// # Ok::<(), SlicerError>(())
 /// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct QuotaEntry {
@@ -33,13 +32,13 @@ impl QuotaEntry {
     /// most `cap` percent (both within `0.0..=100.0`).
     ///
     /// # Errors
-    /// * [`SlicerConfigError::PercentOutOfRange`] if either is outside
+    /// * [`SlicerError::PercentOutOfRange`] if either is outside
     ///   `0.0..=100.0` or NaN.
-    /// * [`SlicerConfigError::RequireExceedsCap`] if `require > cap`.
-    pub fn new(kind: ContextKind, require: f64, cap: f64) -> Result<Self, SlicerConfigError> {
+    /// * [`SlicerError::RequireExceedsCap`] if `require > cap`.
+    pub fn new(kind: ContextKind, require: f64, cap: f64) -> Result<Self, SlicerError> {
         for (name, value) in [("require", require), ("cap", cap)] {
             if !(0.0..=100.0).contains(&value) {
-                return Err(SlicerConfigError::PercentOutOfRange {
+                return Err(SlicerError::PercentOutOfRange {
                     name,
                     kind: kind.clone(),
                     value,
@@ -47,7 +46,7 @@ impl QuotaEntry {
             }
         }
         if require > cap {
-            return Err(SlicerConfigError::RequireExceedsCap { kind, require, cap });
+            return Err(SlicerError::RequireExceedsCap { kind, require, cap });
         }
         Ok(Self { kind, require, cap })
     }
@@ -58,7 +57,7 @@ impl QuotaEntry {
     /// use budget::{ContextKind, slicer::QuotaEntry};
     ///
     /// assert_eq!(QuotaEntry::new(ContextKind::MEMORY, 0.0, 10.0)?.kind(), &ContextKind::MEMORY);
-    /// # Ok::<(), budget::slicer::SlicerConfigError>(())
+    /// # Ok::<(), budget::slicer::SlicerError>(())
     /// ```
     pub fn kind(&self) -> &ContextKind {
         &self.kind
@@ -123,22 +122,22 @@ impl QuotaSlicer {
     /// A quota slicer with at most one entry per kind around `inner`.
     ///
     /// # Errors
-    /// * [`SlicerConfigError::DuplicateKind`] if a kind (case-insensitively) has
+    /// * [`SlicerError::DuplicateKind`] if a kind (case-insensitively) has
     ///   two entries.
-    /// * [`SlicerConfigError::RequiredSumExceeds100`] if the `require`
+    /// * [`SlicerError::RequiredSumExceeds100`] if the `require`
     ///   percentages add up to more than 100.
-    pub fn new(quotas: Vec<QuotaEntry>, inner: Box<dyn Slicer>) -> Result<Self, SlicerConfigError> {
+    pub fn new(quotas: Vec<QuotaEntry>, inner: Box<dyn Slicer>) -> Result<Self, SlicerError> {
         let mut by_kind = HashMap::with_capacity(quotas.len());
         for (i, quota) in quotas.iter().enumerate() {
             if by_kind.insert(quota.kind.clone(), i).is_some() {
-                return Err(SlicerConfigError::DuplicateKind {
+                return Err(SlicerError::DuplicateKind {
                     kind: quota.kind.clone(),
                 });
             }
         }
         let sum: f64 = quotas.iter().map(|quota| quota.require).sum();
         if sum > 100.0 {
-            return Err(SlicerConfigError::RequiredSumExceeds100 { sum });
+            return Err(SlicerError::RequiredSumExceeds100 { sum });
         }
         Ok(Self {
             quotas,
@@ -155,7 +154,7 @@ impl QuotaSlicer {
     /// let quota = QuotaEntry::new(ContextKind::MEMORY, 10.0, 20.0)?;
     /// let slicer = QuotaSlicer::new(vec![quota.clone()], Box::new(GreedySlicer::new()))?;
     /// assert_eq!(slicer.quotas(), [quota]);
-    /// # Ok::<(), budget::slicer::SlicerConfigError>(())
+    /// # Ok::<(), budget::slicer::SlicerError>(())
     /// ```
     pub fn quotas(&self) -> &[QuotaEntry] {
         &self.quotas
@@ -182,7 +181,7 @@ impl Slicer for QuotaSlicer {
         &self,
         sorted: &[ScoredItem<'_>],
         budget: EffectiveBudget,
-    ) -> Result<SliceOutcome, SliceError> {
+    ) -> Result<SliceOutcome, SlicerError> {
         let target = budget.target_tokens;
         if sorted.is_empty() || target == 0 {
             return Ok(SliceOutcome::default());
@@ -335,7 +334,7 @@ mod tests {
             &self,
             sorted: &[ScoredItem<'_>],
             budget: EffectiveBudget,
-        ) -> Result<SliceOutcome, SliceError> {
+        ) -> Result<SliceOutcome, SlicerError> {
             let kind = sorted[0].item.kind().to_string();
             self.0.lock().unwrap().push((kind, budget));
             Ok(SliceOutcome::default())
@@ -352,7 +351,7 @@ mod tests {
                 &self,
                 sorted: &[ScoredItem<'_>],
                 budget: EffectiveBudget,
-            ) -> Result<SliceOutcome, SliceError> {
+            ) -> Result<SliceOutcome, SlicerError> {
                 self.0.slice(sorted, budget)
             }
         }
@@ -459,19 +458,13 @@ mod tests {
             Box::new(GreedySlicer::new()),
         )
         .unwrap_err();
-        assert_eq!(
-            over,
-            SlicerConfigError::RequiredSumExceeds100 { sum: 110.0 }
-        );
+        assert_eq!(over, SlicerError::RequiredSumExceeds100 { sum: 110.0 });
         let duplicate = QuotaSlicer::new(
             vec![quota("x", 10.0, 20.0), quota("X", 10.0, 20.0)],
             Box::new(GreedySlicer::new()),
         )
         .unwrap_err();
-        assert_eq!(
-            duplicate,
-            SlicerConfigError::DuplicateKind { kind: kind("X") }
-        );
+        assert_eq!(duplicate, SlicerError::DuplicateKind { kind: kind("X") });
     }
 
     #[test]

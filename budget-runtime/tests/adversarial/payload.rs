@@ -3,9 +3,8 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use budget_runtime::payload::{
-    Candidate, Format, ItemState, OfferOrder, PayloadAssembler, TierBudget,
-};
+use budget_runtime::model::{ScoredItem, Tier};
+use budget_runtime::payload::{Format, OfferOrder, PayloadAssembler, TierBudget};
 use budget_runtime::{
     ContextItem, Estimator, Item,
     estimate::{CalibratedEstimator, ContentType, Encoding, RatioEstimator},
@@ -107,10 +106,11 @@ fn case(
     } else {
         OfferOrder::Rank
     };
-    let candidates: Vec<Candidate<'_, Item>> = items
+    let candidates: Vec<ScoredItem<'_, Item>> = items
         .iter()
         .zip(scores.iter().cycle())
-        .map(|(item, &score)| Candidate::new(item, score))
+        .enumerate()
+        .map(|(index, (item, &score))| ScoredItem::with_tokens(item, index, score, item.tokens()))
         .collect();
     let assembler = PayloadAssembler::new(tier_budget)
         .estimator(estimator)
@@ -164,7 +164,7 @@ fn case(
         ensure(assignment.position == position, || {
             Broken::Loss(format!("assignment {position} out of order"))
         })?;
-        if assignment.state == ItemState::Raw && format == Format::Markdown {
+        if assignment.tier == Some(Tier::Raw) && format == Format::Markdown {
             // Carried in full: the content is in the text.
             let content = items[position].content();
             ensure(payload.text().contains(content.as_ref()), || {
@@ -206,7 +206,7 @@ pub fn run(ledger: &Ledger) {
             let payload = PayloadAssembler::new(TierBudget::with_total(20_000).unwrap())
                 .assemble_items(&files)
                 .unwrap();
-            ensure(payload.in_state(ItemState::Omitted).count() == 0, || {
+            ensure(payload.omitted().count() == 0, || {
                 Broken::Loss("understated files omitted".into())
             })
         },

@@ -18,7 +18,7 @@ use budget_runtime::{
     pipeline::OverflowStrategy,
     placer::Placer,
     scorer::Scorer,
-    slicer::{SliceError, Slicer},
+    slicer::{Slicer, SlicerError},
 };
 use proptest::prelude::*;
 
@@ -61,7 +61,7 @@ impl Slicer for Rogue {
         &self,
         sorted: &[ScoredItem<'_>],
         _: EffectiveBudget,
-    ) -> Result<SliceOutcome, SliceError> {
+    ) -> Result<SliceOutcome, SlicerError> {
         let selected = if self.0.is_empty() {
             (0..sorted.len()).collect()
         } else {

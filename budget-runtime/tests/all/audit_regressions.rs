@@ -5,7 +5,7 @@
 use std::borrow::Cow;
 use std::cell::Cell;
 
-use budget_runtime::payload::{ItemState, PayloadAssembler, TierBudget};
+use budget_runtime::payload::{PayloadAssembler, TierBudget};
 use budget_runtime::{
     ContextBudget, ContextItem, Estimator, Item, Pipeline,
     estimate::{ContentType, RatioEstimator},
@@ -118,7 +118,7 @@ fn payload_reads_each_token_count_once() {
         .unwrap();
     assert!(items.iter().all(|i| i.calls.get() == 1));
     assert!(payload.rendered_tokens() <= 2_000);
-    assert!(payload.in_state(ItemState::Raw).count() == 2);
+    assert!(payload.in_tier(Tier::Raw).count() == 2);
 }
 
 /// A mention in SUMMARY of an item without a description shows the first
@@ -177,16 +177,9 @@ fn payload_does_not_over_demote_understated_items() {
             .estimator(&RatioEstimator)
             .assemble_items(&items)
             .unwrap();
-        let raw: Vec<usize> = payload
-            .in_state(ItemState::Raw)
-            .map(|p| p.position)
-            .collect();
+        let raw: Vec<usize> = payload.in_tier(Tier::Raw).map(|p| p.position).collect();
         assert_eq!(raw, (0..7).collect::<Vec<_>>(), "declared {declared:?}");
-        assert_eq!(
-            payload.in_state(ItemState::Omitted).count(),
-            0,
-            "declared {declared:?}"
-        );
+        assert_eq!(payload.omitted().count(), 0, "declared {declared:?}");
         assert!(payload.rendered_tokens() <= 20_000);
     }
 }

@@ -8,7 +8,7 @@ use budget::compact::{CompactionError, SummarizerError};
 use budget::prompt::PromptError;
 use budget_runtime::model::ContextBudgetError;
 use budget_runtime::pipeline::PipelineError;
-use budget_runtime::slicer::SliceError;
+use budget_runtime::slicer::SlicerError;
 
 /// The messages of `error` and of every error in its `source()` chain.
 fn chain(error: &dyn Error) -> Vec<String> {
@@ -70,7 +70,7 @@ fn compaction_error_chains_to_the_summarizer_and_its_cause() {
 fn pipeline_slice_error_is_transparent() {
     // `#[error(transparent)]`: the pipeline error is the slicer's error,
     // message and source alike.
-    let error = PipelineError::from(SliceError::InnerDuplicateIndex { index: 4 });
+    let error = PipelineError::from(SlicerError::InnerDuplicateIndex { index: 4 });
     assert_eq!(
         chain(&error),
         ["inner slicer returned position 4 more than once"]

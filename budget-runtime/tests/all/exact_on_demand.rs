@@ -3,14 +3,14 @@
 //! only where counting stopped early, and less counting.
 #![cfg(feature = "exact")]
 
-use budget_runtime::Item;
 use budget_runtime::estimate::{
     Encoding, ExactCounter, OnDemandCounts, TokenCounter, guaranteed_upper_bound,
 };
-use budget_runtime::model::Tier;
+use budget_runtime::model::{ScoredItem, Tier};
 use budget_runtime::payload::{
-    AssignmentReason, Candidate, HybridPayload, OfferOrder, PayloadAssembler, TierBudget,
+    AssignmentReason, HybridPayload, OfferOrder, PayloadAssembler, TierBudget,
 };
+use budget_runtime::{ContextItem, Item};
 use proptest::prelude::*;
 
 fn text() -> impl Strategy<Value = String> {
@@ -38,11 +38,12 @@ fn items(texts: &[String], tokens: impl Fn(&str) -> u64) -> Vec<Item> {
         .collect()
 }
 
-fn candidates<'a>(items: &'a [Item], scores: &[f64]) -> Vec<Candidate<'a, Item>> {
+fn candidates<'a>(items: &'a [Item], scores: &[f64]) -> Vec<ScoredItem<'a, Item>> {
     items
         .iter()
         .zip(scores)
-        .map(|(item, &score)| Candidate::new(item, score))
+        .enumerate()
+        .map(|(index, (item, &score))| ScoredItem::with_tokens(item, index, score, item.tokens()))
         .collect()
 }
 
@@ -100,7 +101,7 @@ fn reasons_agree(exact: AssignmentReason, on_demand: AssignmentReason) -> Result
 
 fn assemble<'a>(
     assembler: PayloadAssembler<'_>,
-    candidates: Vec<Candidate<'a, Item>>,
+    candidates: Vec<ScoredItem<'a, Item>>,
 ) -> Option<HybridPayload<'a, Item>> {
     assembler.assemble(candidates).ok()
 }
@@ -147,7 +148,7 @@ proptest! {
         prop_assert_eq!(exact.rendered_tokens(), on_demand.rendered_tokens());
         prop_assert!(counter.count_tokens(on_demand.text()) <= total);
         for (e, o) in exact.assignments().iter().zip(on_demand.assignments()) {
-            prop_assert_eq!(e.state, o.state);
+            prop_assert_eq!(e.tier, o.tier);
             prop_assert_eq!(e.tokens, o.tokens);
             prop_assert_eq!(e.demoted_from, o.demoted_from);
             reasons_agree(e.reason, o.reason).map_err(TestCaseError::fail)?;
@@ -184,7 +185,7 @@ fn a_small_payload_counts_little_of_a_large_input() {
         payload
             .assignments()
             .iter()
-            .filter(|p| p.state == budget_runtime::payload::ItemState::of(tier))
+            .filter(|p| p.tier == Some(tier))
             .count()
     };
     // RAW: 10,000 × 0.9 × 0.9 = 8,100 tokens hold 4 files of 2,002 tokens.

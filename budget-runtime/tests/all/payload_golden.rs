@@ -3,9 +3,7 @@
 //! on a mismatch the actual output is written next to the target directory
 //! (`payload.actual.md` in the OS temp dir) for diffing.
 
-use budget_runtime::payload::{
-    Format, ItemState, OfferOrder, PayloadAssembler, Sha256Digest, TierBudget,
-};
+use budget_runtime::payload::{Format, OfferOrder, PayloadAssembler, Sha256Digest, TierBudget};
 use budget_runtime::{
     Item,
     estimate::{ContentType, RatioEstimator},
@@ -86,17 +84,17 @@ fn rendered_payload_matches_the_reviewed_golden_file() {
         .assemble_items(&items)
         .unwrap();
 
-    let states: Vec<ItemState> = payload.assignments().iter().map(|p| p.state).collect();
+    let states: Vec<Option<Tier>> = payload.assignments().iter().map(|p| p.tier).collect();
     assert_eq!(
         states,
         [
-            ItemState::Linked,  // scratch: demoted from RAW by src/lib.rs
-            ItemState::Raw,     // src/lib.rs
-            ItemState::Raw,     // docs/guide.md
-            ItemState::Linked,  // src/big.rs: too large for RAW
-            ItemState::Summary, // CHANGELOG.md: asked for SUMMARY
-            ItemState::Raw,     // item 5
-            ItemState::Omitted, // negative tokens
+            Some(Tier::Linked),  // scratch: demoted from RAW by src/lib.rs
+            Some(Tier::Raw),     // src/lib.rs
+            Some(Tier::Raw),     // docs/guide.md
+            Some(Tier::Linked),  // src/big.rs: too large for RAW
+            Some(Tier::Summary), // CHANGELOG.md: asked for SUMMARY
+            Some(Tier::Raw),     // item 5
+            None,                // negative tokens
         ]
     );
 
@@ -125,7 +123,7 @@ fn every_format_matches_its_reviewed_golden_file() {
             .assemble_items(&items)
             .unwrap();
         let states = |p: &budget_runtime::payload::HybridPayload<'_, Item>| {
-            p.assignments().iter().map(|p| p.state).collect::<Vec<_>>()
+            p.assignments().iter().map(|p| p.tier).collect::<Vec<_>>()
         };
         assert_eq!(states(&payload), states(&markdown), "{format}");
         same_as_golden(payload.text(), golden, extension);
@@ -226,10 +224,10 @@ fn a_payload_with_a_skeleton_matches_its_reviewed_golden_file() {
         .estimator(&RatioEstimator)
         .assemble_items(&items)
         .unwrap();
-    let states: Vec<ItemState> = payload.assignments().iter().map(|p| p.state).collect();
+    let states: Vec<Option<Tier>> = payload.assignments().iter().map(|p| p.tier).collect();
     assert_eq!(
         states,
-        [ItemState::Raw, ItemState::Skeleton, ItemState::Linked]
+        [Some(Tier::Raw), Some(Tier::Skeleton), Some(Tier::Linked)]
     );
     same_as_golden(
         payload.text(),

@@ -4,9 +4,7 @@
 
 use std::cmp::Ordering;
 
-use budget_runtime::payload::{
-    AssignmentAction, Format, ItemState, OfferOrder, PayloadAssembler, TierBudget,
-};
+use budget_runtime::payload::{AssignmentAction, Format, OfferOrder, PayloadAssembler, TierBudget};
 use budget_runtime::{
     ContextItem, Estimator, Item,
     estimate::{ContentType, RatioEstimator},
@@ -117,21 +115,21 @@ proptest! {
         let mut last = vec![None; items.len()];
         for e in payload.events() {
             last[e.position] = Some(match e.action {
-                AssignmentAction::Placed { tier, .. } => ItemState::of(tier),
-                AssignmentAction::Omitted => ItemState::Omitted,
+                AssignmentAction::Placed { tier, .. } => Some(tier),
+                AssignmentAction::Omitted => None,
                 AssignmentAction::Demoted { .. } => continue,
                 other => panic!("an action this test does not know: {other:?}"),
             });
         }
         for (i, p) in assignments.iter().enumerate() {
-            prop_assert_eq!(last[i], Some(p.state), "item {}", i);
+            prop_assert_eq!(last[i], Some(p.tier), "item {}", i);
         }
 
         // Tier limits never exceeded, and the tally matches the assignments.
         for tier in Tier::ALL {
             let used: u64 = assignments
                 .iter()
-                .filter(|p| p.state == ItemState::of(tier))
+                .filter(|p| p.tier == Some(tier))
                 .map(|p| p.tokens)
                 .sum();
             let account = payload.tally().tier(tier);
@@ -145,8 +143,8 @@ proptest! {
         // are carried as one, and the SKELETON section holds exactly them.
         let pool = payload.tally().tier(Tier::Raw).used + payload.tally().tier(Tier::Skeleton).used;
         prop_assert!(pool <= budget.effective(Tier::Raw), "RAW + SKELETON {} > {}", pool, budget.effective(Tier::Raw));
-        let skeletons = assignments.iter().filter(|p| p.state == ItemState::Skeleton).count();
-        for p in assignments.iter().filter(|p| p.state == ItemState::Skeleton) {
+        let skeletons = assignments.iter().filter(|p| p.tier == Some(Tier::Skeleton)).count();
+        for p in assignments.iter().filter(|p| p.tier == Some(Tier::Skeleton)) {
             prop_assert!(p.item.skeleton().is_some());
         }
         prop_assert_eq!(payload.text().contains("\n## SKELETON\n"), skeletons > 0);
@@ -173,7 +171,7 @@ proptest! {
         // A demoted item ranks below every item left in the tier it left.
         for d in assignments.iter().filter(|p| p.demoted_from.is_some()) {
             let from = d.demoted_from.unwrap();
-            for kept in assignments.iter().filter(|p| p.state == ItemState::of(from)) {
+            for kept in assignments.iter().filter(|p| p.tier == Some(from)) {
                 prop_assert!(
                     ranks_below((d.score, d.position), (kept.score, kept.position)),
                     "demoted #{} ({}) vs kept #{} ({}) in {}",
@@ -185,7 +183,7 @@ proptest! {
         // Omitted-for-negative and never placed otherwise.
         for p in assignments {
             if p.item.negative_tokens().is_some() {
-                prop_assert_eq!(p.state, ItemState::Omitted);
+                prop_assert_eq!(p.tier, None);
             }
         }
 
@@ -264,10 +262,10 @@ proptest! {
         let text = payload.text();
         prop_assert!(RatioEstimator.estimate(text, ContentType::Markdown) <= payload.rendered_tokens());
         prop_assert!(payload.rendered_tokens() <= budget.total());
-        let raw: Vec<&Item> = payload.in_state(ItemState::Raw).map(|p| p.item).collect();
-        let linked = payload.in_state(ItemState::Linked).count();
+        let raw: Vec<&Item> = payload.in_tier(Tier::Raw).map(|p| p.item).collect();
+        let linked = payload.in_tier(Tier::Linked).count();
         let skeletons: Vec<String> = payload
-            .in_state(ItemState::Skeleton)
+            .in_tier(Tier::Skeleton)
             .map(|p| p.item.skeleton().unwrap().into_owned())
             .collect();
         match format {
@@ -377,12 +375,12 @@ proptest! {
         for assignment in payload.assignments() {
             let name = assignment.item.link().unwrap().rsplit('/').next().unwrap().to_owned();
             let lines: Vec<&str> = tree.lines().filter(|l| l.trim_start().starts_with(&format!("{name} "))).collect();
-            if assignment.state == ItemState::Omitted {
-                prop_assert!(lines.is_empty(), "{name} omitted but in the tree");
-            } else {
+            if let Some(tier) = assignment.tier {
                 prop_assert_eq!(lines.len(), 1, "{}", name);
-                let expected = format!("{name} [{}]", assignment.state);
+                let expected = format!("{name} [{tier}]");
                 prop_assert_eq!(lines[0].trim_start(), expected.as_str());
+            } else {
+                prop_assert!(lines.is_empty(), "{name} omitted but in the tree");
             }
         }
     }

@@ -8,7 +8,7 @@ use budget_runtime::{
     pipeline::{ExclusionReason, InclusionReason, OverflowStrategy, PipelineError},
     placer::Placer,
     scorer::Scorer,
-    slicer::{SliceError, Slicer},
+    slicer::{Slicer, SlicerError},
 };
 
 fn item(content: &str, tokens: u64) -> Item {
@@ -209,7 +209,7 @@ impl Slicer for OutOfRange {
         &self,
         sorted: &[ScoredItem<'_>],
         _budget: EffectiveBudget,
-    ) -> Result<SliceOutcome, SliceError> {
+    ) -> Result<SliceOutcome, SlicerError> {
         Ok(SliceOutcome::selected(vec![sorted.len()]))
     }
 }
@@ -221,7 +221,7 @@ impl Slicer for TakeAll {
         &self,
         sorted: &[ScoredItem<'_>],
         _budget: EffectiveBudget,
-    ) -> Result<SliceOutcome, SliceError> {
+    ) -> Result<SliceOutcome, SlicerError> {
         Ok(SliceOutcome::selected((0..sorted.len()).collect()))
     }
 }

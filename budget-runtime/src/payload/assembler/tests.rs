@@ -1,7 +1,7 @@
 use super::*;
 use crate::estimate::RatioEstimator;
 use crate::model::Item;
-use crate::payload::{DemotionCause, ItemState, TierBudget};
+use crate::payload::{DemotionCause, TierBudget};
 
 fn item(tokens: i64, relevance: f64, link: &str) -> Item {
     Item::builder("x".repeat(usize::try_from(tokens).unwrap_or(1).max(1)))
@@ -34,7 +34,7 @@ fn a_simple_payload_is_never_padded() {
     let payload = PayloadAssembler::new(TierBudget::with_total_const(25_000))
         .assemble_items(&items)
         .unwrap();
-    assert!(payload.in_state(ItemState::Raw).count() == 2);
+    assert!(payload.in_tier(Tier::Raw).count() == 2);
     // 700 content tokens plus structure, far below the 15,000 floor.
     assert!(
         payload.rendered_tokens() < 2_000,
@@ -81,9 +81,15 @@ fn rendering_overhead_is_paid_by_demoting_the_lowest_raw_item() {
     assert!(payload.rendered_tokens() <= 1_000);
     let first = payload.demotions().next().expect("a demotion");
     assert_eq!(first.position, 1);
-    assert_eq!(first.from, Tier::Raw);
-    assert_eq!(first.cause, DemotionCause::RenderOverflow);
-    assert_eq!(payload.assignments()[0].state, ItemState::Raw);
+    assert!(matches!(
+        first.action,
+        AssignmentAction::Demoted {
+            from: Tier::Raw,
+            cause: DemotionCause::RenderOverflow,
+            ..
+        }
+    ));
+    assert_eq!(payload.assignments()[0].tier, Some(Tier::Raw));
     assert_eq!(payload.assignments()[1].demoted_from, Some(Tier::Raw));
 }
 
@@ -146,8 +152,8 @@ fn nan_scores_rank_last_and_negative_tokens_are_omitted() {
         .assemble_items(&items)
         .unwrap();
     let p = payload.assignments();
-    assert_eq!(p[1].state, ItemState::Raw);
-    assert_eq!(p[0].state, ItemState::Linked);
+    assert_eq!(p[1].tier, Some(Tier::Raw));
+    assert_eq!(p[0].tier, Some(Tier::Linked));
     assert!(matches!(
         p[0].reason,
         AssignmentReason::TierFull {
@@ -155,7 +161,7 @@ fn nan_scores_rank_last_and_negative_tokens_are_omitted() {
             ..
         }
     ));
-    assert_eq!(p[2].state, ItemState::Omitted);
+    assert_eq!(p[2].tier, None);
     assert_eq!(p[2].reason, AssignmentReason::NegativeTokens { tokens: -5 });
     let mention = [Item::builder("n")
         .tokens(1)
@@ -203,7 +209,7 @@ fn summary_mentions_survive_small_totals() {
             .unwrap();
         let doc = &payload.assignments()[30];
         (
-            doc.state == ItemState::Summary,
+            doc.tier == Some(Tier::Summary),
             payload.text().contains("`docs/derived.md`"),
             payload.tally().tier(Tier::Summary).limit,
         )
@@ -242,7 +248,7 @@ fn arrival_order_demotes_for_better_newcomers() {
         .assemble_items(&items)
         .unwrap();
     let p = payload.assignments();
-    assert_eq!(p[0].state, ItemState::Linked);
+    assert_eq!(p[0].tier, Some(Tier::Linked));
     assert_eq!(
         p[0].reason,
         AssignmentReason::Demoted {
@@ -250,13 +256,13 @@ fn arrival_order_demotes_for_better_newcomers() {
             cause: DemotionCause::Displaced { by: 1 }
         }
     );
-    assert_eq!(p[1].state, ItemState::Raw);
+    assert_eq!(p[1].tier, Some(Tier::Raw));
     // Rank order places the better item first and never demotes.
     let ranked = PayloadAssembler::new(budget)
         .assemble_items(&items)
         .unwrap();
     assert_eq!(ranked.demotions().count(), 0);
-    assert_eq!(ranked.assignments()[1].state, ItemState::Raw);
+    assert_eq!(ranked.assignments()[1].tier, Some(Tier::Raw));
     assert!(matches!(
         ranked.assignments()[0].reason,
         AssignmentReason::TierFull {
@@ -275,7 +281,7 @@ fn linked_cost_is_the_link_line_not_the_content() {
         .assemble_items(&items)
         .unwrap();
     let p = payload.assignments()[0];
-    assert_eq!(p.state, ItemState::Linked);
+    assert_eq!(p.tier, Some(Tier::Linked));
     // "- `huge.rs`. 5000 tokens.\n" is 26 characters: ceil(26 / 3.75) = 7.
     assert_eq!(p.tokens, 7);
     assert!(payload.text().contains("- `huge.rs`. 5000 tokens.\n"));

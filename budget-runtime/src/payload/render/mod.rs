@@ -17,10 +17,11 @@ mod xml;
 use std::borrow::Cow;
 use std::ops::RangeInclusive;
 
+use crate::model::ScoredItem;
 use crate::model::{ContextItem, Tier};
-use crate::payload::candidate::Rank;
 use crate::payload::demotion::Slot;
-use crate::payload::{Candidate, Fingerprint, Format, ItemState, Sha256Digest, Tally, TierBudget};
+use crate::payload::rank::Rank;
+use crate::payload::{Fingerprint, Format, Sha256Digest, Tally, TierBudget};
 
 pub(crate) use markdown::one_line;
 pub(crate) use tree::{TREE_SHARE_PERCENT, tree_text};
@@ -206,7 +207,7 @@ pub(crate) struct Overview<'i> {
     pub(crate) omitted: usize,
     pub(crate) demotions: usize,
     /// The top-ranked placed item and its state.
-    pub(crate) top: Option<(Entry<'i>, ItemState)>,
+    pub(crate) top: Option<(Entry<'i>, Tier)>,
     /// Whether any candidate has a skeleton: only then do META and
     /// SUMMARY speak of the SKELETON tier.
     pub(crate) skeletons: bool,
@@ -240,7 +241,7 @@ impl Overview<'_> {
 pub(crate) struct RenderInput<'r, 'a, T: ?Sized> {
     pub(crate) budget: &'r TierBudget,
     pub(crate) tally: &'r Tally,
-    pub(crate) candidates: &'r [Candidate<'a, T>],
+    pub(crate) candidates: &'r [ScoredItem<'a, T>],
     pub(crate) slots: &'r [Slot],
     pub(crate) demotions: usize,
     pub(crate) layout: Layout,
@@ -257,7 +258,7 @@ pub(crate) struct RenderInput<'r, 'a, T: ?Sized> {
 pub(crate) fn summary_frame<T: ContextItem + ?Sized>(
     format: Format,
     budget: &TierBudget,
-    candidates: &[Candidate<'_, T>],
+    candidates: &[ScoredItem<'_, T>],
     detail: SummaryDetail,
 ) -> String {
     let n = candidates.len();
@@ -279,7 +280,7 @@ pub(crate) fn summary_frame<T: ContextItem + ?Sized>(
         })
         .unwrap_or(0.0);
     // The candidate whose source is longest (its link, or `item N`).
-    let source_len = |position: usize, c: &Candidate<'_, T>| match c.item.link() {
+    let source_len = |position: usize, c: &ScoredItem<'_, T>| match c.item.link() {
         Some(link) if !link.trim().is_empty() => link.len(),
         _ => "item ".len() + position.to_string().len(),
     };
@@ -287,7 +288,7 @@ pub(crate) fn summary_frame<T: ContextItem + ?Sized>(
         .iter()
         .enumerate()
         .max_by_key(|&(position, c)| source_len(position, c))
-        .map(|(position, c)| (Entry::of(c.item, position, score), ItemState::Summary));
+        .map(|(position, c)| (Entry::of(c.item, position, score), Tier::Summary));
     let overview = Overview {
         budget,
         tally: &tally,
@@ -319,48 +320,48 @@ pub(crate) fn render<T: ContextItem + ?Sized>(
             .iter()
             .zip(input.candidates)
             .enumerate()
-            .filter(|(_, (slot, _))| slot.state != ItemState::Omitted)
+            .filter(|(_, (slot, _))| slot.tier.is_some())
     };
-    let in_state = |state: ItemState| {
+    let in_tier = |tier: Option<Tier>| {
         input
             .slots
             .iter()
             .zip(input.candidates)
             .enumerate()
-            .filter(move |(_, (slot, _))| slot.state == state)
+            .filter(move |(_, (slot, _))| slot.tier == tier)
             .map(|(position, (_, candidate))| (position, candidate))
     };
-    let count = |state| in_state(state).count();
+    let count = |tier| in_tier(tier).count();
     let top = placed()
         .max_by(|(pa, (_, a)), (pb, (_, b))| Rank::new(a.score, *pa).cmp(&Rank::new(b.score, *pb)))
-        .map(|(position, (slot, c))| (Entry::of(c.item, position, c.score), slot.state));
+        .and_then(|(position, (slot, c))| Some((Entry::of(c.item, position, c.score), slot.tier?)));
     let overview = Overview {
         budget: input.budget,
         tally: input.tally,
         candidates: input.slots.len(),
-        raw: count(ItemState::Raw),
-        skeleton: count(ItemState::Skeleton),
-        linked: count(ItemState::Linked),
-        summary: count(ItemState::Summary),
-        omitted: count(ItemState::Omitted),
+        raw: count(Some(Tier::Raw)),
+        skeleton: count(Some(Tier::Skeleton)),
+        linked: count(Some(Tier::Linked)),
+        summary: count(Some(Tier::Summary)),
+        omitted: count(None),
         demotions: input.demotions,
         top,
         skeletons: has_skeletons(input.candidates),
         detail: input.summary_detail,
     };
-    let mentioned: Vec<Entry<'_>> = in_state(ItemState::Summary)
+    let mentioned: Vec<Entry<'_>> = in_tier(Some(Tier::Summary))
         .map(|(position, c)| Entry::mention(c.item, position, c.score))
         .collect();
-    let raw: Vec<(Entry<'_>, Cow<'_, str>)> = in_state(ItemState::Raw)
+    let raw: Vec<(Entry<'_>, Cow<'_, str>)> = in_tier(Some(Tier::Raw))
         .map(|(position, c)| (Entry::raw(c.item, position, c.score), c.item.content()))
         .collect();
-    let skeletons: Vec<(Entry<'_>, Cow<'_, str>)> = in_state(ItemState::Skeleton)
+    let skeletons: Vec<(Entry<'_>, Cow<'_, str>)> = in_tier(Some(Tier::Skeleton))
         .map(|(position, c)| {
             let skeleton = c.item.skeleton().unwrap_or_default();
             (Entry::raw(c.item, position, c.score), skeleton)
         })
         .collect();
-    let linked: Vec<(Entry<'_>, u64)> = in_state(ItemState::Linked)
+    let linked: Vec<(Entry<'_>, u64)> = in_tier(Some(Tier::Linked))
         .map(|(position, c)| (Entry::of(c.item, position, c.score), c.tokens))
         .collect();
 
@@ -422,7 +423,7 @@ pub(crate) fn render<T: ContextItem + ?Sized>(
 }
 
 /// Whether any candidate has a skeleton.
-fn has_skeletons<T: ContextItem + ?Sized>(candidates: &[Candidate<'_, T>]) -> bool {
+fn has_skeletons<T: ContextItem + ?Sized>(candidates: &[ScoredItem<'_, T>]) -> bool {
     candidates.iter().any(|c| c.item.skeleton().is_some())
 }
 

@@ -6,26 +6,25 @@ use std::fmt::Write;
 
 use crate::estimate::{ContentType, Estimator};
 use crate::model::Tier;
-use crate::payload::ItemState;
 
 /// The share of the total, in percent, the tree may take before folders
 /// collapse.
 pub(crate) const TREE_SHARE_PERCENT: u64 = 5;
 
-/// A folder: its files (name → state) and subfolders.
+/// A folder: its files (name → tier, `None` when omitted) and subfolders.
 #[derive(Default)]
 struct Folder<'s> {
-    files: BTreeMap<&'s str, ItemState>,
+    files: BTreeMap<&'s str, Option<Tier>>,
     folders: BTreeMap<&'s str, Folder<'s>>,
 }
 
 impl<'s> Folder<'s> {
-    fn add(&mut self, source: &'s str, state: ItemState) {
+    fn add(&mut self, source: &'s str, tier: Option<Tier>) {
         let mut folder = self;
         let mut parts = source.split('/').filter(|p| !p.is_empty()).peekable();
         while let Some(part) = parts.next() {
             if parts.peek().is_none() {
-                folder.files.insert(part, state);
+                folder.files.insert(part, tier);
             } else {
                 folder = folder.folders.entry(part).or_default();
             }
@@ -61,8 +60,9 @@ impl<'s> Folder<'s> {
                 folder.write(out, level + 1, depth);
             }
         }
-        for (name, state) in &self.files {
-            let _ = writeln!(out, "{:indent$}{name} [{state}]", "");
+        for (name, tier) in &self.files {
+            let label = tier.map_or("OMITTED", Tier::name);
+            let _ = writeln!(out, "{:indent$}{name} [{label}]", "");
         }
     }
 
@@ -75,9 +75,9 @@ impl<'s> Folder<'s> {
     }
 }
 
-/// The index of `state`'s tier in [`Tier::ALL`]; `None` when omitted.
-fn slot(state: ItemState) -> Option<usize> {
-    let tier = state.tier()?;
+/// The index of `tier` in [`Tier::ALL`]; `None` when omitted.
+fn slot(tier: Option<Tier>) -> Option<usize> {
+    let tier = tier?;
     Tier::ALL.iter().position(|&t| t == tier)
 }
 
@@ -101,7 +101,7 @@ fn summary(counts: [usize; 4]) -> String {
 /// level by level, while the text's estimate exceeds `limit` tokens; at
 /// the last, the whole tree is one line.
 pub(crate) fn tree_text<'s>(
-    sources: impl IntoIterator<Item = (&'s str, ItemState)>,
+    sources: impl IntoIterator<Item = (&'s str, Option<Tier>)>,
     limit: u64,
     estimator: &dyn Estimator,
 ) -> String {
@@ -127,12 +127,12 @@ mod tests {
     use super::*;
     use crate::estimate::RatioEstimator;
 
-    const SOURCES: &[(&str, ItemState)] = &[
-        ("src/lib.rs", ItemState::Raw),
-        ("src/tide/moon.rs", ItemState::Linked),
-        ("src/tide/sun.rs", ItemState::Summary),
-        ("README.md", ItemState::Raw),
-        ("old.rs", ItemState::Omitted),
+    const SOURCES: &[(&str, Option<Tier>)] = &[
+        ("src/lib.rs", Some(Tier::Raw)),
+        ("src/tide/moon.rs", Some(Tier::Linked)),
+        ("src/tide/sun.rs", Some(Tier::Summary)),
+        ("README.md", Some(Tier::Raw)),
+        ("old.rs", None),
     ];
 
     #[test]

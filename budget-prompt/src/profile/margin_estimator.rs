@@ -2,16 +2,16 @@
 
 use std::sync::Arc;
 
-use crate::estimate::{ContentType, Estimator};
+use budget_runtime::estimate::{ContentType, Estimator};
 
 /// Counts with `inner` and multiplies by `factor`, rounding up: the
 /// estimate for a model whose own tokenizer is not at hand, with a factor
-/// that covers the measured worst case (see
-/// `budget::profile::TokenizerSpec`).
+/// that covers the measured worst case (see [`TokenizerSpec`](crate::profile::TokenizerSpec)).
 ///
 /// ```
 /// use std::sync::Arc;
-/// use budget::estimate::{ContentType, Estimator, RatioEstimator, MarginEstimator};
+/// use budget::estimate::{ContentType, Estimator, RatioEstimator};
+/// use budget::profile::MarginEstimator;
 ///
 /// let margin = MarginEstimator::new(Arc::new(RatioEstimator), 1.5);
 /// // "abcdefgh" as prose: 8 / 4.0 = 2, times 1.5 = 3
