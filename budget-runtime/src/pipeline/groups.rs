@@ -5,6 +5,7 @@
 use std::collections::HashMap;
 
 use crate::model::{ItemView, ScoredItem};
+use crate::pipeline::IncludedItem;
 
 /// What became of one atomic group in a pipeline run.
 ///
@@ -127,5 +128,20 @@ impl<'a> Units<'a> {
                 })
             })
             .collect()
+    }
+}
+
+/// Sets each group's final fate from the `included` items: the overflow
+/// strategy and the ceiling may still drop a sliced group (whole).
+pub(crate) fn settle(groups: &mut [GroupSelection], included: &[IncludedItem], items: usize) {
+    if groups.is_empty() {
+        return;
+    }
+    let mut in_selection = vec![false; items];
+    for item in included {
+        in_selection[item.index] = true;
+    }
+    for group in groups {
+        group.included = group.members.first().is_some_and(|&m| in_selection[m]);
     }
 }

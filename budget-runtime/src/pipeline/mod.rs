@@ -43,6 +43,19 @@ pub(crate) struct PinnedLoad {
 }
 
 impl PinnedLoad {
+    /// The load of the pinned items at input indices `pinned`, together
+    /// `tokens` tokens; `None` without pinned items.
+    fn of(pinned: &[usize], total: u64, tokens: &TokenCounts) -> Option<Self> {
+        let largest = pinned
+            .iter()
+            .copied()
+            .max_by(|&a, &b| tokens.get(a).cmp(&tokens.get(b)).then(b.cmp(&a)))?;
+        Some(Self {
+            largest,
+            tokens: total,
+        })
+    }
+
     /// `PinnedOverride` when the item would have fit without the pinned
     /// items, else `BudgetExceeded`.
     pub(crate) fn exclusion(
@@ -251,99 +264,138 @@ impl Pipeline {
         budget: &ContextBudget,
     ) -> Result<(Vec<usize>, PendingReport), PipelineError> {
         let mut excluded_before_slice = Vec::new();
+        let mut excluded_after_slice = Vec::new();
 
+        // 1. Classify: pinned, scoreable or excluded, each count read once.
         let tokens = TokenCounts::read(items);
         let classified = classify::classify(items, &tokens, budget, &mut excluded_before_slice)?;
         let effective = budget.effective(classified.pinned_tokens);
+        let pinned = PinnedLoad::of(&classified.pinned, classified.pinned_tokens, &tokens);
 
+        // 2. Score.
         let candidates = self.score(items, classified.scoreable);
+
+        // 3. Deduplicate and 4. sort, best first.
         let mut order = sort::score_order(&candidates.scores);
-        let pinned: &[usize] = match self.deduplication {
-            Deduplication::PinnedWins => &classified.pinned,
-            _ => &[],
-        };
-        if self.deduplication != Deduplication::Off {
-            deduplicate::deduplicate(
-                &candidates,
-                &mut order,
-                items,
-                pinned,
-                classified.grouped,
-                &mut excluded_before_slice,
-            );
-        }
-        let sorted: Vec<ScoredItem<'_>> = order
-            .iter()
-            .map(|&pos| {
-                let index = candidates.indices[pos];
-                ScoredItem {
-                    item: candidates.items[pos],
-                    index,
-                    score: candidates.scores[pos],
-                    tokens: tokens.get(index),
-                }
-            })
-            .collect();
+        self.deduplicate(
+            &candidates,
+            &mut order,
+            items,
+            &classified.pinned,
+            classified.grouped,
+            &mut excluded_before_slice,
+        );
+        let sorted = candidates.in_order(&order, &tokens);
 
-        let largest_pinned = classified
-            .pinned
-            .iter()
-            .copied()
-            .max_by(|&a, &b| tokens.get(a).cmp(&tokens.get(b)).then(b.cmp(&a)));
-        let pinned = largest_pinned.map(|index| PinnedLoad {
-            largest: index,
-            tokens: classified.pinned_tokens,
-        });
-        let Sliced {
-            selected: sliced,
-            chosen,
-            available_tokens,
-            listed,
-            mut groups,
-            shortfalls,
-        } = self.slice(&sorted, classified.grouped, effective, pinned)?;
+        // 5. Slice.
+        let sliced = self.slice(&sorted, classified.grouped, effective, pinned)?;
 
-        // Pinned items, seen as pinned also when only their group is, each
-        // with the count this run read.
+        // 6. Place: pinned items first, the overflow strategy, the ceiling,
+        // then the placer's order.
+        let ceiling_tokens = classified
+            .pinned_tokens
+            .saturating_add(effective.max_tokens)
+            .min(budget.max_tokens().saturating_sub(budget.output_reserve()));
         let pinned_views: Vec<ItemView<'_>> = classified
             .pinned
             .iter()
             .map(|&index| ItemView::pinned(&items[index], tokens.get(index)))
             .collect();
-        let pinned_count = pinned_views.len();
-        let mut merged: Vec<ScoredItem<'_>> = Vec::with_capacity(pinned_count + sliced.len());
-        merged.extend(
-            classified
-                .pinned
-                .iter()
-                .zip(&pinned_views)
-                .map(|(&index, view)| ScoredItem::new(view, index, 1.0)),
-        );
-        merged.extend(sliced);
-        let mut excluded_after_slice = Vec::new();
-        let merged = place::handle_overflow(
+        let merged: Vec<ScoredItem<'_>> = classified
+            .pinned
+            .iter()
+            .zip(&pinned_views)
+            .map(|(&index, view)| ScoredItem::new(view, index, 1.0))
+            .chain(sliced.selected)
+            .collect();
+        let placed = self.place(
             merged,
-            pinned_count,
+            pinned_views.len(),
             budget.target_tokens(),
-            self.overflow_strategy,
+            ceiling_tokens,
             pinned,
             &mut excluded_after_slice,
         )?;
 
-        // Count quotas commit required items whatever the budget, and a custom
-        // slicer may overshoot: after the overflow strategy had its say, the
-        // hard ceiling holds regardless: the pinned items plus the effective
-        // (margin-adjusted) ceiling, never more than `max - reserve`.
-        let ceiling_tokens = classified
-            .pinned_tokens
-            .saturating_add(effective.max_tokens)
-            .min(budget.max_tokens().saturating_sub(budget.output_reserve()));
-        let merged = place::hold_ceiling(
+        // The record the report is assembled from when it is read.
+        let mut groups = sliced.groups;
+        groups::settle(&mut groups, &placed.included, items.len());
+        let indices = placed.included.iter().map(|i| i.index).collect();
+        let unsliced = match sliced.listed {
+            Some(listed) => Unsliced::Listed(listed),
+            None => Unsliced::Deferred(SliceChoice {
+                order,
+                indices: candidates.indices,
+                scores: candidates.scores,
+                tokens,
+                chosen: sliced.chosen,
+                available_tokens: sliced.available_tokens,
+                pinned,
+            }),
+        };
+        let pending = PendingReport {
+            summary: SelectionReport {
+                total_candidates: items.len(),
+                total_tokens_considered: classified.total_tokens_considered,
+                pinned_tokens: classified.pinned_tokens,
+                selected_tokens: placed.tokens,
+                effective_budget: effective,
+                overflow_tokens: placed.accepted_overflow,
+                shortfalls: sliced.shortfalls,
+                groups,
+                included: placed.included,
+                excluded: Vec::new(),
+            },
+            excluded_before_slice,
+            unsliced,
+            excluded_after_slice,
+        };
+        Ok((indices, pending))
+    }
+
+    /// Drops duplicate contents from `order` as
+    /// [`deduplication`](PipelineBuilder::deduplication) says.
+    fn deduplicate<T: ContextItem>(
+        &self,
+        candidates: &Candidates<'_>,
+        order: &mut Vec<usize>,
+        items: &[T],
+        pinned: &[usize],
+        grouped: bool,
+        excluded: &mut Vec<ExcludedItem>,
+    ) {
+        let pinned: &[usize] = match self.deduplication {
+            Deduplication::Off => return,
+            Deduplication::PinnedWins => pinned,
+            _ => &[],
+        };
+        deduplicate::deduplicate(candidates, order, items, pinned, grouped, excluded);
+    }
+
+    /// The Place stage over `merged`, the pinned items (its first
+    /// `pinned_count`, each seen as pinned, with the count this run read)
+    /// followed by the sliced ones: the overflow strategy against
+    /// `target_tokens`, the hard `ceiling_tokens` (count quotas commit
+    /// required items whatever the budget, and a custom slicer may
+    /// overshoot), then the placer's order.
+    fn place(
+        &self,
+        merged: Vec<ScoredItem<'_>>,
+        pinned_count: usize,
+        target_tokens: u64,
+        ceiling_tokens: u64,
+        pinned: Option<PinnedLoad>,
+        excluded: &mut Vec<ExcludedItem>,
+    ) -> Result<Placed, PipelineError> {
+        let merged = place::handle_overflow(
             merged,
             pinned_count,
-            ceiling_tokens,
-            &mut excluded_after_slice,
-        );
+            target_tokens,
+            self.overflow_strategy,
+            pinned,
+            excluded,
+        )?;
+        let merged = place::hold_ceiling(merged, pinned_count, ceiling_tokens, excluded);
 
         let placed = self.placer.place(&merged.items);
         if !place::is_permutation(&placed, merged.items.len()) {
@@ -352,7 +404,6 @@ impl Pipeline {
                 len: merged.items.len(),
             });
         }
-
         let included = placed
             .iter()
             .map(|&pos| {
@@ -372,50 +423,12 @@ impl Pipeline {
                     reason,
                 }
             })
-            .collect::<Vec<_>>();
-        // The overflow strategy and the ceiling may still drop a sliced
-        // group (whole): report each group's final fate.
-        if !groups.is_empty() {
-            let mut in_selection = vec![false; items.len()];
-            for i in &included {
-                in_selection[i.index] = true;
-            }
-            for group in &mut groups {
-                group.included = group.members.first().is_some_and(|&m| in_selection[m]);
-            }
-        }
-
-        let indices = included.iter().map(|i| i.index).collect();
-        let unsliced = match listed {
-            Some(listed) => Unsliced::Listed(listed),
-            None => Unsliced::Deferred(SliceChoice {
-                order,
-                indices: candidates.indices,
-                scores: candidates.scores,
-                tokens,
-                chosen,
-                available_tokens,
-                pinned,
-            }),
-        };
-        let pending = PendingReport {
-            summary: SelectionReport {
-                total_candidates: items.len(),
-                total_tokens_considered: classified.total_tokens_considered,
-                pinned_tokens: classified.pinned_tokens,
-                selected_tokens: merged.tokens,
-                effective_budget: effective,
-                overflow_tokens: merged.accepted_overflow,
-                shortfalls,
-                groups,
-                included,
-                excluded: Vec::new(),
-            },
-            excluded_before_slice,
-            unsliced,
-            excluded_after_slice,
-        };
-        Ok((indices, pending))
+            .collect();
+        Ok(Placed {
+            included,
+            tokens: merged.tokens,
+            accepted_overflow: merged.accepted_overflow,
+        })
     }
 
     /// Scores the items at input indices `scoreable` (in input order).
@@ -513,6 +526,16 @@ impl Pipeline {
             shortfalls: outcome.shortfalls,
         })
     }
+}
+
+/// What the Place stage decided.
+struct Placed {
+    /// The included items in placed order.
+    included: Vec<IncludedItem>,
+    /// Their tokens.
+    tokens: u64,
+    /// Tokens over the target the overflow strategy accepted.
+    accepted_overflow: Option<u64>,
 }
 
 /// What the Slice stage decided.
