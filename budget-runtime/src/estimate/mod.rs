@@ -63,6 +63,7 @@ mod split_pattern;
 #[cfg(feature = "bpe")]
 mod split_regex;
 mod text_features;
+mod tokenizer_error;
 #[cfg(feature = "bpe")]
 mod tokenizer_json;
 #[cfg(feature = "bpe")]
@@ -80,7 +81,7 @@ pub use calibrated::{CalibratedEstimator, EstimateMode};
 pub use calibration::{Calibration, CalibrationError, Coefficients};
 pub use default_counter::DefaultCounter;
 pub use encoding::Encoding;
-pub use exact::{ExactCounter, MAX_TOKENIZER_FILE_BYTES, TokenizerError};
+pub use exact::{ExactCounter, MAX_TOKENIZER_FILE_BYTES};
 #[doc(hidden)]
 pub use feature::{FEATURE_COUNT, Feature};
 pub use hf_cache::hf_cache_file;
@@ -91,6 +92,7 @@ pub use shipped::ShippedVocabulary;
 pub use split_pattern::SplitPattern;
 #[doc(hidden)]
 pub use text_features::TextFeatures;
+pub use tokenizer_error::TokenizerError;
 pub use upper_bound::guaranteed_upper_bound;
 
 /// A cheap estimate for text of any language (the library's default is
