@@ -69,8 +69,8 @@ use crate::pipeline::Selection;
 /// // RAW effective limit: 90% of 2,000 = 1,800, minus 10% = 1,620.
 /// let budget = TierBudget::new(2_000, 100, 1.0, 9.0, 90.0, 10.0)?;
 /// let payload = PayloadAssembler::new(budget).assemble_items(&items)?;
-/// let states: Vec<_> = payload.assignments().iter().map(|p| p.tier).collect();
-/// assert_eq!(states, [Some(Tier::Raw), Some(Tier::Linked)]);
+/// let tiers: Vec<_> = payload.assignments().iter().map(|p| p.tier).collect();
+/// assert_eq!(tiers, [Some(Tier::Raw), Some(Tier::Linked)]);
 /// assert!(payload.text().starts_with("## META\n"));
 /// assert!(payload.rendered_tokens() <= 2_000);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -190,8 +190,8 @@ impl<'e> PayloadAssembler<'e> {
     ///     .estimator(&Words)
     ///     .exact_counts(&counts)
     ///     .assemble(candidates)?;
-    /// let states: Vec<_> = payload.assignments().iter().map(|p| p.tier).collect();
-    /// assert_eq!(states, [Some(Tier::Raw), Some(Tier::Linked)]);
+    /// let tiers: Vec<_> = payload.assignments().iter().map(|p| p.tier).collect();
+    /// assert_eq!(tiers, [Some(Tier::Raw), Some(Tier::Linked)]);
     /// assert_eq!(counts.known_exact(0), Some(3));
     /// assert_eq!(counts.known_exact(1), Some(5_000)); // LINKED prints it
     /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -349,7 +349,7 @@ impl<'e> PayloadAssembler<'e> {
         self.assemble(ScoredItem::from_relevance(items))
     }
 
-    /// Assembles `candidates`. Every candidate ends in exactly one state
+    /// Assembles `candidates`. Every candidate ends in exactly one tier (or none)
     /// with a reason. Runs in O(n log n) for `n` candidates plus the size of
     /// the rendered text per render pass.
     ///

@@ -206,7 +206,7 @@ pub(crate) struct Overview<'i> {
     pub(crate) summary: usize,
     pub(crate) omitted: usize,
     pub(crate) demotions: usize,
-    /// The top-ranked placed item and its state.
+    /// The top-ranked placed item and its tier.
     pub(crate) top: Option<(Entry<'i>, Tier)>,
     /// Whether any candidate has a skeleton: only then do META and
     /// SUMMARY speak of the SKELETON tier.

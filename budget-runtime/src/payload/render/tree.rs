@@ -11,15 +11,15 @@ use crate::model::Tier;
 /// collapse.
 pub(crate) const TREE_SHARE_PERCENT: u64 = 5;
 
-/// A folder: its files (name → tier, `None` when omitted) and subfolders.
+/// A folder: its files (name → tier) and subfolders.
 #[derive(Default)]
 struct Folder<'s> {
-    files: BTreeMap<&'s str, Option<Tier>>,
+    files: BTreeMap<&'s str, Tier>,
     folders: BTreeMap<&'s str, Folder<'s>>,
 }
 
 impl<'s> Folder<'s> {
-    fn add(&mut self, source: &'s str, tier: Option<Tier>) {
+    fn add(&mut self, source: &'s str, tier: Tier) {
         let mut folder = self;
         let mut parts = source.split('/').filter(|p| !p.is_empty()).peekable();
         while let Some(part) = parts.next() {
@@ -34,10 +34,8 @@ impl<'s> Folder<'s> {
     /// Files below, by tier, in the order of [`Tier::ALL`].
     fn counts(&self) -> [usize; 4] {
         let mut counts = [0; 4];
-        for state in self.files.values() {
-            if let Some(slot) = slot(*state) {
-                counts[slot] += 1;
-            }
+        for tier in self.files.values() {
+            counts[slot(*tier)] += 1;
         }
         for folder in self.folders.values() {
             let below = folder.counts();
@@ -61,8 +59,7 @@ impl<'s> Folder<'s> {
             }
         }
         for (name, tier) in &self.files {
-            let label = tier.map_or("OMITTED", Tier::name);
-            let _ = writeln!(out, "{:indent$}{name} [{label}]", "");
+            let _ = writeln!(out, "{:indent$}{name} [{tier}]", "");
         }
     }
 
@@ -75,10 +72,14 @@ impl<'s> Folder<'s> {
     }
 }
 
-/// The index of `tier` in [`Tier::ALL`]; `None` when omitted.
-fn slot(tier: Option<Tier>) -> Option<usize> {
-    let tier = tier?;
-    Tier::ALL.iter().position(|&t| t == tier)
+/// The index of `tier` in [`Tier::ALL`].
+const fn slot(tier: Tier) -> usize {
+    match tier {
+        Tier::Raw => 0,
+        Tier::Skeleton => 1,
+        Tier::Linked => 2,
+        Tier::Summary => 3,
+    }
 }
 
 /// `(N files: RAW a, LINKED b, SUMMARY c)`, naming only non-zero tiers.
@@ -94,8 +95,8 @@ fn summary(counts: [usize; 4]) -> String {
     format!("({total} {noun}: {})", tiers.join(", "))
 }
 
-/// The tree of `sources` (`/`-separated paths with their states; omitted
-/// items are left out), one line per folder and file, two spaces per
+/// The tree of `sources` (`/`-separated paths with their tiers; omitted
+/// items, `None`, are left out), one line per folder and file, two spaces per
 /// level, files marked with their tier (`[RAW]`, `[SKELETON]`, …). The deepest
 /// folders collapse into one line each (`name/ (N files: RAW a, …)`),
 /// level by level, while the text's estimate exceeds `limit` tokens; at
@@ -106,9 +107,9 @@ pub(crate) fn tree_text<'s>(
     estimator: &dyn Estimator,
 ) -> String {
     let mut top = Folder::default();
-    for (source, state) in sources {
-        if slot(state).is_some() {
-            top.add(source, state);
+    for (source, tier) in sources {
+        if let Some(tier) = tier {
+            top.add(source, tier);
         }
     }
     let mut out = String::new();
@@ -126,6 +127,13 @@ pub(crate) fn tree_text<'s>(
 mod tests {
     use super::*;
     use crate::estimate::RatioEstimator;
+
+    #[test]
+    fn slots_follow_tier_all() {
+        for (index, tier) in Tier::ALL.into_iter().enumerate() {
+            assert_eq!(slot(tier), index, "{tier}");
+        }
+    }
 
     const SOURCES: &[(&str, Option<Tier>)] = &[
         ("src/lib.rs", Some(Tier::Raw)),
