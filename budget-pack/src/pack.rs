@@ -25,6 +25,7 @@ use crate::git::{self, GitError, GitSection};
 use crate::options::{Budget, PackOptions};
 use crate::outline::{self, Form};
 use crate::packed::Packed;
+use crate::parallel::parallel_map;
 use crate::progress::Progress;
 use crate::rank::bm25::Query;
 use crate::rank::rank;
@@ -411,10 +412,10 @@ static CAP_ESTIMATOR: budget_runtime::estimate::CalibratedEstimator =
 /// any file goes whole carried more files but showed fewer changed
 /// lines, so files still go whole first, in rank order, up to
 /// [`WHOLE_PERCENT`] of RAW.
-fn outline_room(text: &str, rank: usize, raw_cap: u64) -> usize {
+fn outline_room(file: &FileFacts, rank: usize, raw_cap: u64) -> usize {
     let share = room_tokens(rank, raw_cap);
-    let tokens = CAP_ESTIMATOR.estimate(text, ContentType::Code).max(1);
-    let bytes = u64::try_from(text.len())
+    let tokens = file.estimate.max(1);
+    let bytes = u64::try_from(file.bytes)
         .unwrap_or(u64::MAX)
         .saturating_mul(share)
         / tokens;
@@ -430,14 +431,14 @@ fn outline_room(text: &str, rank: usize, raw_cap: u64) -> usize {
 /// showed fewer hunks on the held-out repositories (Rust 58% → 44%).
 pub(crate) const WHOLE_PERCENT: u64 = 85;
 
-/// For each file (by position in `texts`), whether it may go whole: in
+/// For each file (by position in `files`), whether it may go whole: in
 /// rank order, the files that match fill at most [`WHOLE_PERCENT`] of
 /// RAW's limit (`raw_limit` tokens, at a best-guess estimate); past that,
 /// a file ranked after the best [`outline::FULL_ROOM_RANKS`] that has a
 /// SKELETON form and is larger than its outline's room starts as that form
 /// (a smaller one is worth more whole).
 fn whole_files(
-    texts: &[(&str, &str)],
+    files: &[FileFacts],
     ranked: &[usize],
     matches: &[bool],
     forms: &[Option<Form>],
@@ -445,13 +446,13 @@ fn whole_files(
 ) -> Vec<bool> {
     let limit = raw_limit / 100 * WHOLE_PERCENT;
     let raw_cap = raw_limit / 4;
-    let mut whole = vec![true; texts.len()];
+    let mut whole = vec![true; files.len()];
     let mut used = 0u64;
     for (rank, &position) in ranked.iter().enumerate() {
         if !matches[position] {
             continue;
         }
-        let tokens = CAP_ESTIMATOR.estimate(texts[position].1, ContentType::Code);
+        let tokens = files[position].estimate;
         if used.saturating_add(tokens) <= limit {
             used += tokens;
         } else if rank >= outline::FULL_ROOM_RANKS
@@ -462,6 +463,37 @@ fn whole_files(
         }
     }
     whole
+}
+
+/// What the packer needs of a file's text beyond the text, found once for
+/// every file on every core (each is a pass over the whole text).
+struct FileFacts {
+    /// Its length in bytes.
+    bytes: usize,
+    /// Its lines ([`str::lines`]).
+    lines: usize,
+    /// Its tokens as code, estimated with [`CAP_ESTIMATOR`].
+    estimate: u64,
+    /// Its one-line [`description`].
+    description: Option<String>,
+}
+
+impl FileFacts {
+    fn of(text: &str) -> Self {
+        Self {
+            bytes: text.len(),
+            lines: line_count(text),
+            estimate: CAP_ESTIMATOR.estimate(text, ContentType::Code),
+            description: description(text),
+        }
+    }
+}
+
+/// The number of lines [`str::lines`] yields, by counting line feeds (a
+/// byte search the compiler vectorizes, unlike the iterator).
+fn line_count(text: &str) -> usize {
+    let feeds = text.bytes().filter(|&b| b == b'\n').count();
+    feeds + usize::from(!text.is_empty() && !text.ends_with('\n'))
 }
 
 /// The room for the outline of the file ranked `rank`, in tokens (see
@@ -501,11 +533,12 @@ fn items(
     budget: u64,
 ) -> Items {
     let raw_cap = TierBudget::with_total(budget).map_or(u64::MAX, |b| b.effective(Tier::Raw) / 4);
-    let (scores, matches, forms, whole, query) = {
+    let (scores, matches, forms, whole, query, facts) = {
         let texts: Vec<(&str, &str)> = scan
             .texts()
             .filter_map(|(label, file)| Some((label, file.text.as_deref()?)))
             .collect();
+        let facts = parallel_map(&texts, |&(_, text)| FileFacts::of(text));
         let mut outlines = outline::for_ranking(&texts);
         let ranking = rank(&texts, &outlines, query, history);
         let query = query.filter(|_| ranking.by_query);
@@ -525,7 +558,7 @@ fn items(
         };
         // A file's outline gets at most the cap on one file's share of RAW,
         // in bytes at the file's own bytes per token.
-        let room = |text: &str, rank: usize| outline_room(text, rank, raw_cap);
+        let room = |position: usize, rank: usize| outline_room(&facts[position], rank, raw_cap);
         let focus = outline::Focus {
             relevance: &relevance,
             expand: query.is_some(),
@@ -533,15 +566,15 @@ fn items(
         };
         let forms = outline::forms(&texts, &ranked, budget, &mut outlines, &focus);
         let whole = whole_files(
-            &texts,
+            &facts,
             &ranked,
             &ranking.matches,
             &forms,
             raw_cap.saturating_mul(4),
         );
-        (ranking.scores, ranking.matches, forms, whole, query)
+        (ranking.scores, ranking.matches, forms, whole, query, facts)
     };
-    let mut ranked = scores.iter().zip(&matches).zip(forms).zip(whole);
+    let mut ranked = scores.iter().zip(&matches).zip(forms).zip(whole).zip(facts);
     let mut items = Vec::new();
     let mut file_of_item = Vec::new();
     let mut shown_in_full = HashMap::new();
@@ -552,10 +585,9 @@ fn items(
         let Some(text) = text_file.text.take() else {
             continue;
         };
-        let Some((((&score, &matches), form), whole)) = ranked.next() else {
+        let Some(((((&score, &matches), form), whole), facts)) = ranked.next() else {
             continue;
         };
-        let lines = text.lines().count();
         // A file past the whole files' share of RAW starts as its
         // skeleton; so does, without a query, a file that would take more
         // than a quarter of RAW, so that one large file does not crowd out
@@ -566,17 +598,16 @@ fn items(
             || query.is_none()
                 && form.is_some()
                 && CAP_ESTIMATOR.estimate(&text, text_file.content_type) > raw_cap;
-        let description = description(&text);
         let mut builder = Item::builder(text)
             .tokens(text_file.tokens)
             .content_type(text_file.content_type)
             .link(file.label.clone())
-            .lines(1..=u64::try_from(lines).unwrap_or(u64::MAX).max(1))
+            .lines(1..=u64::try_from(facts.lines).unwrap_or(u64::MAX).max(1))
             .relevance_hint(score);
         if !matches {
             builder = builder.tier(Tier::Linked);
         }
-        if let Some(description) = description {
+        if let Some(description) = facts.description {
             builder = builder.description(description);
         }
         if let Some(form) = form {
@@ -604,6 +635,14 @@ fn items(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn line_count_is_what_lines_yields(text in "(a|\r|\n|é| ){0,40}") {
+            prop_assert_eq!(line_count(&text), text.lines().count());
+        }
+    }
 
     #[test]
     fn whole_files_fill_their_share_then_later_large_files_start_outlined() {
@@ -621,12 +660,13 @@ mod tests {
             .iter()
             .map(|_| Some(Form::Skeleton("fn f();".to_owned())))
             .collect();
-        let whole = whole_files(&texts, &ranked, &matches, &forms, each * 10);
+        let facts: Vec<FileFacts> = texts.iter().map(|(_, text)| FileFacts::of(text)).collect();
+        let whole = whole_files(&facts, &ranked, &matches, &forms, each * 10);
         assert!(whole.iter().all(|&w| w), "{whole:?}");
         // A limit of five large files: 85% holds four. The fifth is among
         // the best five and may still go whole; the sixth to eighth start
         // as outlines; the small file stays whole (smaller than its room).
-        let whole = whole_files(&texts, &ranked, &matches, &forms, each * 5);
+        let whole = whole_files(&facts, &ranked, &matches, &forms, each * 5);
         assert_eq!(
             whole,
             [true, true, true, true, true, false, false, false, true]
@@ -637,7 +677,7 @@ mod tests {
         no_form[6] = None;
         let mut no_match = matches.clone();
         no_match[7] = false;
-        let whole = whole_files(&texts, &ranked, &no_match, &no_form, each * 5);
+        let whole = whole_files(&facts, &ranked, &no_match, &no_form, each * 5);
         assert_eq!(
             whole,
             [true, true, true, true, true, false, true, true, true]

@@ -99,9 +99,9 @@ pub struct Focus<'a> {
     /// plain skeleton fits (with a query: their bodies are what the reader
     /// asked for).
     pub expand: bool,
-    /// The room for one file's outline, in bytes, given its text and its
-    /// rank (0 for the best-ranked file).
-    pub room: &'a (dyn Fn(&str, usize) -> usize + Sync),
+    /// The room for one file's outline, in bytes, given its position in
+    /// the files and its rank (0 for the best-ranked file).
+    pub room: &'a (dyn Fn(usize, usize) -> usize + Sync),
 }
 
 /// A file's SKELETON form.
@@ -179,7 +179,7 @@ pub fn forms(
         .filter_map(|&p| Some((p, parsed[p].take()?)))
         .collect();
     let made = parallel_map(&jobs, |(p, outline)| {
-        form(files[*p].1, outline, focus, rank_of[*p])
+        form(files[*p].1, outline, focus, *p, rank_of[*p])
     });
     let mut out = vec![None; files.len()];
     for ((p, _), form) in jobs.iter().zip(made) {
@@ -188,10 +188,16 @@ pub fn forms(
     out
 }
 
-/// The SKELETON form of `text`, ranked `rank`, from its `outline` (see
-/// [`forms`]).
-fn form(text: &str, outline: &Outline<'_>, focus: &Focus<'_>, rank: usize) -> Option<Form> {
-    let room = (focus.room)(text, rank);
+/// The SKELETON form of `text`, at `position` in the files and ranked
+/// `rank`, from its `outline` (see [`forms`]).
+fn form(
+    text: &str,
+    outline: &Outline<'_>,
+    focus: &Focus<'_>,
+    position: usize,
+    rank: usize,
+) -> Option<Form> {
+    let room = (focus.room)(position, rank);
     let starts: Vec<usize> = std::iter::once(0)
         .chain(text.match_indices('\n').map(|(i, _)| i + 1))
         .collect();
