@@ -24,9 +24,11 @@ use crate::estimate::compiled::CompiledBpe;
 /// The tokenizer behind an [`ExactCounter`].
 #[derive(Clone)]
 enum Backend {
-    /// A vocabulary compiled into the binary, built once per process.
+    /// A vocabulary compiled into the binary, built once per process by
+    /// the first count (building `o200k_base` takes about 50 ms, which a
+    /// caller may spend on other work until then).
     #[cfg(feature = "bpe")]
-    Compiled(&'static CompiledBpe),
+    Compiled(fn() -> &'static CompiledBpe),
     /// A vocabulary read from a tiktoken or tekken file.
     #[cfg(feature = "bpe")]
     Loaded(Arc<crate::estimate::rank_bpe::RankBpe>),
@@ -44,9 +46,9 @@ enum Backend {
 fn compiled(encoding: Encoding) -> Result<Backend, TokenizerError> {
     match encoding {
         #[cfg(feature = "o200k")]
-        Encoding::O200kBase => Ok(Backend::Compiled(CompiledBpe::o200k())),
+        Encoding::O200kBase => Ok(Backend::Compiled(CompiledBpe::o200k)),
         #[cfg(feature = "cl100k")]
-        Encoding::Cl100kBase => Ok(Backend::Compiled(CompiledBpe::cl100k())),
+        Encoding::Cl100kBase => Ok(Backend::Compiled(CompiledBpe::cl100k)),
         #[allow(unreachable_patterns)] // every encoding compiled in
         other => Err(TokenizerError::NotCompiled {
             encoding: other,
@@ -483,7 +485,7 @@ impl TokenCounter for ExactCounter {
     fn count_tokens(&self, text: &str) -> u64 {
         match &self.backend {
             #[cfg(feature = "bpe")]
-            Backend::Compiled(tokenizer) => count_bpe(tokenizer, text),
+            Backend::Compiled(tokenizer) => count_bpe(tokenizer(), text),
             #[cfg(feature = "bpe")]
             Backend::Loaded(tokenizer) => tokenizer.count(text),
             #[cfg(feature = "bpe")]
@@ -498,7 +500,7 @@ impl TokenCounter for ExactCounter {
     fn count_tokens_up_to(&self, text: &str, limit: u64) -> Option<u64> {
         match &self.backend {
             #[cfg(feature = "bpe")]
-            Backend::Compiled(tokenizer) => tokenizer.count_up_to(text, limit),
+            Backend::Compiled(tokenizer) => tokenizer().count_up_to(text, limit),
             #[cfg(feature = "bpe")]
             Backend::Loaded(tokenizer) => tokenizer.count_up_to(text, limit),
             #[allow(unreachable_patterns)]
