@@ -69,31 +69,66 @@ pub fn definitions<'t>(path: &'t str, text: &'t str) -> Vec<&'t str> {
     if !is_code(path) {
         return names;
     }
-    for line in text.lines() {
-        let mut words = line.split_whitespace();
-        while let Some(word) = words.next() {
-            if !is_definition_keyword(word) {
+    let mut words = Words { text, at: 0 };
+    while let Some((_, word)) = words.next() {
+        if !is_definition_keyword(word) {
+            continue;
+        }
+        // The name is the next word on the same line.
+        let after_keyword = words.at;
+        let Some((start, mut next)) = words.next() else {
+            break;
+        };
+        if text[after_keyword..start].contains('\n') {
+            words.at = start;
+            continue;
+        }
+        // Go methods: `func (r *Reader) Read(`: the name follows the receiver.
+        if word == "func" && next.starts_with('(') {
+            let line_start = text[..start].rfind('\n').map_or(0, |s| s + 1);
+            let line_end = text[start..].find('\n').map_or(text.len(), |e| start + e);
+            let Some((_, after)) = text[line_start..line_end].split_once(')') else {
                 continue;
-            }
-            let Some(mut next) = words.next() else {
-                break;
             };
-            // Go methods: `func (r *Reader) Read(`: the name follows the receiver.
-            if word == "func" && next.starts_with('(') {
-                let Some(after) = line.split_once(')').map(|(_, rest)| rest) else {
-                    break;
-                };
-                next = after.trim_start();
-            }
-            if let Some(name) = identifiers(next)
-                .next()
-                .filter(|name| next.starts_with(name))
-            {
-                names.push(name);
-            }
+            next = after.trim_start();
+        }
+        if let Some(name) = identifiers(next)
+            .next()
+            .filter(|name| next.starts_with(name))
+        {
+            names.push(name);
         }
     }
     names
+}
+
+/// The words of a text (runs of anything but ASCII whitespace), each with
+/// its offset in bytes: a byte scan, several times faster than splitting
+/// lines and then words.
+struct Words<'t> {
+    text: &'t str,
+    /// Where the scan is, in bytes.
+    at: usize,
+}
+
+impl<'t> Iterator for Words<'t> {
+    type Item = (usize, &'t str);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let bytes = self.text.as_bytes();
+        while self.at < bytes.len() && bytes[self.at].is_ascii_whitespace() {
+            self.at += 1;
+        }
+        if self.at == bytes.len() {
+            return None;
+        }
+        let start = self.at;
+        while self.at < bytes.len() && !bytes[self.at].is_ascii_whitespace() {
+            self.at += 1;
+        }
+        // ASCII bytes and the text's ends are char boundaries.
+        Some((start, &self.text[start..self.at]))
+    }
 }
 
 /// The names the file at `path` defines when its syntax tree gave
@@ -293,6 +328,11 @@ mod tests {
             ["io", "Read", "NewReader", "Reader"]
         );
         assert_eq!(definitions("Lib/json/__init__.py", ""), ["json"]);
+        // A keyword ending its line names nothing; the next line is read.
+        assert_eq!(
+            definitions("a.py", "x = class\ndef run(): pass\nfunc\n"),
+            ["a", "run"]
+        );
         // Keywords count only in source code.
         assert_eq!(definitions("README", "A class apart"), ["README"]);
     }
