@@ -12,7 +12,8 @@
     allow(dead_code, unused_imports)
 )]
 
-use std::collections::HashSet;
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
 use std::hash::BuildHasherDefault;
 use std::sync::OnceLock;
 
@@ -22,6 +23,19 @@ use crate::estimate::ascii_split::AsciiO200kSplit;
 
 type Bpe = bpe_openai::Tokenizer;
 
+/// How many multi-token pieces a thread remembers the counts of (a few
+/// MiB at most); past it, it starts over.
+const MAX_KNOWN_PIECES: usize = 1 << 16;
+
+/// Token counts of pieces, by their bytes.
+type PieceCounts = HashMap<Box<[u8]>, usize, BuildHasherDefault<FxHasher>>;
+
+thread_local! {
+    /// The token counts of the multi-token pieces this thread has counted,
+    /// one table per compiled-in vocabulary ([`CompiledBpe::slot`]).
+    static PIECE_COUNTS: [RefCell<PieceCounts>; 2] = Default::default();
+}
+
 /// A compiled-in byte-pair vocabulary and the set of its tokens' bytes.
 pub(crate) struct CompiledBpe {
     tokenizer: &'static Bpe,
@@ -29,6 +43,8 @@ pub(crate) struct CompiledBpe {
     tokens: HashSet<&'static [u8], BuildHasherDefault<FxHasher>>,
     /// Whether ASCII text is split by [`AsciiO200kSplit`] (`o200k_base`).
     ascii_o200k: bool,
+    /// Its table in [`PIECE_COUNTS`]: 0 for `o200k_base`, 1 for `cl100k_base`.
+    slot: usize,
 }
 
 impl CompiledBpe {
@@ -36,17 +52,17 @@ impl CompiledBpe {
     #[cfg(feature = "o200k")]
     pub(crate) fn o200k() -> &'static Self {
         static COMPILED: OnceLock<CompiledBpe> = OnceLock::new();
-        COMPILED.get_or_init(|| Self::new(bpe_openai::o200k_base(), true))
+        COMPILED.get_or_init(|| Self::new(bpe_openai::o200k_base(), true, 0))
     }
 
     /// `cl100k_base`, built on first use, once per process.
     #[cfg(feature = "cl100k")]
     pub(crate) fn cl100k() -> &'static Self {
         static COMPILED: OnceLock<CompiledBpe> = OnceLock::new();
-        COMPILED.get_or_init(|| Self::new(bpe_openai::cl100k_base(), false))
+        COMPILED.get_or_init(|| Self::new(bpe_openai::cl100k_base(), false, 1))
     }
 
-    fn new(tokenizer: &'static Bpe, ascii_o200k: bool) -> Self {
+    fn new(tokenizer: &'static Bpe, ascii_o200k: bool, slot: usize) -> Self {
         let bpe = &tokenizer.bpe;
         let tokens = (0..bpe.num_tokens())
             .filter_map(|id| u32::try_from(id).ok())
@@ -56,6 +72,7 @@ impl CompiledBpe {
             tokenizer,
             tokens,
             ascii_o200k,
+            slot,
         }
     }
 
@@ -72,10 +89,22 @@ impl CompiledBpe {
     /// The tokens of one pretokenizer piece.
     fn piece(&self, piece: &str) -> usize {
         if self.tokens.contains(piece.as_bytes()) {
-            1
-        } else {
-            self.tokenizer.bpe.count(piece.as_bytes())
+            return 1;
         }
+        // Source code repeats its multi-token pieces (long names, runs of
+        // spaces, numbers); the encoder allocates for each one.
+        PIECE_COUNTS.with(|tables| {
+            let mut known = tables[self.slot].borrow_mut();
+            if let Some(&tokens) = known.get(piece.as_bytes()) {
+                return tokens;
+            }
+            let tokens = self.tokenizer.bpe.count(piece.as_bytes());
+            if known.len() >= MAX_KNOWN_PIECES {
+                known.clear();
+            }
+            known.insert(piece.as_bytes().into(), tokens);
+            tokens
+        })
     }
 
     /// The tokens of `text`.
@@ -118,5 +147,23 @@ mod tests {
         }
         assert!(compiled.tokens.contains(b" main".as_slice()));
         assert_eq!(compiled.tokens.len(), compiled.tokenizer.bpe.num_tokens());
+    }
+
+    /// A remembered piece counts as the encoder counts it, in the
+    /// vocabulary that counted it: the two vocabularies split `日本語のテキスト`
+    /// into different numbers of tokens.
+    #[cfg(feature = "cl100k")]
+    #[test]
+    fn remembered_pieces_belong_to_their_vocabulary() {
+        let (o200k, cl100k) = (CompiledBpe::o200k(), CompiledBpe::cl100k());
+        let piece = "日本語のテキスト";
+        let expected = (
+            o200k.tokenizer.bpe.count(piece.as_bytes()),
+            cl100k.tokenizer.bpe.count(piece.as_bytes()),
+        );
+        assert_ne!(expected.0, expected.1);
+        for _ in 0..2 {
+            assert_eq!((o200k.piece(piece), cl100k.piece(piece)), expected);
+        }
     }
 }
