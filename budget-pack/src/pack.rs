@@ -505,10 +505,18 @@ impl FileFacts {
     }
 }
 
-/// The number of lines [`str::lines`] yields, by counting line feeds (a
-/// byte search the compiler vectorizes, unlike the iterator).
+/// The number of lines [`str::lines`] yields, by counting line feeds.
 fn line_count(text: &str) -> usize {
-    let feeds = text.bytes().filter(|&b| b == b'\n').count();
+    // Blocks of 255 bytes: the compiler sums each one in byte-wide vector
+    // lanes (at most 255, no overflow), many bytes per instruction.
+    let feeds: usize = text
+        .as_bytes()
+        .chunks(255)
+        .map(|block| {
+            let in_block = block.iter().fold(0u8, |n, &b| n + u8::from(b == b'\n'));
+            usize::from(in_block)
+        })
+        .sum();
     feeds + usize::from(!text.is_empty() && !text.ends_with('\n'))
 }
 
@@ -652,6 +660,13 @@ fn items(
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn line_count_counts_past_a_block() {
+        let text = format!("{}x", "\n".repeat(1_000));
+        assert_eq!(line_count(&text), 1_001);
+        assert_eq!(line_count(&"ab\r\n".repeat(700)), 700);
+    }
 
     proptest! {
         #[test]

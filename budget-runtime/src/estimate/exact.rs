@@ -41,8 +41,9 @@ enum Backend {
     None(std::convert::Infallible),
 }
 
-/// The compiled-in tokenizer of `encoding`, built on first use (once per
-/// process, shared by every thread), or the feature that would compile it in.
+/// The compiled-in tokenizer of `encoding`, built by its first count (once
+/// per process, shared by every thread), or the feature that would compile
+/// it in.
 fn compiled(encoding: Encoding) -> Result<Backend, TokenizerError> {
     match encoding {
         #[cfg(feature = "o200k")]
@@ -111,8 +112,9 @@ pub struct ExactCounter {
 pub const MAX_TOKENIZER_FILE_BYTES: u64 = 256 * 1024 * 1024;
 
 impl ExactCounter {
-    /// A counter for `encoding`, building its tokenizer on first use (about
-    /// 0.1–0.3 s).
+    /// A counter for `encoding`. Its tokenizer is built by the first count
+    /// in the process (about 0.05–0.3 s), so this returns at once; count an
+    /// empty text on another thread to build it while other work runs.
     ///
     /// # Errors
     /// [`TokenizerError::NotCompiled`] if the vocabulary of `encoding` was
