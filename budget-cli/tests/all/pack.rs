@@ -490,3 +490,32 @@ fn tree_first_meta_and_fetch_only_when_asked() {
     );
     assert!(report["meta"]["RAW"]["limit"].as_u64().unwrap() > 0);
 }
+
+#[test]
+fn packing_again_gives_the_same_bytes() {
+    // Separate processes: hash seeds, thread timing and the order files are
+    // read in differ between them; the payload and the report must not.
+    let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/data");
+    let data = data.to_str().unwrap();
+    let args = [
+        "pack",
+        data,
+        "--budget",
+        "3000",
+        "--query",
+        "budget tiers",
+        "--report",
+        "-",
+        "--no-config",
+    ];
+    let first = budget_in(std::path::Path::new(data), &args);
+    let second = budget_in(std::path::Path::new(data), &args);
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    // The report holds the payload, the records and the counts.
+    assert!(
+        first.json()["payload"]
+            .as_str()
+            .is_some_and(|p| p.len() > 1_000)
+    );
+    assert_eq!(first.stdout, second.stdout);
+}

@@ -1,7 +1,7 @@
 //! Invariants of every pack, over random trees: every input file has
-//! exactly one record, no file is carried in two tiers, and the payload
-//! never exceeds its budget (counted by tiktoken-rs, not by the code under
-//! test).
+//! exactly one record, no file is carried in two tiers, the payload never
+//! exceeds its budget (counted by tiktoken-rs, not by the code under test),
+//! and packing again gives the same bytes.
 
 use std::collections::BTreeMap;
 
@@ -87,6 +87,12 @@ proptest! {
             }
             Err(other) => return Err(TestCaseError::fail(other.to_string())),
         };
+        // The same input and options give the same bytes, whatever the
+        // threads' timing and the hashers' seeds.
+        let again = pack(&options, &Counting::exact("o200k", &o200k), &()).unwrap();
+        prop_assert_eq!(again.text(), packed.text());
+        prop_assert_eq!(again.report(), packed.report());
+
         let reference = tiktoken_rs::o200k_base().unwrap();
         let tokens = reference.encode_ordinary(packed.text()).len() as u64;
         prop_assert!(tokens <= budget, "{tokens} > {budget}");
