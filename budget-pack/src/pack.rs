@@ -316,14 +316,16 @@ fn pack_files(
         counts.as_ref(),
     );
     let account = CountAccount::of(&scan.tally, counts.as_ref());
-    let report = report(&records, &account, &payload, budget, counting);
+    let report_head = report(&records, &account, &payload, budget, counting);
     let mut summary = summary(&records, &payload, tokens, budget, counting);
     summary.extend(account.summary(counting));
     Ok(Packed {
         text: payload.text().to_owned(),
         tokens,
         budget,
-        report,
+        report_head,
+        files: records.records,
+        report: std::sync::OnceLock::new(),
         summary,
         warnings,
     })

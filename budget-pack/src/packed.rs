@@ -1,12 +1,21 @@
 //! [`Packed`]: a payload and its report.
 
+use std::sync::OnceLock;
+
+use crate::report::FileRecord;
+
 /// The payload `pack` made, with the account of every input file.
 #[derive(Clone, Debug)]
 pub struct Packed {
     pub(crate) text: String,
     pub(crate) tokens: u64,
     pub(crate) budget: u64,
-    pub(crate) report: serde_json::Value,
+    /// The report but for its `files` and `payload`.
+    pub(crate) report_head: serde_json::Value,
+    /// One record per input file.
+    pub(crate) files: Vec<FileRecord>,
+    /// The whole report, made on first read.
+    pub(crate) report: OnceLock<serde_json::Value>,
     pub(crate) summary: Vec<String>,
     pub(crate) warnings: Vec<String>,
 }
@@ -30,9 +39,15 @@ impl Packed {
     /// The report: the budget, the counter, tier figures, digests and one
     /// record per input file (its status, tier, tokens, cost, score and the
     /// reason it got what it got), as `budget pack --report` writes it
-    /// (`docs/cli.md` documents every key).
+    /// (`docs/cli.md` documents every key). Made on the first call.
     pub fn report(&self) -> &serde_json::Value {
-        &self.report
+        self.report.get_or_init(|| {
+            let mut report = self.report_head.clone();
+            // Records of strings, numbers and options always serialize.
+            report["files"] = serde_json::to_value(&self.files).unwrap_or_default();
+            report["payload"] = self.text.clone().into();
+            report
+        })
     }
 
     /// A few lines for a person: files per tier, what was skipped, the

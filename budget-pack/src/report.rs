@@ -65,9 +65,28 @@ impl CountAccount {
     }
 }
 
-/// The JSON records of the input files and the tally of their outcomes.
+/// One input file's record in the report (`docs/cli.md` documents the
+/// keys). Kept typed: a pack of tens of thousands of files makes it JSON
+/// only when the report is read.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct FileRecord {
+    path: String,
+    status: &'static str,
+    tier: Option<String>,
+    tokens: Option<u64>,
+    tokens_exact: bool,
+    cost: u64,
+    score: Option<f64>,
+    reason: String,
+    /// Secrets redacted: in the records of files that were read.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    redacted: Option<usize>,
+}
+
+/// The records of the input files and the tally of their outcomes.
 pub struct FileRecords {
-    records: Vec<serde_json::Value>,
+    /// One per input file, in walk order.
+    pub records: Vec<FileRecord>,
     /// `counted`: files that appear in the payload (RAW, LINKED, SUMMARY).
     tally: FileTally,
     /// Files read and ranked that the payload had no room for.
@@ -158,17 +177,17 @@ pub fn file_records(
                         if let (Some(shown), Some(Tier::Skeleton)) = (focused, assignment.tier) {
                             reason.push_str(&focused_reason(shown));
                         }
-                        return json!({
-                            "path": file.label,
-                            "status": if in_payload { "packed" } else { "omitted" },
-                            "tier": assignment.tier.map(|tier| tier.to_string()),
-                            "tokens": tokens,
-                            "tokens_exact": counted.is_some(),
-                            "cost": assignment.tokens,
-                            "score": assignment.score,
-                            "reason": reason,
-                            "redacted": text.redacted,
-                        });
+                        return FileRecord {
+                            path: file.label.clone(),
+                            status: if in_payload { "packed" } else { "omitted" },
+                            tier: assignment.tier.map(|tier| tier.to_string()),
+                            tokens: Some(tokens),
+                            tokens_exact: counted.is_some(),
+                            cost: assignment.tokens,
+                            score: Some(assignment.score),
+                            reason,
+                            redacted: Some(text.redacted),
+                        };
                     }
                     // The selection budget holds every file, so deduplication
                     // is the only exclusion; anything else is reported as is.
@@ -186,16 +205,17 @@ pub fn file_records(
                 }
             };
             tally.skip(status);
-            json!({
-                "path": file.label,
-                "status": status.key(),
-                "tier": null,
-                "tokens": tokens,
-                "tokens_exact": false,
-                "cost": 0,
-                "score": null,
-                "reason": reason,
-            })
+            FileRecord {
+                path: file.label.clone(),
+                status: status.key(),
+                tier: None,
+                tokens,
+                tokens_exact: false,
+                cost: 0,
+                score: None,
+                reason,
+                redacted: None,
+            }
         })
         .collect();
     FileRecords {
@@ -261,7 +281,9 @@ fn focused_reason(shown: &[String]) -> String {
     )
 }
 
-/// The `--report` document.
+/// The `--report` document but for its `files` (the records) and its
+/// `payload` (the text), which [`Packed::report`](crate::Packed::report)
+/// adds when it is read.
 pub fn report(
     records: &FileRecords,
     account: &CountAccount,
@@ -282,10 +304,8 @@ pub fn report(
         "material_tokens": records.material_tokens,
         "material_tokens_exact": records.material_exact,
         "counting": account.json(),
-        "files": records.records,
         "git": records.git,
         "counts": counts,
-        "payload": payload.text(),
     })
 }
 
