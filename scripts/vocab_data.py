@@ -10,7 +10,9 @@ scripts/references.sh installs, and checks that each matches its source.
   counts with (default_vocab_size - default_num_special_tokens), one
   `base64 rank` line each;
 - vocab/gemma3: taken from the gemini-tokenizer 0.2.0 crate (see
-  vocab/gemma3/NOTICE); only checked here, against its published SHA-256.
+  vocab/gemma3/NOTICE); only checked here, against its published SHA-256;
+- vocab/openai: OpenAI's o200k_base and cl100k_base rank files; only
+  checked here, against the SHA-256 hashes tiktoken verifies on download.
 
     python3 scripts/vocab_data.py
 """
@@ -35,4 +37,11 @@ with open(os.path.join(vocab, "mistral/data/tekken_240911.tiktoken"), "w", encod
 with open(os.path.join(vocab, "gemma3/data/gemma3_cleaned_262144_v2.spiece.model"), "rb") as f:
     digest = hashlib.sha256(f.read()).hexdigest()
 assert digest == "1299c11d7cf632ef3b4e11937501358ada021bbdf7c47638d13c0ee982f2e79c", digest
+for name, expected in (
+    ("o200k_base", "446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d"),
+    ("cl100k_base", "223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7"),
+):
+    with open(os.path.join(vocab, f"openai/data/{name}.tiktoken"), "rb") as f:
+        digest = hashlib.sha256(f.read()).hexdigest()
+    assert digest == expected, (name, digest)
 print("vocab data written and checked")

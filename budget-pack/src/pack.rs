@@ -217,22 +217,6 @@ pub fn pack(
     counting: &Counting<'_>,
     progress: &dyn Progress,
 ) -> Result<Packed, PackError> {
-    std::thread::scope(|threads| {
-        if let Some(exact) = counting.exact_counter() {
-            // A compiled-in vocabulary is built by its first count (tens of
-            // milliseconds on one core): build it while files are read.
-            threads.spawn(|| exact.count_tokens(""));
-        }
-        pack_files(options, counting, progress)
-    })
-}
-
-/// [`pack`], its vocabulary warming up.
-fn pack_files(
-    options: &PackOptions,
-    counting: &Counting<'_>,
-    progress: &dyn Progress,
-) -> Result<Packed, PackError> {
     let entries = walk(&options.inputs, progress)?;
     let exact = counting.exact_counter();
     let mut scan = scan(

@@ -127,8 +127,19 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
+    /// The pieces tiktoken's own engine finds: the pattern, look-ahead
+    /// and all, on a backtracking engine (`fancy-regex`), match after match.
     fn regex_pieces(text: &str) -> Vec<&str> {
-        bpe_openai::o200k_base().split(text).collect()
+        thread_local! {
+            static PATTERN: fancy_regex::Regex =
+                fancy_regex::Regex::new(crate::estimate::SplitPattern::O200K.regex()).unwrap();
+        }
+        PATTERN.with(|pattern| {
+            pattern
+                .find_iter(text)
+                .map(|found| found.unwrap().as_str())
+                .collect()
+        })
     }
 
     #[test]

@@ -3,13 +3,13 @@
 //! tokenizer file of an open model (tiktoken rank files and tekken JSON:
 //! `rank_bpe`; `tokenizer.json`: the `tokenizers` crate).
 //!
-//! The compiled-in backend is `bpe-openai`, GitHub's linear-time byte-pair encoder: it
-//! reproduces every count of the corpus's `tokens.tsv`, agrees with
-//! `tiktoken-rs` on random text of every Unicode plane (tested), and counts
-//! 1.3× (`o200k_base`) to 2.7× (`cl100k_base`) as fast in the last run
-//! (`benches/estimate.rs`, group `count_corpus_exact`, runs both side by
-//! side). `tiktoken-rs` remains a dev-dependency only, as
-//! the differential reference.
+//! The compiled-in backend runs tiktoken's merges over `budget-vocab-openai`'s
+//! hash tables, which are read in place, so a process pays nothing to load
+//! a vocabulary. It reproduces every count of the corpus's `tokens.tsv` and
+//! agrees with `tiktoken-rs` on random text of every Unicode plane
+//! (tested; `benches/estimate.rs`, group `count_corpus_exact`, times both
+//! side by side). `tiktoken-rs` remains a dev-dependency only, as the
+//! differential reference.
 
 use std::fmt;
 use std::path::Path;
@@ -24,11 +24,9 @@ use crate::estimate::compiled::CompiledBpe;
 /// The tokenizer behind an [`ExactCounter`].
 #[derive(Clone)]
 enum Backend {
-    /// A vocabulary compiled into the binary, built once per process by
-    /// the first count (building `o200k_base` takes about 50 ms, which a
-    /// caller may spend on other work until then).
+    /// A vocabulary compiled into the binary.
     #[cfg(feature = "bpe")]
-    Compiled(fn() -> &'static CompiledBpe),
+    Compiled(&'static CompiledBpe),
     /// A vocabulary read from a tiktoken or tekken file.
     #[cfg(feature = "bpe")]
     Loaded(Arc<crate::estimate::rank_bpe::RankBpe>),
@@ -41,15 +39,14 @@ enum Backend {
     None(std::convert::Infallible),
 }
 
-/// The compiled-in tokenizer of `encoding`, built by its first count (once
-/// per process, shared by every thread), or the feature that would compile
-/// it in.
+/// The compiled-in tokenizer of `encoding`, or the feature that would
+/// compile it in.
 fn compiled(encoding: Encoding) -> Result<Backend, TokenizerError> {
     match encoding {
         #[cfg(feature = "o200k")]
-        Encoding::O200kBase => Ok(Backend::Compiled(CompiledBpe::o200k)),
+        Encoding::O200kBase => Ok(Backend::Compiled(&crate::estimate::compiled::O200K)),
         #[cfg(feature = "cl100k")]
-        Encoding::Cl100kBase => Ok(Backend::Compiled(CompiledBpe::cl100k)),
+        Encoding::Cl100kBase => Ok(Backend::Compiled(&crate::estimate::compiled::CL100K)),
         #[allow(unreachable_patterns)] // every encoding compiled in
         other => Err(TokenizerError::NotCompiled {
             encoding: other,
@@ -73,7 +70,7 @@ const fn feature_of(encoding: Encoding) -> &'static str {
 /// Three sources of vocabulary, nothing ever downloaded:
 /// * OpenAI's encodings compiled into the binary ([`new`](Self::new);
 ///   feature `o200k` for `o200k_base`, `cl100k` for `cl100k_base`, `exact`
-///   for both), built once per process on first use and shared;
+///   for both), read in place with nothing to build;
 /// * a tokenizer file read from disk ([`from_file`](Self::from_file),
 ///   feature `bpe`): a tiktoken rank file (Llama 3 and 4, Qwen, OpenAI's
 ///   encodings) with its [`SplitPattern`], Mistral's tekken JSON, a Hugging
@@ -451,8 +448,7 @@ fn count_in_chunks(tokenizer: &CompiledBpe, text: &str, chunk_bytes: usize) -> u
         let mut total: u64 = 0;
         while let Some(chunk) = chunks.get(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
         {
-            let tokens = u64::try_from(tokenizer.count(chunk)).unwrap_or(u64::MAX);
-            total = total.saturating_add(tokens);
+            total = total.saturating_add(tokenizer.count(chunk));
         }
         total
     };
@@ -476,7 +472,7 @@ fn count_bpe(tokenizer: &CompiledBpe, text: &str) -> u64 {
     if text.len() >= PARALLEL_BYTES {
         return count_in_chunks(tokenizer, text, PARALLEL_BYTES / 4);
     }
-    u64::try_from(tokenizer.count(text)).unwrap_or(u64::MAX)
+    tokenizer.count(text)
 }
 
 impl TokenCounter for ExactCounter {
@@ -487,7 +483,7 @@ impl TokenCounter for ExactCounter {
     fn count_tokens(&self, text: &str) -> u64 {
         match &self.backend {
             #[cfg(feature = "bpe")]
-            Backend::Compiled(tokenizer) => count_bpe(tokenizer(), text),
+            Backend::Compiled(tokenizer) => count_bpe(tokenizer, text),
             #[cfg(feature = "bpe")]
             Backend::Loaded(tokenizer) => tokenizer.count(text),
             #[cfg(feature = "bpe")]
@@ -502,7 +498,7 @@ impl TokenCounter for ExactCounter {
     fn count_tokens_up_to(&self, text: &str, limit: u64) -> Option<u64> {
         match &self.backend {
             #[cfg(feature = "bpe")]
-            Backend::Compiled(tokenizer) => tokenizer().count_up_to(text, limit),
+            Backend::Compiled(tokenizer) => tokenizer.count_up_to(text, limit),
             #[cfg(feature = "bpe")]
             Backend::Loaded(tokenizer) => tokenizer.count_up_to(text, limit),
             #[allow(unreachable_patterns)]

@@ -29,6 +29,8 @@
 
 #[cfg(feature = "bpe")]
 mod ascii_split;
+#[cfg(feature = "bpe")]
+mod bpe_merge;
 mod calibrated;
 mod calibration;
 #[cfg(feature = "bpe")]

@@ -137,7 +137,7 @@ impl SplitPattern {
         self.nfc
     }
 
-    /// The pattern as look-ahead-free parts for `bpe-openai`'s pretokenizer:
+    /// The pattern as look-ahead-free parts for the linear-time splitter:
     /// `\s+(?!\S)` becomes `\s+$` in the first part and the one-character
     /// pseudo look-ahead `\s+\s` in the second (its last character is given
     /// back); other patterns stay whole.
