@@ -186,40 +186,33 @@ impl<'t> ReferenceGraph<'t> {
     /// The graph of `files` (`(path, text)`), each defining the names in
     /// `defined` (by position; see [`definitions`]), built on every core.
     pub fn build(files: &[(&str, &'t str)], defined: &[Vec<&'t str>]) -> Self {
-        let mut definers: HashMap<&str, Vec<usize>> = HashMap::default();
-        for (file, names) in defined.iter().enumerate() {
-            // Tests and examples use an API; the names they define are helpers.
-            if uses_only(files[file].0) {
-                continue;
-            }
-            let module = module_name(files[file].0);
-            let long_enough = |name: &str| {
-                name.chars().nth(2).is_some() || module == Some(name) && name.len() == 2
-            };
-            for &name in names.iter().filter(|name| long_enough(name)) {
-                let files = definers.entry(name).or_default();
-                if files.last() != Some(&file) {
-                    files.push(file);
-                }
-            }
-        }
-        definers.retain(|_, files| files.len() <= MAX_DEFINERS);
-        let edges_and_names = parallel_map(&(0..files.len()).collect::<Vec<_>>(), |&file| {
+        let names = DefinedNames::of(files, defined);
+        let indexed: Vec<usize> = (0..files.len()).collect();
+        let edges_and_referenced = parallel_map(&indexed, |&file| {
             if !is_code(files[file].0) {
                 return (Vec::new(), Vec::new());
             }
-            let mut uses: HashMap<&str, u32> = HashMap::default();
-            for identifier in identifiers(files[file].1) {
-                if let Some((&name, _)) = definers.get_key_value(identifier) {
-                    *uses.entry(name).or_default() += 1;
-                }
-            }
+            // Each defined name this file uses, by id, once per use.
+            let mut uses: Vec<u32> = identifiers(files[file].1)
+                .filter_map(|identifier| names.id(identifier))
+                .collect();
+            uses.sort_unstable();
             let mut out: HashMap<usize, f64> = HashMap::default();
-            let names: Vec<&'t str> = uses.keys().copied().collect();
-            for (name, references) in uses {
-                let targets = &definers[name];
-                let weight = edge_weight(name, references, targets.len());
-                for &target in targets.iter().filter(|&&target| target != file) {
+            let mut referenced = Vec::new();
+            for run in uses.chunk_by(|a, b| a == b) {
+                let id = run[0];
+                let targets = names.definers(id);
+                let references = u32::try_from(run.len()).unwrap_or(u32::MAX);
+                let weight = edge_weight(names.name(id), references, targets.len());
+                let mut others = targets
+                    .iter()
+                    .map(|&target| target as usize)
+                    .filter(|&target| target != file)
+                    .peekable();
+                if others.peek().is_some() {
+                    referenced.push(id);
+                }
+                for target in others {
                     *out.entry(target).or_default() += weight;
                 }
             }
@@ -229,18 +222,22 @@ impl<'t> ReferenceGraph<'t> {
                 out.truncate(MAX_OUT_EDGES);
             }
             out.sort_unstable_by_key(|&(target, _)| target);
-            (out, names)
+            (out, referenced)
         });
-        let mut references: HashMap<&'t str, u32> = HashMap::default();
+        let mut referrers = vec![0u32; names.len()];
         let mut edges = Vec::with_capacity(files.len());
-        for (file, (out, names)) in edges_and_names.into_iter().enumerate() {
-            for name in names {
-                if definers[name].iter().any(|&definer| definer != file) {
-                    *references.entry(name).or_default() += 1;
-                }
+        for (out, referenced) in edges_and_referenced {
+            for id in referenced {
+                referrers[id as usize] += 1;
             }
             edges.push(out);
         }
+        let references = referrers
+            .iter()
+            .zip(0u32..)
+            .filter(|&(&count, _)| count > 0)
+            .map(|(&count, id)| (names.name(id), count))
+            .collect();
         Self { edges, references }
     }
 
@@ -297,6 +294,100 @@ impl<'t> ReferenceGraph<'t> {
             std::mem::swap(&mut rank, &mut next);
         }
         rank
+    }
+}
+
+/// The names files define, each with an id and the files that define it
+/// (names defined by more than [`MAX_DEFINERS`] files are not looked up).
+struct DefinedNames<'t> {
+    /// The id of each name that counts.
+    ids: HashMap<&'t str, u32>,
+    /// By id: the name.
+    names: Vec<&'t str>,
+    /// By id: the files that define it.
+    definers: Vec<Definers>,
+}
+
+impl<'t> DefinedNames<'t> {
+    /// The names of `defined` (by file position) that count: long enough,
+    /// defined outside tests and examples, by few enough files.
+    fn of(files: &[(&str, &'t str)], defined: &[Vec<&'t str>]) -> Self {
+        let mut ids: HashMap<&'t str, u32> = HashMap::default();
+        let mut names = Vec::new();
+        let mut definers: Vec<Definers> = Vec::new();
+        for (file, defined) in defined.iter().enumerate() {
+            // Tests and examples use an API; the names they define are helpers.
+            if uses_only(files[file].0) {
+                continue;
+            }
+            let module = module_name(files[file].0);
+            let long_enough = |name: &str| {
+                name.chars().nth(2).is_some() || module == Some(name) && name.len() == 2
+            };
+            let file = u32::try_from(file).unwrap_or(u32::MAX);
+            for &name in defined.iter().filter(|name| long_enough(name)) {
+                let next = u32::try_from(names.len()).unwrap_or(u32::MAX);
+                let id = *ids.entry(name).or_insert(next);
+                if id == next {
+                    names.push(name);
+                    definers.push(Definers::default());
+                }
+                definers[id as usize].add(file);
+            }
+        }
+        ids.retain(|_, id| !definers[*id as usize].too_many);
+        Self {
+            ids,
+            names,
+            definers,
+        }
+    }
+
+    /// The id of `name`, if it is a name that counts.
+    fn id(&self, name: &str) -> Option<u32> {
+        self.ids.get(name).copied()
+    }
+
+    fn name(&self, id: u32) -> &'t str {
+        self.names[id as usize]
+    }
+
+    /// The files that define the name `id`, in file order.
+    fn definers(&self, id: u32) -> &[u32] {
+        let definers = &self.definers[id as usize];
+        &definers.files[..usize::from(definers.len)]
+    }
+
+    /// How many ids there are (names that do not count included).
+    fn len(&self) -> usize {
+        self.names.len()
+    }
+}
+
+/// Up to [`MAX_DEFINERS`] files that define a name, inline: a large tree
+/// defines hundreds of thousands of names, and an allocation each costs
+/// more to make and free than every lookup of them.
+#[derive(Clone, Copy, Default)]
+struct Definers {
+    files: [u32; MAX_DEFINERS],
+    len: u8,
+    /// More than [`MAX_DEFINERS`] files define the name.
+    too_many: bool,
+}
+
+impl Definers {
+    /// Adds `file` unless it is the last one added.
+    fn add(&mut self, file: u32) {
+        let len = usize::from(self.len);
+        if self.too_many || len > 0 && self.files[len - 1] == file {
+            return;
+        }
+        if len == MAX_DEFINERS {
+            self.too_many = true;
+        } else {
+            self.files[len] = file;
+            self.len += 1;
+        }
     }
 }
 
@@ -382,20 +473,41 @@ mod tests {
         assert_eq!(module_name("test/app.engine.js"), Some("app.engine"));
     }
 
+    /// `definers` files that each define `common`, then one that calls it.
+    fn common_defined_by(definers: usize) -> Vec<(String, String)> {
+        let mut files: Vec<(String, String)> = (0..definers)
+            .map(|i| (format!("m{i}.py"), format!("def common(): pass\n# {i}\n")))
+            .collect();
+        files.push(("user.py".to_owned(), "common()\ncommon()\n".to_owned()));
+        files
+    }
+
     #[test]
     fn names_defined_everywhere_make_no_edges() {
-        let texts: Vec<String> = (0..9)
-            .map(|i| format!("def common(): pass\n# {i}\n"))
-            .collect();
-        let mut files: Vec<(String, &str)> = texts
+        let files = common_defined_by(MAX_DEFINERS + 1);
+        let borrowed: Vec<(&str, &str)> = files
             .iter()
-            .enumerate()
-            .map(|(i, t)| (format!("m{i}.py"), t.as_str()))
+            .map(|(p, t)| (p.as_str(), t.as_str()))
             .collect();
-        files.push(("user.py".to_owned(), "common()\ncommon()\n"));
-        let borrowed: Vec<(&str, &str)> = files.iter().map(|(p, t)| (p.as_str(), *t)).collect();
         let graph = build(&borrowed);
-        assert!(graph.edges(9).is_empty());
-        assert_eq!(graph.pagerank(&[]).len(), 10);
+        assert!(graph.edges(MAX_DEFINERS + 1).is_empty());
+        assert_eq!(graph.pagerank(&[]).len(), MAX_DEFINERS + 2);
+        assert!(graph.into_references().is_empty());
+    }
+
+    #[test]
+    fn a_name_defined_by_the_most_files_allowed_points_at_each() {
+        let files = common_defined_by(MAX_DEFINERS);
+        let borrowed: Vec<(&str, &str)> = files
+            .iter()
+            .map(|(p, t)| (p.as_str(), t.as_str()))
+            .collect();
+        let graph = build(&borrowed);
+        // Two uses (sqrt 2), ×0.1 for a name more than five files define.
+        let weight = 2f64.sqrt() * 0.1;
+        let expected: Vec<(usize, f64)> = (0..MAX_DEFINERS).map(|file| (file, weight)).collect();
+        assert_eq!(graph.edges(MAX_DEFINERS), expected);
+        // Each definer refers to the others' `common`, and the user to all.
+        assert_eq!(graph.into_references()["common"], MAX_DEFINERS as u32 + 1);
     }
 }
