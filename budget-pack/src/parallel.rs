@@ -1,7 +1,9 @@
-//! [`parallel_map`]: work spread over every core, results in order.
+//! [`parallel_map`] and [`parallel_map_owned`]: work spread over every
+//! core, results in order.
 
 use std::num::NonZeroUsize;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, PoisonError};
 
 /// `f` over `inputs` on every available core, results in input order.
 /// Work is handed out one item at a time, so a few large files do not
@@ -37,6 +39,22 @@ pub fn parallel_map<I: Sync, O: Send>(inputs: &[I], f: impl Fn(&I) -> O + Sync) 
     indexed.into_iter().map(|(_, output)| output).collect()
 }
 
+/// [`parallel_map`] that hands each input to `f` by value (a file's text
+/// that `f` keeps moves instead of being copied).
+pub fn parallel_map_owned<I: Send, O: Send>(inputs: Vec<I>, f: impl Fn(I) -> O + Sync) -> Vec<O> {
+    let slots: Vec<Mutex<Option<I>>> = inputs.into_iter().map(|i| Mutex::new(Some(i))).collect();
+    // Each slot is handed out once, so each is taken once.
+    parallel_map(&slots, |slot| {
+        slot.lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take()
+            .map(&f)
+    })
+    .into_iter()
+    .flatten()
+    .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -53,5 +71,18 @@ mod tests {
                 .all(|(i, &s)| s == (i as u64) * (i as u64))
         );
         assert!(parallel_map(&[] as &[u64], |&n| n).is_empty());
+    }
+
+    #[test]
+    fn parallel_map_owned_moves_each_input_once_in_order() {
+        let inputs: Vec<String> = (0..500).map(|n| n.to_string()).collect();
+        let lengths = parallel_map_owned(inputs, |s: String| s + "!");
+        assert_eq!(lengths.len(), 500);
+        assert!(
+            lengths
+                .iter()
+                .enumerate()
+                .all(|(i, s)| *s == format!("{i}!"))
+        );
     }
 }

@@ -10,7 +10,7 @@ use std::path::Path;
 use budget_runtime::estimate::{ContentType, guaranteed_upper_bound};
 
 use crate::counting::Counting;
-use crate::parallel::parallel_map;
+use crate::parallel::{parallel_map, parallel_map_owned};
 use crate::progress::Progress;
 use crate::secrets::{find_secret, redact};
 use crate::skip::{FileTally, Skip};
@@ -144,8 +144,7 @@ pub fn scan(entries: Vec<Entry>, options: &ScanOptions<'_>, progress: &dyn Progr
             }
         })
         .collect();
-    let scanned = parallel_map(&jobs, |job: &(usize, String)| {
-        let (i, text) = (job.0, job.1.as_str());
+    let scanned = parallel_map_owned(jobs, |(i, text): (usize, String)| {
         (i, secrets_and_tokens(text, &entries[i].label, options))
     });
     let mut outcomes: Vec<Option<Result<TextFile, (Skip, String)>>> = read
@@ -215,21 +214,21 @@ fn copies(read: &[Option<(Result<String, (Skip, String)>, u64)>]) -> Vec<Option<
 /// A read text as a [`TextFile`]: its secrets found (the file skipped) or
 /// redacted, as `options` say, and its tokens counted.
 fn secrets_and_tokens(
-    text: &str,
+    text: String,
     label: &str,
     options: &ScanOptions<'_>,
 ) -> Result<TextFile, (Skip, String)> {
     let (text, redacted) = match options.secrets {
-        Secrets::Keep => (std::borrow::Cow::Borrowed(text), 0),
-        Secrets::Skip => match find_secret(text, label) {
+        Secrets::Keep => (text, 0),
+        Secrets::Skip => match find_secret(&text, label) {
             Some(found) => {
                 return Err((Skip::Secret, format!("line {}: {}", found.line, found.rule)));
             }
-            None => (std::borrow::Cow::Borrowed(text), 0),
+            None => (text, 0),
         },
         Secrets::Redact => {
-            let (text, findings) = redact(text, label);
-            (std::borrow::Cow::Owned(text), findings.len())
+            let (text, findings) = redact(&text, label);
+            (text, findings.len())
         }
     };
     let content_type = content_type(label);
@@ -239,7 +238,7 @@ fn secrets_and_tokens(
         options.counter.count(&text, content_type)
     };
     Ok(TextFile {
-        text: options.keep_text.then(|| text.into_owned()),
+        text: options.keep_text.then_some(text),
         content_type,
         tokens,
         redacted,
