@@ -7,9 +7,11 @@
 #   budget-cli/bench/compare.sh [RUNS]        # default 3 runs per tool, interleaved
 #
 # Environment (defaults in brackets):
-#   TREE        the tree to pack [a copy of the Python standard library without
-#               site-packages and __pycache__, made under /tmp/budget-bench];
-#               `large`: the whole library with site-packages (no __pycache__)
+#   TREE        the tree to pack, made under /tmp/budget-bench on first use
+#               [`stdlib`: the Python standard library without site-packages
+#               and __pycache__]; `four`: four copies of it side by side;
+#               `large`: the whole library with site-packages (no __pycache__);
+#               or any directory
 #   BUDGET      budget binary [target/release/budget, built here]
 #   CODE2PROMPT code2prompt binary [code2prompt on PATH; `cargo install code2prompt`]
 #   REPOMIX     repomix command [repomix on PATH; `npm install -g repomix`]
@@ -28,13 +30,7 @@ CODE2PROMPT=${CODE2PROMPT:-code2prompt}
 REPOMIX=${REPOMIX:-repomix}
 mkdir -p "$OUT"
 
-if [[ -z ${TREE:-} ]]; then
-    TREE=/tmp/budget-bench/python-stdlib
-    [[ -d $TREE ]] || copy_python_stdlib "$TREE"
-elif [[ $TREE == large ]]; then
-    TREE=/tmp/budget-bench/python-lib
-    [[ -d $TREE ]] || copy_python_lib "$TREE"
-fi
+TREE=$(bench_tree "${TREE:-stdlib}")
 [[ -n $BUDGET ]] || BUDGET=$(release_budget "$ROOT")
 describe_tree "$TREE"
 TOOLS=(budget:budget.md)
