@@ -1,4 +1,4 @@
-//! The exact counter (`bpe-openai`) against `tiktoken-rs`, OpenAI's own
+//! The exact counter (compiled-in vocabularies) against `tiktoken-rs`, OpenAI's own
 //! algorithm ported to Rust: identical counts on random text of every kind,
 //! and `count_tokens_up_to` consistent with `count_tokens`.
 

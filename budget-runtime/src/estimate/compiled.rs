@@ -12,31 +12,15 @@
     allow(dead_code, unused_imports)
 )]
 
-use std::cell::RefCell;
-use std::collections::HashMap;
-use std::hash::BuildHasherDefault;
 use std::sync::OnceLock;
 
 use budget_vocab_openai::Vocabulary;
-use rustc_hash::FxHasher;
 
 use crate::estimate::SplitPattern;
 use crate::estimate::ascii_split::AsciiO200kSplit;
 use crate::estimate::bpe_merge::merged_tokens;
+use crate::estimate::piece_memory::PieceMemory;
 use crate::estimate::split_regex::Splitter;
-
-/// How many multi-token pieces a thread remembers the counts of (a few
-/// MiB at most); past it, it starts over.
-const MAX_KNOWN_PIECES: usize = 1 << 16;
-
-/// Token counts of pieces, by their bytes.
-type PieceCounts = HashMap<Box<[u8]>, u64, BuildHasherDefault<FxHasher>>;
-
-thread_local! {
-    /// The token counts of the multi-token pieces this thread has counted,
-    /// one table per compiled-in vocabulary ([`CompiledBpe::slot`]).
-    static PIECE_COUNTS: [RefCell<PieceCounts>; 2] = Default::default();
-}
 
 /// A compiled-in byte-pair vocabulary and its split pattern.
 pub(crate) struct CompiledBpe {
@@ -46,8 +30,8 @@ pub(crate) struct CompiledBpe {
     splitter: OnceLock<Splitter>,
     /// Whether ASCII text is split by [`AsciiO200kSplit`] (`o200k_base`).
     ascii_o200k: bool,
-    /// Its table in [`PIECE_COUNTS`]: 0 for `o200k_base`, 1 for `cl100k_base`.
-    slot: usize,
+    /// The counts of the multi-token pieces each thread met.
+    memory: PieceMemory,
 }
 
 /// `o200k_base`.
@@ -57,7 +41,7 @@ pub(crate) static O200K: CompiledBpe = CompiledBpe {
     pattern: SplitPattern::O200K,
     splitter: OnceLock::new(),
     ascii_o200k: true,
-    slot: 0,
+    memory: PieceMemory::fixed(1),
 };
 
 /// `cl100k_base`.
@@ -67,7 +51,7 @@ pub(crate) static CL100K: CompiledBpe = CompiledBpe {
     pattern: SplitPattern::CL100K,
     splitter: OnceLock::new(),
     ascii_o200k: false,
-    slot: 1,
+    memory: PieceMemory::fixed(2),
 };
 
 impl CompiledBpe {
@@ -95,18 +79,8 @@ impl CompiledBpe {
         }
         // Source code repeats its multi-token pieces (long names, runs of
         // spaces, numbers): merging each again would cost more than a lookup.
-        PIECE_COUNTS.with(|tables| {
-            let mut known = tables[self.slot].borrow_mut();
-            if let Some(&tokens) = known.get(bytes) {
-                return tokens;
-            }
-            let tokens = merged_tokens(self.vocabulary, bytes);
-            if known.len() >= MAX_KNOWN_PIECES {
-                known.clear();
-            }
-            known.insert(bytes.into(), tokens);
-            tokens
-        })
+        self.memory
+            .count(bytes, |piece| merged_tokens(self.vocabulary, piece))
     }
 
     /// The tokens of `text`.

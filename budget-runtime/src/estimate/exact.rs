@@ -109,9 +109,9 @@ pub struct ExactCounter {
 pub const MAX_TOKENIZER_FILE_BYTES: u64 = 256 * 1024 * 1024;
 
 impl ExactCounter {
-    /// A counter for `encoding`. Its tokenizer is built by the first count
-    /// in the process (about 0.05–0.3 s), so this returns at once; count an
-    /// empty text on another thread to build it while other work runs.
+    /// A counter for `encoding`, over its vocabulary compiled into the
+    /// binary: nothing is loaded or built, the first count costs what the
+    /// others do.
     ///
     /// # Errors
     /// [`TokenizerError::NotCompiled`] if the vocabulary of `encoding` was

@@ -18,8 +18,11 @@ thread_local! {
     static REMEMBERED: RefCell<Remembered> = RefCell::new((0, foldhash::HashMap::default()));
 }
 
+/// Ids below this are for the tokenizers compiled in ([`PieceMemory::fixed`]).
+const FIRST_MADE_ID: u64 = 16;
+
 /// The id of the next memory made.
-static NEXT_ID: AtomicU64 = AtomicU64::new(1);
+static NEXT_ID: AtomicU64 = AtomicU64::new(FIRST_MADE_ID);
 
 /// One tokenizer's claim on each thread's memory of piece counts (one
 /// tokenizer at a time per thread: counting with another clears it).
@@ -33,6 +36,13 @@ impl PieceMemory {
         Self {
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
         }
+    }
+
+    /// The memory of a tokenizer compiled in, in a `static`: `id` is its
+    /// own, from 1 to 15 (0 is no tokenizer's).
+    pub(crate) const fn fixed(id: u64) -> Self {
+        assert!(id > 0 && id < FIRST_MADE_ID);
+        Self { id }
     }
 
     /// The count of `piece`: remembered, or `count(piece)` remembered.
