@@ -47,6 +47,7 @@ mod packed;
 mod parallel;
 mod progress;
 mod rank;
+mod refit;
 mod report;
 mod sandbox;
 mod scan;

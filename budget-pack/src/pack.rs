@@ -29,6 +29,7 @@ use crate::parallel::parallel_map;
 use crate::progress::Progress;
 use crate::rank::bm25::Query;
 use crate::rank::rank;
+use crate::refit::{Turn, refits};
 use crate::report::{CountAccount, file_records, report, summary};
 use crate::sandbox::SandboxError;
 use crate::scan::{Scan, ScanOptions, Secrets, scan};
@@ -574,7 +575,7 @@ fn items(
             expand: query.is_some(),
             room: &room,
         };
-        let forms = outline::forms(&texts, &ranked, budget, &mut outlines, &focus);
+        let mut forms = outline::forms(&texts, &ranked, budget, &mut outlines, &focus);
         let whole = whole_files(
             &facts,
             &ranked,
@@ -582,6 +583,40 @@ fn items(
             &forms,
             raw_cap.saturating_mul(4),
         );
+        let turns: Vec<Turn> = ranked
+            .iter()
+            .map(|&position| {
+                let form = forms[position].as_ref();
+                let estimate = facts[position].estimate;
+                Turn {
+                    position,
+                    offered: ranking.matches[position],
+                    whole_first: whole[position]
+                        && !(query.is_none() && form.is_some() && estimate > raw_cap),
+                    whole: estimate,
+                    outline: form
+                        .map(|form| CAP_ESTIMATOR.estimate(form.text(), ContentType::Code)),
+                }
+            })
+            .collect();
+        let refitted = parallel_map(
+            &refits(&turns, raw_cap.saturating_mul(4)),
+            |&(position, tokens)| {
+                let (path, text) = texts[position];
+                let facts = &facts[position];
+                let bytes = tokens.saturating_mul(facts.bytes as u64) / facts.estimate.max(1);
+                let room = usize::try_from(bytes).unwrap_or(usize::MAX);
+                (position, outline::form_within(path, text, &focus, room))
+            },
+        );
+        for (position, form) in refitted {
+            let smaller = |old: &Form, new: &Form| new.text().len() < old.text().len();
+            if let (Some(old), Some(new)) = (&forms[position], &form)
+                && smaller(old, new)
+            {
+                forms[position] = form;
+            }
+        }
         (ranking.scores, ranking.matches, forms, whole, query, facts)
     };
     let mut ranked = scores.iter().zip(&matches).zip(forms).zip(whole).zip(facts);

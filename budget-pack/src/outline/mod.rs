@@ -114,6 +114,14 @@ pub enum Form {
 }
 
 impl Form {
+    /// Its text.
+    pub fn text(&self) -> &str {
+        match self {
+            Self::Skeleton(text) => text,
+            Self::Focused(focused) => &focused.text,
+        }
+    }
+
     /// Moves the text out.
     pub fn into_text(self) -> String {
         match self {
@@ -179,7 +187,7 @@ pub fn forms(
         .filter_map(|&p| Some((p, parsed[p].take()?)))
         .collect();
     let made = parallel_map(&jobs, |(p, outline)| {
-        form(files[*p].1, outline, focus, *p, rank_of[*p])
+        form(files[*p].1, outline, focus, (focus.room)(*p, rank_of[*p]))
     });
     let mut out = vec![None; files.len()];
     for ((p, _), form) in jobs.iter().zip(made) {
@@ -188,16 +196,16 @@ pub fn forms(
     out
 }
 
-/// The SKELETON form of `text`, at `position` in the files and ranked
-/// `rank`, from its `outline` (see [`forms`]).
-fn form(
-    text: &str,
-    outline: &Outline<'_>,
-    focus: &Focus<'_>,
-    position: usize,
-    rank: usize,
-) -> Option<Form> {
-    let room = (focus.room)(position, rank);
+/// The SKELETON form of the file at `path` within `room` bytes, parsed
+/// again (see [`forms`]; [`Focus::room`] is not asked): an outline made
+/// again for the room left at the file's turn.
+pub fn form_within(path: &str, text: &str, focus: &Focus<'_>, room: usize) -> Option<Form> {
+    form(text, &outline(path, text)?, focus, room)
+}
+
+/// The SKELETON form of `text` within `room` bytes, from its `outline`
+/// (see [`forms`]).
+fn form(text: &str, outline: &Outline<'_>, focus: &Focus<'_>, room: usize) -> Option<Form> {
     let starts: Vec<usize> = std::iter::once(0)
         .chain(text.match_indices('\n').map(|(i, _)| i + 1))
         .collect();

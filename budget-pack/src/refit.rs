@@ -1,0 +1,147 @@
+//! Outlines refitted to the room the assembler will leave them. RAW and
+//! SKELETON share one limit, filled in rank order; a file's outline is
+//! made for its rank's share of that room before anything is placed, so
+//! when its turn comes less may be left than the outline needs, and the
+//! file would fall to a one-line LINKED entry. [`refits`] replays the
+//! placement with estimates and names the files whose outline should be
+//! made again, smaller, for what the placement leaves unused.
+
+/// Tokens an entry's own lines take around its content (header, fence),
+/// estimated on the high side.
+const FRAME_TOKENS: u64 = 40;
+
+/// The least room, in tokens of outline, worth refitting an outline into:
+/// below it an outline shows little more than the LINKED line would.
+pub(crate) const MIN_REFIT_TOKENS: u64 = 128;
+
+/// A file as the assembler will see it, with estimated sizes in tokens.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Turn {
+    /// Its position among the files.
+    pub position: usize,
+    /// Whether it is offered at all above LINKED (under a query, a file
+    /// that matches nothing starts in LINKED).
+    pub offered: bool,
+    /// Whether it is offered to RAW whole first (else it starts as its
+    /// outline).
+    pub whole_first: bool,
+    /// Its whole text.
+    pub whole: u64,
+    /// Its outline, if it has one.
+    pub outline: Option<u64>,
+}
+
+/// The files (from `turns`, in the order the assembler offers them) whose
+/// outline will not fit the room RAW and SKELETON (`limit` tokens between
+/// them) have left at their turn, and the tokens of outline each should be
+/// made within: nine tenths of what every file placed leaves at the end
+/// (so that no later file loses its place), when that is at least
+/// [`MIN_REFIT_TOKENS`], best-ranked first. A refitted outline is taken to
+/// fill its room.
+pub(crate) fn refits(turns: &[Turn], limit: u64) -> Vec<(usize, u64)> {
+    let mut left = limit;
+    let mut misfits = Vec::new();
+    for turn in turns.iter().filter(|turn| turn.offered) {
+        let whole = turn.whole.saturating_add(FRAME_TOKENS);
+        if turn.whole_first && whole <= left {
+            left -= whole;
+            continue;
+        }
+        let Some(outline) = turn.outline else {
+            continue;
+        };
+        let outline = outline.saturating_add(FRAME_TOKENS);
+        if outline <= left {
+            left -= outline;
+        } else {
+            misfits.push((turn.position, left));
+        }
+    }
+    // Only what is left at the end: a refit takes no room from a later
+    // file that fits.
+    let mut refits = Vec::new();
+    for (position, at_turn) in misfits {
+        let room = left.min(at_turn).saturating_sub(FRAME_TOKENS) / 10 * 9;
+        if room >= MIN_REFIT_TOKENS {
+            refits.push((position, room));
+            left -= room + FRAME_TOKENS;
+        }
+    }
+    refits
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn turn(position: usize, whole: u64, outline: Option<u64>) -> Turn {
+        Turn {
+            position,
+            offered: true,
+            whole_first: true,
+            whole,
+            outline,
+        }
+    }
+
+    #[test]
+    fn an_outline_too_large_for_what_is_left_is_refitted_to_it() {
+        // 10,000 tokens: the first file takes 6,040 whole; the second does
+        // not fit whole and its 5,000-token outline not in the 3,960 left:
+        // it is refitted to 9/10 of 3,920.
+        let turns = [turn(0, 6_000, None), turn(1, 9_000, Some(5_000))];
+        assert_eq!(refits(&turns, 10_000), [(1, 3_528)]);
+    }
+
+    #[test]
+    fn outlines_that_fit_and_files_without_one_are_left_alone() {
+        let turns = [
+            turn(0, 2_000, Some(500)),
+            turn(1, 20_000, None),
+            turn(2, 20_000, Some(1_000)),
+            Turn {
+                offered: false,
+                ..turn(3, 50_000, Some(50_000))
+            },
+        ];
+        assert!(refits(&turns, 10_000).is_empty());
+    }
+
+    #[test]
+    fn a_refitted_outline_leaves_later_ones_less() {
+        // Neither outline fits; the first is refitted to 9/10 of 960, and
+        // what is left after it (96 tokens) is too little for the second.
+        let turns = [
+            Turn {
+                whole_first: false,
+                ..turn(0, 5_000, Some(2_000))
+            },
+            turn(1, 5_000, Some(2_000)),
+        ];
+        assert_eq!(refits(&turns, 1_000), [(0, 864)]);
+    }
+
+    #[test]
+    fn a_refit_takes_only_what_later_files_leave() {
+        // The first outline misses the 1,000 tokens; the second (540 with
+        // its frame) fits and keeps its place: the first is refitted to
+        // 9/10 of the 460 left at the end, less its frame.
+        let turns = [
+            Turn {
+                whole_first: false,
+                ..turn(0, 5_000, Some(2_000))
+            },
+            Turn {
+                whole_first: false,
+                ..turn(1, 5_000, Some(500))
+            },
+        ];
+        assert_eq!(refits(&turns, 1_000), [(0, 378)]);
+    }
+
+    #[test]
+    fn too_little_room_refits_nothing() {
+        let turns = [turn(0, 5_000, Some(2_000))];
+        assert!(refits(&turns, MIN_REFIT_TOKENS).is_empty());
+    }
+}
