@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use budget_runtime::estimate::{
-    ContentType, Estimator, OnDemandCounts, RatioEstimator, guaranteed_upper_bound,
+    ContentType, Estimator, OnDemandCounts, RatioEstimator, TokenCounter, guaranteed_upper_bound,
 };
 use budget_runtime::model::{ScoredItem, Tier};
 use budget_runtime::payload::{HybridPayload, PayloadAssembler, PayloadError, TierBudget};
@@ -266,7 +266,7 @@ pub fn pack(
         mut items,
         mut file_of_item,
         shown_in_full,
-    } = items(&mut scan, query.as_ref(), &history, budget);
+    } = items(&mut scan, query.as_ref(), &history, budget, exact);
     // Git sections go first: the placer keeps them ahead of the files.
     let git_items = git.len();
     for section in git.into_iter().rev() {
@@ -542,6 +542,7 @@ fn items(
     query: Option<&Query>,
     history: &HashMap<String, f64>,
     budget: u64,
+    exact: Option<&dyn TokenCounter>,
 ) -> Items {
     let raw_cap = TierBudget::with_total(budget).map_or(u64::MAX, |b| b.effective(Tier::Raw) / 4);
     let (scores, matches, forms, whole, query, facts) = {
@@ -587,28 +588,32 @@ fn items(
             .iter()
             .map(|&position| {
                 let form = forms[position].as_ref();
-                let estimate = facts[position].estimate;
                 Turn {
                     position,
                     offered: ranking.matches[position],
                     whole_first: whole[position]
-                        && !(query.is_none() && form.is_some() && estimate > raw_cap),
-                    whole: estimate,
-                    outline: form
-                        .map(|form| CAP_ESTIMATOR.estimate(form.text(), ContentType::Code)),
+                        && !(query.is_none()
+                            && form.is_some()
+                            && facts[position].estimate > raw_cap),
+                    whole: texts[position].1,
+                    outline: form.map(Form::text),
                 }
             })
             .collect();
-        let refitted = parallel_map(
-            &refits(&turns, raw_cap.saturating_mul(4)),
-            |&(position, tokens)| {
-                let (path, text) = texts[position];
-                let facts = &facts[position];
-                let bytes = tokens.saturating_mul(facts.bytes as u64) / facts.estimate.max(1);
-                let room = usize::try_from(bytes).unwrap_or(usize::MAX);
-                (position, outline::form_within(path, text, &focus, room))
-            },
-        );
+        // Exact where the payload is counted exactly: the calibrated
+        // estimate is a fifth high on some code, a whole file's outline.
+        let tokens = |text: &str, at_most: u64| match exact {
+            Some(exact) => exact.count_tokens_up_to(text, at_most),
+            None => Some(CAP_ESTIMATOR.estimate(text, ContentType::Code)).filter(|&n| n <= at_most),
+        };
+        let plan = refits(&turns, raw_cap.saturating_mul(4), &tokens);
+        let refitted = parallel_map(&plan, |&(position, tokens)| {
+            let (path, text) = texts[position];
+            let facts = &facts[position];
+            let bytes = tokens.saturating_mul(facts.bytes as u64) / facts.estimate.max(1);
+            let room = usize::try_from(bytes).unwrap_or(usize::MAX);
+            (position, outline::form_within(path, text, &focus, room))
+        });
         for (position, form) in refitted {
             let smaller = |old: &Form, new: &Form| new.text().len() < old.text().len();
             if let (Some(old), Some(new)) = (&forms[position], &form)

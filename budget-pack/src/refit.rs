@@ -3,20 +3,20 @@
 //! made for its rank's share of that room before anything is placed, so
 //! when its turn comes less may be left than the outline needs, and the
 //! file would fall to a one-line LINKED entry. [`refits`] replays the
-//! placement with estimates and names the files whose outline should be
-//! made again, smaller, for what the placement leaves unused.
+//! placement and names the files whose outline should be made again,
+//! smaller, for what the placement leaves unused.
 
-/// Tokens an entry's own lines take around its content (header, fence),
-/// estimated on the high side.
-const FRAME_TOKENS: u64 = 40;
+/// Tokens an entry's own lines take around its content (header, fence):
+/// 15 to 45 on real files.
+const FRAME_TOKENS: u64 = 32;
 
 /// The least room, in tokens of outline, worth refitting an outline into:
 /// below it an outline shows little more than the LINKED line would.
 pub(crate) const MIN_REFIT_TOKENS: u64 = 128;
 
-/// A file as the assembler will see it, with estimated sizes in tokens.
+/// A file as the assembler will see it.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Turn {
+pub(crate) struct Turn<'t> {
     /// Its position among the files.
     pub position: usize,
     /// Whether it is offered at all above LINKED (under a query, a file
@@ -26,9 +26,9 @@ pub(crate) struct Turn {
     /// outline).
     pub whole_first: bool,
     /// Its whole text.
-    pub whole: u64,
+    pub whole: &'t str,
     /// Its outline, if it has one.
-    pub outline: Option<u64>,
+    pub outline: Option<&'t str>,
 }
 
 /// The files (from `turns`, in the order the assembler offers them) whose
@@ -36,25 +36,34 @@ pub(crate) struct Turn {
 /// them) have left at their turn, and the tokens of outline each should be
 /// made within: nine tenths of what every file placed leaves at the end
 /// (so that no later file loses its place), when that is at least
-/// [`MIN_REFIT_TOKENS`], best-ranked first. A refitted outline is taken to
-/// fill its room.
-pub(crate) fn refits(turns: &[Turn], limit: u64) -> Vec<(usize, u64)> {
+/// [`MIN_REFIT_TOKENS`], best-ranked first. `tokens(text, at_most)` sizes
+/// a text when it is at most `at_most` tokens (`None` past it). A refitted
+/// outline is taken to fill its room.
+pub(crate) fn refits(
+    turns: &[Turn<'_>],
+    limit: u64,
+    tokens: &dyn Fn(&str, u64) -> Option<u64>,
+) -> Vec<(usize, u64)> {
     let mut left = limit;
+    // What an entry of `text` costs, if it fits what is left.
+    let fits = |text: &str, left: u64| {
+        let content = tokens(text, left.checked_sub(FRAME_TOKENS)?)?;
+        Some(content + FRAME_TOKENS)
+    };
     let mut misfits = Vec::new();
     for turn in turns.iter().filter(|turn| turn.offered) {
-        let whole = turn.whole.saturating_add(FRAME_TOKENS);
-        if turn.whole_first && whole <= left {
-            left -= whole;
+        if turn.whole_first
+            && let Some(cost) = fits(turn.whole, left)
+        {
+            left -= cost;
             continue;
         }
         let Some(outline) = turn.outline else {
             continue;
         };
-        let outline = outline.saturating_add(FRAME_TOKENS);
-        if outline <= left {
-            left -= outline;
-        } else {
-            misfits.push((turn.position, left));
+        match fits(outline, left) {
+            Some(cost) => left -= cost,
+            None => misfits.push((turn.position, left)),
         }
     }
     // Only what is left at the end: a refit takes no room from a later
@@ -74,23 +83,32 @@ pub(crate) fn refits(turns: &[Turn], limit: u64) -> Vec<(usize, u64)> {
 mod tests {
     use super::*;
 
-    fn turn(position: usize, whole: u64, outline: Option<u64>) -> Turn {
+    /// A text of `n` tokens, one per byte.
+    fn text(n: usize) -> &'static str {
+        Box::leak("x".repeat(n).into_boxed_str())
+    }
+
+    fn bytes(text: &str, at_most: u64) -> Option<u64> {
+        Some(text.len() as u64).filter(|&n| n <= at_most)
+    }
+
+    fn turn(position: usize, whole: usize, outline: Option<usize>) -> Turn<'static> {
         Turn {
             position,
             offered: true,
             whole_first: true,
-            whole,
-            outline,
+            whole: text(whole),
+            outline: outline.map(text),
         }
     }
 
     #[test]
     fn an_outline_too_large_for_what_is_left_is_refitted_to_it() {
-        // 10,000 tokens: the first file takes 6,040 whole; the second does
-        // not fit whole and its 5,000-token outline not in the 3,960 left:
-        // it is refitted to 9/10 of 3,920.
+        // 10,000 tokens: the first file takes 6,032 whole; the second does
+        // not fit whole and its 5,000-token outline not in the 3,968 left:
+        // it is refitted to 9/10 of 3,936.
         let turns = [turn(0, 6_000, None), turn(1, 9_000, Some(5_000))];
-        assert_eq!(refits(&turns, 10_000), [(1, 3_528)]);
+        assert_eq!(refits(&turns, 10_000, &bytes), [(1, 3_537)]);
     }
 
     #[test]
@@ -104,28 +122,26 @@ mod tests {
                 ..turn(3, 50_000, Some(50_000))
             },
         ];
-        assert!(refits(&turns, 10_000).is_empty());
+        assert!(refits(&turns, 10_000, &bytes).is_empty());
     }
 
     #[test]
     fn a_refitted_outline_leaves_later_ones_less() {
-        // Neither outline fits; the first is refitted to 9/10 of 960, and
-        // what is left after it (96 tokens) is too little for the second.
-        let turns = [
-            Turn {
-                whole_first: false,
-                ..turn(0, 5_000, Some(2_000))
-            },
-            turn(1, 5_000, Some(2_000)),
-        ];
-        assert_eq!(refits(&turns, 1_000), [(0, 864)]);
+        // Neither outline fits; the first is refitted to 9/10 of 968, and
+        // what is left after it (104 tokens) is too little for the second.
+        let outline_first = |position| Turn {
+            whole_first: false,
+            ..turn(position, 5_000, Some(2_000))
+        };
+        let turns = [outline_first(0), outline_first(1)];
+        assert_eq!(refits(&turns, 1_000, &bytes), [(0, 864)]);
     }
 
     #[test]
     fn a_refit_takes_only_what_later_files_leave() {
-        // The first outline misses the 1,000 tokens; the second (540 with
+        // The first outline misses the 1,000 tokens; the second (532 with
         // its frame) fits and keeps its place: the first is refitted to
-        // 9/10 of the 460 left at the end, less its frame.
+        // 9/10 of the 468 left at the end, less its frame.
         let turns = [
             Turn {
                 whole_first: false,
@@ -136,12 +152,12 @@ mod tests {
                 ..turn(1, 5_000, Some(500))
             },
         ];
-        assert_eq!(refits(&turns, 1_000), [(0, 378)]);
+        assert_eq!(refits(&turns, 1_000, &bytes), [(0, 387)]);
     }
 
     #[test]
     fn too_little_room_refits_nothing() {
         let turns = [turn(0, 5_000, Some(2_000))];
-        assert!(refits(&turns, MIN_REFIT_TOKENS).is_empty());
+        assert!(refits(&turns, MIN_REFIT_TOKENS, &bytes).is_empty());
     }
 }
