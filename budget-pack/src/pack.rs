@@ -274,11 +274,14 @@ pub fn pack(
         file_of_item.insert(0, None);
     }
 
+    // The scan dropped byte-identical files already: hashing every text
+    // again would find none.
     let pipeline = Pipeline::builder()
         .scorer(ReflexiveScorer::new())
         .placer(PathOrder { first: git_items })
+        .deduplicate(false)
         .build();
-    // The selection budget holds every item: it only ranks and deduplicates.
+    // The selection budget holds every item: it only ranks them.
     let everything = items
         .iter()
         .map(ContextItem::tokens)
