@@ -603,8 +603,8 @@ fn items(
                 }
             })
             .collect();
-        // Exact where the payload is counted exactly: the calibrated
-        // estimate is a fifth high on some code, a whole file's outline.
+        // Counted exactly when the payload is: the calibrated estimate runs
+        // a fifth high on some code, more than an outline's room.
         let tokens = |text: &str, at_most: u64| match exact {
             Some(exact) => exact.count_tokens_up_to(text, at_most),
             None => Some(CAP_ESTIMATOR.estimate(text, ContentType::Code)).filter(|&n| n <= at_most),
