@@ -110,8 +110,10 @@ pub const MAX_TOKENIZER_FILE_BYTES: u64 = 256 * 1024 * 1024;
 
 impl ExactCounter {
     /// A counter for `encoding`, over its vocabulary compiled into the
-    /// binary: nothing is loaded or built, the first count costs what the
-    /// others do.
+    /// binary: nothing is loaded. The first text the hand-written ASCII
+    /// split of `o200k_base` does not cover (non-ASCII text, or any text
+    /// under `cl100k_base`) compiles the split pattern, once per process
+    /// (a few milliseconds).
     ///
     /// # Errors
     /// [`TokenizerError::NotCompiled`] if the vocabulary of `encoding` was
