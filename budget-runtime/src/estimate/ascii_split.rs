@@ -68,9 +68,14 @@ impl<'t> AsciiO200kSplit<'t> {
         if lower > capitals || capitals > start {
             return contraction(b, lower);
         }
-        // 3: digits.
+        // 3: digits, at most three: looking no further keeps a long run of
+        // digits linear.
         if c.is_ascii_digit() {
-            return run(i, |x| x.is_ascii_digit()).min(i + 3);
+            let mut end = i + 1;
+            while end < n.min(i + 3) && b[end].is_ascii_digit() {
+                end += 1;
+            }
+            return end;
         }
         // 4: punctuation, after an optional space.
         let first = if c == b' ' && i + 1 < n && is_other(b[i + 1]) {
@@ -151,6 +156,7 @@ mod tests {
             "a  ",
             " \n \n x",
             "x\x0b\x0cy\x00\x1f\x7f(hello)'s",
+            "1234567890123 45 6 78901234567x9",
         ];
         for text in cases {
             assert_eq!(
