@@ -471,6 +471,23 @@ fn whole_files(
     whole
 }
 
+/// Whether a file starts as its SKELETON form rather than whole: past the
+/// whole files' share of RAW (`whole` false), or, without a query, when it
+/// has a form and would take more than `raw_cap` tokens (`tokens`, asked
+/// only then), so that one large file does not crowd out the rest of an
+/// overview. (With a query the files that match are wanted whole: that cap
+/// cost 11 points of changed files in RAW for 4 more in RAW or SKELETON,
+/// in scripts/localize.py.)
+fn starts_as_outline(
+    whole: bool,
+    query: bool,
+    has_form: bool,
+    raw_cap: u64,
+    tokens: impl FnOnce() -> u64,
+) -> bool {
+    !whole || !query && has_form && tokens() > raw_cap
+}
+
 /// What the packer needs of a file's text beyond the text, found once for
 /// every file on every core (each is a pass over the whole text).
 struct FileFacts {
@@ -594,10 +611,13 @@ fn items(
                 Turn {
                     position,
                     offered: ranking.matches[position],
-                    whole_first: whole[position]
-                        && !(query.is_none()
-                            && form.is_some()
-                            && facts[position].estimate > raw_cap),
+                    whole_first: !starts_as_outline(
+                        whole[position],
+                        query.is_some(),
+                        form.is_some(),
+                        raw_cap,
+                        || facts[position].estimate,
+                    ),
                     whole: texts[position].1,
                     outline: form.map(Form::text),
                 }
@@ -641,16 +661,9 @@ fn items(
         let Some(((((&score, &matches), form), whole), facts)) = ranked.next() else {
             continue;
         };
-        // A file past the whole files' share of RAW starts as its
-        // skeleton; so does, without a query, a file that would take more
-        // than a quarter of RAW, so that one large file does not crowd out
-        // the rest of an overview. (With a query the files that match are
-        // wanted whole: that cap cost 11 points of changed files in RAW for
-        // 4 more in RAW or SKELETON, in scripts/localize.py.)
-        let capped = !whole
-            || query.is_none()
-                && form.is_some()
-                && CAP_ESTIMATOR.estimate(&text, text_file.content_type) > raw_cap;
+        let capped = starts_as_outline(whole, query.is_some(), form.is_some(), raw_cap, || {
+            CAP_ESTIMATOR.estimate(&text, text_file.content_type)
+        });
         let mut builder = Item::builder(text)
             .tokens(text_file.tokens)
             .content_type(text_file.content_type)
