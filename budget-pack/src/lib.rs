@@ -39,6 +39,7 @@
 mod complexity;
 mod counting;
 mod description;
+mod file_items;
 mod git;
 mod options;
 mod outline;

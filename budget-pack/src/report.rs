@@ -250,7 +250,7 @@ fn reason(reason: AssignmentReason, at_least: bool) -> String {
             requested: Tier::Skeleton,
         } => format!(
             "fits SKELETON (a file starts as its skeleton past the whole files' share, {}% of RAW's limit in rank order, or, without a query, when it would take over a quarter of RAW)",
-            crate::pack::WHOLE_PERCENT
+            crate::file_items::WHOLE_PERCENT
         ),
         other => other.to_string(),
     }

@@ -1,0 +1,407 @@
+//! The files as items, each in the form it starts in: ranked for the
+//! query, outlined where an outline can matter, sized for the room RAW and
+//! SKELETON share, and refitted where the placement would leave an outline
+//! out ([`items`]).
+
+use std::collections::HashMap;
+
+use budget_runtime::Item;
+use budget_runtime::estimate::{ContentType, Estimator, TokenCounter};
+use budget_runtime::model::Tier;
+use budget_runtime::payload::TierBudget;
+
+use crate::description::description;
+use crate::outline::{self, Form};
+use crate::parallel::parallel_map;
+use crate::rank::bm25::Query;
+use crate::rank::rank;
+use crate::refit::{Turn, refits};
+use crate::scan::Scan;
+/// Estimates a file's size for the cap on one file's share of RAW (a best
+/// guess is enough to tell a quarter of RAW).
+static CAP_ESTIMATOR: budget_runtime::estimate::CalibratedEstimator =
+    budget_runtime::estimate::CalibratedEstimator::new(
+        budget_runtime::estimate::Encoding::O200kBase,
+    );
+
+/// The room for a file's outline, in bytes at the file's own bytes per
+/// token: all of RAW's limit for the best-ranked file, the cap on one
+/// file's share of RAW (`raw_cap` tokens, a quarter) for the next best
+/// ([`outline::FULL_ROOM_RANKS`] in all), a sixth of that for the rest.
+/// Measured with `scripts/localize.py`: smaller outlines past the best
+/// five let more of the files that matter in (outlined or whole) without
+/// fewer changed lines shown; giving the best files' outlines room before
+/// any file goes whole carried more files but showed fewer changed
+/// lines, so files still go whole first, in rank order, up to
+/// [`WHOLE_PERCENT`] of RAW.
+fn outline_room(file: &FileFacts, rank: usize, raw_cap: u64) -> usize {
+    let share = room_tokens(rank, raw_cap);
+    let tokens = file.estimate.max(1);
+    let bytes = u64::try_from(file.bytes)
+        .unwrap_or(u64::MAX)
+        .saturating_mul(share)
+        / tokens;
+    usize::try_from(bytes).unwrap_or(usize::MAX)
+}
+
+/// The share of RAW's limit, in percent, that whole files may fill in
+/// rank order before the files ranked past the best five that are larger
+/// than their outline's room start as that outline. Measured with
+/// `scripts/localize.py` (changed files whole or outlined / changed hunks
+/// shown): on its tuning repositories 60% / 64.1% without the share, 62% /
+/// 64.6% with it; capping the best five too moved more files (68%) but
+/// showed fewer hunks on the held-out repositories (Rust 58% → 44%).
+pub(crate) const WHOLE_PERCENT: u64 = 85;
+
+/// For each file (by position in `files`), whether it may go whole: in
+/// rank order, the files that match fill at most [`WHOLE_PERCENT`] of
+/// RAW's limit (`raw_limit` tokens, at a best-guess estimate); past that,
+/// a file ranked after the best [`outline::FULL_ROOM_RANKS`] that has a
+/// SKELETON form and is larger than its outline's room starts as that form
+/// (a smaller one is worth more whole).
+fn whole_files(
+    files: &[FileFacts],
+    ranked: &[usize],
+    matches: &[bool],
+    forms: &[Option<Form>],
+    raw_limit: u64,
+) -> Vec<bool> {
+    let limit = raw_limit / 100 * WHOLE_PERCENT;
+    let raw_cap = raw_limit / 4;
+    let mut whole = vec![true; files.len()];
+    let mut used = 0u64;
+    for (rank, &position) in ranked.iter().enumerate() {
+        if !matches[position] {
+            continue;
+        }
+        let tokens = files[position].estimate;
+        if used.saturating_add(tokens) <= limit {
+            used += tokens;
+        } else if rank >= outline::FULL_ROOM_RANKS
+            && forms[position].is_some()
+            && tokens > room_tokens(rank, raw_cap)
+        {
+            whole[position] = false;
+        }
+    }
+    whole
+}
+
+/// Whether a file starts as its SKELETON form rather than whole: past the
+/// whole files' share of RAW (`whole` false), or, without a query, when it
+/// has a form and would take more than `raw_cap` tokens (`tokens`, asked
+/// only then), so that one large file does not crowd out the rest of an
+/// overview. (With a query the files that match are wanted whole: that cap
+/// cost 11 points of changed files in RAW for 4 more in RAW or SKELETON,
+/// in scripts/localize.py.)
+fn starts_as_outline(
+    whole: bool,
+    query: bool,
+    has_form: bool,
+    raw_cap: u64,
+    tokens: impl FnOnce() -> u64,
+) -> bool {
+    !whole || !query && has_form && tokens() > raw_cap
+}
+
+/// What the packer needs of a file's text beyond the text, found once for
+/// every file on every core (each is a pass over the whole text).
+struct FileFacts {
+    /// Its length in bytes.
+    bytes: usize,
+    /// Its lines ([`str::lines`]).
+    lines: usize,
+    /// Its tokens as code, estimated with [`CAP_ESTIMATOR`].
+    estimate: u64,
+    /// Its one-line [`description`].
+    description: Option<String>,
+}
+
+impl FileFacts {
+    fn of(text: &str) -> Self {
+        Self {
+            bytes: text.len(),
+            lines: line_count(text),
+            estimate: CAP_ESTIMATOR.estimate(text, ContentType::Code),
+            description: description(text),
+        }
+    }
+}
+
+/// The number of lines [`str::lines`] yields, by counting line feeds.
+fn line_count(text: &str) -> usize {
+    // Blocks of 255 bytes: the compiler sums each one in byte-wide vector
+    // lanes (at most 255, no overflow), many bytes per instruction.
+    let feeds: usize = text
+        .as_bytes()
+        .chunks(255)
+        .map(|block| {
+            let in_block = block.iter().fold(0u8, |n, &b| n + u8::from(b == b'\n'));
+            usize::from(in_block)
+        })
+        .sum();
+    feeds + usize::from(!text.is_empty() && !text.ends_with('\n'))
+}
+
+/// The room for the outline of the file ranked `rank`, in tokens (see
+/// [`outline_room`]).
+fn room_tokens(rank: usize, raw_cap: u64) -> u64 {
+    match rank {
+        0 => raw_cap.saturating_mul(4),
+        rank if rank < outline::FULL_ROOM_RANKS => raw_cap,
+        _ => raw_cap / 6,
+    }
+}
+
+/// The files as items.
+pub(crate) struct Items {
+    /// One per file that has text, in `scan.files` order.
+    pub items: Vec<Item>,
+    /// The index in `scan.files` of each item's file.
+    pub file_of_item: Vec<Option<usize>>,
+    /// For each file (by index in `scan.files`) whose SKELETON form is a
+    /// focused outline, the definitions it shows in full.
+    pub shown_in_full: HashMap<usize, Vec<String>>,
+}
+
+/// How each file with text starts, by position in [`Scan::texts`].
+struct Plan {
+    /// Its score ([`rank`]), in `0.0..=1.0`.
+    score: f64,
+    /// Whether it matches the query (every file, without one).
+    matches: bool,
+    /// Its SKELETON form, if it gets one.
+    form: Option<Form>,
+    /// Whether it starts as that form rather than whole.
+    outlined: bool,
+    facts: FileFacts,
+}
+
+/// Ranks the files of `scan` for `query` with the git `history`
+/// ([`rank`]) and plans each one's start: the best-ranked source files get
+/// their SKELETON forms for a `budget`-token payload ([`outline::forms`]),
+/// focused on the query (without one, on the most used definitions)
+/// within [`outline_room`], refitted where the placement would leave them
+/// out ([`refits`]); which start as that form is [`starts_as_outline`].
+fn plan(
+    scan: &Scan,
+    query: Option<&Query>,
+    history: &HashMap<String, f64>,
+    budget: u64,
+    exact: Option<&dyn TokenCounter>,
+) -> Vec<Plan> {
+    let raw_cap = TierBudget::with_total(budget).map_or(u64::MAX, |b| b.effective(Tier::Raw) / 4);
+    let texts: Vec<(&str, &str)> = scan
+        .texts()
+        .filter_map(|(label, file)| Some((label, file.text.as_deref()?)))
+        .collect();
+    let facts = parallel_map(&texts, |&(_, text)| FileFacts::of(text));
+    let mut outlines = outline::for_ranking(&texts);
+    let ranking = rank(&texts, &outlines, query, history);
+    let query = query.filter(|_| ranking.by_query);
+    let mut ranked: Vec<usize> = (0..texts.len()).collect();
+    ranked.sort_by(|&a, &b| {
+        ranking.scores[b]
+            .total_cmp(&ranking.scores[a])
+            .then(a.cmp(&b))
+    });
+    let definitions = query.map(Query::definitions);
+    let relevance = |spans: &[(&str, &str)]| match &definitions {
+        Some(matcher) => matcher.scores(spans),
+        None => spans
+            .iter()
+            .map(|(name, _)| f64::from(ranking.references.get(name).copied().unwrap_or(0)))
+            .collect(),
+    };
+    // A file's outline gets at most the cap on one file's share of RAW,
+    // in bytes at the file's own bytes per token.
+    let room = |position: usize, rank: usize| outline_room(&facts[position], rank, raw_cap);
+    let focus = outline::Focus {
+        relevance: &relevance,
+        expand: query.is_some(),
+        room: &room,
+    };
+    let mut forms = outline::forms(&texts, &ranked, budget, &mut outlines, &focus);
+    let whole = whole_files(
+        &facts,
+        &ranked,
+        &ranking.matches,
+        &forms,
+        raw_cap.saturating_mul(4),
+    );
+    let outlined = |position: usize| {
+        starts_as_outline(
+            whole[position],
+            query.is_some(),
+            forms[position].is_some(),
+            raw_cap,
+            || facts[position].estimate,
+        )
+    };
+    let turns: Vec<Turn> = ranked
+        .iter()
+        .map(|&position| Turn {
+            position,
+            offered: ranking.matches[position],
+            whole_first: !outlined(position),
+            whole: texts[position].1,
+            outline: forms[position].as_ref().map(Form::text),
+        })
+        .collect();
+    // Counted exactly when the payload is: the calibrated estimate runs a
+    // fifth high on some code, more than an outline's room.
+    let tokens = |text: &str, at_most: u64| match exact {
+        Some(exact) => exact.count_tokens_up_to(text, at_most),
+        None => Some(CAP_ESTIMATOR.estimate(text, ContentType::Code)).filter(|&n| n <= at_most),
+    };
+    let plan = refits(&turns, raw_cap.saturating_mul(4), &tokens);
+    let starts: Vec<bool> = (0..texts.len()).map(outlined).collect();
+    let refitted = parallel_map(&plan, |&(position, tokens)| {
+        let (path, text) = texts[position];
+        let facts = &facts[position];
+        let bytes = tokens.saturating_mul(facts.bytes as u64) / facts.estimate.max(1);
+        let room = usize::try_from(bytes).unwrap_or(usize::MAX);
+        (position, outline::form_within(path, text, &focus, room))
+    });
+    for (position, form) in refitted {
+        let smaller = |old: &Form, new: &Form| new.text().len() < old.text().len();
+        if let (Some(old), Some(new)) = (&forms[position], &form)
+            && smaller(old, new)
+        {
+            forms[position] = form;
+        }
+    }
+    forms
+        .into_iter()
+        .zip(facts)
+        .zip(starts)
+        .enumerate()
+        .map(|(position, ((form, facts), outlined))| Plan {
+            score: ranking.scores[position],
+            matches: ranking.matches[position],
+            form,
+            outlined,
+            facts,
+        })
+        .collect()
+}
+
+/// Items for every counted file (their text moves into the item), as
+/// [`plan`] starts them, with the score as their relevance hint, and the
+/// index in `scan.files` of each item. Under a query, a file that matches
+/// nothing starts in LINKED: it never takes RAW room ahead of one that
+/// matches.
+pub(crate) fn items(
+    scan: &mut Scan,
+    query: Option<&Query>,
+    history: &HashMap<String, f64>,
+    budget: u64,
+    exact: Option<&dyn TokenCounter>,
+) -> Items {
+    let mut plans = plan(scan, query, history, budget, exact).into_iter();
+    let mut items = Vec::new();
+    let mut file_of_item = Vec::new();
+    let mut shown_in_full = HashMap::new();
+    for (index, file) in scan.files.iter_mut().enumerate() {
+        let Ok(text_file) = &mut file.outcome else {
+            continue;
+        };
+        let Some(text) = text_file.text.take() else {
+            continue;
+        };
+        let Some(plan) = plans.next() else {
+            continue;
+        };
+        let mut builder = Item::builder(text)
+            .tokens(text_file.tokens)
+            .content_type(text_file.content_type)
+            .link(file.label.clone())
+            .lines(1..=u64::try_from(plan.facts.lines).unwrap_or(u64::MAX).max(1))
+            .relevance_hint(plan.score);
+        if !plan.matches {
+            builder = builder.tier(Tier::Linked);
+        }
+        if let Some(description) = plan.facts.description {
+            builder = builder.description(description);
+        }
+        if let Some(form) = plan.form {
+            if plan.outlined {
+                builder = builder.tier(Tier::Skeleton);
+            }
+            if let Form::Focused(focused) = &form {
+                shown_in_full.insert(index, focused.shown.clone());
+            }
+            builder = builder.skeleton(form.into_text());
+        }
+        // Only empty content fails to build, and empty files were skipped.
+        if let Ok(item) = builder.build() {
+            items.push(item);
+            file_of_item.push(Some(index));
+        }
+    }
+    Items {
+        items,
+        file_of_item,
+        shown_in_full,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn line_count_counts_past_a_block() {
+        let text = format!("{}x", "\n".repeat(1_000));
+        assert_eq!(line_count(&text), 1_001);
+        assert_eq!(line_count(&"ab\r\n".repeat(700)), 700);
+    }
+
+    proptest! {
+        #[test]
+        fn line_count_is_what_lines_yields(text in "(a|\r|\n|é| ){0,40}") {
+            prop_assert_eq!(line_count(&text), text.lines().count());
+        }
+    }
+
+    #[test]
+    fn whole_files_fill_their_share_then_later_large_files_start_outlined() {
+        // Eight large files of the same size, one small one ranked last.
+        let large = "let value = compute(first, second);\n".repeat(200);
+        let small = "fn f() {}\n";
+        let mut texts: Vec<(&str, &str)> = (0..8).map(|_| ("a.rs", large.as_str())).collect();
+        texts.push(("b.rs", small));
+        let each = CAP_ESTIMATOR.estimate(&large, ContentType::Code);
+        // Whole files may fill 85% of a limit of ten large files: eight and
+        // a half, so all eight fit and none is capped.
+        let ranked: Vec<usize> = (0..texts.len()).collect();
+        let matches = vec![true; texts.len()];
+        let forms: Vec<Option<Form>> = texts
+            .iter()
+            .map(|_| Some(Form::Skeleton("fn f();".to_owned())))
+            .collect();
+        let facts: Vec<FileFacts> = texts.iter().map(|(_, text)| FileFacts::of(text)).collect();
+        let whole = whole_files(&facts, &ranked, &matches, &forms, each * 10);
+        assert!(whole.iter().all(|&w| w), "{whole:?}");
+        // A limit of five large files: 85% holds four. The fifth is among
+        // the best five and may still go whole; the sixth to eighth start
+        // as outlines; the small file stays whole (smaller than its room).
+        let whole = whole_files(&facts, &ranked, &matches, &forms, each * 5);
+        assert_eq!(
+            whole,
+            [true, true, true, true, true, false, false, false, true]
+        );
+        // A file without a SKELETON form is never capped, nor one that
+        // does not match the query.
+        let mut no_form = forms;
+        no_form[6] = None;
+        let mut no_match = matches.clone();
+        no_match[7] = false;
+        let whole = whole_files(&facts, &ranked, &no_match, &no_form, each * 5);
+        assert_eq!(
+            whole,
+            [true, true, true, true, true, false, true, true, true]
+        );
+    }
+}
