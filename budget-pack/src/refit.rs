@@ -4,7 +4,8 @@
 //! when its turn comes less may be left than the outline needs, and the
 //! file would fall to a one-line LINKED entry. [`refits`] replays the
 //! placement and names the files whose outline should be made again,
-//! smaller, for what the placement leaves unused.
+//! smaller: the best-ranked within the room left at their turn, the rest
+//! within what the placement leaves unused.
 
 /// Tokens an entry's own lines take around its content (header, fence):
 /// 15 to 45 on real files.
@@ -29,14 +30,19 @@ pub(crate) struct Turn<'t> {
     pub whole: &'t str,
     /// Its outline, if it has one.
     pub outline: Option<&'t str>,
+    /// Whether a refit of its outline takes the room left at its turn,
+    /// ahead of later files (else only what they leave).
+    pub first_claim: bool,
 }
 
 /// The files (from `turns`, in the order the assembler offers them) whose
 /// outline will not fit the room RAW and SKELETON (`limit` tokens between
 /// them) have left at their turn, and the tokens of outline each should be
-/// made within: nine tenths of what every file placed leaves at the end
-/// (so that no later file loses its place), when that is at least
-/// [`MIN_REFIT_TOKENS`], best-ranked first. `tokens(text, at_most)` sizes
+/// made within, best-ranked first, when that is at least
+/// [`MIN_REFIT_TOKENS`]: nine tenths of what is left at its turn for a
+/// file with [`Turn::first_claim`] (later files get what it leaves), else
+/// of what every file placed leaves at the end (so that no later file
+/// loses its place). `tokens(text, at_most)` sizes
 /// a text when it is at most `at_most` tokens (`None` past it). A refitted
 /// outline is taken to fill its room.
 pub(crate) fn refits(
@@ -51,6 +57,7 @@ pub(crate) fn refits(
         Some(content + FRAME_TOKENS)
     };
     let mut misfits = Vec::new();
+    let mut claimed = Vec::new();
     for turn in turns.iter().filter(|turn| turn.offered) {
         if turn.whole_first
             && let Some(cost) = fits(turn.whole, left)
@@ -63,12 +70,19 @@ pub(crate) fn refits(
         };
         match fits(outline, left) {
             Some(cost) => left -= cost,
+            None if turn.first_claim => {
+                let room = left.saturating_sub(FRAME_TOKENS) / 10 * 9;
+                if room >= MIN_REFIT_TOKENS {
+                    claimed.push((turn.position, room));
+                    left -= room + FRAME_TOKENS;
+                }
+            }
             None => misfits.push((turn.position, left)),
         }
     }
     // Only what is left at the end: a refit takes no room from a later
     // file that fits.
-    let mut refits = Vec::new();
+    let mut refits = claimed;
     for (position, at_turn) in misfits {
         let room = left.min(at_turn).saturating_sub(FRAME_TOKENS) / 10 * 9;
         if room >= MIN_REFIT_TOKENS {
@@ -99,6 +113,7 @@ mod tests {
             whole_first: true,
             whole: text(whole),
             outline: outline.map(text),
+            first_claim: false,
         }
     }
 
@@ -153,6 +168,25 @@ mod tests {
             },
         ];
         assert_eq!(refits(&turns, 1_000, &bytes), [(0, 387)]);
+    }
+
+    #[test]
+    fn a_first_claim_takes_the_room_at_its_turn() {
+        // As above, but the first file claims the room at its turn: it is
+        // refitted to 9/10 of the 1,000 tokens less its frame, and the
+        // second no longer fits (it is not refitted: 104 tokens are left).
+        let turns = [
+            Turn {
+                whole_first: false,
+                first_claim: true,
+                ..turn(0, 5_000, Some(2_000))
+            },
+            Turn {
+                whole_first: false,
+                ..turn(1, 5_000, Some(500))
+            },
+        ];
+        assert_eq!(refits(&turns, 1_000, &bytes), [(0, 864)]);
     }
 
     #[test]
