@@ -247,6 +247,10 @@ fn plan(
             whole_first: !outlined(position),
             whole: texts[position].1,
             outline: forms[position].as_ref().map(Form::text),
+            // Larger than the whole budget, it would be a LINKED line.
+            may_outline: ranking.matches[position]
+                && facts[position].estimate > budget
+                && outline::may_outline(texts[position].0, texts[position].1),
             // The best files' outlines before lower-ranked whole files
             // (scripts/localize.py: held-out changed files whole or
             // outlined 71%, 68% without; the tuning set 54% either way).
@@ -261,19 +265,25 @@ fn plan(
     };
     let plan = refits(&turns, raw_cap.saturating_mul(4), &tokens);
     let starts: Vec<bool> = (0..texts.len()).map(outlined).collect();
-    let refitted = parallel_map(&plan, |&(position, tokens)| {
+    let refitted = parallel_map(&plan, |&(position, room_tokens)| {
         let (path, text) = texts[position];
         let facts = &facts[position];
-        let bytes = tokens.saturating_mul(facts.bytes as u64) / facts.estimate.max(1);
+        let bytes = room_tokens.saturating_mul(facts.bytes as u64) / facts.estimate.max(1);
         let room = usize::try_from(bytes).unwrap_or(usize::MAX);
-        (position, outline::form_within(path, text, &focus, room))
+        // The room is at bytes per token of the whole file; an outline
+        // past the room left (before the tenth held back) could take a
+        // later file's place.
+        let form = outline::form_within(path, text, &focus, room)
+            .filter(|form| tokens(form.text(), room_tokens / 9 * 10).is_some());
+        (position, form)
     });
     for (position, form) in refitted {
-        let smaller = |old: &Form, new: &Form| new.text().len() < old.text().len();
-        if let (Some(old), Some(new)) = (&forms[position], &form)
-            && smaller(old, new)
+        let Some(new) = form else { continue };
+        if forms[position]
+            .as_ref()
+            .is_none_or(|old| new.text().len() < old.text().len())
         {
-            forms[position] = form;
+            forms[position] = Some(new);
         }
     }
     forms

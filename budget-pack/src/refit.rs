@@ -30,6 +30,9 @@ pub(crate) struct Turn<'t> {
     pub whole: &'t str,
     /// Its outline, if it has one.
     pub outline: Option<&'t str>,
+    /// Whether, without one, it may be given an outline (parsed only for
+    /// a refit).
+    pub may_outline: bool,
     /// Whether a refit of its outline takes the room left at its turn,
     /// ahead of later files (else only what they leave).
     pub first_claim: bool,
@@ -65,10 +68,12 @@ pub(crate) fn refits(
             left -= cost;
             continue;
         }
-        let Some(outline) = turn.outline else {
-            continue;
+        let fitted = match turn.outline {
+            Some(outline) => fits(outline, left),
+            None if turn.may_outline => None,
+            None => continue,
         };
-        match fits(outline, left) {
+        match fitted {
             Some(cost) => left -= cost,
             None if turn.first_claim => {
                 let room = left.saturating_sub(FRAME_TOKENS) / 10 * 9;
@@ -113,6 +118,7 @@ mod tests {
             whole_first: true,
             whole: text(whole),
             outline: outline.map(text),
+            may_outline: false,
             first_claim: false,
         }
     }
@@ -187,6 +193,22 @@ mod tests {
             },
         ];
         assert_eq!(refits(&turns, 1_000, &bytes), [(0, 864)]);
+    }
+
+    #[test]
+    fn a_file_without_an_outline_that_may_have_one_is_given_the_room_left() {
+        // The second file is too large whole and has no outline yet: it
+        // gets 9/10 of the 3,968 left after the first, less its frame; the
+        // third may not have one and gets nothing.
+        let turns = [
+            turn(0, 6_000, None),
+            Turn {
+                may_outline: true,
+                ..turn(1, 9_000, None)
+            },
+            turn(2, 9_000, None),
+        ];
+        assert_eq!(refits(&turns, 10_000, &bytes), [(1, 3_537)]);
     }
 
     #[test]

@@ -157,7 +157,7 @@ pub fn forms(
     for (rank, &position) in ranked.iter().enumerate() {
         rank_of[position] = rank;
         let (path, text) = files[position];
-        if !has_grammar(path) || text.len() > MAX_OUTLINE_BYTES {
+        if !may_outline(path, text) {
             continue;
         }
         if wanted.len() >= FULL_ROOM_RANKS && bytes.saturating_add(text.len()) > limit {
@@ -229,6 +229,12 @@ fn form(text: &str, outline: &Outline<'_>, focus: &Focus<'_>, room: usize) -> Op
         .filter(|focused| saves_enough(&focused.text, text))
         .map(Form::Focused)
         .or_else(|| plain.map(Form::Skeleton))
+}
+
+/// Whether `text`, the file at `path`, may have an outline: its language
+/// has a grammar here and it is at most [`MAX_OUTLINE_BYTES`].
+pub fn may_outline(path: &str, text: &str) -> bool {
+    has_grammar(path) && text.len() <= MAX_OUTLINE_BYTES
 }
 
 /// Whether the file at `path` is in a language with a grammar here (and

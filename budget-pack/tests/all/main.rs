@@ -1,3 +1,4 @@
 //! The pack engine through its public API.
 
 mod invariants;
+mod oversized;
