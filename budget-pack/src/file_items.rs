@@ -182,7 +182,8 @@ struct Plan {
 /// their SKELETON forms for a `budget`-token payload ([`outline::forms`]),
 /// focused on the query (without one, on the most used definitions)
 /// within [`outline_room`], refitted where the placement would leave them
-/// out ([`refits`]); which start as that form is [`starts_as_outline`].
+/// out ([`refits`]), where a file larger than the whole budget without one
+/// is outlined too; which start as that form is [`starts_as_outline`].
 fn plan(
     scan: &Scan,
     query: Option<&Query>,
@@ -238,6 +239,14 @@ fn plan(
             || facts[position].estimate,
         )
     };
+    // Larger than the whole budget, it would be a LINKED line: it may be
+    // outlined when no outline was made for it.
+    let oversized = |position: usize| {
+        forms[position].is_none()
+            && ranking.matches[position]
+            && facts[position].estimate > budget
+            && outline::may_outline(texts[position].0, texts[position].1)
+    };
     let turns: Vec<Turn> = ranked
         .iter()
         .enumerate()
@@ -247,14 +256,19 @@ fn plan(
             whole_first: !outlined(position),
             whole: texts[position].1,
             outline: forms[position].as_ref().map(Form::text),
-            // Larger than the whole budget, it would be a LINKED line.
-            may_outline: ranking.matches[position]
-                && facts[position].estimate > budget
-                && outline::may_outline(texts[position].0, texts[position].1),
+            may_outline: oversized(position),
             // The best files' outlines before lower-ranked whole files
             // (scripts/localize.py: held-out changed files whole or
-            // outlined 71%, 68% without; the tuning set 54% either way).
-            first_claim: rank < outline::FULL_ROOM_RANKS,
+            // outlined 71%, 68% without; the tuning set 54% either way),
+            // and a file that only an outline can carry within its rank's
+            // room.
+            claim: if rank < outline::FULL_ROOM_RANKS {
+                Some(u64::MAX)
+            } else if oversized(position) {
+                Some(room_tokens(rank, raw_cap))
+            } else {
+                None
+            },
         })
         .collect();
     // Counted exactly when the payload is: the calibrated estimate runs a
@@ -263,9 +277,9 @@ fn plan(
         Some(exact) => exact.count_tokens_up_to(text, at_most),
         None => Some(CAP_ESTIMATOR.estimate(text, ContentType::Code)).filter(|&n| n <= at_most),
     };
-    let plan = refits(&turns, raw_cap.saturating_mul(4), &tokens);
+    let to_refit = refits(&turns, raw_cap.saturating_mul(4), &tokens);
     let starts: Vec<bool> = (0..texts.len()).map(outlined).collect();
-    let refitted = parallel_map(&plan, |&(position, room_tokens)| {
+    let refitted = parallel_map(&to_refit, |&(position, room_tokens)| {
         let (path, text) = texts[position];
         let facts = &facts[position];
         let bytes = room_tokens.saturating_mul(facts.bytes as u64) / facts.estimate.max(1);

@@ -33,17 +33,18 @@ pub(crate) struct Turn<'t> {
     /// Whether, without one, it may be given an outline (parsed only for
     /// a refit).
     pub may_outline: bool,
-    /// Whether a refit of its outline takes the room left at its turn,
-    /// ahead of later files (else only what they leave).
-    pub first_claim: bool,
+    /// The most tokens a refit of its outline may take of the room left at
+    /// its turn, ahead of later files; `None`: only what they leave.
+    pub claim: Option<u64>,
 }
 
 /// The files (from `turns`, in the order the assembler offers them) whose
 /// outline will not fit the room RAW and SKELETON (`limit` tokens between
 /// them) have left at their turn, and the tokens of outline each should be
 /// made within, best-ranked first, when that is at least
-/// [`MIN_REFIT_TOKENS`]: nine tenths of what is left at its turn for a
-/// file with [`Turn::first_claim`] (later files get what it leaves), else
+/// [`MIN_REFIT_TOKENS`]: nine tenths of what is left at its turn, up to
+/// its [`Turn::claim`], for a file with one (later files get what it
+/// leaves), else
 /// of what every file placed leaves at the end (so that no later file
 /// loses its place). `tokens(text, at_most)` sizes
 /// a text when it is at most `at_most` tokens (`None` past it). A refitted
@@ -59,8 +60,9 @@ pub(crate) fn refits(
         let content = tokens(text, left.checked_sub(FRAME_TOKENS)?)?;
         Some(content + FRAME_TOKENS)
     };
-    let mut misfits = Vec::new();
-    let mut claimed = Vec::new();
+    // Each misfit in turn order, with the room it claimed at its turn or
+    // else what was left then.
+    let mut misfits: Vec<(usize, Result<u64, u64>)> = Vec::new();
     for turn in turns.iter().filter(|turn| turn.offered) {
         if turn.whole_first
             && let Some(cost) = fits(turn.whole, left)
@@ -73,26 +75,40 @@ pub(crate) fn refits(
             None if turn.may_outline => None,
             None => continue,
         };
-        match fitted {
-            Some(cost) => left -= cost,
-            None if turn.first_claim => {
-                let room = left.saturating_sub(FRAME_TOKENS) / 10 * 9;
+        if let Some(cost) = fitted {
+            left -= cost;
+            continue;
+        }
+        let claimed = turn
+            .claim
+            .map(|claim| (left.saturating_sub(FRAME_TOKENS) / 10 * 9).min(claim))
+            .filter(|&room| room >= MIN_REFIT_TOKENS);
+        match claimed {
+            Some(room) => {
+                left -= room + FRAME_TOKENS;
+                misfits.push((turn.position, Ok(room)));
+            }
+            None => misfits.push((turn.position, Err(left))),
+        }
+    }
+    // What every file leaves at the end, best-ranked first: a claim grows
+    // by it, another misfit is refitted within it; neither takes room from
+    // a later file that fits.
+    let mut refits = Vec::new();
+    for (position, misfit) in misfits {
+        match misfit {
+            Ok(claimed) => {
+                let more = left / 10 * 9;
+                left -= more;
+                refits.push((position, claimed + more));
+            }
+            Err(at_turn) => {
+                let room = left.min(at_turn).saturating_sub(FRAME_TOKENS) / 10 * 9;
                 if room >= MIN_REFIT_TOKENS {
-                    claimed.push((turn.position, room));
+                    refits.push((position, room));
                     left -= room + FRAME_TOKENS;
                 }
             }
-            None => misfits.push((turn.position, left)),
-        }
-    }
-    // Only what is left at the end: a refit takes no room from a later
-    // file that fits.
-    let mut refits = claimed;
-    for (position, at_turn) in misfits {
-        let room = left.min(at_turn).saturating_sub(FRAME_TOKENS) / 10 * 9;
-        if room >= MIN_REFIT_TOKENS {
-            refits.push((position, room));
-            left -= room + FRAME_TOKENS;
         }
     }
     refits
@@ -119,7 +135,7 @@ mod tests {
             whole: text(whole),
             outline: outline.map(text),
             may_outline: false,
-            first_claim: false,
+            claim: None,
         }
     }
 
@@ -178,13 +194,14 @@ mod tests {
 
     #[test]
     fn a_first_claim_takes_the_room_at_its_turn() {
-        // As above, but the first file claims the room at its turn: it is
-        // refitted to 9/10 of the 1,000 tokens less its frame, and the
-        // second no longer fits (it is not refitted: 104 tokens are left).
+        // As above, but the first file claims the room at its turn: 9/10
+        // of the 1,000 tokens less its frame (864), then 9/10 of the 104
+        // left at the end (90); the second no longer fits and is not
+        // refitted (14 tokens are left).
         let turns = [
             Turn {
                 whole_first: false,
-                first_claim: true,
+                claim: Some(u64::MAX),
                 ..turn(0, 5_000, Some(2_000))
             },
             Turn {
@@ -192,7 +209,7 @@ mod tests {
                 ..turn(1, 5_000, Some(500))
             },
         ];
-        assert_eq!(refits(&turns, 1_000, &bytes), [(0, 864)]);
+        assert_eq!(refits(&turns, 1_000, &bytes), [(0, 954)]);
     }
 
     #[test]
@@ -209,6 +226,22 @@ mod tests {
             turn(2, 9_000, None),
         ];
         assert_eq!(refits(&turns, 10_000, &bytes), [(1, 3_537)]);
+    }
+
+    #[test]
+    fn a_claim_takes_no_more_than_its_bound() {
+        let turns = [
+            Turn {
+                may_outline: true,
+                claim: Some(300),
+                ..turn(0, 5_000, None)
+            },
+            turn(1, 500, None),
+        ];
+        // 300 of the 1,000 tokens at its turn; the second file still fits
+        // whole (532 with its frame), and the claim grows by 9/10 of the
+        // 136 left at the end.
+        assert_eq!(refits(&turns, 1_000, &bytes), [(0, 417)]);
     }
 
     #[test]
