@@ -38,9 +38,9 @@ use crate::cli::{Cli, Command};
 enum CliError {
     #[error(transparent)]
     Counter(#[from] counter::CounterError),
-    #[error(transparent)]
+    #[error("{flag}{0}", flag = walk_flag(.0))]
     Walk(#[from] budget_pack::WalkError),
-    #[error(transparent)]
+    #[error("{flag}{0}", flag = pack_flag(.0))]
     Pack(#[from] budget_pack::PackError),
     #[error(transparent)]
     OverFailLimit(#[from] pack::OverFailLimit),
@@ -48,7 +48,7 @@ enum CliError {
     Check(#[from] check::CheckError),
     #[error(transparent)]
     Output(#[from] output::OutputError),
-    #[error(transparent)]
+    #[error("{flag}{0}", flag = sandbox_flag(.0))]
     Sandbox(#[from] budget_pack::SandboxError),
     #[error(transparent)]
     Admit(#[from] sandbox::AdmitError),
@@ -56,6 +56,37 @@ enum CliError {
     #[cfg(feature = "mcp")]
     #[error(transparent)]
     Mcp(#[from] mcp::McpError),
+}
+
+/// The option a walk error is about, as a prefix (`--files-from: `): the
+/// engine's messages name its inputs, not this command line's flags.
+fn walk_flag(error: &budget_pack::WalkError) -> &'static str {
+    use budget_pack::WalkError;
+    match error {
+        WalkError::List { .. } | WalkError::ListedOutside { .. } => "--files-from: ",
+        WalkError::Sandbox(error) => sandbox_flag(error),
+        _ => "",
+    }
+}
+
+/// The option a sandbox error is about, as a prefix.
+fn sandbox_flag(error: &budget_pack::SandboxError) -> &'static str {
+    match error {
+        budget_pack::SandboxError::Root { .. } => "--sandbox: ",
+        _ => "",
+    }
+}
+
+/// The option a pack error is about, as a prefix.
+fn pack_flag(error: &budget_pack::PackError) -> &'static str {
+    use budget_pack::PackError;
+    match error {
+        PackError::BudgetBelowMinimum { .. } | PackError::NothingFits { .. } => "--budget: ",
+        PackError::Git(_) => "--diff/--log: ",
+        PackError::Walk(error) => walk_flag(error),
+        PackError::Sandbox(error) => sandbox_flag(error),
+        _ => "",
+    }
 }
 
 impl CliError {

@@ -23,24 +23,25 @@ pub struct GitSection {
 pub enum GitError {
     /// The path is not inside a git repository.
     #[cfg(feature = "git")]
-    #[error("--diff/--log: {path} is not inside a git repository")]
+    #[error("{path} is not inside a git repository")]
     NotARepository {
         /// The packed path.
         path: String,
     },
     /// The revision names no commit (or the repository has none yet).
     #[cfg(feature = "git")]
-    #[error("--diff {rev}: no such revision in {path}")]
+    #[error("no revision {rev} in {path}")]
     UnknownRevision {
         /// The revision.
         rev: String,
         /// The repository's path.
         path: String,
     },
-    /// The repository has no commit yet (`--log`, or `--diff` of a
+    /// The repository has no commit yet ([`PackOptions::log`](crate::PackOptions::log), or
+    /// [`PackOptions::diff`](crate::PackOptions::diff) of a
     /// revision).
     #[cfg(feature = "git")]
-    #[error("--diff/--log: the repository at {path} has no commits yet")]
+    #[error("the repository at {path} has no commits yet")]
     NoCommits {
         /// The repository's path.
         path: String,
@@ -51,7 +52,7 @@ pub enum GitError {
     Git(#[from] git2::Error),
     /// Built without the `git` feature.
     #[cfg(not(feature = "git"))]
-    #[error("--diff/--log need the `git` feature of budget-cli")]
+    #[error("git sections need the `git` feature of budget-pack")]
     NoGitSupport,
 }
 

@@ -36,9 +36,9 @@ use crate::walk::{WalkError, walk};
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum PackError {
-    /// `--budget` is below what the payload's structure needs.
+    /// The budget is below what the payload's structure needs.
     #[error(
-        "--budget {budget} is below the minimum of {minimum} tokens this payload needs (its structure alone, counted with {counter})"
+        "a budget of {budget} tokens is below the minimum of {minimum} tokens this payload needs (its structure alone, counted with {counter})"
     )]
     BudgetBelowMinimum {
         /// The budget asked for.
@@ -49,7 +49,9 @@ pub enum PackError {
         counter: String,
     },
     /// No budget fits at all (cannot happen with a sane counter).
-    #[error("--budget {budget}: no budget fits this payload's structure (counted with {counter})")]
+    #[error(
+        "no budget fits this payload's structure, {budget} tokens or more (counted with {counter})"
+    )]
     NothingFits {
         /// The budget asked for.
         budget: u64,
@@ -150,7 +152,7 @@ fn without_secrets(
     match secrets::find_secret(&section.text, "") {
         Some(found) => {
             warnings.push(format!(
-                "`{}` left out: its line {} holds {} (--redact packs it with each secret replaced)",
+                "`{}` left out: its line {} holds {} (with `redact` on it is packed with each secret replaced)",
                 section.source, found.line, found.rule
             ));
             None
@@ -355,7 +357,7 @@ fn prefetch_best(counts: &OnDemandCounts<'_>, selection: &Selection<'_, Item>, b
 }
 
 /// The payload of the selected files within `budget`, rendered in
-/// `--format`: the assembler fits the rendered text to the budget.
+/// [`PackOptions::format`]: the assembler fits the rendered text to the budget.
 fn assemble<'a>(
     selection: &Selection<'a, Item>,
     counter: &Counting<'_>,

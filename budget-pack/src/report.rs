@@ -98,7 +98,7 @@ pub struct FileRecords {
     material_exact: bool,
     /// The git sections: source, tier (`null` when omitted), cost, reason.
     git: Vec<serde_json::Value>,
-    /// Secrets redacted (`--redact`), and in how many files.
+    /// Secrets redacted ([`PackOptions::redact`](crate::PackOptions::redact)), and in how many files.
     redacted: (usize, usize),
 }
 
@@ -281,7 +281,7 @@ fn focused_reason(shown: &[String]) -> String {
     )
 }
 
-/// The `--report` document but for its `files` (the records) and its
+/// The report document ([`Packed::report`](crate::Packed::report)) but for its `files` (the records) and its
 /// `payload` (the text), which [`Packed::report`](crate::Packed::report)
 /// adds when it is read.
 pub fn report(
@@ -375,7 +375,7 @@ pub fn summary(
     )];
     if records.redacted.0 > 0 {
         lines.push(format!(
-            "secrets: {} redacted in {} files (--redact)",
+            "secrets: {} redacted in {} files",
             records.redacted.0, records.redacted.1
         ));
     }

@@ -14,7 +14,7 @@ pub struct Sandbox {
 #[derive(Debug, thiserror::Error)]
 pub enum SandboxError {
     /// A sandbox directory cannot be resolved.
-    #[error("--sandbox {}: cannot resolve it", dir.display())]
+    #[error("cannot resolve the sandbox directory {}", dir.display())]
     Root {
         /// The directory as given.
         dir: PathBuf,

@@ -17,7 +17,7 @@ use crate::skip::{FileTally, Skip};
 use crate::walk::Entry;
 
 /// Files larger than this are skipped as too large unless
-/// `--max-file-bytes` says otherwise (bytes): 4 MiB.
+/// [`Inputs::max_file_bytes`](crate::Inputs::max_file_bytes) says otherwise (bytes): 4 MiB.
 pub const MAX_FILE_BYTES: u64 = 4 * 1024 * 1024;
 /// How much of a file is searched for a NUL byte (bytes).
 const BINARY_SNIFF_BYTES: usize = 8 * 1024;

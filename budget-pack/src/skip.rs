@@ -14,7 +14,7 @@ pub enum Skip {
     Duplicate,
     /// A NUL byte in the first 8 KiB, or not UTF-8.
     Binary,
-    /// Larger than `--max-file-bytes` (default [`MAX_FILE_BYTES`](crate::MAX_FILE_BYTES)).
+    /// Larger than [`Inputs::max_file_bytes`](crate::Inputs::max_file_bytes) (default [`MAX_FILE_BYTES`](crate::MAX_FILE_BYTES)).
     TooLarge,
     /// Reading it (or its directory) failed.
     Unreadable,
@@ -24,7 +24,8 @@ pub enum Skip {
     Symlink,
     /// A FIFO, socket or device: never opened.
     SpecialFile,
-    /// Left out by an `--include` or `--exclude` glob.
+    /// Left out by an [`Inputs::include`](crate::Inputs::include) or
+    /// [`Inputs::exclude`](crate::Inputs::exclude) glob.
     ExcludedByGlob,
     /// It holds a secret (a private key, a credential): never packed.
     Secret,

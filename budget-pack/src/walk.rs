@@ -1,6 +1,6 @@
 //! Finding the input files: every path given, walked with `.gitignore`
 //! honoured and hidden files left out (ripgrep's rules), with the
-//! `--include` / `--exclude` globs applied on top so that each file they
+//! [`Inputs::include`] / [`Inputs::exclude`] globs applied on top so that each file they
 //! leave out is still counted.
 
 use std::collections::HashSet;
@@ -17,7 +17,7 @@ use crate::sandbox::{Sandbox, SandboxError};
 use crate::scan::MAX_FILE_BYTES;
 use crate::skip::Skip;
 
-/// The largest `--files-from` list read (bytes): 16 MiB.
+/// The largest list of paths ([`Inputs::files_from`]) read (bytes): 16 MiB.
 const MAX_LIST_BYTES: u64 = 16 * 1024 * 1024;
 
 /// The files to read: paths walked with `.gitignore` honoured and hidden
@@ -30,7 +30,7 @@ pub struct Inputs {
     pub include: Vec<String>,
     /// Files matching one of these (gitignore syntax) are left out.
     pub exclude: Vec<String>,
-    /// `--files-from`: the list to read the paths from (`-`: stdin), and
+    /// The list to read the paths from (`-`: stdin), and
     /// whether they are NUL-separated; replaces `paths`.
     pub files_from: Option<(PathBuf, bool)>,
     /// Every path walked must resolve inside it.
@@ -81,8 +81,8 @@ pub enum WalkError {
     /// A path is outside the sandbox.
     #[error(transparent)]
     Sandbox(#[from] SandboxError),
-    /// The `--files-from` list cannot be read.
-    #[error("--files-from {}: {source}", path.display())]
+    /// The list of paths ([`Inputs::files_from`]) cannot be read.
+    #[error("the list of paths {}: {source}", path.display())]
     List {
         /// The list.
         path: PathBuf,
@@ -90,8 +90,8 @@ pub enum WalkError {
         #[source]
         source: ReadError,
     },
-    /// A `--files-from` path leaves the current directory.
-    #[error("--files-from: line {line}: paths must be inside the current directory")]
+    /// A path in the list of paths leaves the current directory.
+    #[error("the list of paths, line {line}: paths must be inside the current directory")]
     ListedOutside {
         /// The entry's line (or NUL-separated field), from 1.
         line: usize,
@@ -189,7 +189,7 @@ fn exists(path: &Path) -> Result<(), WalkError> {
     }
 }
 
-/// The paths of a `--files-from` list, relative to the current directory
+/// The paths of a list ([`Inputs::files_from`]), relative to the current directory
 /// (a leading `./` dropped; absolute paths under it made relative), in
 /// order, without repeats or empty entries.
 fn read_list(list: &Path, null: bool) -> Result<Vec<PathBuf>, WalkError> {
@@ -376,7 +376,7 @@ fn walk_root(
         let skipped = if excluded {
             Some((
                 Skip::ExcludedByGlob,
-                "left out by --include/--exclude".to_owned(),
+                "left out by the include/exclude globs".to_owned(),
             ))
         } else if entry.depth() == 1 && path.file_name() == Some(OsStr::new(crate::CONFIG_FILE)) {
             // The packed directory's own settings for budget, not material.

@@ -26,8 +26,8 @@ fn budget_toml_in_the_packed_directory_sets_defaults_and_flags_win() {
         excluded,
         [
             ("budget.toml", "budget.toml: budget's config file"),
-            ("docs/design.md", "left out by --include/--exclude"),
-            ("tests/predict.rs", "left out by --include/--exclude")
+            ("docs/design.md", "left out by the include/exclude globs"),
+            ("tests/predict.rs", "left out by the include/exclude globs")
         ]
     );
     assert!(

@@ -91,7 +91,8 @@ fn budget_below_the_structure_is_one_error_with_one_minimum() {
         );
         assert_eq!(run.code, 2, "--budget {budget}: {}", run.stderr);
         assert_eq!(run.stderr.lines().count(), 1);
-        let prefix = format!("error: --budget {budget} is below the minimum of ");
+        let prefix =
+            format!("error: --budget: a budget of {budget} tokens is below the minimum of ");
         let rest = run
             .stderr
             .strip_prefix(&prefix)

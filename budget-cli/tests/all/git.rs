@@ -110,7 +110,7 @@ fn bad_revision_and_no_repository_are_input_errors() {
     assert_eq!(run.code, 2, "{}", run.stderr);
     assert!(
         run.stderr
-            .starts_with("error: --diff no-such-rev: no such revision in "),
+            .starts_with("error: --diff/--log: no revision no-such-rev in "),
         "{}",
         run.stderr
     );

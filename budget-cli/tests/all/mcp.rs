@@ -148,7 +148,9 @@ fn a_session_lists_packs_counts_and_checks() {
         text(&session.call("pack", json!({ "budget": "10", "counter": "ratios" })));
     assert!(error);
     assert!(
-        message.starts_with("exit code 2: error: --budget 10 is below the minimum"),
+        message.starts_with(
+            "exit code 2: error: --budget: a budget of 10 tokens is below the minimum"
+        ),
         "{message}"
     );
 

@@ -2,9 +2,10 @@
 //! PGP, PuTTY, base64 PEM), the credential formats of [`rules`] (after
 //! gitleaks' default rule set), passwords in URLs, bearer tokens, values
 //! assigned to secret-looking names, and the values of `.env` files. `pack`
-//! scans every section it sends (file contents, file names, `--diff` hunks,
-//! `--log` messages): a file with a match is skipped as `secret`, or with
-//! `--redact` packed with each secret replaced by [`REDACTED`].
+//! scans every section it sends (file contents, file names, diff hunks, log
+//! messages): a file with a match is skipped as `secret`, or with
+//! [`PackOptions::redact`](crate::PackOptions::redact) packed with each
+//! secret replaced by [`REDACTED`].
 
 mod rules;
 
