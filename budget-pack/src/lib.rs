@@ -25,10 +25,24 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! For exact counts, give [`Counting::exact`] a tokenizer (for example
-//! `budget_runtime::estimate::ExactCounter::o200k()`): files then get
+//! For exact counts, give [`Counting::exact`] a tokenizer: files then get
 //! their guaranteed upper bound and only what the payload can hold is
 //! counted exactly.
+//!
+//! ```
+//! use budget_pack::{Budget, Counting, PackOptions, pack};
+//! use budget_runtime::estimate::{Encoding, ExactCounter};
+//!
+//! # let dir = tempfile::tempdir()?;
+//! # std::fs::write(dir.path().join("lib.rs"), "pub fn tide() {}\n")?;
+//! let o200k = ExactCounter::new(Encoding::O200kBase)?;
+//! let mut options = PackOptions::new([dir.path()]);
+//! options.budget = Budget::Tokens(2_000);
+//! let packed = pack(&options, &Counting::exact("o200k", &o200k), &())?;
+//! assert!(packed.tokens() <= 2_000);
+//! assert!(packed.text().contains("pub fn tide() {}"));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 //!
 //! Cargo features: `git` (git sections and ranking by history, libgit2
 //! vendored) and `tree-sitter` (outlines), both on by default.
