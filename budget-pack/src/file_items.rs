@@ -153,6 +153,12 @@ fn room_tokens(rank: usize, raw_cap: u64) -> u64 {
     }
 }
 
+/// The most bytes of source parsed, in all, for the outlines of files
+/// larger than the whole budget that no outline was made for up front
+/// (tree-sitter reads a few MB a second): four of the largest files
+/// parsed.
+const ONDEMAND_OUTLINE_BYTES: usize = 4 * outline::MAX_OUTLINE_BYTES;
+
 /// The files as items.
 pub(crate) struct Items {
     /// One per file that has text, in `scan.files` order.
@@ -240,13 +246,23 @@ fn plan(
         )
     };
     // Larger than the whole budget, it would be a LINKED line: it may be
-    // outlined when no outline was made for it.
-    let oversized = |position: usize| {
-        forms[position].is_none()
+    // outlined when no outline was made for it, best-ranked first while
+    // their bytes add up to ONDEMAND_OUTLINE_BYTES.
+    let mut oversized = vec![false; texts.len()];
+    let mut bytes = 0usize;
+    for &position in &ranked {
+        let (path, text) = texts[position];
+        if forms[position].is_none()
             && ranking.matches[position]
             && facts[position].estimate > budget
-            && outline::may_outline(texts[position].0, texts[position].1)
-    };
+            && outline::may_outline(path, text)
+            && bytes + text.len() <= ONDEMAND_OUTLINE_BYTES
+        {
+            bytes += text.len();
+            oversized[position] = true;
+        }
+    }
+    let oversized = |position: usize| oversized[position];
     let turns: Vec<Turn> = ranked
         .iter()
         .enumerate()
