@@ -38,17 +38,26 @@ pub(crate) struct Turn<'t> {
     pub claim: Option<u64>,
 }
 
+/// A file whose outline did not fit at its turn.
+enum Misfit {
+    /// It claimed this many tokens at its turn.
+    Claimed(u64),
+    /// It waits for what is left at the end, at most this many tokens
+    /// (what was left at its turn).
+    Waiting(u64),
+}
+
 /// The files (from `turns`, in the order the assembler offers them) whose
 /// outline will not fit the room RAW and SKELETON (`limit` tokens between
 /// them) have left at their turn, and the tokens of outline each should be
 /// made within, best-ranked first, when that is at least
-/// [`MIN_REFIT_TOKENS`]: nine tenths of what is left at its turn, up to
-/// its [`Turn::claim`], for a file with one (later files get what it
-/// leaves), else
-/// of what every file placed leaves at the end (so that no later file
-/// loses its place). `tokens(text, at_most)` sizes
-/// a text when it is at most `at_most` tokens (`None` past it). A refitted
-/// outline is taken to fill its room.
+/// [`MIN_REFIT_TOKENS`]: for a file with a [`Turn::claim`], nine tenths of
+/// what is left at its turn up to the claim (later files get what it
+/// leaves); for the others, nine tenths of what every file placed leaves
+/// at the end (so that no later file loses its place), which also grows
+/// the claims. `tokens(text, at_most)` sizes a text when it is at most
+/// `at_most` tokens (`None` past it). A refitted outline is taken to fill
+/// its room.
 pub(crate) fn refits(
     turns: &[Turn<'_>],
     limit: u64,
@@ -60,9 +69,7 @@ pub(crate) fn refits(
         let content = tokens(text, left.checked_sub(FRAME_TOKENS)?)?;
         Some(content + FRAME_TOKENS)
     };
-    // Each misfit in turn order, with the room it claimed at its turn or
-    // else what was left then.
-    let mut misfits: Vec<(usize, Result<u64, u64>)> = Vec::new();
+    let mut misfits: Vec<(usize, Misfit)> = Vec::new();
     for turn in turns.iter().filter(|turn| turn.offered) {
         if turn.whole_first
             && let Some(cost) = fits(turn.whole, left)
@@ -86,9 +93,9 @@ pub(crate) fn refits(
         match claimed {
             Some(room) => {
                 left -= room + FRAME_TOKENS;
-                misfits.push((turn.position, Ok(room)));
+                misfits.push((turn.position, Misfit::Claimed(room)));
             }
-            None => misfits.push((turn.position, Err(left))),
+            None => misfits.push((turn.position, Misfit::Waiting(left))),
         }
     }
     // What every file leaves at the end, best-ranked first: a claim grows
@@ -97,12 +104,12 @@ pub(crate) fn refits(
     let mut refits = Vec::new();
     for (position, misfit) in misfits {
         match misfit {
-            Ok(claimed) => {
+            Misfit::Claimed(claimed) => {
                 let more = left / 10 * 9;
                 left -= more;
                 refits.push((position, claimed + more));
             }
-            Err(at_turn) => {
+            Misfit::Waiting(at_turn) => {
                 let room = left.min(at_turn).saturating_sub(FRAME_TOKENS) / 10 * 9;
                 if room >= MIN_REFIT_TOKENS {
                     refits.push((position, room));
