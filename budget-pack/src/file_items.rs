@@ -6,7 +6,9 @@
 use std::collections::HashMap;
 
 use budget_runtime::Item;
-use budget_runtime::estimate::{ContentType, Estimator, TokenCounter};
+use budget_runtime::estimate::{
+    CalibratedEstimator, ContentType, Encoding, Estimator, TokenCounter,
+};
 use budget_runtime::model::Tier;
 use budget_runtime::payload::TierBudget;
 
@@ -17,12 +19,10 @@ use crate::rank::bm25::Query;
 use crate::rank::rank;
 use crate::refit::{Turn, refits};
 use crate::scan::Scan;
+
 /// Estimates a file's size for the cap on one file's share of RAW (a best
 /// guess is enough to tell a quarter of RAW).
-static CAP_ESTIMATOR: budget_runtime::estimate::CalibratedEstimator =
-    budget_runtime::estimate::CalibratedEstimator::new(
-        budget_runtime::estimate::Encoding::O200kBase,
-    );
+static CAP_ESTIMATOR: CalibratedEstimator = CalibratedEstimator::new(Encoding::O200kBase);
 
 /// The room for a file's outline, in bytes at the file's own bytes per
 /// token: all of RAW's limit for the best-ranked file, the cap on one
