@@ -35,6 +35,18 @@ pub fn outline(language: Language, text: &str) -> Option<Outline<'_>> {
             .then(|| node.child_by_field_name("body"))
             .flatten()
             .filter(|body| BLOCK_KINDS.contains(&body.kind()));
+        // `NS_BEGIN namespace detail { … }` (a macro before a namespace)
+        // parses as a function with an error whose body holds the file:
+        // it is no function, and what it holds is not local.
+        if body.is_some_and(|body| node.has_error() && defines_inside(body, &mut cursor)) {
+            stack.extend(
+                node.children(&mut cursor)
+                    .collect::<Vec<_>>()
+                    .into_iter()
+                    .rev(),
+            );
+            continue;
+        }
         let defined = DEFINITION_KINDS
             .contains(&kind)
             .then(|| defined_name(node, text))
@@ -64,6 +76,22 @@ pub fn outline(language: Language, text: &str) -> Option<Outline<'_>> {
         spans,
         comment: if language.is_python() { "#" } else { "//" },
     })
+}
+
+/// Node kinds that only appear at a namespace's or a file's level (or in
+/// a class): a function body that holds one is not a function's.
+const OUTER_KINDS: &[&str] = &[
+    "class_specifier",
+    "function_definition",
+    "namespace_definition",
+    "struct_specifier",
+    "template_declaration",
+];
+
+/// Whether `body` directly holds a definition of [`OUTER_KINDS`].
+fn defines_inside<'t>(body: Node<'t>, cursor: &mut tree_sitter::TreeCursor<'t>) -> bool {
+    body.named_children(cursor)
+        .any(|child| OUTER_KINDS.contains(&child.kind()))
 }
 
 /// The lines of a definition `node` named `name`, with its function
@@ -235,6 +263,21 @@ mod tests {
             o.skeleton
                 .unwrap()
                 .contains("static int *find(node_t *n, int v) { … }")
+        );
+    }
+
+    #[test]
+    fn a_macro_before_a_namespace_does_not_hide_what_it_holds() {
+        // nlohmann/json's headers: tree-sitter reads the macro and the
+        // namespace as a function whose body is the whole namespace.
+        let text = "NS_BEGIN\nnamespace detail\n{\ntemplate<typename T>\nclass reader\n{\n  public:\n    bool parse(T t)\n    {\n        bool ok = t.ok();\n        ok = ok && t.valid();\n        ok = ok || t.retry();\n        return ok;\n    }\n};\n\nint helper(int x)\n{\n    int y = x * 2;\n    y = y + x * 3;\n    y = y - x / 5;\n    return y;\n}\n}\nNS_END\n";
+        let o = parse(Language::Cpp, text);
+        assert_eq!(o.definitions, ["reader", "parse", "helper"]);
+        assert_eq!(
+            o.skeleton.as_deref(),
+            Some(
+                "NS_BEGIN\nnamespace detail\n{\ntemplate<typename T>\nclass reader\n{\n  public:\n    bool parse(T t)\n    { … }\n};\n\nint helper(int x)\n{ … }\n}\nNS_END\n"
+            )
         );
     }
 
