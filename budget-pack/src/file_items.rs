@@ -247,13 +247,16 @@ fn plan(
     };
     // Larger than the whole budget, it would be a LINKED line: it may be
     // outlined when no outline was made for it, best-ranked first while
-    // their bytes add up to ONDEMAND_OUTLINE_BYTES.
+    // their bytes add up to ONDEMAND_OUTLINE_BYTES. A file that defines
+    // no more than its module and one name (a data table such as pydoc's
+    // 700 KB `topics.py`) has no outline worth the parse.
     let mut oversized = vec![false; texts.len()];
     let mut bytes = 0usize;
     for &position in &ranked {
         let (path, text) = texts[position];
         if forms[position].is_none()
             && ranking.matches[position]
+            && ranking.defined[position] > 2
             && facts[position].estimate > budget
             && outline::may_outline(path, text)
             && bytes + text.len() <= ONDEMAND_OUTLINE_BYTES

@@ -55,6 +55,8 @@ pub struct Ranking<'t> {
     /// For each defined name, how many files refer to it that do not
     /// define it ([`ReferenceGraph::references`]).
     pub references: rustc_hash::FxHashMap<&'t str, u32>,
+    /// How many names each file defines (its module name included).
+    pub defined: Vec<usize>,
 }
 
 /// Ranks `files` (`(path, text)`) for `query`, with how recently and
@@ -100,14 +102,16 @@ pub fn rank<'t>(
         })
         .collect();
     let references = graph.into_references();
-    let unmatched = |scores: Vec<f64>, references| Ranking {
+    let defined: Vec<usize> = symbols.iter().map(Vec::len).collect();
+    let unmatched = |scores: Vec<f64>, references, defined| Ranking {
         matches: vec![true; files.len()],
         by_query: false,
         scores,
         references,
+        defined,
     };
     let Some(query) = query else {
-        return unmatched(plain, references);
+        return unmatched(plain, references, defined);
     };
     let documents: Vec<Document<'_>> = files
         .iter()
@@ -123,7 +127,7 @@ pub fn rank<'t>(
     let best = matched.iter().copied().fold(0.0, f64::max);
     if best <= 0.0 {
         // A query no file matches says nothing: rank as without one.
-        return unmatched(plain, references);
+        return unmatched(plain, references, defined);
     }
     let scores = matched
         .iter()
@@ -142,6 +146,7 @@ pub fn rank<'t>(
         by_query: true,
         scores,
         references,
+        defined,
     }
 }
 
