@@ -262,12 +262,21 @@ pub struct PackArgs {
     /// for a better newcomer).
     #[arg(long, value_enum, default_value_t = Order::Rank)]
     pub order: Order,
-    /// Write the payload to FILE instead of stdout.
+    /// Write the payload to FILE instead of stdout (`-`: stdout).
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// Exit 1, writing nothing, if the payload exceeds N tokens as counted.
     #[arg(long, value_name = "N")]
     pub fail_over: Option<u64>,
+}
+
+impl PackArgs {
+    /// The file --output names; `None` for stdout (no --output, or `-`).
+    pub fn output_file(&self) -> Option<&std::path::Path> {
+        self.output
+            .as_deref()
+            .filter(|path| path.as_os_str() != "-")
+    }
 }
 
 /// `budget count`.

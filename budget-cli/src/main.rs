@@ -124,7 +124,7 @@ fn main() -> ExitCode {
 /// Runs the parsed command line.
 fn run(cli: &Cli) -> Result<(), CliError> {
     let writes_stdout = match &cli.command {
-        Command::Pack(args) => args.output.is_none(),
+        Command::Pack(args) => args.output_file().is_none(),
         Command::Count(_) | Command::Check(_) => true,
         #[cfg(feature = "mcp")]
         Command::Mcp(_) => true,

@@ -59,9 +59,9 @@ pub fn run(args: &PackArgs, sandbox: Option<&Sandbox>) -> Result<(), CliError> {
         .report
         .as_deref()
         .is_none_or(|path| path.as_os_str() != "-")
-        || args.output.is_some()
+        || args.output_file().is_some()
     {
-        output::write(packed.text(), args.output.as_deref())?;
+        output::write(packed.text(), args.output_file())?;
     }
     for line in packed.summary() {
         eprintln!("{line}");

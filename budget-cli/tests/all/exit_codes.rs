@@ -14,6 +14,15 @@ fn success_is_zero() {
 }
 
 #[test]
+fn output_dash_is_stdout() {
+    let dir = project();
+    let run = budget_in(dir.path(), &["pack", ".", "-o", "-"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.starts_with("## TREE\n"));
+    assert!(!dir.path().join("-").exists());
+}
+
+#[test]
 fn fail_over_is_one_and_writes_nothing() {
     let dir = project();
     let seed = ["pack", "--counter", "ratios"];
