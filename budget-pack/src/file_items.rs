@@ -236,15 +236,19 @@ fn plan(
         &forms,
         raw_cap.saturating_mul(4),
     );
-    let outlined = |position: usize| {
-        starts_as_outline(
-            whole[position],
-            query.is_some(),
-            forms[position].is_some(),
-            raw_cap,
-            || facts[position].estimate,
-        )
-    };
+    // Decided before any refit: a file that a refit alone gives an outline
+    // is offered whole first, and falls to that outline.
+    let outlined: Vec<bool> = (0..texts.len())
+        .map(|position| {
+            starts_as_outline(
+                whole[position],
+                query.is_some(),
+                forms[position].is_some(),
+                raw_cap,
+                || facts[position].estimate,
+            )
+        })
+        .collect();
     // Larger than the whole budget, it would be a LINKED line: it may be
     // outlined when no outline was made for it, best-ranked first while
     // their bytes add up to ONDEMAND_OUTLINE_BYTES. A file that defines
@@ -272,7 +276,7 @@ fn plan(
         .map(|(rank, &position)| Turn {
             position,
             offered: ranking.matches[position],
-            whole_first: !outlined(position),
+            whole_first: !outlined[position],
             whole: texts[position].1,
             outline: forms[position].as_ref().map(Form::text),
             may_outline: oversized(position),
@@ -297,7 +301,6 @@ fn plan(
         None => Some(CAP_ESTIMATOR.estimate(text, ContentType::Code)).filter(|&n| n <= at_most),
     };
     let to_refit = refits(&turns, raw_cap.saturating_mul(4), &tokens);
-    let starts: Vec<bool> = (0..texts.len()).map(outlined).collect();
     let refitted = parallel_map(&to_refit, |&(position, room_tokens)| {
         let (path, text) = texts[position];
         let facts = &facts[position];
@@ -322,7 +325,7 @@ fn plan(
     forms
         .into_iter()
         .zip(facts)
-        .zip(starts)
+        .zip(outlined)
         .enumerate()
         .map(|(position, ((form, facts), outlined))| Plan {
             score: ranking.scores[position],
