@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use budget_runtime::Item;
 use budget_runtime::estimate::{
-    CalibratedEstimator, ContentType, Encoding, Estimator, TokenCounter,
+    CalibratedEstimator, ContentType, Encoding, Estimator, OnDemandCounts, TokenCounter,
 };
 use budget_runtime::model::Tier;
 use budget_runtime::payload::TierBudget;
@@ -17,7 +17,7 @@ use crate::outline::{self, Form};
 use crate::parallel::parallel_map;
 use crate::rank::bm25::Query;
 use crate::rank::rank;
-use crate::refit::{Turn, refits};
+use crate::refit::{Sizes, Turn, refits};
 use crate::scan::Scan;
 
 /// Estimates a file's size for the cap on one file's share of RAW (a best
@@ -160,7 +160,7 @@ fn room_tokens(rank: usize, raw_cap: u64) -> u64 {
 const ONDEMAND_OUTLINE_BYTES: usize = 4 * outline::MAX_OUTLINE_BYTES;
 
 /// The files as items.
-pub(crate) struct Items {
+pub(crate) struct Items<'c> {
     /// One per file that has text, in `scan.files` order.
     pub items: Vec<Item>,
     /// The index in `scan.files` of each item's file.
@@ -168,6 +168,9 @@ pub(crate) struct Items {
     /// For each file (by index in `scan.files`) whose SKELETON form is a
     /// focused outline, the definitions it shows in full.
     pub shown_in_full: HashMap<usize, Vec<String>>,
+    /// Under an exact counter, the files' texts counted while planning, by
+    /// index in `scan.files`.
+    pub counts: Option<OnDemandCounts<'c>>,
 }
 
 /// How each file with text starts, by position in [`Scan::texts`].
@@ -190,18 +193,24 @@ struct Plan {
 /// within [`outline_room`], refitted where the placement would leave them
 /// out ([`refits`]), where a file larger than the whole budget without one
 /// is outlined too; which start as that form is [`starts_as_outline`].
-fn plan(
+fn plan<'c>(
     scan: &Scan,
     query: Option<&Query>,
     history: &HashMap<String, f64>,
     budget: u64,
-    exact: Option<&dyn TokenCounter>,
-) -> Vec<Plan> {
+    exact: Option<&'c dyn TokenCounter>,
+) -> (Vec<Plan>, Option<OnDemandCounts<'c>>) {
     let raw_cap = TierBudget::with_total(budget).map_or(u64::MAX, |b| b.effective(Tier::Raw) / 4);
-    let texts: Vec<(&str, &str)> = scan
-        .texts()
-        .filter_map(|(label, file)| Some((label, file.text.as_deref()?)))
-        .collect();
+    // Each text with its file's index in `scan.files`, which the counts go by.
+    let (files, texts): (Vec<usize>, Vec<(&str, &str)>) = scan
+        .files
+        .iter()
+        .enumerate()
+        .filter_map(|(index, file)| {
+            let text = file.outcome.as_ref().ok()?.text.as_deref()?;
+            Some((index, (file.label.as_str(), text)))
+        })
+        .unzip();
     let facts = parallel_map(&texts, |&(_, text)| FileFacts::of(text));
     let mut outlines = outline::for_ranking(&texts);
     let ranking = rank(&texts, &outlines, query, history);
@@ -300,7 +309,20 @@ fn plan(
         Some(exact) => exact.count_tokens_up_to(text, at_most),
         None => Some(CAP_ESTIMATOR.estimate(text, ContentType::Code)).filter(|&n| n <= at_most),
     };
-    let to_refit = refits(&turns, raw_cap.saturating_mul(4), &tokens);
+    let limit = raw_cap.saturating_mul(4);
+    let counts = exact.map(|exact| OnDemandCounts::new(exact, scan.files.len()));
+    if let Some(counts) = &counts {
+        counts.prefetch(&likely_whole(&turns, &facts, limit, &files));
+    }
+    let whole = |position: usize, at_most: u64| match &counts {
+        Some(counts) => counts.up_to(files[position], texts[position].1, at_most),
+        None => tokens(texts[position].1, at_most),
+    };
+    let sizes = Sizes {
+        whole: &whole,
+        outline: &tokens,
+    };
+    let to_refit = refits(&turns, limit, &sizes);
     let refitted = parallel_map(&to_refit, |&(position, room_tokens)| {
         let (path, text) = texts[position];
         let facts = &facts[position];
@@ -309,7 +331,7 @@ fn plan(
         // The room is at bytes per token of the whole file; an outline
         // past the room left (before the tenth held back) could take a
         // later file's place.
-        let form = outline::form_within(path, text, &focus, room)
+        let form = outline::form_within(path, text, outlines[position].as_ref(), &focus, room)
             .filter(|form| tokens(form.text(), room_tokens / 9 * 10).is_some());
         (position, form)
     });
@@ -322,7 +344,7 @@ fn plan(
             forms[position] = Some(new);
         }
     }
-    forms
+    let plans = forms
         .into_iter()
         .zip(facts)
         .zip(outlined)
@@ -334,7 +356,34 @@ fn plan(
             outlined,
             facts,
         })
-        .collect()
+        .collect();
+    (plans, counts)
+}
+
+/// The whole texts (with their index in `scan.files`, from `files`) that
+/// replaying `turns` will count in full, to count them on every core
+/// first: those offered whole, in turn order, while their `facts`'
+/// estimates add up to `limit` and a quarter more (past it they are
+/// counted only until they fail to fit), each no larger than `limit`.
+fn likely_whole<'t>(
+    turns: &[Turn<'t>],
+    facts: &[FileFacts],
+    limit: u64,
+    files: &[usize],
+) -> Vec<(usize, &'t str)> {
+    let mut estimated = 0u64;
+    let mut likely = Vec::new();
+    for turn in turns.iter().filter(|turn| turn.offered && turn.whole_first) {
+        if estimated > limit.saturating_add(limit / 4) {
+            break;
+        }
+        let estimate = facts[turn.position].estimate;
+        if estimate <= limit {
+            estimated += estimate;
+            likely.push((files[turn.position], turn.whole));
+        }
+    }
+    likely
 }
 
 /// Items for every counted file (their text moves into the item), as
@@ -342,14 +391,15 @@ fn plan(
 /// index in `scan.files` of each item. Under a query, a file that matches
 /// nothing starts in LINKED: it never takes RAW room ahead of one that
 /// matches.
-pub(crate) fn items(
+pub(crate) fn items<'c>(
     scan: &mut Scan,
     query: Option<&Query>,
     history: &HashMap<String, f64>,
     budget: u64,
-    exact: Option<&dyn TokenCounter>,
-) -> Items {
-    let mut plans = plan(scan, query, history, budget, exact).into_iter();
+    exact: Option<&'c dyn TokenCounter>,
+) -> Items<'c> {
+    let (plans, counts) = plan(scan, query, history, budget, exact);
+    let mut plans = plans.into_iter();
     let mut items = Vec::new();
     let mut file_of_item = Vec::new();
     let mut shown_in_full = HashMap::new();
@@ -394,6 +444,7 @@ pub(crate) fn items(
         items,
         file_of_item,
         shown_in_full,
+        counts,
     }
 }
 

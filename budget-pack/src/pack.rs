@@ -264,6 +264,7 @@ pub fn pack(
         mut items,
         mut file_of_item,
         shown_in_full,
+        counts: planned,
     } = items(&mut scan, query.as_ref(), &history, budget, exact);
     // Git sections go first: the placer keeps them ahead of the files.
     let git_items = git.len();
@@ -287,7 +288,16 @@ pub fn pack(
         .max(1);
     let selection = pipeline.run(&items, &ContextBudget::new(everything, everything)?)?;
 
-    let counts = exact.map(|exact| OnDemandCounts::new(exact, selection.items().len()));
+    // What planning counted (under an exact counter), by the candidates'
+    // positions.
+    let counts = planned.map(|planned| {
+        let from: Vec<Option<usize>> = selection
+            .scored()
+            .iter()
+            .map(|candidate| file_of_item[candidate.index])
+            .collect();
+        planned.reordered(&from)
+    });
     if let Some(counts) = &counts {
         prefetch_best(counts, &selection, budget);
     }

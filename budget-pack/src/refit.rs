@@ -38,6 +38,15 @@ pub(crate) struct Turn<'t> {
     pub claim: Option<u64>,
 }
 
+/// How [`refits`] tells a text's tokens: each function gives them when
+/// they are at most its second argument (`None` past it).
+pub(crate) struct Sizes<'a> {
+    /// The whole text of the file at a position ([`Turn::position`]).
+    pub whole: &'a dyn Fn(usize, u64) -> Option<u64>,
+    /// An outline's text.
+    pub outline: &'a dyn Fn(&str, u64) -> Option<u64>,
+}
+
 /// A file whose outline did not fit at its turn.
 enum Misfit {
     /// It claimed this many tokens at its turn.
@@ -55,30 +64,25 @@ enum Misfit {
 /// what is left at its turn up to the claim (later files get what it
 /// leaves); for the others, nine tenths of what every file placed leaves
 /// at the end (so that no later file loses its place), which also grows
-/// the claims. `tokens(text, at_most)` sizes a text when it is at most
-/// `at_most` tokens (`None` past it). A refitted outline is taken to fill
-/// its room.
-pub(crate) fn refits(
-    turns: &[Turn<'_>],
-    limit: u64,
-    tokens: &dyn Fn(&str, u64) -> Option<u64>,
-) -> Vec<(usize, u64)> {
+/// the claims. `sizes` tells the texts' tokens. A refitted outline is
+/// taken to fill its room.
+pub(crate) fn refits(turns: &[Turn<'_>], limit: u64, sizes: &Sizes<'_>) -> Vec<(usize, u64)> {
     let mut left = limit;
-    // What an entry of `text` costs, if it fits what is left.
-    let fits = |text: &str, left: u64| {
-        let content = tokens(text, left.checked_sub(FRAME_TOKENS)?)?;
-        Some(content + FRAME_TOKENS)
+    // What an entry costs, from its content's tokens (if they fit
+    // `at_most`), if it fits what is left.
+    let fits = |content: &dyn Fn(u64) -> Option<u64>, left: u64| {
+        Some(content(left.checked_sub(FRAME_TOKENS)?)? + FRAME_TOKENS)
     };
     let mut misfits: Vec<(usize, Misfit)> = Vec::new();
     for turn in turns.iter().filter(|turn| turn.offered) {
         if turn.whole_first
-            && let Some(cost) = fits(turn.whole, left)
+            && let Some(cost) = fits(&|at_most| (sizes.whole)(turn.position, at_most), left)
         {
             left -= cost;
             continue;
         }
         let fitted = match turn.outline {
-            Some(outline) => fits(outline, left),
+            Some(outline) => fits(&|at_most| (sizes.outline)(outline, at_most), left),
             None if turn.may_outline => None,
             None => continue,
         };
@@ -134,6 +138,22 @@ mod tests {
         Some(text.len() as u64).filter(|&n| n <= at_most)
     }
 
+    /// [`refits`] with every text one token per byte.
+    fn refits_of(turns: &[Turn<'_>], limit: u64) -> Vec<(usize, u64)> {
+        let whole = |position: usize, at_most: u64| {
+            let turn = turns.iter().find(|turn| turn.position == position)?;
+            bytes(turn.whole, at_most)
+        };
+        refits(
+            turns,
+            limit,
+            &Sizes {
+                whole: &whole,
+                outline: &bytes,
+            },
+        )
+    }
+
     fn turn(position: usize, whole: usize, outline: Option<usize>) -> Turn<'static> {
         Turn {
             position,
@@ -152,7 +172,7 @@ mod tests {
         // not fit whole and its 5,000-token outline not in the 3,968 left:
         // it is refitted to 9/10 of 3,936.
         let turns = [turn(0, 6_000, None), turn(1, 9_000, Some(5_000))];
-        assert_eq!(refits(&turns, 10_000, &bytes), [(1, 3_537)]);
+        assert_eq!(refits_of(&turns, 10_000), [(1, 3_537)]);
     }
 
     #[test]
@@ -166,7 +186,7 @@ mod tests {
                 ..turn(3, 50_000, Some(50_000))
             },
         ];
-        assert!(refits(&turns, 10_000, &bytes).is_empty());
+        assert!(refits_of(&turns, 10_000).is_empty());
     }
 
     #[test]
@@ -178,7 +198,7 @@ mod tests {
             ..turn(position, 5_000, Some(2_000))
         };
         let turns = [outline_first(0), outline_first(1)];
-        assert_eq!(refits(&turns, 1_000, &bytes), [(0, 864)]);
+        assert_eq!(refits_of(&turns, 1_000), [(0, 864)]);
     }
 
     #[test]
@@ -196,7 +216,7 @@ mod tests {
                 ..turn(1, 5_000, Some(500))
             },
         ];
-        assert_eq!(refits(&turns, 1_000, &bytes), [(0, 387)]);
+        assert_eq!(refits_of(&turns, 1_000), [(0, 387)]);
     }
 
     #[test]
@@ -216,7 +236,7 @@ mod tests {
                 ..turn(1, 5_000, Some(500))
             },
         ];
-        assert_eq!(refits(&turns, 1_000, &bytes), [(0, 954)]);
+        assert_eq!(refits_of(&turns, 1_000), [(0, 954)]);
     }
 
     #[test]
@@ -232,7 +252,7 @@ mod tests {
             },
             turn(2, 9_000, None),
         ];
-        assert_eq!(refits(&turns, 10_000, &bytes), [(1, 3_537)]);
+        assert_eq!(refits_of(&turns, 10_000), [(1, 3_537)]);
     }
 
     #[test]
@@ -248,12 +268,12 @@ mod tests {
         // 300 of the 1,000 tokens at its turn; the second file still fits
         // whole (532 with its frame), and the claim grows by 9/10 of the
         // 136 left at the end.
-        assert_eq!(refits(&turns, 1_000, &bytes), [(0, 417)]);
+        assert_eq!(refits_of(&turns, 1_000), [(0, 417)]);
     }
 
     #[test]
     fn too_little_room_refits_nothing() {
         let turns = [turn(0, 5_000, Some(2_000))];
-        assert!(refits(&turns, MIN_REFIT_TOKENS, &bytes).is_empty());
+        assert!(refits_of(&turns, MIN_REFIT_TOKENS).is_empty());
     }
 }

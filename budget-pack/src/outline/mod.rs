@@ -137,16 +137,16 @@ impl Form {
 /// [`SKELETON_BYTES_PER_TOKEN`] × `budget` bytes (a file that would pass
 /// it is skipped, not the rest), each one's form where it has one; `None`
 /// for every other file. Outlines already made (`outlines`, by position)
-/// are not parsed again.
+/// are not parsed again; those parsed here are added to them.
 ///
 /// The form is the plain skeleton when it fits the room and nothing asks
 /// for a body ([`Focus::expand`]); else the focused outline within the
 /// room, when it saves [`MIN_SAVING_PERCENT`]; else the plain skeleton.
-pub fn forms(
-    files: &[(&str, &str)],
+pub fn forms<'t>(
+    files: &[(&str, &'t str)],
     ranked: &[usize],
     budget: u64,
-    outlines: &mut [Option<Outline<'_>>],
+    outlines: &mut [Option<Outline<'t>>],
     focus: &Focus<'_>,
 ) -> Vec<Option<Form>> {
     let limit =
@@ -166,41 +166,42 @@ pub fn forms(
         bytes += text.len();
         wanted.push(position);
     }
-    let mut parsed: Vec<Option<Outline<'_>>> = vec![None; files.len()];
     let unparsed: Vec<usize> = wanted
         .iter()
         .copied()
         .filter(|&p| outlines.get(p).is_none_or(Option::is_none))
         .collect();
-    for (p, outline) in unparsed.iter().zip(parallel_map(&unparsed, |&p| {
-        outline(files[p].0, files[p].1)
-    })) {
-        parsed[*p] = outline;
+    let made = parallel_map(&unparsed, |&p| outline(files[p].0, files[p].1));
+    for (&p, outline) in unparsed.iter().zip(made) {
+        outlines[p] = outline;
     }
-    for &p in &wanted {
-        if let Some(outline) = outlines.get_mut(p).and_then(Option::take) {
-            parsed[p] = Some(outline);
-        }
-    }
-    let jobs: Vec<(usize, Outline<'_>)> = wanted
-        .iter()
-        .filter_map(|&p| Some((p, parsed[p].take()?)))
-        .collect();
-    let made = parallel_map(&jobs, |(p, outline)| {
-        form(files[*p].1, outline, focus, (focus.room)(*p, rank_of[*p]))
+    let outlines = &*outlines;
+    let made = parallel_map(&wanted, |&p| {
+        let outline = outlines[p].as_ref()?;
+        form(files[p].1, outline, focus, (focus.room)(p, rank_of[p]))
     });
     let mut out = vec![None; files.len()];
-    for ((p, _), form) in jobs.iter().zip(made) {
-        out[*p] = form;
+    for (&p, form) in wanted.iter().zip(made) {
+        out[p] = form;
     }
     out
 }
 
-/// The SKELETON form of the file at `path` within `room` bytes, parsed
-/// again (see [`forms`]; [`Focus::room`] is not asked): an outline made
-/// again for the room left at the file's turn.
-pub fn form_within(path: &str, text: &str, focus: &Focus<'_>, room: usize) -> Option<Form> {
-    form(text, &outline(path, text)?, focus, room)
+/// The SKELETON form of the file at `path` within `room` bytes (see
+/// [`forms`]; [`Focus::room`] is not asked), from its `outline` when
+/// [`forms`] made one, else parsed now: an outline made again for the
+/// room left at the file's turn.
+pub fn form_within(
+    path: &str,
+    text: &str,
+    outline: Option<&Outline<'_>>,
+    focus: &Focus<'_>,
+    room: usize,
+) -> Option<Form> {
+    match outline {
+        Some(outline) => form(text, outline, focus, room),
+        None => form(text, &self::outline(path, text)?, focus, room),
+    }
 }
 
 /// The SKELETON form of `text` within `room` bytes, from its `outline`
@@ -289,11 +290,11 @@ mod tests {
         room: &|_, _| usize::MAX,
     };
 
-    fn skeletons(
-        files: &[(&str, &str)],
+    fn skeletons<'t>(
+        files: &[(&str, &'t str)],
         ranked: &[usize],
         budget: u64,
-        outlines: &mut [Option<Outline<'_>>],
+        outlines: &mut [Option<Outline<'t>>],
     ) -> Vec<Option<String>> {
         forms(files, ranked, budget, outlines, &PLAIN)
             .into_iter()
@@ -336,10 +337,16 @@ mod tests {
         let files = [("a.rs", small.as_str()), ("notes.txt", "fn x() {}\n")];
         let mut outlines = for_ranking(&files);
         assert!(outlines[0].is_some() && outlines[1].is_none());
-        let skeletons = skeletons(&files, &[0, 1], 1_000_000, &mut outlines);
-        assert!(skeletons[0].is_some());
-        // The ranking's outline was used, not parsed again.
-        assert!(outlines[0].is_none());
+        // An outline already made is used as it is, not parsed again.
+        if let Some(outline) = &mut outlines[0] {
+            outline.skeleton = Some("fn marked();".to_owned());
+        }
+        let made = skeletons(&files, &[0, 1], 1_000_000, &mut outlines);
+        assert_eq!(made[0].as_deref(), Some("fn marked();"));
+        // One parsed for a skeleton is kept for a refit.
+        let mut outlines = vec![None, None];
+        skeletons(&files, &[0, 1], 1_000_000, &mut outlines);
+        assert!(outlines[0].is_some() && outlines[1].is_none());
 
         let huge = module(40).repeat(RANKING_PARSE_BYTES / module(40).len() + 1);
         assert!(for_ranking(&[("big.rs", huge.as_str())])[0].is_none());

@@ -222,6 +222,38 @@ impl<'c> OnDemandCounts<'c> {
         });
     }
 
+    /// These counts for the same texts in another order and number:
+    /// position `i` of the result knows what position `from[i]` knows here
+    /// (nothing for `None`), so texts counted while one list was in hand
+    /// are not counted again for the next.
+    ///
+    /// ```
+    /// # use budget::estimate::OnDemandCounts;
+    /// # use budget::estimate::TokenCounter;
+    /// # struct Bytes;
+    /// # impl TokenCounter for Bytes { fn count_tokens(&self, t: &str) -> u64 { t.len() as u64 } }
+    /// let counts = OnDemandCounts::new(&Bytes, 2);
+    /// counts.exact(1, "abc");
+    /// let moved = counts.reordered(&[None, Some(1), Some(0)]);
+    /// assert_eq!((moved.known_exact(0), moved.known_exact(1), moved.known_exact(2)), (None, Some(3), None));
+    /// ```
+    pub fn reordered(&self, from: &[Option<usize>]) -> OnDemandCounts<'c> {
+        let known = self.lock();
+        let moved = from
+            .iter()
+            .map(|&position| {
+                position
+                    .and_then(|p| known.get(p))
+                    .copied()
+                    .unwrap_or_default()
+            })
+            .collect();
+        OnDemandCounts {
+            counter: self.counter,
+            known: Mutex::new(moved),
+        }
+    }
+
     /// The exact count at `position`, if it has been counted.
     ///
     /// ```
@@ -361,6 +393,25 @@ mod tests {
         assert_eq!(counts.exact(0, "abc"), 3);
         assert_eq!(counts.exact(0, "abcdef"), 6);
         assert_eq!(counts.known_exact(0), Some(6));
+    }
+
+    #[test]
+    fn reordered_counts_answer_from_what_was_learned_before() {
+        let bytes = Bytes::default();
+        let counts = OnDemandCounts::new(&bytes, 3);
+        assert_eq!(counts.exact(0, "abc"), 3);
+        assert_eq!(counts.up_to(2, "0123456789", 4), None);
+        let read = bytes.read.load(Ordering::Relaxed);
+        let moved = counts.reordered(&[Some(2), None, Some(0), Some(7)]);
+        // Known facts move without counting: an exact count, a bound.
+        assert_eq!(moved.exact(2, "abc"), 3);
+        assert_eq!(moved.up_to(0, "0123456789", 4), None);
+        assert_eq!(bytes.read.load(Ordering::Relaxed), read);
+        // Nothing is known where nothing came from, or for another text.
+        assert_eq!(moved.known_exact(1), None);
+        assert_eq!(moved.known_exact(3), None);
+        assert_eq!(moved.up_to(0, "xy", 4), Some(2));
+        assert_eq!(moved.work().texts(), 4);
     }
 
     #[test]
