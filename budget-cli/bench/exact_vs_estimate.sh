@@ -12,7 +12,8 @@
 #   TREE    the tree to pack [built under /tmp/budget-bench/exact-tree: the
 #           Python standard library without site-packages and __pycache__,
 #           plus the sources of the crates in CRATES from ~/.cargo/registry]
-#   CRATES  crate folders copied from the cargo registry [see below]
+#   CRATES  crates whose newest version in the cargo registry is copied
+#           [see below]
 #   BUDGET  budget binary [target/release/budget, built here]
 #   BEFORE  an older budget binary to compare with [none]
 #   TOKENS  --budget [25000]
@@ -26,9 +27,8 @@ OUT=${OUT:-/tmp/budget-bench/exact-out}
 TOKENS=${TOKENS:-25000}
 BUDGET=${BUDGET:-}
 BEFORE=${BEFORE:-}
-CRATES=${CRATES:-"tokio-1.54.1 libc-0.2.191 syn-2.0.119 regex-automata-0.4.19 regex-syntax-0.8.12
-    serde_json-1.0.154 clap_builder-4.6.7 chrono-0.4.45 rayon-1.12.0 proptest-1.12.0 criterion-0.8.2
-    ignore-0.4.34 rustix-1.1.6 async-openai-0.43.0 serde-saphyr-2.1.1 clap-4.6.9"}
+CRATES=${CRATES:-"tokio libc syn regex-automata regex-syntax serde_json clap_builder chrono rayon
+    proptest criterion ignore rustix async-openai serde-saphyr clap"}
 mkdir -p "$OUT"
 command -v hyperfine >/dev/null || { echo "hyperfine not found (apt-get install hyperfine)"; exit 1; }
 
@@ -39,8 +39,9 @@ if [[ -z ${TREE:-} ]]; then
         mkdir -p "$TREE/crates"
         registry=$(echo ~/.cargo/registry/src/index.crates.io-*)
         for crate in $CRATES; do
-            [[ -d $registry/$crate ]] || { echo "$registry/$crate not found: set CRATES"; exit 1; }
-            cp -r "$registry/$crate" "$TREE/crates/"
+            newest=$(ls -d "$registry/$crate"-[0-9]* 2>/dev/null | sort -V | tail -1)
+            [[ -n $newest ]] || { echo "$crate not in $registry: set CRATES"; exit 1; }
+            cp -r "$newest" "$TREE/crates/"
         done
     fi
 fi

@@ -44,41 +44,42 @@ impl<T: ContextItem + ?Sized> TierCost for FragmentCosts<'_, '_, '_, T> {
         match (tier, self.counts) {
             (Tier::Raw, counts) => {
                 let content = item.content();
+                // The content alone past the room proves the entry does not
+                // fit: most offers end here, without rendering the frame.
+                let exact = match counts {
+                    None => None,
+                    Some(counts) => match counts.up_to(position, &content, room) {
+                        Some(exact) => Some(exact),
+                        None => return counts.at_least(position),
+                    },
+                };
                 let entry = Entry::raw(item, position, candidate.score);
                 self.renderer
                     .raw_entry(&mut self.buffer, &entry, &content, false);
                 let frame = self.fragment();
-                let content_tokens = match counts {
-                    None => candidate
+                let content_tokens = exact.unwrap_or_else(|| {
+                    candidate
                         .tokens
-                        .max(self.estimator.estimate(&content, ContentType::Markdown)),
-                    // Past the room, any count the content reaches will do.
-                    Some(counts) => match room.checked_sub(frame) {
-                        Some(left) => counts
-                            .up_to(position, &content, left)
-                            .unwrap_or_else(|| counts.at_least(position)),
-                        None => counts.at_least(position),
-                    },
-                };
+                        .max(self.estimator.estimate(&content, ContentType::Markdown))
+                });
                 frame.saturating_add(content_tokens)
             }
             (Tier::Skeleton, counts) => {
                 let skeleton = item.skeleton().unwrap_or_default();
+                // As in RAW: past the room, one token more proves it.
+                let exact = match counts {
+                    None => None,
+                    Some(counts) => match counts.counter().count_tokens_up_to(&skeleton, room) {
+                        Some(exact) => Some(exact),
+                        None => return room.saturating_add(1),
+                    },
+                };
                 let entry = Entry::raw(item, position, candidate.score);
                 self.renderer
                     .skeleton_entry(&mut self.buffer, &entry, &skeleton, false);
                 let frame = self.fragment();
-                let skeleton_tokens = match counts {
-                    None => self.estimator.estimate(&skeleton, ContentType::Markdown),
-                    // Past the room, one token more than the room proves it.
-                    Some(counts) => {
-                        let left = room.saturating_sub(frame);
-                        counts
-                            .counter()
-                            .count_tokens_up_to(&skeleton, left)
-                            .unwrap_or_else(|| left.saturating_add(1))
-                    }
-                };
+                let skeleton_tokens = exact
+                    .unwrap_or_else(|| self.estimator.estimate(&skeleton, ContentType::Markdown));
                 frame.saturating_add(skeleton_tokens)
             }
             (Tier::Linked, None) => self.link_line(position, candidate.tokens),
