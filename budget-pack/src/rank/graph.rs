@@ -22,8 +22,8 @@
 use rustc_hash::FxHashMap as HashMap;
 
 use crate::parallel::parallel_map;
+use crate::rank::identifiers::identifiers;
 use crate::rank::role::{is_code, uses_only};
-use crate::rank::terms::identifiers;
 
 /// Whether `word` is a keyword after which the next word on the line is a
 /// defined name, in the languages packed most (Python, Rust,

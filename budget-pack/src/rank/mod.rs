@@ -24,6 +24,7 @@
 
 pub mod bm25;
 pub mod graph;
+pub mod identifiers;
 pub mod role;
 pub mod terms;
 

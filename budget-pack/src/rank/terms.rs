@@ -2,6 +2,8 @@
 //! every other non-alphanumeric character, and inside at `camelCase`
 //! boundaries; compound identifiers also count whole.
 
+use crate::rank::identifiers::identifiers;
+
 /// English function words that carry no topic (`the`, `of`, `when`, …).
 /// Query words and file text alike drop them.
 const STOP_WORDS: &[&str] = &[
@@ -57,65 +59,6 @@ pub fn for_each_term(text: &str, scratch: &mut String, mut emit: impl FnMut(&str
         }
     }
 }
-
-/// The maximal runs of ASCII letters, digits, `_` and non-ASCII characters
-/// in `text` that hold at least one letter or digit. (Non-ASCII characters
-/// all count as word characters: a byte scan, several times faster than
-/// decoding, and non-ASCII punctuation inside code is rare.)
-pub fn identifiers(text: &str) -> impl Iterator<Item = &str> {
-    let bytes = text.as_bytes();
-    let mut at = 0;
-    std::iter::from_fn(move || {
-        loop {
-            while at < bytes.len() && WORD_BYTES[usize::from(bytes[at])] == NOT_WORD {
-                at += 1;
-            }
-            if at == bytes.len() {
-                return None;
-            }
-            let start = at;
-            let mut alphanumeric = false;
-            while let Some(&byte) = bytes.get(at) {
-                match WORD_BYTES[usize::from(byte)] {
-                    NOT_WORD => break,
-                    kind => alphanumeric |= kind == ALPHANUMERIC,
-                }
-                at += 1;
-            }
-            // Runs start and end at ASCII bytes or the text's ends: char boundaries.
-            let run = &text[start..at];
-            if alphanumeric || !run.is_ascii() && run.chars().any(char::is_alphanumeric) {
-                return Some(run);
-            }
-        }
-    })
-}
-
-/// A byte that is no part of a word.
-const NOT_WORD: u8 = 0;
-/// `_` or a byte of a non-ASCII character.
-const OTHER_WORD: u8 = 1;
-/// An ASCII letter or digit.
-const ALPHANUMERIC: u8 = 2;
-
-/// Each byte's kind, looked up once per byte on every identifier scan.
-static WORD_BYTES: [u8; 256] = {
-    let mut kinds = [NOT_WORD; 256];
-    let mut byte = 0;
-    while byte < 256 {
-        #[allow(clippy::cast_possible_truncation)] // below 256
-        let b = byte as u8;
-        kinds[byte] = if b.is_ascii_alphanumeric() {
-            ALPHANUMERIC
-        } else if b == b'_' || b >= 0x80 {
-            OTHER_WORD
-        } else {
-            NOT_WORD
-        };
-        byte += 1;
-    }
-    kinds
-};
 
 /// The parts of an identifier: split at `_` and at case boundaries (a
 /// lower-case letter or digit before an upper-case one; the last capital of
@@ -225,27 +168,6 @@ mod tests {
         );
         assert_eq!(all("Été naïve"), ["été", "naïve"]);
         assert_eq!(all("a x_y"), ["x_y"]);
-    }
-
-    #[test]
-    fn identifiers_are_word_runs_with_a_letter_or_digit() {
-        let found: Vec<&str> = identifiers("__ _x a-b é1 «» — x__y 9").collect();
-        assert_eq!(found, ["_x", "a", "b", "é1", "x__y", "9"]);
-    }
-
-    proptest::proptest! {
-        #[test]
-        fn identifiers_match_their_definition(text in "[a_ 9.é—«\n]{0,30}") {
-            // Runs of ASCII letters, digits, `_` and non-ASCII characters
-            // that hold a letter or digit.
-            let word = |c: char| c.is_ascii_alphanumeric() || c == '_' || !c.is_ascii();
-            let expected: Vec<&str> = text
-                .split(|c: char| !word(c))
-                .filter(|run| run.chars().any(char::is_alphanumeric))
-                .collect();
-            let found: Vec<&str> = identifiers(&text).collect();
-            proptest::prop_assert_eq!(found, expected);
-        }
     }
 
     #[test]
