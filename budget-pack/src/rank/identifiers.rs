@@ -140,8 +140,8 @@ fn classify(x: u64) -> (u64, u64) {
     let low = x & !HIGH;
     let digit = in_range(low, b'0', b'9');
     // Setting bit 5 folds upper case onto lower case (and no other byte onto it).
-    let letter = in_range(low | ONES * 0x20, b'a', b'z');
-    let underscore = !(low ^ ONES * u64::from(b'_')).wrapping_add(ONES * 0x7F) & HIGH;
+    let letter = in_range(low | (ONES * 0x20), b'a', b'z');
+    let underscore = !(low ^ (ONES * u64::from(b'_'))).wrapping_add(ONES * 0x7F) & HIGH;
     let alphanumeric = (digit | letter) & !non_ascii;
     (
         alphanumeric | underscore & !non_ascii | non_ascii,
