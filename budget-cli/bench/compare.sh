@@ -14,7 +14,7 @@
 #               or any directory
 #   BUDGET      budget binary [target/release/budget, built here]
 #   CODE2PROMPT code2prompt binary [code2prompt on PATH; `cargo install code2prompt`]
-#   REPOMIX     repomix command [repomix on PATH; `npm install -g repomix`]
+#   REPOMIX     repomix command [repomix on PATH; `npm install -g repomix@1.18.1`]
 #   OUT         where outputs and timings go [/tmp/budget-bench/out]
 #
 # Nothing third-party is committed: the tools and their outputs stay outside
