@@ -1,5 +1,5 @@
 //! [`pack`]: walk, count, rank, outline, select, assemble within the
-//! budget, render, account.
+//! budget, check what the payload shows for secrets, render, account.
 //!
 //! With an exact counter files are not all counted: each gets its
 //! guaranteed upper bound, and the payload assembler counts exactly only
@@ -24,11 +24,12 @@ use crate::file_items::{Items, items};
 use crate::git::{self, GitError, GitSection};
 use crate::options::{Budget, PackOptions};
 use crate::packed::Packed;
+use crate::parallel::parallel_map;
 use crate::progress::Progress;
 use crate::rank::bm25::Query;
 use crate::report::{CountAccount, file_records, report, summary};
 use crate::sandbox::SandboxError;
-use crate::scan::{ScanOptions, Secrets, scan};
+use crate::scan::{Scan, ScanOptions, Secrets, scan};
 use crate::secrets;
 use crate::walk::{WalkError, walk};
 
@@ -228,7 +229,7 @@ pub fn pack(
             secrets: if options.redact {
                 Secrets::Redact
             } else {
-                Secrets::Skip
+                Secrets::Names
             },
             deduplicate: true,
         },
@@ -280,28 +281,40 @@ pub fn pack(
         .placer(PathOrder { first: git_items })
         .deduplicate(false)
         .build();
-    // The selection budget holds every item: it only ranks them.
-    let everything = items
-        .iter()
-        .map(ContextItem::tokens)
-        .fold(0u64, u64::saturating_add)
-        .max(1);
-    let selection = pipeline.run(&items, &ContextBudget::new(everything, everything)?)?;
-
-    // What planning counted (under an exact counter), by the candidates'
-    // positions.
-    let counts = planned.map(|planned| {
-        let from: Vec<Option<usize>> = selection
-            .scored()
-            .iter()
-            .map(|candidate| file_of_item[candidate.index])
-            .collect();
-        planned.reordered(&from)
-    });
-    if let Some(counts) = &counts {
-        prefetch_best(counts, &selection, budget);
-    }
-    let payload = assemble(&selection, counting, counts.as_ref(), options, budget)?;
+    // Only what the payload shows is checked for secrets (the scan looked
+    // at paths alone): a file that holds one is left out, and the payload
+    // made again without it.
+    let mut checked = vec![options.redact; scan.files.len()];
+    let Assembled {
+        selection,
+        counts,
+        payload,
+    } = loop {
+        let assembled = select_and_assemble(
+            &pipeline,
+            &items,
+            &file_of_item,
+            planned.as_ref(),
+            counting,
+            options,
+            budget,
+        )?;
+        let secrets = shown_secrets(&assembled, &file_of_item, &scan, &mut checked);
+        if secrets.is_empty() {
+            break assembled;
+        }
+        drop(assembled);
+        for (file, detail) in &secrets {
+            scan.leave_out_secret(*file, detail);
+        }
+        let left_out =
+            |file: &Option<usize>| file.is_some_and(|f| secrets.iter().any(|s| s.0 == f));
+        (items, file_of_item) = items
+            .into_iter()
+            .zip(file_of_item)
+            .filter(|(_, file)| !left_out(file))
+            .unzip();
+    };
     let tokens = payload.rendered_tokens();
     let records = file_records(
         &scan,
@@ -325,6 +338,81 @@ pub fn pack(
         summary,
         warnings,
     })
+}
+
+/// A selection of `items` (files by `file_of_item`, as indices in
+/// `scan.files`), the exact counts of its candidates (starting from what
+/// `planned` learned, by file) under an exact counter, and its payload.
+fn select_and_assemble<'a, 'c>(
+    pipeline: &Pipeline,
+    items: &'a [Item],
+    file_of_item: &[Option<usize>],
+    planned: Option<&OnDemandCounts<'c>>,
+    counting: &Counting<'_>,
+    options: &PackOptions,
+    budget: u64,
+) -> Result<Assembled<'a, 'c>, PackError> {
+    // The selection budget holds every item: it only ranks them.
+    let everything = items
+        .iter()
+        .map(ContextItem::tokens)
+        .fold(0u64, u64::saturating_add)
+        .max(1);
+    let selection = pipeline.run(items, &ContextBudget::new(everything, everything)?)?;
+    let counts = planned.map(|planned| {
+        let from: Vec<Option<usize>> = selection
+            .scored()
+            .iter()
+            .map(|candidate| file_of_item[candidate.index])
+            .collect();
+        planned.reordered(&from)
+    });
+    if let Some(counts) = &counts {
+        prefetch_best(counts, &selection, budget);
+    }
+    let payload = assemble(&selection, counting, counts.as_ref(), options, budget)?;
+    Ok(Assembled {
+        selection,
+        counts,
+        payload,
+    })
+}
+
+/// What [`select_and_assemble`] makes.
+struct Assembled<'a, 'c> {
+    selection: Selection<'a, Item>,
+    counts: Option<OnDemandCounts<'c>>,
+    payload: HybridPayload<'a, Item>,
+}
+
+/// The files the payload shows (in any tier) that hold a secret and
+/// were not `checked` before (by index in `scan.files`, which `checked`
+/// follows), with where and which: each file's text is searched once, on
+/// every core.
+fn shown_secrets(
+    assembled: &Assembled<'_, '_>,
+    file_of_item: &[Option<usize>],
+    scan: &Scan,
+    checked: &mut [bool],
+) -> Vec<(usize, String)> {
+    let candidates = assembled.selection.scored();
+    let mut shown = Vec::new();
+    for assignment in assembled.payload.assignments() {
+        let Some(file) = file_of_item[candidates[assignment.position].index] else {
+            continue;
+        };
+        if assignment.tier.is_some() && !checked[file] {
+            checked[file] = true;
+            shown.push((file, assignment.item));
+        }
+    }
+    parallel_map(&shown, |&(file, item)| {
+        let found = secrets::find_secret(&item.content(), &scan.files[file].label)?;
+        Some((file, format!("line {}: {}", found.line, found.rule)))
+    })
+    .into_iter()
+    .flatten()
+    .collect()
 }
 
 /// Counts in parallel, exactly and in full, the best-ranked files the

@@ -42,8 +42,10 @@ pub struct TextFile {
 pub enum Secrets {
     /// Nothing: the file is read as it is (`count`).
     Keep,
-    /// The file is skipped as [`Skip::Secret`] (`pack`).
-    Skip,
+    /// Only a file whose path holds a secret is skipped (as
+    /// [`Skip::Secret`]) here; its text is the caller's to check where it
+    /// is shown ([`Scan::leave_out_secret`]; `pack`).
+    Names,
     /// Each secret is replaced by `[REDACTED]` (`pack --redact`).
     Redact,
 }
@@ -55,6 +57,9 @@ pub struct Scanned {
     pub label: String,
     /// The counted text, or why there is none.
     pub outcome: Result<TextFile, (Skip, String)>,
+    /// For a copy of an earlier file (a [`Skip::Duplicate`], or a
+    /// [`Skip::Secret`] when that file's path holds one), that file's index.
+    pub copy_of: Option<usize>,
 }
 
 /// The scanned files, in walk order, and their tally.
@@ -72,6 +77,28 @@ impl Scan {
         self.texts()
             .map(|(_, f)| f.tokens)
             .fold(0, u64::saturating_add)
+    }
+
+    /// Leaves out the counted file at `index` as holding a secret
+    /// (`detail`: where, and which rule), with every copy of it: for a
+    /// scan with [`Secrets::Names`], whose caller checks the texts it
+    /// shows.
+    pub fn leave_out_secret(&mut self, index: usize, detail: &str) {
+        if self.files[index].outcome.is_ok() {
+            self.tally.counted -= 1;
+            self.tally.skip(Skip::Secret);
+        }
+        self.files[index].outcome = Err((Skip::Secret, detail.to_owned()));
+        let label = self.files[index].label.clone();
+        for file in &mut self.files {
+            if file.copy_of == Some(index) && matches!(file.outcome, Err((Skip::Duplicate, _))) {
+                self.tally.reclassify(Skip::Duplicate, Skip::Secret);
+                file.outcome = Err((
+                    Skip::Secret,
+                    format!("identical to {label}, which holds a secret ({detail})"),
+                ));
+            }
+        }
     }
 
     /// `(label, file)` of every counted file, in walk order.
@@ -173,7 +200,8 @@ pub fn scan(entries: Vec<Entry>, options: &ScanOptions<'_>, progress: &dyn Progr
     let files = entries
         .into_iter()
         .zip(outcomes)
-        .map(|(entry, outcome)| {
+        .zip(copy_of)
+        .map(|((entry, outcome), copy_of)| {
             let outcome = outcome.unwrap_or_else(|| Err((Skip::Unreadable, "not read".to_owned())));
             match &outcome {
                 Ok(_) => tally.counted += 1,
@@ -182,6 +210,7 @@ pub fn scan(entries: Vec<Entry>, options: &ScanOptions<'_>, progress: &dyn Progr
             Scanned {
                 label: entry.label,
                 outcome,
+                copy_of,
             }
         })
         .collect();
@@ -220,12 +249,7 @@ fn secrets_and_tokens(
 ) -> Result<TextFile, (Skip, String)> {
     let (text, redacted) = match options.secrets {
         Secrets::Keep => (text, 0),
-        Secrets::Skip => match find_secret(&text, label) {
-            Some(found) => {
-                return Err((Skip::Secret, format!("line {}: {}", found.line, found.rule)));
-            }
-            None => (text, 0),
-        },
+        Secrets::Names => (text, 0),
         Secrets::Redact => {
             let (text, findings) = redact(&text, label);
             (text, findings.len())

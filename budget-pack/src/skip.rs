@@ -95,6 +95,12 @@ impl FileTally {
         self.skipped[skip.index()] += 1;
     }
 
+    /// Moves one file skipped for `from` to `to`.
+    pub(crate) fn reclassify(&mut self, from: Skip, to: Skip) {
+        self.skipped[from.index()] -= 1;
+        self.skipped[to.index()] += 1;
+    }
+
     /// Files skipped for `skip`.
     pub fn skipped(&self, skip: Skip) -> usize {
         self.skipped[skip.index()]

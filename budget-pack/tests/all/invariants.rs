@@ -1,7 +1,7 @@
 //! Invariants of every pack, over random trees: every input file has
 //! exactly one record, no file is carried in two tiers, the payload never
-//! exceeds its budget (counted by tiktoken-rs, not by the code under test),
-//! and packing again gives the same bytes.
+//! exceeds its budget (counted by tiktoken-rs, not by the code under test)
+//! nor shows a secret, and packing again gives the same bytes.
 
 use std::collections::BTreeMap;
 
@@ -32,8 +32,14 @@ fn rust_file(seed: usize, functions: usize, body: usize) -> String {
     text
 }
 
+/// An AWS access key id in its published shape (split so that this file
+/// holds none).
+fn aws_key() -> String {
+    "AKIA".to_owned() + "Z7VQ3KXMN4PLRWTB"
+}
+
 fn files() -> impl Strategy<Value = Vec<(String, String)>> {
-    proptest::collection::vec((0usize..4, 0usize..30, 0usize..12, 0usize..3), 1..12).prop_map(
+    proptest::collection::vec((0usize..5, 0usize..30, 0usize..12, 0usize..3), 1..12).prop_map(
         |specs| {
             specs
                 .into_iter()
@@ -49,9 +55,18 @@ fn files() -> impl Strategy<Value = Vec<(String, String)>> {
                         format!("copy/c{i}.rs"),
                         rust_file(i.min(copy_of), functions, body),
                     ),
-                    _ => (
+                    3 => (
                         format!("src/big{i}.rs"),
                         rust_file(i, functions * 4, body + 8),
+                    ),
+                    // Code that matches the query and holds a credential.
+                    _ => (
+                        format!("src/keys{i}.rs"),
+                        format!(
+                            "{}// aws_access_key_id = {}\n",
+                            rust_file(i, functions, body),
+                            aws_key()
+                        ),
                     ),
                 })
                 .collect()
@@ -98,7 +113,17 @@ proptest! {
         prop_assert!(tokens <= budget, "{tokens} > {budget}");
         prop_assert_eq!(tokens, packed.tokens());
 
+        // A file that holds a secret is never shown, in any tier.
+        prop_assert!(!packed.text().contains(&aws_key()));
         let records = packed.report()["files"].as_array().unwrap();
+        for record in records {
+            if record["path"].as_str().unwrap().starts_with("src/keys") {
+                prop_assert!(
+                    ["secret", "omitted"].contains(&record["status"].as_str().unwrap()),
+                    "{}", record
+                );
+            }
+        }
         let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
         for record in records {
             *seen.entry(record["path"].as_str().unwrap()).or_default() += 1;
