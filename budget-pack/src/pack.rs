@@ -290,20 +290,40 @@ pub fn pack(
         counts,
         payload,
     } = loop {
-        let assembled = select_and_assemble(
-            &pipeline,
-            &items,
-            &file_of_item,
-            planned.as_ref(),
-            counting,
-            options,
-            budget,
-        )?;
-        let secrets = shown_secrets(&assembled, &file_of_item, &scan, &mut checked);
+        // The selection budget holds every item: it only ranks them.
+        let everything = items
+            .iter()
+            .map(ContextItem::tokens)
+            .fold(0u64, u64::saturating_add)
+            .max(1);
+        let selection = pipeline.run(&items, &ContextBudget::new(everything, everything)?)?;
+        let candidates = selection.scored();
+        let best = best_ranked(&candidates, budget);
+        // The files the payload will most likely show, before it is made
+        // (a payload made again costs as much as the first).
+        let likely = best.iter().map(|&position| candidates[position]);
+        let mut secrets = secrets_among(likely, &file_of_item, &scan, &mut checked);
         if secrets.is_empty() {
-            break assembled;
+            let assembled = assemble_counted(
+                selection,
+                &best,
+                &file_of_item,
+                planned.as_ref(),
+                counting,
+                options,
+                budget,
+            )?;
+            let shown = assembled
+                .payload
+                .assignments()
+                .iter()
+                .filter(|assignment| assignment.tier.is_some())
+                .map(|assignment| candidates[assignment.position]);
+            secrets = secrets_among(shown, &file_of_item, &scan, &mut checked);
+            if secrets.is_empty() {
+                break assembled;
+            }
         }
-        drop(assembled);
         for (file, detail) in &secrets {
             scan.leave_out_secret(*file, detail);
         }
@@ -340,35 +360,34 @@ pub fn pack(
     })
 }
 
-/// A selection of `items` (files by `file_of_item`, as indices in
-/// `scan.files`), the exact counts of its candidates (starting from what
-/// `planned` learned, by file) under an exact counter, and its payload.
-fn select_and_assemble<'a, 'c>(
-    pipeline: &Pipeline,
-    items: &'a [Item],
+/// The payload of `selection` (its items' files by `file_of_item`, as
+/// indices in `scan.files`) and, under an exact counter, the exact counts
+/// of its candidates: starting from what `planned` learned (by file), the
+/// `best` ([`best_ranked`]) counted first on every core.
+fn assemble_counted<'a, 'c>(
+    selection: Selection<'a, Item>,
+    best: &[usize],
     file_of_item: &[Option<usize>],
     planned: Option<&OnDemandCounts<'c>>,
     counting: &Counting<'_>,
     options: &PackOptions,
     budget: u64,
 ) -> Result<Assembled<'a, 'c>, PackError> {
-    // The selection budget holds every item: it only ranks them.
-    let everything = items
-        .iter()
-        .map(ContextItem::tokens)
-        .fold(0u64, u64::saturating_add)
-        .max(1);
-    let selection = pipeline.run(items, &ContextBudget::new(everything, everything)?)?;
+    let candidates = selection.scored();
     let counts = planned.map(|planned| {
-        let from: Vec<Option<usize>> = selection
-            .scored()
+        let from: Vec<Option<usize>> = candidates
             .iter()
             .map(|candidate| file_of_item[candidate.index])
             .collect();
         planned.reordered(&from)
     });
     if let Some(counts) = &counts {
-        prefetch_best(counts, &selection, budget);
+        let texts: Vec<_> = best
+            .iter()
+            .map(|&position| (position, candidates[position].item.content()))
+            .collect();
+        let texts: Vec<(usize, &str)> = texts.iter().map(|(p, t)| (*p, t.as_ref())).collect();
+        counts.prefetch(&texts);
     }
     let payload = assemble(&selection, counting, counts.as_ref(), options, budget)?;
     Ok(Assembled {
@@ -378,35 +397,33 @@ fn select_and_assemble<'a, 'c>(
     })
 }
 
-/// What [`select_and_assemble`] makes.
+/// What [`assemble_counted`] makes.
 struct Assembled<'a, 'c> {
     selection: Selection<'a, Item>,
     counts: Option<OnDemandCounts<'c>>,
     payload: HybridPayload<'a, Item>,
 }
 
-/// The files the payload shows (in any tier) that hold a secret and
-/// were not `checked` before (by index in `scan.files`, which `checked`
-/// follows), with where and which: each file's text is searched once, on
-/// every core.
-fn shown_secrets(
-    assembled: &Assembled<'_, '_>,
+/// The files among `candidates` (by `file_of_item`, as indices in
+/// `scan.files`; git sections are passed over) that hold a secret and
+/// were not `checked` before, with where and which: each file's text is
+/// searched once, on every core.
+fn secrets_among<'a>(
+    candidates: impl Iterator<Item = ScoredItem<'a, Item>>,
     file_of_item: &[Option<usize>],
     scan: &Scan,
     checked: &mut [bool],
 ) -> Vec<(usize, String)> {
-    let candidates = assembled.selection.scored();
-    let mut shown = Vec::new();
-    for assignment in assembled.payload.assignments() {
-        let Some(file) = file_of_item[candidates[assignment.position].index] else {
-            continue;
-        };
-        if assignment.tier.is_some() && !checked[file] {
+    let mut unchecked = Vec::new();
+    for candidate in candidates {
+        if let Some(file) = file_of_item[candidate.index]
+            && !checked[file]
+        {
             checked[file] = true;
-            shown.push((file, assignment.item));
+            unchecked.push((file, candidate.item));
         }
     }
-    parallel_map(&shown, |&(file, item)| {
+    parallel_map(&unchecked, |&(file, item)| {
         let found = secrets::find_secret(&item.content(), &scan.files[file].label)?;
         Some((file, format!("line {}: {}", found.line, found.rule)))
     })
@@ -415,17 +432,18 @@ fn shown_secrets(
     .collect()
 }
 
-/// Counts in parallel, exactly and in full, the best-ranked files the
-/// payload is likely to carry or list (each RAW or LINKED file needs its
-/// exact count): in rank order, as many as have LINKED lines (estimated
-/// with the fixed ratios, from the path, line count, description and the
-/// file's upper bound) that fill the LINKED tier's limit at `budget`, and
-/// a tenth more. The assembler then finds them counted; a file past them
-/// that is listed after all is counted when the assembler gets to it.
-fn prefetch_best(counts: &OnDemandCounts<'_>, selection: &Selection<'_, Item>, budget: u64) {
+/// The positions among `candidates` of the best-ranked files, which the
+/// payload is likely to carry or list: in rank order, as many as have
+/// LINKED lines (estimated with the fixed ratios, from the path, line
+/// count, description and the file's upper bound) that fill the LINKED
+/// tier's limit at `budget`, and a tenth more. They are searched for
+/// secrets before the payload is made and, under an exact counter, counted
+/// in parallel (each RAW or LINKED file needs its exact count); a file
+/// past them that is shown after all is handled when the assembler gets
+/// to it.
+fn best_ranked(candidates: &[ScoredItem<'_, Item>], budget: u64) -> Vec<usize> {
     let linked = TierBudget::with_total(budget).map_or(0, |b| b.effective(Tier::Linked));
     let wanted = linked.saturating_add(linked / 10);
-    let candidates = selection.scored();
     let mut ranked: Vec<usize> = (0..candidates.len()).collect();
     ranked.sort_by(|&a, &b| {
         candidates[b]
@@ -434,7 +452,7 @@ fn prefetch_best(counts: &OnDemandCounts<'_>, selection: &Selection<'_, Item>, b
             .then(a.cmp(&b))
     });
     let mut lines: u64 = 0;
-    let mut texts = Vec::new();
+    let mut best = Vec::new();
     for position in ranked {
         if lines > wanted {
             break;
@@ -448,10 +466,9 @@ fn prefetch_best(counts: &OnDemandCounts<'_>, selection: &Selection<'_, Item>, b
             candidates[position].tokens,
         );
         lines = lines.saturating_add(RatioEstimator.estimate(&line, ContentType::Code));
-        texts.push((position, item.content()));
+        best.push(position);
     }
-    let texts: Vec<(usize, &str)> = texts.iter().map(|(p, t)| (*p, t.as_ref())).collect();
-    counts.prefetch(&texts);
+    best
 }
 
 /// The payload of the selected files within `budget`, rendered in
