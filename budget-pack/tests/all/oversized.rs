@@ -49,14 +49,7 @@ fn a_file_larger_than_the_budget_past_the_best_five_goes_in_as_an_outline() {
     let packed = pack(&options, &Counting::exact("o200k", &o200k), &()).unwrap();
 
     let report = packed.report();
-    let record = |path: &str| {
-        report["files"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|f| f["path"] == path)
-            .unwrap_or_else(|| panic!("no record of {path}"))
-    };
+    let record = |path: &str| crate::record(report, path);
     for k in 0..5 {
         assert_eq!(record(&format!("src/tide{k}.rs"))["tier"], "RAW");
     }

@@ -33,15 +33,7 @@ fn a_shown_file_with_a_secret_gives_its_room_to_the_next() {
     assert!(!packed.text().contains(&token()), "{}", packed.text());
     assert!(packed.text().contains("pub fn tide_table()"));
     let report = packed.report();
-    let record = |path: &str| {
-        report["files"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|f| f["path"] == path)
-            .unwrap()
-            .clone()
-    };
+    let record = |path: &str| crate::record(report, path);
     assert_eq!(record("tide_keys.rs")["status"], "secret");
     assert_eq!(record("tide_keys.rs")["reason"], "line 5: a GitHub token");
     assert_eq!(record("tide.rs")["tier"], "RAW");
