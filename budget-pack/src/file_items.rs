@@ -314,12 +314,12 @@ fn plan<'c>(
     if let Some(counts) = &counts {
         counts.prefetch(&likely_whole(&turns, &facts, limit, &files));
     }
-    let whole = |position: usize, at_most: u64| match &counts {
+    let whole_tokens = |position: usize, at_most: u64| match &counts {
         Some(counts) => counts.up_to(files[position], texts[position].1, at_most),
         None => tokens(texts[position].1, at_most),
     };
     let sizes = Sizes {
-        whole: &whole,
+        whole: &whole_tokens,
         outline: &tokens,
     };
     let to_refit = refits(&turns, limit, &sizes);
