@@ -18,11 +18,21 @@ use crate::tree::Folder;
 pub fn run(args: &CountArgs, sandbox: Option<&Sandbox>) -> Result<(), CliError> {
     let counter = Counter::resolve(args.input.counter, &args.input.model.counter_request())?;
     let label = counter.label();
+    let cache = counter.count_cache(args.input.no_cache);
+    let cached = cache
+        .as_ref()
+        .zip(counter.exact())
+        .map(|(c, exact)| c.counter(exact));
     let scan = count(
         &args.input.inputs(sandbox),
-        &counter.counting(&label),
+        &match &cached {
+            // Every count is a file's: the cache may give them all.
+            Some(cached) => budget_pack::Counting::exact(counter.name(), cached).labelled(&label),
+            None => counter.counting(&label, None),
+        },
         &ProgressBarOnStderr::on_stderr(),
     )?;
+    crate::counter::save(cache.as_ref());
     let tree = args
         .tree
         .then(|| Folder::of(scan.files().map(|(label, _, tokens)| (label, tokens))));

@@ -12,6 +12,7 @@ use budget::{
         CalibratedEstimator, ContentType, Encoding, ExactCounter, RatioEstimator, TokenCounter,
     },
 };
+use budget_pack::{CachedCounter, CountCache};
 use clap::ValueEnum;
 
 /// A `--counter` value.
@@ -104,6 +105,9 @@ pub struct Counter {
     name: String,
     /// Built from `--counter` (not `--model` or `--tokenizer`).
     from_flag: bool,
+    /// Its counts depend on nothing but this program's version (a
+    /// compiled-in vocabulary, not a file), so they can be cached.
+    builtin: bool,
     backend: Backend,
     model: Option<ModelProfile>,
 }
@@ -180,6 +184,7 @@ impl Counter {
             return Ok(Self {
                 name: format!("{} (exact)", exact.name()),
                 from_flag: false,
+                builtin: false,
                 backend: Backend::Exact(exact),
                 model,
             });
@@ -195,6 +200,7 @@ impl Counter {
             return Ok(Self {
                 name: resolved.description,
                 from_flag: false,
+                builtin: matches!(profile.tokenizer, TokenizerSpec::OpenAi(_)),
                 backend,
                 model: Some(profile),
             });
@@ -241,6 +247,7 @@ impl Counter {
         Ok(Self {
             name: format!("localai {} (exact)", exact.name()),
             from_flag: false,
+            builtin: false,
             backend: Backend::Exact(exact),
             model: Some(profile),
         })
@@ -264,6 +271,7 @@ impl Counter {
         Ok(Self {
             name: choice.to_string(),
             from_flag: true,
+            builtin: true,
             backend,
             model: None,
         })
@@ -312,9 +320,48 @@ impl Counter {
     }
 
     /// This counter for the pack engine, described as `label` (from
-    /// [`label`](Self::label)) in its messages.
-    pub fn counting<'a>(&'a self, label: &'a str) -> budget_pack::Counting<'a> {
-        budget_pack::Counting::new(&self.name, self.estimator(), self.exact()).labelled(label)
+    /// [`label`](Self::label)) in its messages; with `cached`, the counts
+    /// of files and outlines go through it, while the payload as rendered
+    /// is still counted by the tokenizer itself (so no count in the cache
+    /// can make it overflow).
+    pub fn counting<'a>(
+        &'a self,
+        label: &'a str,
+        cached: Option<&'a CachedCounter<'a>>,
+    ) -> budget_pack::Counting<'a> {
+        let exact = match cached {
+            Some(cached) => Some(cached as &dyn TokenCounter),
+            None => self.exact(),
+        };
+        budget_pack::Counting::new(&self.name, self.estimator(), exact).labelled(label)
+    }
+
+    /// The cache of this counter's exact counts, unless `disabled` or its
+    /// counts are estimates or come from a tokenizer file (which can change
+    /// under the same name): in `$BUDGET_CACHE_DIR` (an absolute path),
+    /// else the user's cache folder.
+    pub fn count_cache(&self, disabled: bool) -> Option<CountCache> {
+        let Backend::Exact(exact) = &self.backend else {
+            return None;
+        };
+        if disabled || !self.builtin {
+            return None;
+        }
+        let dir = std::env::var_os("BUDGET_CACHE_DIR")
+            .map(std::path::PathBuf::from)
+            .filter(|dir| dir.is_absolute())
+            .or_else(CountCache::default_dir)?;
+        let identity = format!("{} budget {}", exact.name(), env!("CARGO_PKG_VERSION"));
+        Some(CountCache::open(&dir, &identity))
+    }
+}
+
+/// Saves what `cache` learned. A cache that cannot be written (a
+/// read-only home, a full disk) only costs the next run time: not an
+/// error, and not worth a warning on every run.
+pub fn save(cache: Option<&CountCache>) {
+    if let Some(cache) = cache {
+        let _unsaved = cache.save();
     }
 }
 

@@ -51,6 +51,7 @@
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 
 mod complexity;
+mod count_cache;
 mod counting;
 mod description;
 mod file_items;
@@ -70,6 +71,7 @@ mod secrets;
 mod skip;
 mod walk;
 
+pub use count_cache::{CachedCounter, CountCache};
 pub use counting::Counting;
 pub use git::GitError;
 pub use options::{Budget, PackOptions};

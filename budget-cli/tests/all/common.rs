@@ -41,10 +41,13 @@ pub fn budget_in(dir: &Path, args: &[&str]) -> Run {
     )
 }
 
-/// Runs `budget ARGS` in `dir` with the environment variables `env` set.
+/// Runs `budget ARGS` in `dir` with the environment variables `env` set,
+/// and a count cache of its own in `dir` (hidden, so never packed) unless
+/// `env` names one.
 pub fn budget_with_env(dir: &Path, args: &[&str], env: &[(&str, &std::ffi::OsStr)]) -> Run {
     let output: Output = Command::new(env!("CARGO_BIN_EXE_budget"))
         .args(args)
+        .env("BUDGET_CACHE_DIR", dir.join(".count-cache"))
         .envs(env.iter().copied())
         .current_dir(dir)
         .output()

@@ -519,3 +519,56 @@ fn packing_again_gives_the_same_bytes() {
     );
     assert_eq!(first.stdout, second.stdout);
 }
+
+// The count cache serves built-in exact counters.
+#[cfg(feature = "exact")]
+#[test]
+fn a_second_pack_from_the_count_cache_is_the_same_and_no_cache_writes_none() {
+    let files: Vec<(String, Vec<u8>)> = (0..12)
+        .map(|i| {
+            let line = format!("pub fn tide_{i}(x: u64) -> u64 {{ x * {i} + 7 }}\n");
+            (
+                format!("src/m{i:02}.rs"),
+                line.repeat(20 + 30 * i).into_bytes(),
+            )
+        })
+        .collect();
+    let borrowed: Vec<(&str, &[u8])> = files
+        .iter()
+        .map(|(p, b)| (p.as_str(), b.as_slice()))
+        .collect();
+    let dir = tree(&borrowed);
+    let caches = tempfile::tempdir().unwrap();
+    let pack_with = |cache: &str, extra: &[&str]| {
+        let cache = caches.path().join(cache);
+        let mut args = vec![
+            "pack", "--budget", "3000", "--query", "tide", "--report", "-",
+        ];
+        args.extend_from_slice(extra);
+        let run = common::budget_with_env(
+            dir.path(),
+            &args,
+            &[("BUDGET_CACHE_DIR", cache.as_os_str())],
+        );
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        run.stdout
+    };
+    let cold = pack_with("cache", &[]);
+    let written: Vec<_> = std::fs::read_dir(caches.path().join("cache"))
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .collect();
+    assert_eq!(written.len(), 1, "{written:?}");
+    let warm = pack_with("cache", &[]);
+    assert_eq!(warm, cold);
+    let payload: Value = serde_json::from_str(&warm).unwrap();
+    let text = payload["payload"].as_str().unwrap();
+    assert!(o200k(text) <= 3_000);
+    assert_eq!(pack_with("off", &["--no-cache"]), cold);
+    assert!(!caches.path().join("off").exists());
+    pack_with("ratios", &["--counter", "ratios"]);
+    assert!(
+        !caches.path().join("ratios").exists(),
+        "estimates are not cached"
+    );
+}

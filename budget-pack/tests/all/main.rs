@@ -1,5 +1,6 @@
 //! The pack engine through its public API.
 
+mod count_cache;
 mod invariants;
 mod secrets;
 // Outlines need the grammars.

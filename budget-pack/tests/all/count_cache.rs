@@ -1,0 +1,91 @@
+//! A count cache changes how fast a pack is, never what it is, and even
+//! wrong counts in it cannot make a payload overflow its budget.
+
+use budget_pack::{Budget, CountCache, Counting, PackOptions, pack};
+use budget_runtime::estimate::{Encoding, ExactCounter, TokenCounter};
+
+/// A tree of source files of a few sizes, some too large for the budget.
+fn tree() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for (n, functions) in [3, 40, 120, 400, 900].into_iter().enumerate() {
+        let text: String = (0..functions)
+            .map(|f| {
+                format!(
+                    "/// Tide table {f}.\npub fn tide_{n}_{f}(hour: u32) -> u32 {{ hour * {f} }}\n"
+                )
+            })
+            .collect();
+        std::fs::write(dir.path().join(format!("tide_{n}.rs")), text).unwrap();
+    }
+    dir
+}
+
+/// Counts a tenth of the bytes: far fewer tokens than there are.
+struct Undercount;
+
+impl TokenCounter for Undercount {
+    fn count_tokens(&self, text: &str) -> u64 {
+        text.len() as u64 / 10
+    }
+}
+
+fn options(dir: &std::path::Path) -> PackOptions {
+    let mut options = PackOptions::new([dir]);
+    options.budget = Budget::Tokens(3_000);
+    options.query = Some("tide table".into());
+    options
+}
+
+fn tiktoken(text: &str) -> u64 {
+    tiktoken_rs::o200k_base()
+        .unwrap()
+        .encode_ordinary(text)
+        .len() as u64
+}
+
+#[test]
+fn a_warm_cache_packs_what_a_cold_one_does() {
+    let dir = tree();
+    let caches = tempfile::tempdir().unwrap();
+    let o200k = ExactCounter::new(Encoding::O200kBase).unwrap();
+    let uncached = pack(&options(dir.path()), &Counting::exact("o200k", &o200k), &()).unwrap();
+    for run in 0..2 {
+        let cache = CountCache::open(caches.path(), "o200k test");
+        assert_eq!(cache.is_empty(), run == 0);
+        let counter = cache.counter(&o200k);
+        let counting = Counting::new("o200k", &o200k, Some(&counter));
+        let packed = pack(&options(dir.path()), &counting, &()).unwrap();
+        cache.save().unwrap();
+        assert_eq!(packed.text(), uncached.text(), "run {run}");
+        assert_eq!(packed.report(), uncached.report(), "run {run}");
+    }
+}
+
+#[test]
+fn wrong_counts_in_a_cache_never_overflow_the_budget() {
+    let dir = tree();
+    let caches = tempfile::tempdir().unwrap();
+    // A cache filled by a counter that undercounts, under the identity of
+    // the real one (as a damaged or tampered cache would be).
+    let cache = CountCache::open(caches.path(), "o200k test");
+    let lying = cache.counter(&Undercount);
+    pack(
+        &options(dir.path()),
+        &Counting::new("o200k", &Undercount, Some(&lying)),
+        &(),
+    )
+    .unwrap();
+    cache.save().unwrap();
+
+    let cache = CountCache::open(caches.path(), "o200k test");
+    assert!(!cache.is_empty());
+    let o200k = ExactCounter::new(Encoding::O200kBase).unwrap();
+    let counter = cache.counter(&o200k);
+    let counting = Counting::new("o200k", &o200k, Some(&counter));
+    let packed = pack(&options(dir.path()), &counting, &()).unwrap();
+    assert!(
+        tiktoken(packed.text()) <= 3_000,
+        "{} tokens by tiktoken",
+        tiktoken(packed.text())
+    );
+}
