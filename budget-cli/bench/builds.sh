@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Interleaved whole-process timing of two or more `budget` builds on one
 # tree: `pack --budget 100000 --counter o200k` without and with a query,
-# each build once per round, the median wall time of each.
+# each build once per round, the median wall time of each, with an empty
+# count cache (an earlier build ignores it).
 #
 #   budget-cli/bench/builds.sh [RUNS] BUDGET...   # default 5 rounds
 #
@@ -22,7 +23,8 @@ TREE=$(bench_tree "${TREE:-stdlib}")
 QUERY=${QUERY:-asyncio event loop}
 describe_tree "$TREE"
 WALL=$(mktemp)
-trap 'rm -f "$WALL"' EXIT
+CACHE=$(mktemp -d)
+trap 'rm -rf "$WALL" "$CACHE"' EXIT
 
 for query in "" "$QUERY"; do
     declare -A times=()
@@ -30,7 +32,9 @@ for query in "" "$QUERY"; do
         for budget in "$@"; do
             args=(pack "$TREE" --budget 100000 --counter o200k --no-config -o /dev/null)
             [[ -n $query ]] && args+=(--query "$query")
-            /usr/bin/time -f %e -o "$WALL" "$budget" "${args[@]}" >/dev/null 2>&1
+            # A count cache of its own, empty each run: builds compare cold.
+            rm -rf "$CACHE" && mkdir "$CACHE"
+            BUDGET_CACHE_DIR=$CACHE /usr/bin/time -f %e -o "$WALL" "$budget" "${args[@]}" >/dev/null 2>&1
             times[$budget]="${times[$budget]:-} $(tail -1 "$WALL")"
         done
     done

@@ -33,7 +33,11 @@ mkdir -p "$OUT"
 TREE=$(bench_tree "${TREE:-stdlib}")
 [[ -n $BUDGET ]] || BUDGET=$(release_budget "$ROOT")
 describe_tree "$TREE"
-TOOLS=(budget:budget.md)
+# `budget` runs with an empty count cache (cold: the first pack of a
+# tree), `budget-warm` with the cache one earlier run of the same command
+# filled (a tree packed again, no file changed).
+CACHE=$OUT/count-cache
+TOOLS=(budget:budget.md budget-warm:budget-warm.md)
 if command -v "$CODE2PROMPT" >/dev/null; then TOOLS+=(code2prompt:code2prompt.md); else echo "code2prompt not found: skipped"; fi
 if command -v "${REPOMIX%% *}" >/dev/null; then TOOLS+=(repomix:repomix.xml); else echo "repomix not found: skipped"; fi
 echo "versions: $("$BUDGET" --version)"
@@ -49,8 +53,12 @@ run() {
 }
 
 rm -f "$OUT"/*.times
+PACK=(pack "$TREE" --budget 100000 --counter o200k --no-config)
+rm -rf "$CACHE"
+BUDGET_CACHE_DIR=$CACHE "$BUDGET" "${PACK[@]}" -o /dev/null 2>/dev/null
 for ((i = 1; i <= RUNS; i++)); do
-    run budget "$OUT/budget.md" "$BUDGET" pack "$TREE" --budget 100000 --counter o200k -o "$OUT/budget.md"
+    run budget "$OUT/budget.md" "$BUDGET" "${PACK[@]}" --no-cache -o "$OUT/budget.md"
+    BUDGET_CACHE_DIR=$CACHE run budget-warm "$OUT/budget-warm.md" "$BUDGET" "${PACK[@]}" -o "$OUT/budget-warm.md"
     if [[ " ${TOOLS[*]} " == *" code2prompt:"* ]]; then
         run code2prompt "$OUT/code2prompt.md" "$CODE2PROMPT" "$TREE" --output-file "$OUT/code2prompt.md" --quiet
     fi
@@ -58,6 +66,8 @@ for ((i = 1; i <= RUNS; i++)); do
         run repomix "$OUT/repomix.xml" $REPOMIX "$TREE" -o "$OUT/repomix.xml" --token-count-encoding o200k_base
     fi
 done
+
+cmp -s "$OUT/budget.md" "$OUT/budget-warm.md" || { echo "the warm cache changed the payload"; exit 1; }
 
 # median of column $2 in file $1
 median() { sort -n -k"$2" "$1" | awk -v c="$2" '{v[NR]=$c} END {print v[int((NR+1)/2)]}'; }
@@ -67,7 +77,7 @@ printf '\n| tool | wall s (median, range of %s) | peak RSS MB (median) | output 
 for pair in "${TOOLS[@]}"; do
     name=${pair%%:*}
     output=$OUT/${pair#*:}
-    tokens=$("$BUDGET" count "$output" --counter o200k --max-file-bytes 100000000000 --format json |
+    tokens=$("$BUDGET" count "$output" --counter o200k --no-cache --max-file-bytes 100000000000 --format json |
         python3 -c 'import json, sys; print(json.load(sys.stdin)["total_tokens"])')
     within=$([[ $tokens -le 100000 ]] && echo yes || echo no)
     printf '| %s | %s (%s) | %s | %s | %s | %s |\n' "$name" "$(median "$OUT/$name.times" 1)" "$(range "$OUT/$name.times" 1)" \
