@@ -18,7 +18,8 @@ use crate::tree::Folder;
 pub fn run(args: &CountArgs, sandbox: Option<&Sandbox>) -> Result<(), CliError> {
     let counter = Counter::resolve(args.input.counter, &args.input.model.counter_request())?;
     let label = counter.label();
-    let cache = counter.count_cache(args.input.no_cache);
+    let cache_dir = crate::cache::dir(args.input.no_cache);
+    let cache = counter.count_cache(cache_dir.as_deref());
     let cached = cache
         .as_ref()
         .zip(counter.exact())
@@ -32,7 +33,7 @@ pub fn run(args: &CountArgs, sandbox: Option<&Sandbox>) -> Result<(), CliError> 
         },
         &ProgressBarOnStderr::on_stderr(),
     )?;
-    crate::counter::save(cache.as_ref());
+    crate::cache::save(cache.as_ref());
     let tree = args
         .tree
         .then(|| Folder::of(scan.files().map(|(label, _, tokens)| (label, tokens))));

@@ -336,32 +336,16 @@ impl Counter {
         budget_pack::Counting::new(&self.name, self.estimator(), exact).labelled(label)
     }
 
-    /// The cache of this counter's exact counts, unless `disabled` or its
-    /// counts are estimates or come from a tokenizer file (which can change
-    /// under the same name): in `$BUDGET_CACHE_DIR` (an absolute path),
-    /// else the user's cache folder.
-    pub fn count_cache(&self, disabled: bool) -> Option<CountCache> {
+    /// The cache of this counter's exact counts in `dir`
+    /// ([`crate::cache::dir`]), unless its counts are estimates or come
+    /// from a tokenizer file (which can change under the same name).
+    pub fn count_cache(&self, dir: Option<&Path>) -> Option<CountCache> {
         let Backend::Exact(exact) = &self.backend else {
             return None;
         };
-        if disabled || !self.builtin {
-            return None;
-        }
-        let dir = std::env::var_os("BUDGET_CACHE_DIR")
-            .map(std::path::PathBuf::from)
-            .filter(|dir| dir.is_absolute())
-            .or_else(CountCache::default_dir)?;
+        let dir = dir.filter(|_| self.builtin)?;
         let identity = format!("{} budget {}", exact.name(), env!("CARGO_PKG_VERSION"));
-        Some(CountCache::open(&dir, &identity))
-    }
-}
-
-/// Saves what `cache` learned. A cache that cannot be written (a
-/// read-only home, a full disk) only costs the next run time: not an
-/// error, and not worth a warning on every run.
-pub fn save(cache: Option<&CountCache>) {
-    if let Some(cache) = cache {
-        let _unsaved = cache.save();
+        Some(CountCache::open(dir, &identity))
     }
 }
 

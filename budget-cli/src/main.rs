@@ -12,6 +12,7 @@
 
 #![forbid(unsafe_code)]
 
+mod cache;
 mod check;
 mod cli;
 mod config;

@@ -29,17 +29,21 @@ pub struct OverFailLimit {
 pub fn run(args: &PackArgs, sandbox: Option<&Sandbox>) -> Result<(), CliError> {
     let counter = Counter::resolve(args.input.counter, &args.input.model.counter_request())?;
     let label = counter.label();
-    let cache = counter.count_cache(args.input.no_cache);
+    let cache_dir = crate::cache::dir(args.input.no_cache);
+    let cache = counter.count_cache(cache_dir.as_deref());
     let cached = cache
         .as_ref()
         .zip(counter.exact())
         .map(|(c, exact)| c.counter(exact));
     let packed = budget_pack::pack(
-        &options(args, sandbox, &counter),
+        &PackOptions {
+            cache: cache_dir,
+            ..options(args, sandbox, &counter)
+        },
         &counter.counting(&label, cached.as_ref()),
         &ProgressBarOnStderr::on_stderr(),
     )?;
-    crate::counter::save(cache.as_ref());
+    crate::cache::save(cache.as_ref());
     for warning in packed.warnings() {
         eprintln!("warning: {warning}");
     }

@@ -14,11 +14,12 @@
 
 use std::collections::HashMap;
 use std::hash::{BuildHasher, RandomState};
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, PoisonError};
 
 use budget_runtime::estimate::TokenCounter;
+
+use crate::cache_file::{create_private_dir, write_private};
 
 /// What a cache file starts with (the format's version is its last byte).
 const MAGIC: &[u8; 8] = b"BGTCNT\x00\x01";
@@ -184,23 +185,8 @@ impl CountCache {
                 bytes.extend_from_slice(&field.to_le_bytes());
             }
         }
-        let dir = self.path.parent().unwrap_or(Path::new("."));
-        create_private_dir(dir)?;
-        let temporary = dir.join(format!(
-            ".{}.{}.tmp",
-            self.path
-                .file_name()
-                .and_then(|n| n.to_str())
-                .unwrap_or("counts"),
-            std::process::id()
-        ));
-        let written = create_private_file(&temporary)
-            .and_then(|mut file| file.write_all(&bytes))
-            .and_then(|()| std::fs::rename(&temporary, &self.path));
-        if written.is_err() {
-            let _ = std::fs::remove_file(&temporary);
-        }
-        written
+        create_private_dir(self.path.parent().unwrap_or(Path::new(".")))?;
+        write_private(&self.path, &bytes)
     }
 
     fn key(&self, text: &str) -> Key {
@@ -294,25 +280,6 @@ fn parse(bytes: &[u8], identity: &str) -> Option<(u64, HashMap<Key, u64>)> {
 /// A hash of `text` that is the same in every run (names the cache file).
 fn stable_hash(text: &str) -> u64 {
     foldhash::fast::FixedState::with_seed(0x5eed).hash_one(text)
-}
-
-/// Makes `dir` (and its parents), the last readable by its owner only.
-fn create_private_dir(dir: &Path) -> std::io::Result<()> {
-    let mut builder = std::fs::DirBuilder::new();
-    builder.recursive(true);
-    #[cfg(unix)]
-    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
-    builder.create(dir)
-}
-
-/// Creates the file at `path`, which must not exist, readable and
-/// writable by its owner only.
-fn create_private_file(path: &Path) -> std::io::Result<std::fs::File> {
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).create_new(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-    options.open(path)
 }
 
 #[cfg(test)]

@@ -13,6 +13,7 @@ use budget_runtime::model::Tier;
 use budget_runtime::payload::TierBudget;
 
 use crate::description::description;
+use crate::name_cache::NameCache;
 use crate::outline::{self, Form};
 use crate::parallel::parallel_map;
 use crate::rank::bm25::Query;
@@ -199,6 +200,7 @@ fn plan<'c>(
     history: &HashMap<String, f64>,
     budget: u64,
     exact: Option<&'c dyn TokenCounter>,
+    name_cache: &mut NameCache,
 ) -> (Vec<Plan>, Option<OnDemandCounts<'c>>) {
     let raw_cap = TierBudget::with_total(budget).map_or(u64::MAX, |b| b.effective(Tier::Raw) / 4);
     // Each text with its file's index in `scan.files`, which the counts go by.
@@ -212,8 +214,20 @@ fn plan<'c>(
         })
         .unzip();
     let facts = parallel_map(&texts, |&(_, text)| FileFacts::of(text));
+    let names = name_cache.names(&texts);
+    if let Err(error) = name_cache.save(&names) {
+        tracing::debug!(%error, "name cache not saved");
+    }
     let mut outlines = outline::for_ranking(&texts);
-    let ranking = rank(&texts, &outlines, query, history);
+    let ranking = rank(
+        &texts,
+        &names,
+        name_cache.hasher(),
+        &outlines,
+        query,
+        history,
+    );
+    drop(names);
     let query = query.filter(|_| ranking.by_query);
     let mut ranked: Vec<usize> = (0..texts.len()).collect();
     ranked.sort_by(|&a, &b| {
@@ -397,8 +411,9 @@ pub(crate) fn items<'c>(
     history: &HashMap<String, f64>,
     budget: u64,
     exact: Option<&'c dyn TokenCounter>,
+    names: &mut NameCache,
 ) -> Items<'c> {
-    let (plans, counts) = plan(scan, query, history, budget, exact);
+    let (plans, counts) = plan(scan, query, history, budget, exact, names);
     let mut plans = plans.into_iter();
     let mut items = Vec::new();
     let mut file_of_item = Vec::new();

@@ -50,12 +50,14 @@
 #![forbid(unsafe_code)]
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 
+mod cache_file;
 mod complexity;
 mod count_cache;
 mod counting;
 mod description;
 mod file_items;
 mod git;
+mod name_cache;
 mod options;
 mod outline;
 mod pack;

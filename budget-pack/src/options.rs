@@ -53,6 +53,13 @@ pub struct PackOptions {
     /// Pack files and git sections holding secrets with each secret
     /// replaced, instead of leaving them out.
     pub redact: bool,
+    /// A folder where `pack` keeps what it learns of each source file's
+    /// text between runs of the same inputs (the names it defines, and the
+    /// hashes of the names it uses: never text), so that a tree packed
+    /// again is scanned only where it changed; the payload is the same
+    /// (default none: nothing kept). Exact counts are kept by a
+    /// [`CountCache`](crate::CountCache).
+    pub cache: Option<std::path::PathBuf>,
 }
 
 impl PackOptions {
@@ -74,6 +81,7 @@ impl PackOptions {
             diff: None,
             log: None,
             redact: false,
+            cache: None,
         }
     }
 }

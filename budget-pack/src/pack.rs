@@ -22,6 +22,7 @@ use crate::complexity::Complexity;
 use crate::counting::Counting;
 use crate::file_items::{Items, items};
 use crate::git::{self, GitError, GitSection};
+use crate::name_cache::NameCache;
 use crate::options::{Budget, PackOptions};
 use crate::packed::Packed;
 use crate::parallel::parallel_map;
@@ -266,7 +267,14 @@ pub fn pack(
         mut file_of_item,
         shown_in_full,
         counts: planned,
-    } = items(&mut scan, query.as_ref(), &history, budget, exact);
+    } = items(
+        &mut scan,
+        query.as_ref(),
+        &history,
+        budget,
+        exact,
+        &mut name_cache(options),
+    );
     // Git sections go first: the placer keeps them ahead of the files.
     let git_items = git.len();
     for section in git.into_iter().rev() {
@@ -358,6 +366,29 @@ pub fn pack(
         summary,
         warnings,
     })
+}
+
+/// The cache of names for the folder `options` packs, if it keeps one
+/// ([`PackOptions::cache`]).
+fn name_cache(options: &PackOptions) -> NameCache {
+    let Some(dir) = &options.cache else {
+        return NameCache::none();
+    };
+    let inputs: Vec<String> = options
+        .inputs
+        .paths
+        .iter()
+        .map(|path| {
+            let path = std::fs::canonicalize(path).unwrap_or_else(|_| path.clone());
+            path.display().to_string()
+        })
+        .collect();
+    let identity = format!(
+        "names budget-pack {} {}",
+        env!("CARGO_PKG_VERSION"),
+        inputs.join("\n")
+    );
+    NameCache::open(dir, &identity)
 }
 
 /// The payload of `selection` (its items' files by `file_of_item`, as

@@ -23,7 +23,10 @@ use rustc_hash::FxHashMap as HashMap;
 
 use crate::parallel::parallel_map;
 use crate::rank::identifiers::identifiers;
-use crate::rank::role::{is_code, uses_only};
+use crate::rank::names::{FileNames, NameHasher};
+#[cfg(test)]
+use crate::rank::role::is_code;
+use crate::rank::role::uses_only;
 
 /// Whether `word` is a keyword after which the next word on the line is a
 /// defined name, in the languages packed most (Python, Rust,
@@ -64,11 +67,19 @@ const MAX_OUT_EDGES: usize = 64;
 /// The names `text` (the file at `path`) defines: its module name first,
 /// then, in source code, each name after a definition keyword, in order
 /// (repeats kept).
+#[cfg(test)]
 pub fn definitions<'t>(path: &'t str, text: &'t str) -> Vec<&'t str> {
     let mut names: Vec<&str> = module_name(path).into_iter().collect();
-    if !is_code(path) {
-        return names;
+    if is_code(path) {
+        names.extend(keyword_definitions(text));
     }
+    names
+}
+
+/// The names after a definition keyword in source code `text`, in order
+/// (repeats kept).
+pub fn keyword_definitions(text: &str) -> Vec<&str> {
+    let mut names = Vec::new();
     let mut words = Words { text, at: 0 };
     while let Some((_, word)) = words.next() {
         if !is_definition_keyword(word) {
@@ -131,10 +142,11 @@ impl<'t> Iterator for Words<'t> {
     }
 }
 
-/// The names the file at `path` defines when its syntax tree gave
-/// `parsed` ([`outline`](crate::outline)): its module name first, then
+/// The names the file at `path` defines when its syntax tree
+/// ([`outline`](crate::outline)) or its definition keywords
+/// ([`keyword_definitions`]) gave `parsed`: its module name first, then
 /// those names, in order.
-pub fn parsed_definitions<'t>(path: &'t str, parsed: &[&'t str]) -> Vec<&'t str> {
+pub fn with_module_name<'t>(path: &'t str, parsed: &[&'t str]) -> Vec<&'t str> {
     module_name(path)
         .into_iter()
         .chain(parsed.iter().copied())
@@ -184,25 +196,32 @@ pub struct ReferenceGraph<'t> {
 
 impl<'t> ReferenceGraph<'t> {
     /// The graph of `files` (`(path, text)`), each defining the names in
-    /// `defined` (by position; see [`definitions`]), built on every core.
-    pub fn build(files: &[(&str, &'t str)], defined: &[Vec<&'t str>]) -> Self {
-        let names = DefinedNames::of(files, defined);
+    /// `defined` and using those of `used` (by position; see
+    /// [`FileNames`]; source files only), names hashed with `hasher`,
+    /// built on every core.
+    pub fn build(
+        files: &[(&str, &'t str)],
+        defined: &[Vec<&'t str>],
+        used: &[Option<FileNames>],
+        hasher: NameHasher,
+    ) -> Self {
+        let names = DefinedNames::of(files, defined, hasher);
         let indexed: Vec<usize> = (0..files.len()).collect();
         let edges_and_referenced = parallel_map(&indexed, |&file| {
-            if !is_code(files[file].0) {
+            let Some(used) = used.get(file).and_then(Option::as_ref) else {
                 return (Vec::new(), Vec::new());
-            }
-            // Each defined name this file uses, by id, once per use.
-            let mut uses: Vec<u32> = identifiers(files[file].1)
-                .filter_map(|identifier| names.id(identifier))
+            };
+            // Each defined name this file uses, by id, with its uses.
+            let mut uses: Vec<(u32, u32)> = used
+                .used
+                .iter()
+                .filter_map(|&(hash, count)| Some((names.id(hash)?, count)))
                 .collect();
             uses.sort_unstable();
             let mut out: HashMap<usize, f64> = HashMap::default();
             let mut referenced = Vec::new();
-            for run in uses.chunk_by(|a, b| a == b) {
-                let id = run[0];
+            for (id, references) in uses {
                 let targets = names.definers(id);
-                let references = u32::try_from(run.len()).unwrap_or(u32::MAX);
                 let weight = edge_weight(names.name(id), references, targets.len());
                 let mut others = targets
                     .iter()
@@ -300,8 +319,8 @@ impl<'t> ReferenceGraph<'t> {
 /// The names files define, each with an id and the files that define it
 /// (names defined by more than [`MAX_DEFINERS`] files are not looked up).
 struct DefinedNames<'t> {
-    /// The id of each name that counts.
-    ids: HashMap<&'t str, u32>,
+    /// The id of each name that counts, by its hash.
+    ids: HashMap<u64, u32>,
     /// By id: the name.
     names: Vec<&'t str>,
     /// By id: the files that define it.
@@ -311,8 +330,8 @@ struct DefinedNames<'t> {
 impl<'t> DefinedNames<'t> {
     /// The names of `defined` (by file position) that count: long enough,
     /// defined outside tests and examples, by few enough files.
-    fn of(files: &[(&str, &'t str)], defined: &[Vec<&'t str>]) -> Self {
-        let mut ids: HashMap<&'t str, u32> = HashMap::default();
+    fn of(files: &[(&str, &'t str)], defined: &[Vec<&'t str>], hasher: NameHasher) -> Self {
+        let mut ids: HashMap<u64, u32> = HashMap::default();
         let mut names = Vec::new();
         let mut definers: Vec<Definers> = Vec::new();
         for (file, defined) in defined.iter().enumerate() {
@@ -327,7 +346,7 @@ impl<'t> DefinedNames<'t> {
             let file = u32::try_from(file).unwrap_or(u32::MAX);
             for &name in defined.iter().filter(|name| long_enough(name)) {
                 let next = u32::try_from(names.len()).unwrap_or(u32::MAX);
-                let id = *ids.entry(name).or_insert(next);
+                let id = *ids.entry(hasher.hash(name)).or_insert(next);
                 if id == next {
                     names.push(name);
                     definers.push(Definers::default());
@@ -343,9 +362,9 @@ impl<'t> DefinedNames<'t> {
         }
     }
 
-    /// The id of `name`, if it is a name that counts.
-    fn id(&self, name: &str) -> Option<u32> {
-        self.ids.get(name).copied()
+    /// The id of the name of hash `hash`, if it is a name that counts.
+    fn id(&self, hash: u64) -> Option<u32> {
+        self.ids.get(&hash).copied()
     }
 
     fn name(&self, id: u32) -> &'t str {
@@ -397,7 +416,12 @@ mod tests {
 
     fn build<'t>(files: &[(&'t str, &'t str)]) -> ReferenceGraph<'t> {
         let defined: Vec<Vec<&str>> = files.iter().map(|(p, t)| definitions(p, t)).collect();
-        ReferenceGraph::build(files, &defined)
+        let hasher = NameHasher::new(1);
+        let used: Vec<Option<FileNames>> = files
+            .iter()
+            .map(|(p, t)| FileNames::of(t, hasher).filter(|_| is_code(p)))
+            .collect();
+        ReferenceGraph::build(files, &defined, &used, hasher)
     }
 
     #[test]

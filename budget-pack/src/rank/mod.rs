@@ -25,15 +25,16 @@
 pub mod bm25;
 pub mod graph;
 pub mod identifiers;
+pub mod names;
 pub mod role;
 pub mod terms;
 
 use std::collections::HashMap;
 
 use crate::outline::Outline;
-use crate::parallel::parallel_map;
 use bm25::{Document, Query};
-use graph::{ReferenceGraph, definitions, parsed_definitions};
+use graph::{ReferenceGraph, with_module_name};
+use names::{FileNames, NameHasher};
 use role::{FileRole, is_code, is_entry_point};
 
 /// The share of its source file's match a test file of it gets at least.
@@ -63,23 +64,35 @@ pub struct Ranking<'t> {
 /// Ranks `files` (`(path, text)`) for `query`, with how recently and
 /// often each changed (`history`, by path: any non-negative weight, the
 /// largest counting most); see the module documentation for the formula.
-/// `outlines` holds each file's outline where it has one (by position;
-/// shorter, or empty, for none): its defined names replace the keyword
-/// scan's.
+/// `names` holds what each source file defines and uses (by position,
+/// hashed with `hasher`; `None` for other files), and `outlines` each
+/// file's outline where it has one (shorter, or empty, for none): its
+/// defined names replace the keyword scan's.
 pub fn rank<'t>(
     files: &[(&'t str, &'t str)],
+    names: &[Option<FileNames>],
+    hasher: NameHasher,
     outlines: &[Option<Outline<'t>>],
     query: Option<&Query>,
     history: &HashMap<String, f64>,
 ) -> Ranking<'t> {
-    let indexed: Vec<(usize, &(&'t str, &'t str))> = files.iter().enumerate().collect();
-    let symbols: Vec<Vec<&'t str>> = parallel_map(&indexed, |&(i, &(path, text))| {
-        match outlines.get(i).and_then(Option::as_ref) {
-            Some(outline) => parsed_definitions(path, &outline.definitions),
-            None => definitions(path, text),
-        }
-    });
-    let graph = ReferenceGraph::build(files, &symbols);
+    let symbols: Vec<Vec<&'t str>> = files
+        .iter()
+        .enumerate()
+        .map(|(i, &(path, text))| {
+            match (
+                outlines.get(i).and_then(Option::as_ref),
+                names.get(i).and_then(Option::as_ref),
+            ) {
+                (Some(outline), _) => with_module_name(path, &outline.definitions),
+                (None, Some(names)) => {
+                    with_module_name(path, &names.defined_in(text).unwrap_or_default())
+                }
+                (None, None) => with_module_name(path, &[]),
+            }
+        })
+        .collect();
+    let graph = ReferenceGraph::build(files, &symbols, names, hasher);
     let entry: Vec<bool> = files.iter().map(|(path, _)| is_entry_point(path)).collect();
     let most_changed = history.values().copied().fold(0.0, f64::max);
     let teleport: Vec<f64> = files
