@@ -523,7 +523,7 @@ fn packing_again_gives_the_same_bytes() {
 // The count cache serves built-in exact counters.
 #[cfg(feature = "exact")]
 #[test]
-fn a_second_pack_from_the_count_cache_is_the_same_and_no_cache_writes_none() {
+fn a_second_pack_from_the_caches_is_the_same_and_no_cache_writes_none() {
     let files: Vec<(String, Vec<u8>)> = (0..12)
         .map(|i| {
             let line = format!("pub fn tide_{i}(x: u64) -> u64 {{ x * {i} + 7 }}\n");
@@ -558,7 +558,8 @@ fn a_second_pack_from_the_count_cache_is_the_same_and_no_cache_writes_none() {
         .unwrap()
         .map(|entry| entry.unwrap().path())
         .collect();
-    assert_eq!(written.len(), 1, "{written:?}");
+    // The counts, and the names the ranking found in each source file.
+    assert_eq!(written.len(), 2, "{written:?}");
     let warm = pack_with("cache", &[]);
     assert_eq!(warm, cold);
     let payload: Value = serde_json::from_str(&warm).unwrap();
@@ -567,8 +568,12 @@ fn a_second_pack_from_the_count_cache_is_the_same_and_no_cache_writes_none() {
     assert_eq!(pack_with("off", &["--no-cache"]), cold);
     assert!(!caches.path().join("off").exists());
     pack_with("ratios", &["--counter", "ratios"]);
+    let kept: Vec<_> = std::fs::read_dir(caches.path().join("ratios"))
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().into_string().unwrap())
+        .collect();
     assert!(
-        !caches.path().join("ratios").exists(),
-        "estimates are not cached"
+        kept.len() == 1 && kept[0].starts_with("names-"),
+        "estimates are not cached, names are: {kept:?}"
     );
 }

@@ -252,9 +252,19 @@ mod tests {
         ),
     ];
 
+    /// [`FILES`] ranked for `query`, without outlines or history.
+    fn ranked(query: Option<&Query>) -> Ranking<'static> {
+        let hasher = NameHasher::new(3);
+        let names: Vec<Option<FileNames>> = FILES
+            .iter()
+            .map(|(path, text)| FileNames::of(text, hasher).filter(|_| is_code(path)))
+            .collect();
+        rank(FILES, &names, hasher, &[], query, &HashMap::new())
+    }
+
     #[test]
     fn without_a_query_the_used_file_beats_the_unused_one() {
-        let ranking = rank(FILES, &[], None, &HashMap::new());
+        let ranking = ranked(None);
         let s = &ranking.scores;
         assert!(ranking.matches.iter().all(|&m| m));
         // harmonics is used by two files, units by one; the README is an entry point.
@@ -265,7 +275,7 @@ mod tests {
     #[test]
     fn with_a_query_every_match_ranks_above_every_non_match() {
         let query = Query::parse("metres").unwrap();
-        let ranking = rank(FILES, &[], Some(&query), &HashMap::new());
+        let ranking = ranked(Some(&query));
         assert_eq!(ranking.matches, [false, false, false, true, true]);
         let worst_match = ranking.scores[3].min(ranking.scores[4]);
         assert!(worst_match > 0.5);
@@ -277,7 +287,7 @@ mod tests {
     #[test]
     fn a_query_nothing_matches_ranks_as_none() {
         let query = Query::parse("touch up pr 1306").unwrap();
-        let ranking = rank(FILES, &[], Some(&query), &HashMap::new());
-        assert_eq!(ranking, rank(FILES, &[], None, &HashMap::new()));
+        let ranking = ranked(Some(&query));
+        assert_eq!(ranking, ranked(None));
     }
 }

@@ -1,6 +1,6 @@
 //! The pack engine through its public API.
 
-mod count_cache;
+mod caches;
 mod invariants;
 mod secrets;
 // Outlines need the grammars.

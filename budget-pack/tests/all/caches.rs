@@ -1,5 +1,6 @@
-//! A count cache changes how fast a pack is, never what it is, and even
-//! wrong counts in it cannot make a payload overflow its budget.
+//! The count and name caches change how fast a pack is, never what it
+//! is, and even wrong counts in a cache cannot make a payload overflow its
+//! budget.
 
 use budget_pack::{Budget, CountCache, Counting, PackOptions, pack};
 use budget_runtime::estimate::{Encoding, ExactCounter, TokenCounter};
@@ -88,4 +89,36 @@ fn wrong_counts_in_a_cache_never_overflow_the_budget() {
         "{} tokens by tiktoken",
         tiktoken(packed.text())
     );
+}
+
+#[test]
+fn a_name_cache_packs_what_no_cache_does_and_follows_changes() {
+    let dir = tree();
+    let caches = tempfile::tempdir().unwrap();
+    let o200k = ExactCounter::new(Encoding::O200kBase).unwrap();
+    let counting = Counting::exact("o200k", &o200k);
+    let cached = |dir: &std::path::Path| PackOptions {
+        cache: Some(caches.path().to_path_buf()),
+        ..options(dir)
+    };
+    let uncached = pack(&options(dir.path()), &counting, &()).unwrap();
+    for run in 0..2 {
+        let packed = pack(&cached(dir.path()), &counting, &()).unwrap();
+        assert_eq!(packed.text(), uncached.text(), "run {run}");
+        assert_eq!(packed.report(), uncached.report(), "run {run}");
+    }
+    let kept = std::fs::read_dir(caches.path()).unwrap().count();
+    assert_eq!(kept, 1, "one names file for the folder");
+
+    // A file that changes between runs is read as it is now: a new
+    // definition the other files use moves the ranking.
+    let uses: String = (0..30)
+        .map(|i| format!("fn use_{i}() {{ ebb_flow(); }}\n"))
+        .collect();
+    std::fs::write(dir.path().join("tide_0.rs"), "pub fn ebb_flow() {}\n").unwrap();
+    std::fs::write(dir.path().join("tide_1.rs"), uses).unwrap();
+    let uncached = pack(&options(dir.path()), &counting, &()).unwrap();
+    let packed = pack(&cached(dir.path()), &counting, &()).unwrap();
+    assert_eq!(packed.text(), uncached.text());
+    assert_eq!(packed.report(), uncached.report());
 }
