@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Interleaved whole-process timing of two or more `budget` builds on one
 # tree: `pack --budget 100000 --counter o200k` without and with a query,
-# each build once per round, the median wall time of each, with an empty
-# count cache (an earlier build ignores it).
+# each build once per round, the median wall time of each, with empty
+# caches (an earlier build ignores them).
 #
 #   budget-cli/bench/builds.sh [RUNS] BUDGET...   # default 5 rounds
 #
@@ -32,7 +32,7 @@ for query in "" "$QUERY"; do
         for budget in "$@"; do
             args=(pack "$TREE" --budget 100000 --counter o200k --no-config -o /dev/null)
             [[ -n $query ]] && args+=(--query "$query")
-            # A count cache of its own, empty each run: builds compare cold.
+            # Caches of its own, empty each run: builds compare cold.
             rm -rf "$CACHE" && mkdir "$CACHE"
             BUDGET_CACHE_DIR=$CACHE /usr/bin/time -f %e -o "$WALL" "$budget" "${args[@]}" >/dev/null 2>&1
             times[$budget]="${times[$budget]:-} $(tail -1 "$WALL")"

@@ -33,8 +33,8 @@ mkdir -p "$OUT"
 TREE=$(bench_tree "${TREE:-stdlib}")
 [[ -n $BUDGET ]] || BUDGET=$(release_budget "$ROOT")
 describe_tree "$TREE"
-# `budget` runs with an empty count cache (cold: the first pack of a
-# tree), `budget-warm` with the cache one earlier run of the same command
+# `budget` runs without the caches (cold: the first pack of a
+# tree), `budget-warm` with the caches one earlier run of the same command
 # filled (a tree packed again, no file changed).
 CACHE=$OUT/count-cache
 TOOLS=(budget:budget.md budget-warm:budget-warm.md)
