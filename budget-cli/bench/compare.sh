@@ -36,7 +36,7 @@ describe_tree "$TREE"
 # `budget` runs without the caches (cold: the first pack of a
 # tree), `budget-warm` with the caches one earlier run of the same command
 # filled (a tree packed again, no file changed).
-CACHE=$OUT/count-cache
+CACHE=$OUT/caches
 TOOLS=(budget:budget.md budget-warm:budget-warm.md)
 if command -v "$CODE2PROMPT" >/dev/null; then TOOLS+=(code2prompt:code2prompt.md); else echo "code2prompt not found: skipped"; fi
 if command -v "${REPOMIX%% *}" >/dev/null; then TOOLS+=(repomix:repomix.xml); else echo "repomix not found: skipped"; fi
