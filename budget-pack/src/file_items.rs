@@ -13,13 +13,13 @@ use budget_runtime::model::Tier;
 use budget_runtime::payload::TierBudget;
 
 use crate::description::description;
-use crate::name_cache::NameCache;
 use crate::outline::{self, Form};
 use crate::parallel::parallel_map;
 use crate::rank::bm25::Query;
 use crate::rank::rank;
 use crate::refit::{Sizes, Turn, refits};
 use crate::scan::Scan;
+use crate::text_cache::TextCache;
 
 /// Estimates a file's size for the cap on one file's share of RAW (a best
 /// guess is enough to tell a quarter of RAW).
@@ -200,7 +200,7 @@ fn plan<'c>(
     history: &HashMap<String, f64>,
     budget: u64,
     exact: Option<&'c dyn TokenCounter>,
-    name_cache: &mut NameCache,
+    cache: &TextCache,
 ) -> (Vec<Plan>, Option<OnDemandCounts<'c>>) {
     let raw_cap = TierBudget::with_total(budget).map_or(u64::MAX, |b| b.effective(Tier::Raw) / 4);
     // Each text with its file's index in `scan.files`, which the counts go by.
@@ -214,19 +214,9 @@ fn plan<'c>(
         })
         .unzip();
     let facts = parallel_map(&texts, |&(_, text)| FileFacts::of(text));
-    let names = name_cache.names(&texts);
-    if let Err(error) = name_cache.save(&names) {
-        tracing::debug!(%error, "name cache not saved");
-    }
-    let mut outlines = outline::for_ranking(&texts);
-    let ranking = rank(
-        &texts,
-        &names,
-        name_cache.hasher(),
-        &outlines,
-        query,
-        history,
-    );
+    let names = cache.names(&texts);
+    let mut outlines = outline::for_ranking(&texts, cache);
+    let ranking = rank(&texts, &names, cache.hasher(), &outlines, query, history);
     drop(names);
     let query = query.filter(|_| ranking.by_query);
     let mut ranked: Vec<usize> = (0..texts.len()).collect();
@@ -251,7 +241,7 @@ fn plan<'c>(
         expand: query.is_some(),
         room: &room,
     };
-    let mut forms = outline::forms(&texts, &ranked, budget, &mut outlines, &focus);
+    let mut forms = outline::forms(&texts, &ranked, budget, &mut outlines, &focus, cache);
     let whole = whole_files(
         &facts,
         &ranked,
@@ -345,10 +335,14 @@ fn plan<'c>(
         // The room is at bytes per token of the whole file; an outline
         // past the room left (before the tenth held back) could take a
         // later file's place.
-        let form = outline::form_within(path, text, outlines[position].as_ref(), &focus, room)
-            .filter(|form| tokens(form.text(), room_tokens / 9 * 10).is_some());
+        let form =
+            outline::form_within(path, text, outlines[position].as_ref(), &focus, room, cache)
+                .filter(|form| tokens(form.text(), room_tokens / 9 * 10).is_some());
         (position, form)
     });
+    if let Err(error) = cache.save() {
+        tracing::debug!(%error, "text cache not saved");
+    }
     for (position, form) in refitted {
         let Some(new) = form else { continue };
         if forms[position]
@@ -411,9 +405,9 @@ pub(crate) fn items<'c>(
     history: &HashMap<String, f64>,
     budget: u64,
     exact: Option<&'c dyn TokenCounter>,
-    names: &mut NameCache,
+    cache: &TextCache,
 ) -> Items<'c> {
-    let (plans, counts) = plan(scan, query, history, budget, exact, names);
+    let (plans, counts) = plan(scan, query, history, budget, exact, cache);
     let mut plans = plans.into_iter();
     let mut items = Vec::new();
     let mut file_of_item = Vec::new();

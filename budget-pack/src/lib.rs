@@ -57,7 +57,6 @@ mod counting;
 mod description;
 mod file_items;
 mod git;
-mod name_cache;
 mod options;
 mod outline;
 mod pack;
@@ -71,6 +70,7 @@ mod sandbox;
 mod scan;
 mod secrets;
 mod skip;
+mod text_cache;
 mod walk;
 
 pub use count_cache::{CachedCounter, CountCache};

@@ -22,7 +22,6 @@ use crate::complexity::Complexity;
 use crate::counting::Counting;
 use crate::file_items::{Items, items};
 use crate::git::{self, GitError, GitSection};
-use crate::name_cache::NameCache;
 use crate::options::{Budget, PackOptions};
 use crate::packed::Packed;
 use crate::parallel::parallel_map;
@@ -32,6 +31,7 @@ use crate::report::{CountAccount, file_records, report, summary};
 use crate::sandbox::SandboxError;
 use crate::scan::{Scan, ScanOptions, Secrets, scan};
 use crate::secrets;
+use crate::text_cache::TextCache;
 use crate::walk::{WalkError, walk};
 
 /// Why `pack` could not produce a payload.
@@ -273,7 +273,7 @@ pub fn pack(
         &history,
         budget,
         exact,
-        &mut name_cache(options),
+        &text_cache(options),
     );
     // Git sections go first: the placer keeps them ahead of the files.
     let git_items = git.len();
@@ -368,11 +368,11 @@ pub fn pack(
     })
 }
 
-/// The cache of names for the folder `options` packs, if it keeps one
-/// ([`PackOptions::cache`]).
-fn name_cache(options: &PackOptions) -> NameCache {
+/// The cache of what is learned of the texts `options` packs, if it
+/// keeps one ([`PackOptions::cache`]).
+fn text_cache(options: &PackOptions) -> TextCache {
     let Some(dir) = &options.cache else {
-        return NameCache::none();
+        return TextCache::none();
     };
     let inputs: Vec<String> = options
         .inputs
@@ -384,11 +384,11 @@ fn name_cache(options: &PackOptions) -> NameCache {
         })
         .collect();
     let identity = format!(
-        "names budget-pack {} {}",
+        "texts budget-pack {} {}",
         env!("CARGO_PKG_VERSION"),
         inputs.join("\n")
     );
-    NameCache::open(dir, &identity)
+    TextCache::open(dir, &identity)
 }
 
 /// The payload of `selection` (its items' files by `file_of_item`, as

@@ -558,7 +558,7 @@ fn a_second_pack_from_the_caches_is_the_same_and_no_cache_writes_none() {
         .unwrap()
         .map(|entry| entry.unwrap().path())
         .collect();
-    // The counts, and the names the ranking found in each source file.
+    // The counts, and what the ranking found in each source file.
     assert_eq!(written.len(), 2, "{written:?}");
     let warm = pack_with("cache", &[]);
     assert_eq!(warm, cold);
@@ -573,7 +573,7 @@ fn a_second_pack_from_the_caches_is_the_same_and_no_cache_writes_none() {
         .map(|entry| entry.unwrap().file_name().into_string().unwrap())
         .collect();
     assert!(
-        kept.len() == 1 && kept[0].starts_with("names-"),
-        "estimates are not cached, names are: {kept:?}"
+        kept.len() == 1 && kept[0].starts_with("texts-"),
+        "estimated counts are not kept, what the texts hold is: {kept:?}"
     );
 }

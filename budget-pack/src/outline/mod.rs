@@ -25,12 +25,16 @@
 //! could not get in.
 
 use crate::parallel::parallel_map;
+use crate::text_cache::TextCache;
 
 pub mod focus;
 #[cfg(feature = "tree-sitter")]
 mod language;
+mod parsed;
 #[cfg(feature = "tree-sitter")]
 mod syntax;
+
+pub use parsed::{Body, Parsed, ParsedSpan};
 
 /// The smallest saving, in percent of the text's bytes, for which a
 /// skeleton is worth carrying instead of the whole file.
@@ -64,7 +68,7 @@ pub const SKELETON_BYTES_PER_TOKEN: u64 = 16;
 /// The outlines of `files` (`(path, text)`) for the ranking, by position:
 /// every source file's when their texts add up to at most
 /// [`RANKING_PARSE_BYTES`], else none.
-pub fn for_ranking<'t>(files: &[(&str, &'t str)]) -> Vec<Option<Outline<'t>>> {
+pub fn for_ranking<'t>(files: &[(&str, &'t str)], cache: &TextCache) -> Vec<Option<Outline<'t>>> {
     let source: usize = files
         .iter()
         .filter(|(path, _)| has_grammar(path))
@@ -73,7 +77,7 @@ pub fn for_ranking<'t>(files: &[(&str, &'t str)]) -> Vec<Option<Outline<'t>>> {
     if source > RANKING_PARSE_BYTES {
         return vec![None; files.len()];
     }
-    parallel_map(files, |&(path, text)| outline(path, text))
+    parallel_map(files, |&(path, text)| cache.outline(path, text))
 }
 
 /// The best-ranked source files get outlines whatever their size (up to
@@ -137,7 +141,8 @@ impl Form {
 /// [`SKELETON_BYTES_PER_TOKEN`] × `budget` bytes (a file that would pass
 /// it is skipped, not the rest), each one's form where it has one; `None`
 /// for every other file. Outlines already made (`outlines`, by position)
-/// are not parsed again; those parsed here are added to them.
+/// are not made again; those made here (from `cache` where it can) are
+/// added to them.
 ///
 /// The form is the plain skeleton when it fits the room and nothing asks
 /// for a body ([`Focus::expand`]); else the focused outline within the
@@ -148,6 +153,7 @@ pub fn forms<'t>(
     budget: u64,
     outlines: &mut [Option<Outline<'t>>],
     focus: &Focus<'_>,
+    cache: &TextCache,
 ) -> Vec<Option<Form>> {
     let limit =
         usize::try_from(budget.saturating_mul(SKELETON_BYTES_PER_TOKEN)).unwrap_or(usize::MAX);
@@ -171,7 +177,7 @@ pub fn forms<'t>(
         .copied()
         .filter(|&p| outlines.get(p).is_none_or(Option::is_none))
         .collect();
-    let made = parallel_map(&unparsed, |&p| outline(files[p].0, files[p].1));
+    let made = parallel_map(&unparsed, |&p| cache.outline(files[p].0, files[p].1));
     for (&p, outline) in unparsed.iter().zip(made) {
         outlines[p] = outline;
     }
@@ -189,18 +195,19 @@ pub fn forms<'t>(
 
 /// The SKELETON form of the file at `path` within `room` bytes (see
 /// [`forms`]; [`Focus::room`] is not asked), from its `outline` when
-/// [`forms`] made one, else parsed now: an outline made again for the
-/// room left at the file's turn.
+/// [`forms`] made one, else made now (from `cache` where it can): an
+/// outline made again for the room left at the file's turn.
 pub fn form_within(
     path: &str,
     text: &str,
     outline: Option<&Outline<'_>>,
     focus: &Focus<'_>,
     room: usize,
+    cache: &TextCache,
 ) -> Option<Form> {
     match outline {
         Some(outline) => form(text, outline, focus, room),
-        None => form(text, &self::outline(path, text)?, focus, room),
+        None => form(text, &cache.outline(path, text)?, focus, room),
     }
 }
 
@@ -250,18 +257,32 @@ fn has_grammar(path: &str) -> bool {
     }
 }
 
-/// The outline of `text`, the file at `path`; `None` when its language
-/// has no grammar here (or the feature `tree-sitter` is off) or it does
-/// not parse at all.
+/// The grammar of the file at `path`, as a tag (one per language), and
+/// whether it is Python; `None` when its language has no grammar here (or
+/// the feature `tree-sitter` is off).
 #[cfg(feature = "tree-sitter")]
-pub fn outline<'t>(path: &str, text: &'t str) -> Option<Outline<'t>> {
+pub fn grammar(path: &str) -> Option<(u8, bool)> {
     let language = language::Language::of(path)?;
-    syntax::outline(language, text)
+    Some((language as u8, language.is_python()))
 }
 
-/// Without the feature `tree-sitter`, no file has an outline.
+/// Without the feature `tree-sitter`, no file has a grammar.
 #[cfg(not(feature = "tree-sitter"))]
-pub fn outline<'t>(_path: &str, _text: &'t str) -> Option<Outline<'t>> {
+pub fn grammar(_path: &str) -> Option<(u8, bool)> {
+    None
+}
+
+/// What the syntax tree of `text`, the file at `path`, says; `None` when
+/// it has no [`grammar`] or does not parse at all. Its
+/// [`outline`](Parsed::outline) is the file's outline.
+#[cfg(feature = "tree-sitter")]
+pub fn parse(path: &str, text: &str) -> Option<Parsed> {
+    syntax::parse(language::Language::of(path)?, text)
+}
+
+/// Without the feature `tree-sitter`, nothing parses.
+#[cfg(not(feature = "tree-sitter"))]
+pub fn parse(_path: &str, _text: &str) -> Option<Parsed> {
     None
 }
 
@@ -296,7 +317,7 @@ mod tests {
         budget: u64,
         outlines: &mut [Option<Outline<'t>>],
     ) -> Vec<Option<String>> {
-        forms(files, ranked, budget, outlines, &PLAIN)
+        forms(files, ranked, budget, outlines, &PLAIN, &TextCache::none())
             .into_iter()
             .map(|form| form.map(Form::into_text))
             .collect()
@@ -335,7 +356,7 @@ mod tests {
     fn outlines_made_for_the_ranking_are_reused_and_large_trees_are_not_parsed() {
         let small = module(40);
         let files = [("a.rs", small.as_str()), ("notes.txt", "fn x() {}\n")];
-        let mut outlines = for_ranking(&files);
+        let mut outlines = for_ranking(&files, &TextCache::none());
         assert!(outlines[0].is_some() && outlines[1].is_none());
         // An outline already made is used as it is, not parsed again.
         if let Some(outline) = &mut outlines[0] {
@@ -349,6 +370,6 @@ mod tests {
         assert!(outlines[0].is_some() && outlines[1].is_none());
 
         let huge = module(40).repeat(RANKING_PARSE_BYTES / module(40).len() + 1);
-        assert!(for_ranking(&[("big.rs", huge.as_str())])[0].is_none());
+        assert!(for_ranking(&[("big.rs", huge.as_str())], &TextCache::none())[0].is_none());
     }
 }

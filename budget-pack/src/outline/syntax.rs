@@ -1,11 +1,12 @@
 //! The walk over a syntax tree that collects definitions and the bodies a
 //! skeleton leaves out.
 
+use std::ops::Range;
+
 use tree_sitter::{Node, Parser};
 
-use super::focus::Span;
 use super::language::{BLOCK_KINDS, DEFINITION_KINDS, FUNCTION_KINDS, Language};
-use super::{Outline, saves_enough};
+use super::parsed::{Body, Parsed, ParsedSpan};
 
 /// Kinds that are a declarator's name.
 const NAME_KINDS: &[&str] = &[
@@ -16,14 +17,14 @@ const NAME_KINDS: &[&str] = &[
     "type_identifier",
 ];
 
-/// The outline of `text` in `language`; `None` if the parser gives up.
-pub fn outline(language: Language, text: &str) -> Option<Outline<'_>> {
+/// What the syntax tree of `text` in `language` says; `None` if the
+/// parser gives up or the text is 4 GiB or more.
+pub fn parse(language: Language, text: &str) -> Option<Parsed> {
+    u32::try_from(text.len()).ok()?;
     let mut parser = Parser::new();
     parser.set_language(&language.grammar()).ok()?;
     let tree = parser.parse(text, None)?;
-    let mut definitions = Vec::new();
-    let mut bodies = Vec::new();
-    let mut spans = Vec::new();
+    let mut parsed = Parsed::default();
     // Depth-first, in source order, never into a function's body: what is
     // defined in there is local.
     let mut stack = vec![tree.root_node()];
@@ -51,14 +52,17 @@ pub fn outline(language: Language, text: &str) -> Option<Outline<'_>> {
             .contains(&kind)
             .then(|| defined_name(node, text))
             .flatten();
-        if let Some(name) = defined {
-            definitions.push(name);
+        if let Some(name) = defined.clone() {
+            parsed.definitions.push(name);
         }
         if let Some(name) = defined.or_else(|| body.and_then(|_| defined_name(node, text))) {
-            spans.push(span(node, body, name, text));
+            parsed.spans.push(span(node, body, name, text));
         }
         if let Some(body) = body {
-            bodies.push(body);
+            parsed.bodies.push(Body {
+                bytes: narrow(body.byte_range()),
+                docstring: docstring(body).filter(|_| language.is_python()),
+            });
         }
         let children: Vec<Node<'_>> = node.children(&mut cursor).collect();
         stack.extend(
@@ -68,14 +72,23 @@ pub fn outline(language: Language, text: &str) -> Option<Outline<'_>> {
                 .filter(|child| Some(child.id()) != body.map(|b| b.id())),
         );
     }
-    bodies.sort_by_key(Node::start_byte);
-    let skeleton = Some(skeleton(language, text, &bodies)).filter(|s| saves_enough(s, text));
-    Some(Outline {
-        definitions,
-        skeleton,
-        spans,
-        comment: if language.is_python() { "#" } else { "//" },
-    })
+    parsed.bodies.sort_by_key(|body| body.bytes.start);
+    Some(parsed)
+}
+
+/// `range` (within a text under 4 GiB) as a `u32` range.
+fn narrow(range: Range<usize>) -> Range<u32> {
+    let narrow = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+    narrow(range.start)..narrow(range.end)
+}
+
+/// The byte range of the docstring a Python function `body` opens with.
+fn docstring(body: Node<'_>) -> Option<Range<u32>> {
+    body.named_child(0)
+        .filter(|statement| statement.kind() == "expression_statement")
+        .and_then(|statement| statement.named_child(0))
+        .filter(|expression| expression.kind() == "string")
+        .map(|string| narrow(string.byte_range()))
 }
 
 /// Node kinds that only appear at a namespace's or a file's level (or in
@@ -94,26 +107,29 @@ fn defines_inside<'t>(body: Node<'t>, cursor: &mut tree_sitter::TreeCursor<'t>) 
         .any(|child| OUTER_KINDS.contains(&child.kind()))
 }
 
-/// The lines of a definition `node` named `name`, with its function
-/// `body` (if it has one) and the first and last lines of the nodes
-/// around it.
-fn span<'t>(node: Node<'_>, body: Option<Node<'_>>, name: &'t str, text: &str) -> Span<'t> {
+/// The rows of a definition `node` whose name is at `name`, with its
+/// function `body` (if it has one) and the first and last rows of the
+/// nodes around it.
+fn span(node: Node<'_>, body: Option<Node<'_>>, name: Range<u32>, text: &str) -> ParsedSpan {
+    let row = |row: usize| u32::try_from(row).unwrap_or(u32::MAX);
     let mut context = Vec::new();
     let mut parent = node.parent();
     while let Some(around) = parent {
         if around.parent().is_some() && around.start_position().row != around.end_position().row {
-            context.push(around.start_position().row);
-            context.push(around.end_position().row);
+            context.push(row(around.start_position().row));
+            context.push(row(around.end_position().row));
         }
         parent = around.parent();
     }
     context.sort_unstable();
     context.dedup();
-    Span {
+    ParsedSpan {
         name,
-        first: node.start_position().row,
-        last: node.end_position().row,
-        body: body.map(|b| body_lines(b, text)),
+        first: row(node.start_position().row),
+        last: row(node.end_position().row),
+        body: body
+            .map(|b| body_lines(b, text))
+            .map(|rows| row(rows.start)..row(rows.end)),
         context,
     }
 }
@@ -135,9 +151,10 @@ fn body_lines(body: Node<'_>, text: &str) -> std::ops::Range<usize> {
     first..past.max(first)
 }
 
-/// The name a definition node defines: its `name` field, or the name at
-/// the end of its `declarator` chain (C and C++ functions and typedefs).
-fn defined_name<'t>(node: Node<'_>, text: &'t str) -> Option<&'t str> {
+/// The byte range of the name a definition node defines: its `name`
+/// field, or the name at the end of its `declarator` chain (C and C++
+/// functions and typedefs).
+fn defined_name(node: Node<'_>, text: &str) -> Option<Range<u32>> {
     let mut current = node.child_by_field_name("name").or_else(|| {
         // C's `struct s;` and typedefs: only definitions with a body or a declarator.
         node.child_by_field_name("declarator")
@@ -145,7 +162,10 @@ fn defined_name<'t>(node: Node<'_>, text: &'t str) -> Option<&'t str> {
     // Through pointer, function, array and qualified declarators.
     for _ in 0..16 {
         if NAME_KINDS.contains(&current.kind()) {
-            return text.get(current.byte_range()).filter(|n| !n.is_empty());
+            return text
+                .get(current.byte_range())
+                .filter(|n| !n.is_empty())
+                .map(|_| narrow(current.byte_range()));
         }
         current = current
             .child_by_field_name("declarator")
@@ -154,78 +174,16 @@ fn defined_name<'t>(node: Node<'_>, text: &'t str) -> Option<&'t str> {
     None
 }
 
-/// `text` with each of `bodies` (sorted, not overlapping) replaced by its
-/// elision.
-fn skeleton(language: Language, text: &str, bodies: &[Node<'_>]) -> String {
-    let mut out = String::with_capacity(text.len() / 2);
-    let mut copied = 0;
-    for body in bodies {
-        let range = body.byte_range();
-        if range.start < copied {
-            continue;
-        }
-        out.push_str(&text[copied..range.start]);
-        if language.is_python() {
-            python_body(&mut out, *body, text);
-        } else {
-            out.push_str("{ … }");
-        }
-        copied = range.end;
-    }
-    out.push_str(&text[copied..]);
-    out
-}
-
-/// A Python body left out: its docstring's first paragraph, if it has a
-/// docstring, then `...` on the body's indentation.
-fn python_body(out: &mut String, body: Node<'_>, text: &str) {
-    let start = body.start_byte();
-    let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
-    let indent = &text[line_start..start];
-    let indent = if indent.trim().is_empty() { indent } else { "" };
-    let docstring = body
-        .named_child(0)
-        .filter(|statement| statement.kind() == "expression_statement")
-        .and_then(|statement| statement.named_child(0))
-        .filter(|expression| expression.kind() == "string");
-    match docstring.and_then(|d| text.get(d.byte_range())) {
-        Some(docstring) => {
-            out.push_str(first_paragraph(docstring, indent).as_ref());
-            out.push('\n');
-            out.push_str(indent);
-            out.push_str("...");
-        }
-        None => out.push_str("..."),
-    }
-}
-
-/// A docstring cut after its first paragraph, closed with its own quotes.
-fn first_paragraph<'d>(docstring: &'d str, indent: &str) -> std::borrow::Cow<'d, str> {
-    let quotes = ["\"\"\"", "'''"]
-        .into_iter()
-        .find(|q| docstring.ends_with(q) && docstring.len() >= 6);
-    let Some(quotes) = quotes else {
-        return docstring.into();
-    };
-    let blank = docstring.match_indices('\n').map(|(i, _)| i).find(|&i| {
-        docstring[i + 1..]
-            .trim_start_matches([' ', '\t'])
-            .starts_with('\n')
-    });
-    match blank {
-        Some(cut) if cut + quotes.len() < docstring.len() - quotes.len() => {
-            format!("{}\n{indent}{quotes}", docstring[..cut].trim_end()).into()
-        }
-        _ => docstring.into(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::outline::Outline;
 
     fn parse(language: Language, text: &str) -> Outline<'_> {
-        outline(language, text).unwrap()
+        super::parse(language, text)
+            .unwrap()
+            .outline(language.is_python(), text)
+            .unwrap()
     }
 
     #[test]

@@ -108,7 +108,7 @@ fn a_name_cache_packs_what_no_cache_does_and_follows_changes() {
         assert_eq!(packed.report(), uncached.report(), "run {run}");
     }
     let kept = std::fs::read_dir(caches.path()).unwrap().count();
-    assert_eq!(kept, 1, "one names file for the folder");
+    assert_eq!(kept, 1, "one file for the inputs");
 
     // A file that changes between runs is read as it is now: a new
     // definition the other files use moves the ranking.

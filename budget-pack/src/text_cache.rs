@@ -1,0 +1,531 @@
+//! [`TextCache`]: what `pack` learns of each source file's text (the
+//! names it defines and uses, [`FileNames`]; its syntax tree's outline,
+//! [`Parsed`]), kept between runs by content.
+//!
+//! The reference graph needs every source file's identifiers and the
+//! outlines a tree-sitter parse of the best files, the costliest scans of
+//! a pack; a tree packed again mostly holds the same texts. The cache
+//! keeps, for each text of the last run over the same inputs, byte ranges,
+//! rows, and hashes of identifiers with their counts (never text), under a
+//! 64-bit hash of the text (keyed with the cache's own random seed) and its
+//! length. The names' hasher is seeded the same, so a name the cache gives
+//! and one found in the text hash alike.
+
+use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasher, RandomState};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, PoisonError};
+
+use crate::cache_file::{create_private_dir, write_private};
+use crate::outline::{self, Outline, Parsed};
+use crate::parallel::parallel_map;
+use crate::rank::names::{FileNames, NameHasher};
+use crate::rank::role::is_code;
+
+/// What a cache file starts with (the format's version is its last byte).
+const MAGIC: &[u8; 8] = b"BGTTXT\x00\x01";
+/// The largest cache file read or written, in bytes.
+const MAX_FILE_BYTES: u64 = 256 << 20;
+/// The longest identity a file holds, in bytes.
+const MAX_IDENTITY_BYTES: usize = 4096;
+
+/// A text's key: a hash of its bytes and its length in bytes.
+type Key = (u64, u64);
+
+/// What the cache holds of one text.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct Entry {
+    names: Option<FileNames>,
+    /// Its outline, with the grammar it was parsed with ([`outline::grammar`]).
+    outline: Option<(u8, Parsed)>,
+}
+
+/// What was learned of the texts of the last run over one set of inputs,
+/// and of this run's ([`names`](Self::names), [`outline`](Self::outline)),
+/// saved with [`save`](Self::save).
+#[derive(Debug)]
+pub(crate) struct TextCache {
+    /// The file, if the cache is kept.
+    path: Option<PathBuf>,
+    /// What it serves: one set of inputs packed by one version of the
+    /// program.
+    identity: String,
+    /// Seeds the names' hasher and (changed) the texts' keys.
+    seed: u64,
+    loaded: HashMap<Key, Entry>,
+    /// This run's entries so far.
+    used: Mutex<HashMap<Key, Entry>>,
+    /// Whether this run found anything the cache did not hold.
+    learned: AtomicBool,
+}
+
+impl TextCache {
+    /// No cache: everything found in every run, names hashed with a fixed
+    /// seed.
+    pub fn none() -> Self {
+        Self {
+            path: None,
+            identity: String::new(),
+            seed: 0,
+            loaded: HashMap::new(),
+            used: Mutex::new(HashMap::new()),
+            learned: AtomicBool::new(false),
+        }
+    }
+
+    /// The cache in folder `dir` for `identity` (the inputs and the
+    /// program's version). A missing, unreadable, foreign or damaged file
+    /// is an empty cache, never an error.
+    pub fn open(dir: &Path, identity: &str) -> Self {
+        let name = foldhash::fast::FixedState::with_seed(0x5eed).hash_one(identity);
+        let path = dir.join(format!("texts-{name:016x}.bin"));
+        let mut cache = Self {
+            identity: identity.to_owned(),
+            seed: RandomState::new().hash_one(identity),
+            ..Self::none()
+        };
+        match budget_runtime::file::read_bytes(&path, MAX_FILE_BYTES) {
+            Ok(bytes) => match parse(&bytes, identity) {
+                Some((seed, loaded)) => (cache.seed, cache.loaded) = (seed, loaded),
+                None => {
+                    tracing::debug!(path = %path.display(), "text cache ignored: other inputs', or damaged");
+                }
+            },
+            Err(error) => tracing::debug!(path = %path.display(), %error, "no text cache read"),
+        }
+        cache.path = Some(path);
+        cache
+    }
+
+    /// The hasher the names are hashed with.
+    pub fn hasher(&self) -> NameHasher {
+        NameHasher::new(self.seed)
+    }
+
+    /// The names of each of `files` (`(path, text)`) that is source code,
+    /// from the cache where it holds the text, else found on every core.
+    pub fn names(&self, files: &[(&str, &str)]) -> Vec<Option<FileNames>> {
+        let hasher = self.hasher();
+        parallel_map(files, |&(path, text)| {
+            if !is_code(path) {
+                return None;
+            }
+            let Some(key) = self.key(text) else {
+                return FileNames::of(text, hasher);
+            };
+            let cached = self
+                .loaded
+                .get(&key)
+                .and_then(|entry| entry.names.as_ref())
+                .filter(|names| names.defined_in(text).is_some());
+            let names = match cached {
+                Some(names) => names.clone(),
+                None => {
+                    self.learned.store(true, Ordering::Relaxed);
+                    FileNames::of(text, hasher)?
+                }
+            };
+            self.used().entry(key).or_default().names = Some(names.clone());
+            Some(names)
+        })
+    }
+
+    /// The outline of `text`, the file at `path` ([`outline::outline`]),
+    /// from the cache where it holds the text's, else parsed.
+    pub fn outline<'t>(&self, path: &str, text: &'t str) -> Option<Outline<'t>> {
+        let (grammar, python) = outline::grammar(path)?;
+        let Some(key) = self.key(text) else {
+            return outline::parse(path, text)?.outline(python, text);
+        };
+        let cached = self
+            .loaded
+            .get(&key)
+            .and_then(|entry| entry.outline.as_ref())
+            .filter(|(tag, _)| *tag == grammar)
+            .and_then(|(_, parsed)| Some((parsed, parsed.outline(python, text)?)));
+        let (parsed, made) = match cached {
+            Some((parsed, made)) => (parsed.clone(), made),
+            None => {
+                self.learned.store(true, Ordering::Relaxed);
+                let parsed = outline::parse(path, text)?;
+                let made = parsed.outline(python, text)?;
+                (parsed, made)
+            }
+        };
+        self.used().entry(key).or_default().outline = Some((grammar, parsed));
+        Some(made)
+    }
+
+    /// Writes this run's entries as the cache, unless it is not kept or
+    /// already held them all.
+    ///
+    /// # Errors
+    /// The folder cannot be made or the file cannot be written.
+    pub fn save(&self) -> std::io::Result<()> {
+        let Some(path) = &self.path else {
+            return Ok(());
+        };
+        let used = self.used();
+        if !self.learned.load(Ordering::Relaxed) && used.len() == self.loaded.len() {
+            return Ok(());
+        }
+        let mut bytes = Vec::new();
+        bytes.extend_from_slice(MAGIC);
+        put_u64(&mut bytes, self.seed);
+        put_u32(&mut bytes, u32::try_from(self.identity.len()).unwrap_or(0));
+        bytes.extend_from_slice(self.identity.as_bytes());
+        let mut entry = Vec::new();
+        for (key, value) in used.iter() {
+            // What an earlier run learned of the same text stays (an
+            // outline another query needed).
+            let earlier = self.loaded.get(key);
+            let names = value
+                .names
+                .as_ref()
+                .or(earlier.and_then(|e| e.names.as_ref()));
+            let outline = value
+                .outline
+                .as_ref()
+                .or(earlier.and_then(|e| e.outline.as_ref()));
+            entry.clear();
+            put_u64(&mut entry, key.0);
+            put_u64(&mut entry, key.1);
+            if !write_entry(&mut entry, names, outline) {
+                continue;
+            }
+            if (bytes.len() + entry.len()) as u64 > MAX_FILE_BYTES {
+                break;
+            }
+            bytes.extend_from_slice(&entry);
+        }
+        drop(used);
+        create_private_dir(path.parent().unwrap_or(Path::new(".")))?;
+        write_private(path, &bytes)
+    }
+
+    /// The key of `text`, if the cache is kept.
+    fn key(&self, text: &str) -> Option<Key> {
+        self.path.as_ref()?;
+        let hash = foldhash::fast::FixedState::with_seed(!self.seed).hash_one(text.as_bytes());
+        Some((hash, u64::try_from(text.len()).unwrap_or(u64::MAX)))
+    }
+
+    fn used(&self) -> std::sync::MutexGuard<'_, HashMap<Key, Entry>> {
+        self.used.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+fn put_u32(bytes: &mut Vec<u8>, n: u32) {
+    bytes.extend_from_slice(&n.to_le_bytes());
+}
+
+fn put_u64(bytes: &mut Vec<u8>, n: u64) {
+    bytes.extend_from_slice(&n.to_le_bytes());
+}
+
+/// `n` as a `u32` length, written; `false` if it does not fit.
+fn put_len(bytes: &mut Vec<u8>, n: usize) -> bool {
+    u32::try_from(n).map(|n| put_u32(bytes, n)).is_ok()
+}
+
+fn put_range(bytes: &mut Vec<u8>, range: &std::ops::Range<u32>) {
+    put_u32(bytes, range.start);
+    put_u32(bytes, range.end);
+}
+
+/// Appends an entry of `names` and `outline`; `false` if a length does
+/// not fit the format.
+fn write_entry(
+    bytes: &mut Vec<u8>,
+    names: Option<&FileNames>,
+    outline: Option<&(u8, Parsed)>,
+) -> bool {
+    match names {
+        None => bytes.push(0),
+        Some(names) => {
+            bytes.push(1);
+            if !put_len(bytes, names.defined.len()) || !put_len(bytes, names.used.len()) {
+                return false;
+            }
+            names
+                .defined
+                .iter()
+                .for_each(|range| put_range(bytes, range));
+            for &(hash, count) in &names.used {
+                put_u64(bytes, hash);
+                put_u32(bytes, count);
+            }
+        }
+    }
+    match outline {
+        None => bytes.push(0),
+        Some((grammar, parsed)) => {
+            bytes.push(1);
+            bytes.push(*grammar);
+            if !put_len(bytes, parsed.definitions.len()) {
+                return false;
+            }
+            parsed
+                .definitions
+                .iter()
+                .for_each(|range| put_range(bytes, range));
+            if !put_len(bytes, parsed.spans.len()) {
+                return false;
+            }
+            for span in &parsed.spans {
+                put_range(bytes, &span.name);
+                put_u32(bytes, span.first);
+                put_u32(bytes, span.last);
+                match &span.body {
+                    None => bytes.push(0),
+                    Some(rows) => {
+                        bytes.push(1);
+                        put_range(bytes, rows);
+                    }
+                }
+                if !put_len(bytes, span.context.len()) {
+                    return false;
+                }
+                span.context.iter().for_each(|&row| put_u32(bytes, row));
+            }
+            if !put_len(bytes, parsed.bodies.len()) {
+                return false;
+            }
+            for body in &parsed.bodies {
+                put_range(bytes, &body.bytes);
+                match &body.docstring {
+                    None => bytes.push(0),
+                    Some(range) => {
+                        bytes.push(1);
+                        put_range(bytes, range);
+                    }
+                }
+            }
+        }
+    }
+    true
+}
+
+/// Reads little-endian numbers off the front of a byte slice.
+struct Reader<'b>(&'b [u8]);
+
+impl Reader<'_> {
+    fn u8(&mut self) -> Option<u8> {
+        let (&byte, rest) = self.0.split_first()?;
+        self.0 = rest;
+        Some(byte)
+    }
+
+    fn u32(&mut self) -> Option<u32> {
+        let (bytes, rest) = self.0.split_first_chunk::<4>()?;
+        self.0 = rest;
+        Some(u32::from_le_bytes(*bytes))
+    }
+
+    fn u64(&mut self) -> Option<u64> {
+        let (bytes, rest) = self.0.split_first_chunk::<8>()?;
+        self.0 = rest;
+        Some(u64::from_le_bytes(*bytes))
+    }
+
+    fn range(&mut self) -> Option<std::ops::Range<u32>> {
+        Some(self.u32()?..self.u32()?)
+    }
+
+    /// A count of items of at least `size` bytes each, if the rest can
+    /// hold them (a damaged count is no reason to allocate).
+    fn count(&mut self, size: usize) -> Option<usize> {
+        let count = usize::try_from(self.u32()?).ok()?;
+        (count.saturating_mul(size) <= self.0.len()).then_some(count)
+    }
+
+    /// A flag byte: whether an optional item follows.
+    fn present(&mut self) -> Option<bool> {
+        match self.u8()? {
+            0 => Some(false),
+            1 => Some(true),
+            _ => None,
+        }
+    }
+
+    fn names(&mut self) -> Option<FileNames> {
+        let defined = self.count(8)?;
+        let used = self.count(12)?;
+        let mut names = FileNames {
+            defined: Vec::with_capacity(defined),
+            used: Vec::with_capacity(used.min(self.0.len() / 12)),
+        };
+        for _ in 0..defined {
+            names.defined.push(self.range()?);
+        }
+        for _ in 0..used {
+            names.used.push((self.u64()?, self.u32()?));
+        }
+        Some(names)
+    }
+
+    fn parsed(&mut self) -> Option<Parsed> {
+        let mut parsed = Parsed::default();
+        for _ in 0..self.count(8)? {
+            parsed.definitions.push(self.range()?);
+        }
+        for _ in 0..self.count(21)? {
+            let name = self.range()?;
+            let (first, last) = (self.u32()?, self.u32()?);
+            let body = if self.present()? {
+                Some(self.range()?)
+            } else {
+                None
+            };
+            let mut context = Vec::new();
+            for _ in 0..self.count(4)? {
+                context.push(self.u32()?);
+            }
+            parsed.spans.push(outline::ParsedSpan {
+                name,
+                first,
+                last,
+                body,
+                context,
+            });
+        }
+        for _ in 0..self.count(9)? {
+            let bytes = self.range()?;
+            let docstring = if self.present()? {
+                Some(self.range()?)
+            } else {
+                None
+            };
+            parsed.bodies.push(outline::Body { bytes, docstring });
+        }
+        Some(parsed)
+    }
+}
+
+/// The seed and entries of a cache file's `bytes`, if it is one of
+/// `identity`'s and whole.
+fn parse(bytes: &[u8], identity: &str) -> Option<(u64, HashMap<Key, Entry>)> {
+    let mut reader = Reader(bytes.strip_prefix(MAGIC)?);
+    let seed = reader.u64()?;
+    let length = usize::try_from(reader.u32()?).ok()?;
+    if length > MAX_IDENTITY_BYTES || reader.0.get(..length)? != identity.as_bytes() {
+        return None;
+    }
+    reader.0 = &reader.0[length..];
+    let mut loaded = HashMap::new();
+    let mut keys = HashSet::new();
+    while !reader.0.is_empty() {
+        let key = (reader.u64()?, reader.u64()?);
+        let names = if reader.present()? {
+            Some(reader.names()?)
+        } else {
+            None
+        };
+        let outline = if reader.present()? {
+            Some((reader.u8()?, reader.parsed()?))
+        } else {
+            None
+        };
+        if !keys.insert(key) {
+            return None;
+        }
+        loaded.insert(key, Entry { names, outline });
+    }
+    Some((seed, loaded))
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    const FILES: &[(&str, &str)] = &[
+        (
+            "tides.py",
+            "def tide_table():\n    \"\"\"Tides.\"\"\"\n    return harmonic_sum() + harmonic_sum() + harmonic_sum()\n",
+        ),
+        ("harmonics.py", "def harmonic_sum(): pass\n"),
+        ("README.md", "def not_code(): pass\n"),
+    ];
+
+    /// A run over `files`: their names and outlines, then saved.
+    fn run<'t>(
+        cache: &TextCache,
+        files: &[(&str, &'t str)],
+    ) -> (Vec<Option<FileNames>>, Vec<Option<Outline<'t>>>) {
+        let names = cache.names(files);
+        let outlines = files
+            .iter()
+            .map(|(path, text)| cache.outline(path, text))
+            .collect();
+        cache.save().unwrap();
+        (names, outlines)
+    }
+
+    #[test]
+    fn a_later_run_gets_the_same_names_and_outlines_from_the_cache() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = TextCache::open(dir.path(), "tides");
+        let found = run(&cache, FILES);
+        assert!(found.0[2].is_none(), "only source code has names");
+        assert!(found.1[0].is_some() == cfg!(feature = "tree-sitter"));
+
+        let cache = TextCache::open(dir.path(), "tides");
+        assert_eq!(cache.loaded.len(), 2);
+        assert_eq!(run(&cache, FILES), found);
+        assert!(!cache.learned.load(Ordering::Relaxed), "all from the cache");
+        // Found afresh with the cache's seed, the names hash alike.
+        assert_eq!(found.0[0], FileNames::of(FILES[0].1, cache.hasher()));
+        // Other inputs' cache is another file.
+        assert!(TextCache::open(dir.path(), "other").loaded.is_empty());
+    }
+
+    #[test]
+    fn a_changed_text_is_scanned_again_and_a_full_hit_writes_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        run(&TextCache::open(dir.path(), "tides"), FILES);
+        let changed = [FILES[0], ("harmonics.py", "def harmonic_mean(): pass\n")];
+        let cache = TextCache::open(dir.path(), "tides");
+        let (names, _) = run(&cache, &changed);
+        assert!(cache.learned.load(Ordering::Relaxed));
+        assert_eq!(
+            names[1].as_ref().unwrap().defined_in(changed[1].1).unwrap(),
+            ["harmonic_mean"]
+        );
+        let cache = TextCache::open(dir.path(), "tides");
+        let path = cache.path.clone().unwrap();
+        std::fs::remove_file(&path).unwrap();
+        run(&cache, &changed);
+        assert!(!path.exists(), "nothing new: not written");
+    }
+
+    #[test]
+    fn a_damaged_file_is_an_empty_cache() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = TextCache::open(dir.path(), "tides");
+        run(&cache, FILES);
+        let path = cache.path.clone().unwrap();
+        let whole = std::fs::read(&path).unwrap();
+        for cut in [whole.len() - 1, whole.len() - 13, 30, 3] {
+            std::fs::write(&path, &whole[..cut]).unwrap();
+            assert!(
+                TextCache::open(dir.path(), "tides").loaded.is_empty(),
+                "cut at {cut}"
+            );
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn any_bytes_parse_without_panic(bytes in proptest::collection::vec(any::<u8>(), 0..300)) {
+            let mut file = MAGIC.to_vec();
+            file.extend_from_slice(&[0; 8]);
+            file.extend_from_slice(&0u32.to_le_bytes());
+            file.extend_from_slice(&bytes);
+            let _ = parse(&file, "");
+            let _ = parse(&bytes, "");
+        }
+    }
+}
