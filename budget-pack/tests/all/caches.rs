@@ -122,3 +122,31 @@ fn a_name_cache_packs_what_no_cache_does_and_follows_changes() {
     assert_eq!(packed.text(), uncached.text());
     assert_eq!(packed.report(), uncached.report());
 }
+
+#[test]
+fn the_caches_give_the_same_pack_of_real_source() {
+    // This crate's own source and the runtime's: real Rust, many outlines.
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap();
+    let caches = tempfile::tempdir().unwrap();
+    let o200k = ExactCounter::new(Encoding::O200kBase).unwrap();
+    let counting = Counting::exact("o200k", &o200k);
+    for query in [None, Some("outline of a file within its room")] {
+        let mut options = PackOptions::new([
+            root.join("budget-pack/src"),
+            root.join("budget-runtime/src"),
+        ]);
+        options.budget = Budget::Tokens(20_000);
+        options.query = query.map(Into::into);
+        let uncached = pack(&options, &counting, &()).unwrap();
+        options.cache = Some(caches.path().to_path_buf());
+        for run in 0..2 {
+            let packed = pack(&options, &counting, &()).unwrap();
+            assert_eq!(packed.text(), uncached.text(), "{query:?}, run {run}");
+            assert_eq!(packed.report(), uncached.report(), "{query:?}, run {run}");
+        }
+        // Outlines are in it (bodies left out), so the cached ones are checked.
+        assert!(uncached.text().matches("{ … }").count() > 10);
+    }
+}
