@@ -148,11 +148,13 @@ pub struct InputArgs {
     #[arg(long, value_name = "BYTES", default_value_t = MAX_FILE_BYTES)]
     pub max_file_bytes: u64,
     /// Neither read nor write the caches. By a hash of each text (never
-    /// the text), `pack` keeps the names each source file defines and uses,
-    /// and with a built-in exact counter (o200k, cl100k, or a model counted
-    /// with one) `pack` and `count` keep exact counts, in $BUDGET_CACHE_DIR,
-    /// else $XDG_CACHE_HOME/context-budget or ~/.cache/context-budget, so
-    /// that packing the same tree again scans and counts only what changed.
+    /// the text), `pack` keeps the names each source file defines and uses
+    /// and its outline's offsets, and with a built-in exact counter
+    /// (o200k, cl100k, or a model counted with one) `pack` and `count` keep
+    /// exact counts, in $BUDGET_CACHE_DIR, else
+    /// $XDG_CACHE_HOME/context-budget or ~/.cache/context-budget, so that
+    /// packing the same tree again scans, parses and counts only what
+    /// changed.
     #[arg(long)]
     pub no_cache: bool,
 }

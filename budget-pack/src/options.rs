@@ -54,11 +54,11 @@ pub struct PackOptions {
     /// replaced, instead of leaving them out.
     pub redact: bool,
     /// A folder where `pack` keeps what it learns of each source file's
-    /// text between runs of the same inputs (the names it defines, and the
-    /// hashes of the names it uses: never text), so that a tree packed
-    /// again is scanned only where it changed; the payload is the same
-    /// (default none: nothing kept). Exact counts are kept by a
-    /// [`CountCache`](crate::CountCache).
+    /// text between runs of the same inputs (the names it defines, hashes
+    /// of the names it uses, the offsets and rows of its outline: never
+    /// text), so that a tree packed again is scanned and parsed only where
+    /// it changed; the payload is the same (default none: nothing kept).
+    /// Exact counts are kept by a [`CountCache`](crate::CountCache).
     pub cache: Option<std::path::PathBuf>,
 }
 
