@@ -150,6 +150,9 @@ fn the_caches_give_the_same_pack_of_real_source() {
         // ones are checked.
         let elided = uncached.text().matches("{ … }").count()
             + uncached.text().matches("// … lines").count();
-        assert!(elided > 10, "{query:?}: {elided}");
+        assert!(
+            elided > 10 || !cfg!(feature = "tree-sitter"),
+            "{query:?}: {elided}"
+        );
     }
 }
