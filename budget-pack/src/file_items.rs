@@ -19,7 +19,7 @@ use crate::rank::bm25::Query;
 use crate::rank::rank;
 use crate::refit::{Sizes, Turn, refits};
 use crate::scan::Scan;
-use crate::text_cache::TextCache;
+use crate::text_cache::{TextCache, TextSize};
 
 /// Estimates a file's size for the cap on one file's share of RAW (a best
 /// guess is enough to tell a quarter of RAW).
@@ -106,7 +106,8 @@ fn starts_as_outline(
 }
 
 /// What the packer needs of a file's text beyond the text, found once for
-/// every file on every core (each is a pass over the whole text).
+/// every file on every core ([`measure`], and the description from its
+/// first lines).
 struct FileFacts {
     /// Its length in bytes.
     bytes: usize,
@@ -119,13 +120,24 @@ struct FileFacts {
 }
 
 impl FileFacts {
-    fn of(text: &str) -> Self {
+    /// The facts of `text`, whose lines and estimate are `size`.
+    fn of(text: &str, size: TextSize) -> Self {
         Self {
             bytes: text.len(),
-            lines: line_count(text),
-            estimate: CAP_ESTIMATOR.estimate(text, ContentType::Code),
+            lines: usize::try_from(size.lines).unwrap_or(usize::MAX),
+            estimate: size.estimate,
             description: description(text),
         }
+    }
+}
+
+/// The lines of `text` and its tokens as code, estimated with
+/// [`CAP_ESTIMATOR`]: the passes over a whole text [`FileFacts`] needs,
+/// which a [`TextCache`] keeps.
+fn measure(text: &str) -> TextSize {
+    TextSize {
+        lines: line_count(text) as u64,
+        estimate: CAP_ESTIMATOR.estimate(text, ContentType::Code),
     }
 }
 
@@ -213,8 +225,9 @@ fn plan<'c>(
             Some((index, (file.label.as_str(), text)))
         })
         .unzip();
-    let facts = parallel_map(&texts, |&(_, text)| FileFacts::of(text));
-    let names = cache.names(&texts);
+    let (sizes, names): (Vec<TextSize>, Vec<_>) = cache.texts(&texts, &measure).into_iter().unzip();
+    let sized: Vec<(&str, TextSize)> = texts.iter().map(|&(_, t)| t).zip(sizes).collect();
+    let facts = parallel_map(&sized, |&(text, size)| FileFacts::of(text, size));
     let mut outlines = outline::for_ranking(&texts, cache);
     let ranking = rank(&texts, &names, cache.hasher(), &outlines, query, history);
     drop(names);
@@ -492,7 +505,10 @@ mod tests {
             .iter()
             .map(|_| Some(Form::Skeleton("fn f();".to_owned())))
             .collect();
-        let facts: Vec<FileFacts> = texts.iter().map(|(_, text)| FileFacts::of(text)).collect();
+        let facts: Vec<FileFacts> = texts
+            .iter()
+            .map(|(_, text)| FileFacts::of(text, measure(text)))
+            .collect();
         let whole = whole_files(&facts, &ranked, &matches, &forms, each * 10);
         assert!(whole.iter().all(|&w| w), "{whole:?}");
         // A limit of five large files: 85% holds four. The fifth is among

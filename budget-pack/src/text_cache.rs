@@ -1,6 +1,7 @@
-//! [`TextCache`]: what `pack` learns of each source file's text (the
-//! names it defines and uses, [`FileNames`]; its syntax tree's outline,
-//! [`Parsed`]), kept between runs by content.
+//! [`TextCache`]: what `pack` learns of each file's text (its size,
+//! [`TextSize`]; for source code the names it defines and uses,
+//! [`FileNames`], and its syntax tree's outline, [`Parsed`]), kept between
+//! runs by content.
 //!
 //! The reference graph needs every source file's identifiers and the
 //! outlines a tree-sitter parse of the best files, the costliest scans of
@@ -24,7 +25,7 @@ use crate::rank::names::{FileNames, NameHasher};
 use crate::rank::role::is_code;
 
 /// What a cache file starts with (the format's version is its last byte).
-const MAGIC: &[u8; 8] = b"BGTTXT\x00\x01";
+const MAGIC: &[u8; 8] = b"BGTTXT\x00\x02";
 /// The largest cache file read or written, in bytes.
 const MAX_FILE_BYTES: u64 = 256 << 20;
 /// The longest identity a file holds, in bytes.
@@ -33,9 +34,19 @@ const MAX_IDENTITY_BYTES: usize = 4096;
 /// A text's key: a hash of its bytes and its length in bytes.
 type Key = (u64, u64);
 
+/// A text's size as the packer measures it ([`TextCache::texts`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct TextSize {
+    /// Its lines.
+    pub lines: u64,
+    /// Its tokens, estimated.
+    pub estimate: u64,
+}
+
 /// What the cache holds of one text.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 struct Entry {
+    size: Option<TextSize>,
     names: Option<FileNames>,
     /// Its outline, with the grammar it was parsed with ([`outline::grammar`]).
     outline: Option<(u8, Parsed)>,
@@ -103,31 +114,49 @@ impl TextCache {
         NameHasher::new(self.seed)
     }
 
-    /// The names of each of `files` (`(path, text)`) that is source code,
-    /// from the cache where it holds the text, else found on every core.
-    pub fn names(&self, files: &[(&str, &str)]) -> Vec<Option<FileNames>> {
+    /// For each of `files` (`(path, text)`): its size by `measure` and, if
+    /// it is source code, its names; from the cache where it holds the
+    /// text, else found, on every core.
+    pub fn texts(
+        &self,
+        files: &[(&str, &str)],
+        measure: &(dyn Fn(&str) -> TextSize + Sync),
+    ) -> Vec<(TextSize, Option<FileNames>)> {
         let hasher = self.hasher();
         parallel_map(files, |&(path, text)| {
-            if !is_code(path) {
-                return None;
-            }
+            let code = is_code(path);
             let Some(key) = self.key(text) else {
-                return FileNames::of(text, hasher);
+                return (
+                    measure(text),
+                    code.then(|| FileNames::of(text, hasher)).flatten(),
+                );
             };
-            let cached = self
-                .loaded
-                .get(&key)
-                .and_then(|entry| entry.names.as_ref())
-                .filter(|names| names.defined_in(text).is_some());
-            let names = match cached {
-                Some(names) => names.clone(),
+            let cached = self.loaded.get(&key);
+            let size = match cached.and_then(|entry| entry.size) {
+                Some(size) => size,
                 None => {
                     self.learned.store(true, Ordering::Relaxed);
-                    FileNames::of(text, hasher)?
+                    measure(text)
                 }
             };
-            self.used().entry(key).or_default().names = Some(names.clone());
-            Some(names)
+            let cached_names = cached
+                .and_then(|entry| entry.names.as_ref())
+                .filter(|names| names.defined_in(text).is_some());
+            let names = match (code, cached_names) {
+                (false, _) => None,
+                (true, Some(names)) => Some(names.clone()),
+                (true, None) => {
+                    self.learned.store(true, Ordering::Relaxed);
+                    FileNames::of(text, hasher)
+                }
+            };
+            let mut used = self.used();
+            let entry = used.entry(key).or_default();
+            entry.size = Some(size);
+            if names.is_some() {
+                entry.names.clone_from(&names);
+            }
+            (size, names)
         })
     }
 
@@ -180,6 +209,7 @@ impl TextCache {
             // What an earlier run learned of the same text stays (an
             // outline another query needed).
             let earlier = self.loaded.get(key);
+            let size = value.size.or(earlier.and_then(|e| e.size));
             let names = value
                 .names
                 .as_ref()
@@ -191,7 +221,7 @@ impl TextCache {
             entry.clear();
             put_u64(&mut entry, key.0);
             put_u64(&mut entry, key.1);
-            if !write_entry(&mut entry, names, outline) {
+            if !write_entry(&mut entry, size, names, outline) {
                 continue;
             }
             if (bytes.len() + entry.len()) as u64 > MAX_FILE_BYTES {
@@ -234,13 +264,22 @@ fn put_range(bytes: &mut Vec<u8>, range: &std::ops::Range<u32>) {
     put_u32(bytes, range.end);
 }
 
-/// Appends an entry of `names` and `outline`; `false` if a length does
-/// not fit the format.
+/// Appends an entry of `size`, `names` and `outline`; `false` if a
+/// length does not fit the format.
 fn write_entry(
     bytes: &mut Vec<u8>,
+    size: Option<TextSize>,
     names: Option<&FileNames>,
     outline: Option<&(u8, Parsed)>,
 ) -> bool {
+    match size {
+        None => bytes.push(0),
+        Some(size) => {
+            bytes.push(1);
+            put_u64(bytes, size.lines);
+            put_u64(bytes, size.estimate);
+        }
+    }
     match names {
         None => bytes.push(0),
         Some(names) => {
@@ -417,6 +456,14 @@ fn parse(bytes: &[u8], identity: &str) -> Option<(u64, HashMap<Key, Entry>)> {
     let mut keys = HashSet::new();
     while !reader.0.is_empty() {
         let key = (reader.u64()?, reader.u64()?);
+        let size = if reader.present()? {
+            Some(TextSize {
+                lines: reader.u64()?,
+                estimate: reader.u64()?,
+            })
+        } else {
+            None
+        };
         let names = if reader.present()? {
             Some(reader.names()?)
         } else {
@@ -430,7 +477,14 @@ fn parse(bytes: &[u8], identity: &str) -> Option<(u64, HashMap<Key, Entry>)> {
         if !keys.insert(key) {
             return None;
         }
-        loaded.insert(key, Entry { names, outline });
+        loaded.insert(
+            key,
+            Entry {
+                size,
+                names,
+                outline,
+            },
+        );
     }
     Some((seed, loaded))
 }
@@ -450,12 +504,25 @@ mod tests {
         ("README.md", "def not_code(): pass\n"),
     ];
 
+    /// One line per byte, and an estimate of one token per byte.
+    fn bytes(text: &str) -> TextSize {
+        TextSize {
+            lines: text.len() as u64,
+            estimate: text.len() as u64,
+        }
+    }
+
     /// A run over `files`: their names and outlines, then saved.
+    #[allow(clippy::type_complexity)]
     fn run<'t>(
         cache: &TextCache,
         files: &[(&str, &'t str)],
     ) -> (Vec<Option<FileNames>>, Vec<Option<Outline<'t>>>) {
-        let names = cache.names(files);
+        let names = cache
+            .texts(files, &bytes)
+            .into_iter()
+            .map(|(_, names)| names)
+            .collect();
         let outlines = files
             .iter()
             .map(|(path, text)| cache.outline(path, text))
@@ -473,7 +540,9 @@ mod tests {
         assert!(found.1[0].is_some() == cfg!(feature = "tree-sitter"));
 
         let cache = TextCache::open(dir.path(), "tides");
-        assert_eq!(cache.loaded.len(), 2);
+        assert_eq!(cache.loaded.len(), 3, "sizes of every file");
+        let unmeasured = |_: &str| -> TextSize { panic!("measured again") };
+        assert_eq!(cache.texts(FILES, &unmeasured)[1].0, bytes(FILES[1].1));
         assert_eq!(run(&cache, FILES), found);
         assert!(!cache.learned.load(Ordering::Relaxed), "all from the cache");
         // Found afresh with the cache's seed, the names hash alike.
