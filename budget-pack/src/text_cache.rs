@@ -3,12 +3,12 @@
 //! [`FileNames`], and its syntax tree's outline, [`Parsed`]), kept between
 //! runs by content.
 //!
-//! The reference graph needs every source file's identifiers and the
-//! outlines a tree-sitter parse of the best files, the costliest scans of
-//! a pack; a tree packed again mostly holds the same texts. The cache
-//! keeps, for each text of the last run over the same inputs, byte ranges,
-//! rows, and hashes of identifiers with their counts (never text), under a
-//! 64-bit hash of the text (keyed with the cache's own random seed) and its
+//! Measuring every text, finding every source file's identifiers and
+//! parsing the best ones with tree-sitter are the costliest passes of a
+//! pack, and a tree packed again mostly holds the same texts. The cache
+//! keeps, for each text of the last runs over the same inputs, counts,
+//! byte ranges, rows and hashes of identifiers (never text), under a 64-bit
+//! hash of the text (keyed with the cache's own random seed) and its
 //! length. The names' hasher is seeded the same, so a name the cache gives
 //! and one found in the text hash alike.
 
@@ -53,7 +53,7 @@ struct Entry {
 }
 
 /// What was learned of the texts of the last run over one set of inputs,
-/// and of this run's ([`names`](Self::names), [`outline`](Self::outline)),
+/// and of this run's ([`texts`](Self::texts), [`outline`](Self::outline)),
 /// saved with [`save`](Self::save).
 #[derive(Debug)]
 pub(crate) struct TextCache {
@@ -62,7 +62,7 @@ pub(crate) struct TextCache {
     /// What it serves: one set of inputs packed by one version of the
     /// program.
     identity: String,
-    /// Seeds the names' hasher and (changed) the texts' keys.
+    /// Seeds the names' hasher and (inverted) the texts' keys.
     seed: u64,
     loaded: HashMap<Key, Entry>,
     /// This run's entries so far.
