@@ -347,6 +347,14 @@ impl Counter {
         let identity = format!("{} budget {}", exact.name(), env!("CARGO_PKG_VERSION"));
         Some(CountCache::open(dir, &identity))
     }
+
+    /// This counter's tokenizer answering from `cache` (from
+    /// [`count_cache`](Self::count_cache)), if there is one.
+    pub fn cached<'a>(&'a self, cache: Option<&'a CountCache>) -> Option<CachedCounter<'a>> {
+        cache
+            .zip(self.exact())
+            .map(|(cache, exact)| cache.counter(exact))
+    }
 }
 
 /// The largest `--models` file read.

@@ -31,10 +31,7 @@ pub fn run(args: &PackArgs, sandbox: Option<&Sandbox>) -> Result<(), CliError> {
     let label = counter.label();
     let cache_dir = crate::cache::dir(args.input.no_cache);
     let cache = counter.count_cache(cache_dir.as_deref());
-    let cached = cache
-        .as_ref()
-        .zip(counter.exact())
-        .map(|(c, exact)| c.counter(exact));
+    let cached = counter.cached(cache.as_ref());
     let packed = budget_pack::pack(
         &PackOptions {
             cache: cache_dir,
