@@ -31,6 +31,11 @@ const MAX_FILE_BYTES: u64 = 256 << 20;
 /// The longest identity a file holds, in bytes.
 const MAX_IDENTITY_BYTES: usize = 4096;
 
+/// The most cache files (one per set of inputs) a folder keeps: past
+/// them, the least recently written are deleted, so that packing many
+/// folders (fresh clones, temporary trees) does not fill the disk.
+const MAX_FILES: usize = 16;
+
 /// A text's key: a hash of its bytes and its length in bytes.
 type Key = (u64, u64);
 
@@ -230,8 +235,11 @@ impl TextCache {
             bytes.extend_from_slice(&entry);
         }
         drop(used);
-        create_private_dir(path.parent().unwrap_or(Path::new(".")))?;
-        write_private(path, &bytes)
+        let dir = path.parent().unwrap_or(Path::new("."));
+        create_private_dir(dir)?;
+        write_private(path, &bytes)?;
+        prune(dir);
+        Ok(())
     }
 
     /// The key of `text`, if the cache is kept.
@@ -243,6 +251,34 @@ impl TextCache {
 
     fn used(&self) -> std::sync::MutexGuard<'_, HashMap<Key, Entry>> {
         self.used.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+/// Deletes the cache files of `dir` past the [`MAX_FILES`] most recently
+/// written (regular files named as [`TextCache::open`] names them; a file
+/// that cannot be read or deleted is left).
+fn prune(dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut files: Vec<(std::time::SystemTime, PathBuf)> = entries
+        .flatten()
+        .filter(|entry| {
+            let name = entry.file_name();
+            let name = name.to_string_lossy();
+            name.starts_with("texts-") && name.ends_with(".bin")
+        })
+        .filter_map(|entry| {
+            let metadata = entry.metadata().ok().filter(std::fs::Metadata::is_file)?;
+            Some((metadata.modified().ok()?, entry.path()))
+        })
+        .collect();
+    if files.len() <= MAX_FILES {
+        return;
+    }
+    files.sort_by_key(|(written, _)| std::cmp::Reverse(*written));
+    for (_, path) in files.into_iter().skip(MAX_FILES) {
+        let _unremoved = std::fs::remove_file(path);
     }
 }
 
@@ -584,6 +620,47 @@ mod tests {
                 "cut at {cut}"
             );
         }
+    }
+
+    #[test]
+    fn a_folder_keeps_the_most_recently_written_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let old = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+        for i in 0..MAX_FILES + 4 {
+            let path = dir.path().join(format!("texts-old{i:02}.bin"));
+            let file = std::fs::File::create(&path).unwrap();
+            file.set_modified(old + std::time::Duration::from_secs(i as u64))
+                .unwrap();
+        }
+        std::fs::write(dir.path().join("counts-x.bin"), b"kept").unwrap();
+        let cache = TextCache::open(dir.path(), "tides");
+        run(&cache, FILES);
+        let mut kept: Vec<String> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name().into_string().unwrap())
+            .collect();
+        kept.sort();
+        assert_eq!(kept.len(), MAX_FILES + 1, "{kept:?}");
+        assert!(
+            kept.contains(&"counts-x.bin".to_owned()),
+            "other files stay"
+        );
+        let newest = cache
+            .path
+            .unwrap()
+            .file_name()
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .to_owned();
+        assert!(kept.contains(&newest));
+        // The five oldest went: 00 to 04.
+        assert!(
+            !kept
+                .iter()
+                .any(|name| name.starts_with("texts-old0") && name < &"texts-old05".to_owned())
+        );
+        assert!(kept.contains(&"texts-old05.bin".to_owned()));
     }
 
     proptest! {
