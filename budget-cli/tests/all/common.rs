@@ -41,13 +41,19 @@ pub fn budget_in(dir: &Path, args: &[&str]) -> Run {
     )
 }
 
+/// The caches' folder of this test run: a temporary one, so that tests
+/// write nothing into the user's cache or the source tree.
+pub fn cache_dir() -> &'static Path {
+    static DIR: LazyLock<TempDir> = LazyLock::new(|| tempfile::tempdir().expect("temp dir"));
+    DIR.path()
+}
+
 /// Runs `budget ARGS` in `dir` with the environment variables `env` set,
-/// and a count cache of its own in `dir` (hidden, so never packed) unless
-/// `env` names one.
+/// and the test run's caches ([`cache_dir`]) unless `env` names others.
 pub fn budget_with_env(dir: &Path, args: &[&str], env: &[(&str, &std::ffi::OsStr)]) -> Run {
     let output: Output = Command::new(env!("CARGO_BIN_EXE_budget"))
         .args(args)
-        .env("BUDGET_CACHE_DIR", dir.join(".count-cache"))
+        .env("BUDGET_CACHE_DIR", cache_dir())
         .envs(env.iter().copied())
         .current_dir(dir)
         .output()

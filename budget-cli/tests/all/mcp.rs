@@ -29,7 +29,7 @@ impl Session {
             .current_dir(dir)
             .env("HF_HUB_CACHE", dir.join(".no-hf-cache"))
             .env("XDG_CONFIG_HOME", dir.join(".no-user-config"))
-            .env("BUDGET_CACHE_DIR", dir.join(".count-cache"))
+            .env("BUDGET_CACHE_DIR", crate::common::cache_dir())
             .env_remove("BUDGET_MCP_MAX_RESULT_TOKENS")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
