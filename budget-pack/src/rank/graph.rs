@@ -22,39 +22,12 @@
 use rustc_hash::FxHashMap as HashMap;
 
 use crate::parallel::parallel_map;
-use crate::rank::identifiers::identifiers;
+#[cfg(test)]
+use crate::rank::keywords::keyword_definitions;
 use crate::rank::names::{FileNames, NameHasher};
 #[cfg(test)]
 use crate::rank::role::is_code;
 use crate::rank::role::uses_only;
-
-/// Whether `word` is a keyword after which the next word on the line is a
-/// defined name, in the languages packed most (Python, Rust,
-/// JavaScript/TypeScript, Go, Java/Kotlin/C#, C/C++, Ruby, shell).
-fn is_definition_keyword(word: &str) -> bool {
-    // A `match` compiles to a switch on the length before any comparison:
-    // this runs on every word of every source file.
-    matches!(
-        word,
-        "class"
-            | "def"
-            | "enum"
-            | "fn"
-            | "fun"
-            | "func"
-            | "function"
-            | "interface"
-            | "macro_rules!"
-            | "mod"
-            | "module"
-            | "record"
-            | "struct"
-            | "trait"
-            | "type"
-            | "typedef"
-            | "union"
-    )
-}
 
 /// File stems that name their folder rather than themselves.
 const FOLDER_STEMS: &[&str] = &["__init__", "__main__", "index", "lib", "main", "mod"];
@@ -76,75 +49,9 @@ pub fn definitions<'t>(path: &'t str, text: &'t str) -> Vec<&'t str> {
     names
 }
 
-/// The names after a definition keyword in source code `text`, in order
-/// (repeats kept).
-pub fn keyword_definitions(text: &str) -> Vec<&str> {
-    let mut names = Vec::new();
-    let mut words = Words { text, at: 0 };
-    while let Some((_, word)) = words.next() {
-        if !is_definition_keyword(word) {
-            continue;
-        }
-        // The name is the next word on the same line.
-        let after_keyword = words.at;
-        let Some((start, mut next)) = words.next() else {
-            break;
-        };
-        if text[after_keyword..start].contains('\n') {
-            words.at = start;
-            continue;
-        }
-        // Go methods: `func (r *Reader) Read(`: the name follows the receiver.
-        if word == "func" && next.starts_with('(') {
-            let line_start = text[..start].rfind('\n').map_or(0, |s| s + 1);
-            let line_end = text[start..].find('\n').map_or(text.len(), |e| start + e);
-            let Some((_, after)) = text[line_start..line_end].split_once(')') else {
-                continue;
-            };
-            next = after.trim_start();
-        }
-        if let Some(name) = identifiers(next)
-            .next()
-            .filter(|name| next.starts_with(name))
-        {
-            names.push(name);
-        }
-    }
-    names
-}
-
-/// The words of a text (runs of anything but ASCII whitespace), each with
-/// its offset in bytes: a byte scan, several times faster than splitting
-/// lines and then words.
-struct Words<'t> {
-    text: &'t str,
-    /// Where the scan is, in bytes.
-    at: usize,
-}
-
-impl<'t> Iterator for Words<'t> {
-    type Item = (usize, &'t str);
-
-    fn next(&mut self) -> Option<Self::Item> {
-        let bytes = self.text.as_bytes();
-        while self.at < bytes.len() && bytes[self.at].is_ascii_whitespace() {
-            self.at += 1;
-        }
-        if self.at == bytes.len() {
-            return None;
-        }
-        let start = self.at;
-        while self.at < bytes.len() && !bytes[self.at].is_ascii_whitespace() {
-            self.at += 1;
-        }
-        // ASCII bytes and the text's ends are char boundaries.
-        Some((start, &self.text[start..self.at]))
-    }
-}
-
 /// The names the file at `path` defines when its syntax tree
 /// ([`outline`](crate::outline)) or its definition keywords
-/// ([`keyword_definitions`]) gave `parsed`: its module name first, then
+/// ([`KeywordDefinitions`](crate::rank::keywords::KeywordDefinitions)) gave `parsed`: its module name first, then
 /// those names, in order.
 pub fn with_module_name<'t>(path: &'t str, parsed: &[&'t str]) -> Vec<&'t str> {
     module_name(path)

@@ -25,6 +25,7 @@
 pub mod bm25;
 pub mod graph;
 pub mod identifiers;
+pub mod keywords;
 pub mod names;
 pub mod role;
 pub mod terms;

@@ -1,14 +1,14 @@
 //! [`FileNames`]: what a source file's text defines and uses, by name, for
 //! the [reference graph](super::graph): found once per text and kept
-//! between runs by the [name cache](crate::name_cache).
+//! between runs by the text cache.
 
 use std::hash::BuildHasher;
 use std::ops::Range;
 
 use rustc_hash::FxHashMap as HashMap;
 
-use super::graph::keyword_definitions;
 use super::identifiers::identifiers;
+use super::keywords::KeywordDefinitions;
 
 /// Hashes names for the reference graph, with a seed: the graph looks
 /// names up by hash, so that a file's uses can be kept as hashes (never
@@ -37,7 +37,7 @@ impl NameHasher {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct FileNames {
     /// The byte ranges of the names after definition keywords, in order
-    /// ([`keyword_definitions`]).
+    /// ([`KeywordDefinitions`]).
     pub defined: Vec<Range<u32>>,
     /// Each distinct identifier of two bytes or more, as its hash, with
     /// how many times it occurs; sorted by hash.
@@ -49,8 +49,21 @@ impl FileNames {
     /// a text of 4 GiB or more (offsets are 32-bit).
     pub fn of(text: &str, hasher: NameHasher) -> Option<Self> {
         u32::try_from(text.len()).ok()?;
+        // One scan for both: the identifiers are the text's costliest pass.
+        let mut definitions = KeywordDefinitions::new(text);
+        // Counted by hash, the form the graph reads them in: no string
+        // comparisons.
+        let mut counts: HashMap<u64, u32> = HashMap::default();
+        for identifier in identifiers(text) {
+            definitions.see(identifier);
+            // A name is at least two bytes long (see the graph).
+            if identifier.len() >= 2 {
+                *counts.entry(hasher.hash(identifier)).or_default() += 1;
+            }
+        }
         let start = text.as_ptr() as usize;
-        let defined = keyword_definitions(text)
+        let defined = definitions
+            .names
             .into_iter()
             .map(|name| {
                 // Slices of `text`: offsets below its length, which fits.
@@ -58,15 +71,7 @@ impl FileNames {
                 from..from + name.len() as u32
             })
             .collect();
-        let mut counts: HashMap<&str, u32> = HashMap::default();
-        // A name is at least two bytes long (see the graph).
-        for identifier in identifiers(text).filter(|word| word.len() >= 2) {
-            *counts.entry(identifier).or_default() += 1;
-        }
-        let mut used: Vec<(u64, u32)> = counts
-            .into_iter()
-            .map(|(identifier, count)| (hasher.hash(identifier), count))
-            .collect();
+        let mut used: Vec<(u64, u32)> = counts.into_iter().collect();
         used.sort_unstable();
         Some(Self { defined, used })
     }

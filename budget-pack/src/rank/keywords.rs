@@ -1,0 +1,189 @@
+//! [`KeywordDefinitions`]: the names that follow a definition keyword
+//! (`def`, `class`, `fn`, `struct`, `func`, …) in source text, found
+//! among its [`identifiers`] so that one scan of a text gives both its
+//! uses and its definitions.
+
+#[cfg(test)]
+use super::identifiers::identifiers;
+
+/// Whether `word` is a keyword after which the next word on the line is a
+/// defined name, in the languages packed most (Python, Rust,
+/// JavaScript/TypeScript, Go, Java/Kotlin/C#, C/C++, Ruby, shell).
+fn is_definition_keyword(word: &str) -> bool {
+    // A `match` compiles to a switch on the length before any comparison:
+    // this runs on every identifier of every source file.
+    matches!(
+        word,
+        "class"
+            | "def"
+            | "enum"
+            | "fn"
+            | "fun"
+            | "func"
+            | "function"
+            | "interface"
+            | "macro_rules!"
+            | "mod"
+            | "module"
+            | "record"
+            | "struct"
+            | "trait"
+            | "type"
+            | "typedef"
+            | "union"
+    )
+}
+
+/// The names after a definition keyword in source code `text`, in order
+/// (repeats kept): where a keyword is a whole word (between ASCII
+/// whitespace), the leading identifier of the next word on its line, if
+/// that word starts with one. For Go's `func (r *Reader) Read(`, the name
+/// after the receiver. The scan that finds them is [`KeywordDefinitions`].
+#[cfg(test)]
+pub fn keyword_definitions(text: &str) -> Vec<&str> {
+    let mut scan = KeywordDefinitions::new(text);
+    for identifier in identifiers(text) {
+        scan.see(identifier);
+    }
+    scan.names
+}
+
+/// The scan for the names after definition keywords (see
+/// [`keyword_definitions`]), fed one identifier of its text at a time, in
+/// order (slices of the text), so that the scan that counts a text's
+/// identifiers finds them too.
+#[derive(Debug)]
+pub struct KeywordDefinitions<'t> {
+    text: &'t str,
+    /// Identifiers before this offset belong to a word already taken as a
+    /// name.
+    skip_until: usize,
+    /// The names found so far.
+    pub names: Vec<&'t str>,
+}
+
+impl<'t> KeywordDefinitions<'t> {
+    /// A scan of `text`.
+    pub fn new(text: &'t str) -> Self {
+        Self {
+            text,
+            skip_until: 0,
+            names: Vec::new(),
+        }
+    }
+
+    /// Takes the next identifier of the text, a slice of it.
+    pub fn see(&mut self, identifier: &'t str) {
+        let bytes = self.text.as_bytes();
+        let start = identifier.as_ptr() as usize - self.text.as_ptr() as usize;
+        if start < self.skip_until || !matches!(identifier.len(), 2..=11) {
+            return;
+        }
+        let mut end = start + identifier.len();
+        if identifier == "macro_rules" && bytes.get(end) == Some(&b'!') {
+            end += 1;
+        }
+        let whole_word = (start == 0 || bytes[start - 1].is_ascii_whitespace())
+            && bytes.get(end).is_none_or(u8::is_ascii_whitespace);
+        if !whole_word || !is_definition_keyword(&self.text[start..end]) {
+            return;
+        }
+        // The name is the next word on the same line.
+        let next_start = end
+            + bytes[end..]
+                .iter()
+                .take_while(|b| b.is_ascii_whitespace())
+                .count();
+        if next_start == bytes.len() {
+            self.skip_until = usize::MAX;
+            return;
+        }
+        if bytes[end..next_start].contains(&b'\n') {
+            return;
+        }
+        let next_end = next_start
+            + bytes[next_start..]
+                .iter()
+                .take_while(|b| !b.is_ascii_whitespace())
+                .count();
+        self.skip_until = next_end;
+        // ASCII whitespace and the text's ends are char boundaries.
+        let mut next = &self.text[next_start..next_end];
+        if identifier == "func" && next.starts_with('(') {
+            let line_start = self.text[..next_start].rfind('\n').map_or(0, |s| s + 1);
+            let line_end = self.text[next_start..]
+                .find('\n')
+                .map_or(self.text.len(), |e| next_start + e);
+            let Some((_, after)) = self.text[line_start..line_end].split_once(')') else {
+                return;
+            };
+            next = after.trim_start();
+        }
+        if let Some(name) = identifiers(next)
+            .next()
+            .filter(|name| next.starts_with(name))
+        {
+            self.names.push(name);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The rule stated line by line: each keyword that is a whole word
+    /// takes the next word of its line, if any, as its name's word.
+    fn by_lines(text: &str) -> Vec<&str> {
+        let mut names = Vec::new();
+        for line in text.split('\n') {
+            let words: Vec<&str> = line.split_ascii_whitespace().collect();
+            let mut i = 0;
+            while i < words.len() {
+                if !is_definition_keyword(words[i]) || i + 1 == words.len() {
+                    i += 1;
+                    continue;
+                }
+                let mut next = words[i + 1];
+                i += 2;
+                if words[i - 2] == "func" && next.starts_with('(') {
+                    let Some((_, after)) = line.split_once(')') else {
+                        continue;
+                    };
+                    next = after.trim_start();
+                }
+                let name = next
+                    .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || !c.is_ascii()))
+                    .find(|run| run.chars().any(char::is_alphanumeric));
+                if let Some(name) = name.filter(|name| next.starts_with(name)) {
+                    names.push(name);
+                }
+            }
+        }
+        names
+    }
+
+    #[test]
+    fn names_follow_keywords_on_their_line() {
+        let text = "class Foo(Base):\n    def bar(self): pass\nfn baz<T>() {}\n\
+                    macro_rules! m { }\nfunc (r *Reader) Read(p []byte)\n\
+                    typedef struct Pair pair;\nx.def y\ndef\nz\nstruct *p";
+        assert_eq!(
+            keyword_definitions(text),
+            ["Foo", "bar", "baz", "m", "Read", "struct"]
+        );
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn keyword_definitions_follow_the_rule_line_by_line(
+            parts in proptest::collection::vec(
+                "def|class|func|fn|struct|macro_rules!|typedef|x_1|é|\\(|\\)|\\*|\\.|:| |\t|\n|\r",
+                0..40,
+            )
+        ) {
+            let text = parts.concat();
+            proptest::prop_assert_eq!(keyword_definitions(&text), by_lines(&text));
+        }
+    }
+}
