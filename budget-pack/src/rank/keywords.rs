@@ -3,7 +3,6 @@
 //! among its [`identifiers`] so that one scan of a text gives both its
 //! uses and its definitions.
 
-#[cfg(test)]
 use super::identifiers::identifiers;
 
 /// Whether `word` is a keyword after which the next word on the line is a
