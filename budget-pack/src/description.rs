@@ -10,8 +10,9 @@ const HEAD_LINES: usize = 200;
 /// Characters a description keeps.
 const MAX_CHARS: usize = 80;
 
-/// The description of a file's `text`, at most [`MAX_CHARS`] characters.
-pub fn description(text: &str) -> Option<String> {
+/// The description of a file's `text`, at most [`MAX_CHARS`] characters:
+/// a slice of the text.
+pub fn description(text: &str) -> Option<&str> {
     // The documentation is at the top: the first lines are enough.
     let lines: Vec<&str> = text.lines().take(HEAD_LINES).map(str::trim).collect();
     let start = header_end(&lines);
@@ -162,8 +163,11 @@ fn says_something(line: &str) -> bool {
 }
 
 /// `line` cut to [`MAX_CHARS`] characters.
-fn cut(line: &str) -> String {
-    strip_comment(line).chars().take(MAX_CHARS).collect()
+fn cut(line: &str) -> &str {
+    let text = strip_comment(line);
+    text.char_indices()
+        .nth(MAX_CHARS)
+        .map_or(text, |(end, _)| &text[..end])
 }
 
 #[cfg(test)]

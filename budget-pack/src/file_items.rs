@@ -19,7 +19,7 @@ use crate::rank::bm25::Query;
 use crate::rank::rank;
 use crate::refit::{Sizes, Turn, refits};
 use crate::scan::Scan;
-use crate::text_cache::{TextCache, TextSize};
+use crate::text_cache::{TextCache, TextFacts};
 
 /// Estimates a file's size for the cap on one file's share of RAW (a best
 /// guess is enough to tell a quarter of RAW).
@@ -106,8 +106,7 @@ fn starts_as_outline(
 }
 
 /// What the packer needs of a file's text beyond the text, found once for
-/// every file on every core ([`measure`], and the description from its
-/// first lines).
+/// every file on every core ([`measure`]).
 struct FileFacts {
     /// Its length in bytes.
     bytes: usize,
@@ -120,24 +119,35 @@ struct FileFacts {
 }
 
 impl FileFacts {
-    /// The facts of `text`, whose lines and estimate are `size`.
-    fn of(text: &str, size: TextSize) -> Self {
+    /// The facts of `text`, which [`measure`] (or the cache) found to be
+    /// `facts`.
+    fn of(text: &str, facts: TextFacts) -> Self {
         Self {
             bytes: text.len(),
-            lines: usize::try_from(size.lines).unwrap_or(usize::MAX),
-            estimate: size.estimate,
-            description: description(text),
+            lines: usize::try_from(facts.lines).unwrap_or(usize::MAX),
+            estimate: facts.estimate,
+            // A cache entry's range is checked against the text.
+            description: facts
+                .description
+                .and_then(|(start, end)| text.get(start as usize..end as usize))
+                .map(str::to_owned),
         }
     }
 }
 
-/// The lines of `text` and its tokens as code, estimated with
-/// [`CAP_ESTIMATOR`]: the passes over a whole text [`FileFacts`] needs,
-/// which a [`TextCache`] keeps.
-fn measure(text: &str) -> TextSize {
-    TextSize {
+/// The lines of `text`, its tokens as code, estimated with
+/// [`CAP_ESTIMATOR`], and where its [`description`] is: the passes over a
+/// whole text [`FileFacts`] needs, which a [`TextCache`] keeps.
+fn measure(text: &str) -> TextFacts {
+    let start = text.as_ptr() as usize;
+    TextFacts {
         lines: line_count(text) as u64,
         estimate: CAP_ESTIMATOR.estimate(text, ContentType::Code),
+        // A slice of `text`; offsets past 4 GiB give no description.
+        description: description(text).and_then(|found| {
+            let from = u32::try_from(found.as_ptr() as usize - start).ok()?;
+            Some((from, from.checked_add(u32::try_from(found.len()).ok()?)?))
+        }),
     }
 }
 
@@ -225,9 +235,12 @@ fn plan<'c>(
             Some((index, (file.label.as_str(), text)))
         })
         .unzip();
-    let (sizes, names): (Vec<TextSize>, Vec<_>) = cache.texts(&texts, &measure).into_iter().unzip();
-    let sized: Vec<(&str, TextSize)> = texts.iter().map(|&(_, t)| t).zip(sizes).collect();
-    let facts = parallel_map(&sized, |&(text, size)| FileFacts::of(text, size));
+    let (measured, names): (Vec<TextFacts>, Vec<_>) = cache.texts(&texts, &measure).into_iter().unzip();
+    let facts: Vec<FileFacts> = texts
+        .iter()
+        .zip(measured)
+        .map(|(&(_, text), measured)| FileFacts::of(text, measured))
+        .collect();
     let mut outlines = outline::for_ranking(&texts, cache);
     let ranking = rank(&texts, &names, cache.hasher(), &outlines, query, history);
     drop(names);

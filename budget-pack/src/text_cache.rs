@@ -1,5 +1,5 @@
-//! [`TextCache`]: what `pack` learns of each file's text (its size,
-//! [`TextSize`]; for source code the names it defines and uses,
+//! [`TextCache`]: what `pack` learns of each file's text (its size and
+//! description, [`TextFacts`]; for source code the names it defines and uses,
 //! [`FileNames`], and its syntax tree's outline, [`Parsed`]), kept between
 //! runs by content.
 //!
@@ -25,7 +25,7 @@ use crate::rank::names::{FileNames, NameHasher};
 use crate::rank::role::is_code;
 
 /// What a cache file starts with (the format's version is its last byte).
-const MAGIC: &[u8; 8] = b"BGTTXT\x00\x02";
+const MAGIC: &[u8; 8] = b"BGTTXT\x00\x03";
 /// The largest cache file read or written, in bytes.
 const MAX_FILE_BYTES: u64 = 256 << 20;
 /// The longest identity a file holds, in bytes.
@@ -39,19 +39,23 @@ const MAX_FILES: usize = 16;
 /// A text's key: a hash of its bytes and its length in bytes.
 type Key = (u64, u64);
 
-/// A text's size as the packer measures it ([`TextCache::texts`]).
+/// What the packer learns of a text by reading it once
+/// ([`TextCache::texts`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct TextSize {
+pub(crate) struct TextFacts {
     /// Its lines.
     pub lines: u64,
     /// Its tokens, estimated.
     pub estimate: u64,
+    /// Where its one-line description is, as byte offsets (start, end)
+    /// into it.
+    pub description: Option<(u32, u32)>,
 }
 
 /// What the cache holds of one text.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 struct Entry {
-    size: Option<TextSize>,
+    size: Option<TextFacts>,
     names: Option<FileNames>,
     /// Its outline, with the grammar it was parsed with ([`outline::grammar`]).
     outline: Option<(u8, Parsed)>,
@@ -125,8 +129,8 @@ impl TextCache {
     pub fn texts(
         &self,
         files: &[(&str, &str)],
-        measure: &(dyn Fn(&str) -> TextSize + Sync),
-    ) -> Vec<(TextSize, Option<FileNames>)> {
+        measure: &(dyn Fn(&str) -> TextFacts + Sync),
+    ) -> Vec<(TextFacts, Option<FileNames>)> {
         let hasher = self.hasher();
         parallel_map(files, |&(path, text)| {
             let code = is_code(path);
@@ -304,7 +308,7 @@ fn put_range(bytes: &mut Vec<u8>, range: &std::ops::Range<u32>) {
 /// length does not fit the format.
 fn write_entry(
     bytes: &mut Vec<u8>,
-    size: Option<TextSize>,
+    size: Option<TextFacts>,
     names: Option<&FileNames>,
     outline: Option<&(u8, Parsed)>,
 ) -> bool {
@@ -314,6 +318,13 @@ fn write_entry(
             bytes.push(1);
             put_u64(bytes, size.lines);
             put_u64(bytes, size.estimate);
+            match size.description {
+                None => bytes.push(0),
+                Some((start, end)) => {
+                    bytes.push(1);
+                    put_range(bytes, &(start..end));
+                }
+            }
         }
     }
     match names {
@@ -493,9 +504,15 @@ fn parse(bytes: &[u8], identity: &str) -> Option<(u64, HashMap<Key, Entry>)> {
     while !reader.0.is_empty() {
         let key = (reader.u64()?, reader.u64()?);
         let size = if reader.present()? {
-            Some(TextSize {
+            Some(TextFacts {
                 lines: reader.u64()?,
                 estimate: reader.u64()?,
+                description: if reader.present()? {
+                    let range = reader.range()?;
+                    Some((range.start, range.end))
+                } else {
+                    None
+                },
             })
         } else {
             None
@@ -541,10 +558,11 @@ mod tests {
     ];
 
     /// One line per byte, and an estimate of one token per byte.
-    fn bytes(text: &str) -> TextSize {
-        TextSize {
+    fn bytes(text: &str) -> TextFacts {
+        TextFacts {
             lines: text.len() as u64,
             estimate: text.len() as u64,
+            description: Some((0, 1)),
         }
     }
 
@@ -577,7 +595,7 @@ mod tests {
 
         let cache = TextCache::open(dir.path(), "tides");
         assert_eq!(cache.loaded.len(), 3, "sizes of every file");
-        let unmeasured = |_: &str| -> TextSize { panic!("measured again") };
+        let unmeasured = |_: &str| -> TextFacts { panic!("measured again") };
         assert_eq!(cache.texts(FILES, &unmeasured)[1].0, bytes(FILES[1].1));
         assert_eq!(run(&cache, FILES), found);
         assert!(!cache.learned.load(Ordering::Relaxed), "all from the cache");
