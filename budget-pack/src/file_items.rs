@@ -235,7 +235,8 @@ fn plan<'c>(
             Some((index, (file.label.as_str(), text)))
         })
         .unzip();
-    let (measured, names): (Vec<TextFacts>, Vec<_>) = cache.texts(&texts, &measure).into_iter().unzip();
+    let (measured, names): (Vec<TextFacts>, Vec<_>) =
+        cache.texts(&texts, &measure).into_iter().unzip();
     let facts: Vec<FileFacts> = texts
         .iter()
         .zip(measured)

@@ -74,16 +74,36 @@ fn module_name(path: &str) -> Option<&str> {
     .filter(|name| !name.is_empty())
 }
 
-/// The weight of an edge for `references` uses of `name`, defined by
-/// `definers` files.
-fn edge_weight(name: &str, references: u32, definers: usize) -> f64 {
-    let compound = name.contains('_') && !name.starts_with('_')
-        || name.chars().any(char::is_uppercase) && name.chars().any(char::is_lowercase);
+/// What the weight of a name's edges depends on beyond its uses: found
+/// once per defined name, not once per file that uses it.
+#[derive(Clone, Copy, Debug)]
+struct NameShape {
+    /// A compound name (`get_event_loop`, `PayloadAssembler`) of at least
+    /// eight characters.
+    long_compound: bool,
+    /// A private name (`_helper`).
+    private: bool,
+}
+
+impl NameShape {
+    fn of(name: &str) -> Self {
+        let compound = name.contains('_') && !name.starts_with('_')
+            || name.chars().any(char::is_uppercase) && name.chars().any(char::is_lowercase);
+        Self {
+            long_compound: compound && name.chars().count() >= 8,
+            private: name.starts_with('_'),
+        }
+    }
+}
+
+/// The weight of an edge for `references` uses of a name of `shape`,
+/// defined by `definers` files.
+fn edge_weight(shape: NameShape, references: u32, definers: usize) -> f64 {
     let mut weight = f64::from(references).sqrt();
-    if compound && name.chars().count() >= 8 {
+    if shape.long_compound {
         weight *= 10.0;
     }
-    if name.starts_with('_') {
+    if shape.private {
         weight *= 0.1;
     }
     if definers > 5 {
@@ -129,7 +149,7 @@ impl<'t> ReferenceGraph<'t> {
             let mut referenced = Vec::new();
             for (id, references) in uses {
                 let targets = names.definers(id);
-                let weight = edge_weight(names.name(id), references, targets.len());
+                let weight = edge_weight(names.shape(id), references, targets.len());
                 let mut others = targets
                     .iter()
                     .map(|&target| target as usize)
@@ -230,6 +250,8 @@ struct DefinedNames<'t> {
     ids: HashMap<u64, u32>,
     /// By id: the name.
     names: Vec<&'t str>,
+    /// By id: the name's shape.
+    shapes: Vec<NameShape>,
     /// By id: the files that define it.
     definers: Vec<Definers>,
 }
@@ -262,9 +284,11 @@ impl<'t> DefinedNames<'t> {
             }
         }
         ids.retain(|_, id| !definers[*id as usize].too_many);
+        let shapes = names.iter().map(|name| NameShape::of(name)).collect();
         Self {
             ids,
             names,
+            shapes,
             definers,
         }
     }
@@ -276,6 +300,10 @@ impl<'t> DefinedNames<'t> {
 
     fn name(&self, id: u32) -> &'t str {
         self.names[id as usize]
+    }
+
+    fn shape(&self, id: u32) -> NameShape {
+        self.shapes[id as usize]
     }
 
     /// The files that define the name `id`, in file order.

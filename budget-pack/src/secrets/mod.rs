@@ -223,7 +223,7 @@ fn formats(text: &str, wanted: &[bool]) -> Vec<Finding> {
     let compiled = &*rules::COMPILED;
     let mut findings = Vec::new();
     for (index, rule) in RULES.iter().enumerate().filter(|(i, _)| wanted[*i]) {
-        for captures in compiled.regexes[index].captures_iter(text) {
+        for captures in compiled.regex(index).captures_iter(text) {
             let Some(secret) = captures.name("s").or_else(|| captures.get(0)) else {
                 continue;
             };

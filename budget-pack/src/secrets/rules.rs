@@ -5,7 +5,7 @@
 //! providers' published formats as gitleaks records them; the patterns are
 //! this project's own.
 
-use std::sync::LazyLock;
+use std::sync::{LazyLock, OnceLock};
 
 use aho_corasick::AhoCorasick;
 use base64::Engine as _;
@@ -509,7 +509,10 @@ fn looks_random(value: &str, _whole: &str) -> bool {
 
 /// The rules compiled once, and the keyword search that picks which run.
 pub struct Compiled {
-    pub regexes: Vec<Regex>,
+    /// By rule: its pattern, compiled the first time a text holds one of
+    /// its keywords (a tree needs few of them, and compiling them all
+    /// would cost every run more than most scans).
+    regexes: Vec<OnceLock<Regex>>,
     keywords: AhoCorasick,
     /// The rule of each keyword, in the order of `keywords`' patterns;
     /// `None` for a secret name ([`SECRET_NAMES`]).
@@ -524,6 +527,14 @@ pub struct Candidates {
 }
 
 impl Compiled {
+    /// The regular expression of rule `rule` (an index into [`RULES`]).
+    pub fn regex(&self, rule: usize) -> &Regex {
+        self.regexes[rule].get_or_init(|| {
+            let rule = &RULES[rule];
+            Regex::new(rule.pattern).unwrap_or_else(|e| panic!("rule {}: {e}", rule.id))
+        })
+    }
+
     /// One pass of the keyword search over `text`.
     pub fn candidates(&self, text: &str) -> Candidates {
         let mut candidates = Candidates {
@@ -542,10 +553,7 @@ impl Compiled {
 
 /// [`RULES`], compiled.
 pub static COMPILED: LazyLock<Compiled> = LazyLock::new(|| {
-    let regexes = RULES
-        .iter()
-        .map(|r| Regex::new(r.pattern).unwrap_or_else(|e| panic!("rule {}: {e}", r.id)))
-        .collect();
+    let regexes = RULES.iter().map(|_| OnceLock::new()).collect();
     let mut words = Vec::new();
     let mut keyword_rule = Vec::new();
     for (index, rule) in RULES.iter().enumerate() {
