@@ -367,9 +367,6 @@ fn plan<'c>(
                 .filter(|form| tokens(form.text(), room_tokens / 9 * 10).is_some());
         (position, form)
     });
-    if let Err(error) = cache.save() {
-        tracing::debug!(%error, "text cache not saved");
-    }
     for (position, form) in refitted {
         let Some(new) = form else { continue };
         if forms[position]

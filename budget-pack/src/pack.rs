@@ -262,19 +262,13 @@ pub fn pack(
     } else {
         HashMap::new()
     };
+    let cache = text_cache(options);
     let Items {
         mut items,
         mut file_of_item,
         shown_in_full,
         counts: planned,
-    } = items(
-        &mut scan,
-        query.as_ref(),
-        &history,
-        budget,
-        exact,
-        &text_cache(options),
-    );
+    } = items(&mut scan, query.as_ref(), &history, budget, exact, &cache);
     // Git sections go first: the placer keeps them ahead of the files.
     let git_items = git.len();
     for section in git.into_iter().rev() {
@@ -310,7 +304,7 @@ pub fn pack(
         // The files the payload will most likely show, before it is made
         // (a payload made again costs as much as the first).
         let likely = best.iter().map(|&position| candidates[position]);
-        let mut secrets = secrets_among(likely, &file_of_item, &scan, &mut checked);
+        let mut secrets = secrets_among(likely, &file_of_item, &scan, &mut checked, &cache);
         if secrets.is_empty() {
             let assembled = assemble_counted(
                 selection,
@@ -327,7 +321,7 @@ pub fn pack(
                 .iter()
                 .filter(|assignment| assignment.tier.is_some())
                 .map(|assignment| candidates[assignment.position]);
-            secrets = secrets_among(shown, &file_of_item, &scan, &mut checked);
+            secrets = secrets_among(shown, &file_of_item, &scan, &mut checked, &cache);
             if secrets.is_empty() {
                 break assembled;
             }
@@ -343,6 +337,9 @@ pub fn pack(
             .filter(|(_, file)| !left_out(file))
             .unzip();
     };
+    if let Err(error) = cache.save() {
+        tracing::debug!(%error, "text cache not saved");
+    }
     let tokens = payload.rendered_tokens();
     let records = file_records(
         &scan,
@@ -383,9 +380,12 @@ fn text_cache(options: &PackOptions) -> TextCache {
             path.display().to_string()
         })
         .collect();
+    // The secret rules too: a text found free of secrets is searched
+    // again when they change.
     let identity = format!(
-        "texts budget-pack {} {}",
+        "texts budget-pack {} {:016x} {}",
         env!("CARGO_PKG_VERSION"),
+        secrets::rules_fingerprint(),
         inputs.join("\n")
     );
     TextCache::open(dir, &identity)
@@ -444,6 +444,7 @@ fn secrets_among<'a>(
     file_of_item: &[Option<usize>],
     scan: &Scan,
     checked: &mut [bool],
+    cache: &TextCache,
 ) -> Vec<(usize, String)> {
     let mut unchecked = Vec::new();
     for candidate in candidates {
@@ -455,7 +456,19 @@ fn secrets_among<'a>(
         }
     }
     parallel_map(&unchecked, |&(file, item)| {
-        let found = secrets::find_secret(&item.content(), &scan.files[file].label)?;
+        let (text, path) = (item.content(), &scan.files[file].label);
+        // A text an earlier run found free of secrets is not searched
+        // again, unless its path is a rule of its own.
+        let by_text_alone = !secrets::is_env_file(path);
+        if by_text_alone && cache.secret_free(&text) {
+            return None;
+        }
+        let Some(found) = secrets::find_secret(&text, path) else {
+            if by_text_alone {
+                cache.mark_secret_free(&text);
+            }
+            return None;
+        };
         Some((file, format!("line {}: {}", found.line, found.rule)))
     })
     .into_iter()

@@ -31,6 +31,10 @@ const MAX_FILE_BYTES: u64 = 256 << 20;
 /// The longest identity a file holds, in bytes.
 const MAX_IDENTITY_BYTES: usize = 4096;
 
+/// The byte that marks a text found free of secrets (`0` marks one not
+/// known to be): no flip of one or two bits of `0` makes it.
+const SECRET_FREE: u8 = 0xA5;
+
 /// The most cache files (one per set of inputs) a folder keeps: past
 /// them, the least recently written are deleted, so that packing many
 /// folders (fresh clones, temporary trees) does not fill the disk.
@@ -59,6 +63,8 @@ struct Entry {
     names: Option<FileNames>,
     /// Its outline, with the grammar it was parsed with ([`outline::grammar`]).
     outline: Option<(u8, Parsed)>,
+    /// A search of it for secrets found none ([`TextCache::mark_secret_free`]).
+    secret_free: bool,
 }
 
 /// What was learned of the texts of the last run over one set of inputs,
@@ -195,6 +201,25 @@ impl TextCache {
         Some(made)
     }
 
+    /// Whether a search of `text` for secrets found none, in an earlier
+    /// run ([`mark_secret_free`](Self::mark_secret_free)).
+    pub fn secret_free(&self, text: &str) -> bool {
+        self.key(text)
+            .and_then(|key| self.loaded.get(&key))
+            .is_some_and(|entry| entry.secret_free)
+    }
+
+    /// Records that a search of `text` for secrets
+    /// ([`find_secret`](crate::secrets::find_secret), whose rules are part
+    /// of the cache's identity) found none, under a path that does not
+    /// change the search ([`is_env_file`](crate::secrets::is_env_file)).
+    pub fn mark_secret_free(&self, text: &str) {
+        if let Some(key) = self.key(text) {
+            self.learned.store(true, Ordering::Relaxed);
+            self.used().entry(key).or_default().secret_free = true;
+        }
+    }
+
     /// Writes this run's entries as the cache, unless it is not kept or
     /// already held them all.
     ///
@@ -227,12 +252,14 @@ impl TextCache {
                 .outline
                 .as_ref()
                 .or(earlier.and_then(|e| e.outline.as_ref()));
+            let secret_free = value.secret_free || earlier.is_some_and(|e| e.secret_free);
             entry.clear();
             put_u64(&mut entry, key.0);
             put_u64(&mut entry, key.1);
             if !write_entry(&mut entry, size, names, outline) {
                 continue;
             }
+            entry.push(if secret_free { SECRET_FREE } else { 0 });
             if (bytes.len() + entry.len()) as u64 > MAX_FILE_BYTES {
                 break;
             }
@@ -527,6 +554,11 @@ fn parse(bytes: &[u8], identity: &str) -> Option<(u64, HashMap<Key, Entry>)> {
         } else {
             None
         };
+        let secret_free = match reader.u8()? {
+            0 => false,
+            SECRET_FREE => true,
+            _ => return None,
+        };
         if !keys.insert(key) {
             return None;
         }
@@ -536,6 +568,7 @@ fn parse(bytes: &[u8], identity: &str) -> Option<(u64, HashMap<Key, Entry>)> {
                 size,
                 names,
                 outline,
+                secret_free,
             },
         );
     }

@@ -56,6 +56,24 @@ const MIN_HEX_LEN: usize = 32;
 /// Shortest quoted password (names `password`, `passwd`, `pwd`).
 const MIN_PASSWORD_LEN: usize = 8;
 
+/// A hash of the rules [`find_secrets`] applies (their ids, keywords and
+/// patterns, and the secret names), which changes when they do.
+pub fn rules_fingerprint() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut hasher = foldhash::fast::FixedState::with_seed(0x5ec7).build_hasher();
+    for rule in RULES {
+        for part in [rule.id, rule.pattern].iter().chain(rule.keywords) {
+            hasher.write(part.as_bytes());
+            hasher.write_u8(0);
+        }
+    }
+    for name in SECRET_NAMES {
+        hasher.write(name.as_bytes());
+        hasher.write_u8(0);
+    }
+    hasher.finish()
+}
+
 /// The first secret in `text`, if any. Each credential rule first checks
 /// the whole text for its fixed part (a fast substring search), so an
 /// ordinary file costs a few passes; lines are examined one by one only for
@@ -152,8 +170,9 @@ pub fn redact(text: &str, path: &str) -> (String, Vec<Finding>) {
 
 /// Whether `path` names a dotenv file (`.env`, `.env.local`,
 /// `production.env`, `env.production`, direnv's `.envrc`), not a template
-/// of one (`.env.example`, `.sample`, `.template`, `.dist`).
-fn is_env_file(path: &str) -> bool {
+/// of one (`.env.example`, `.sample`, `.template`, `.dist`): the one rule
+/// of [`find_secrets`] that depends on the path, not on the text alone.
+pub fn is_env_file(path: &str) -> bool {
     let name = path.rsplit('/').next().unwrap_or(path).to_ascii_lowercase();
     let stages = [
         "production",

@@ -156,3 +156,40 @@ fn the_caches_give_the_same_pack_of_real_source() {
         );
     }
 }
+
+#[test]
+fn a_text_the_cache_found_free_of_secrets_is_searched_again_where_that_can_differ() {
+    let dir = tempfile::tempdir().unwrap();
+    let caches = tempfile::tempdir().unwrap();
+    let o200k = ExactCounter::new(Encoding::O200kBase).unwrap();
+    let counting = Counting::exact("o200k", &o200k);
+    let settings = "TIDE_HOURS=twelve_and_a_half_hours\n";
+    std::fs::write(dir.path().join("settings.txt"), settings).unwrap();
+    let mut options = options(dir.path());
+    options.cache = Some(caches.path().to_path_buf());
+    let status = |packed: &budget_pack::Packed, path: &str| {
+        let files = packed.report()["files"].as_array().unwrap().clone();
+        let file = files.iter().find(|f| f["path"] == path).unwrap().clone();
+        file["status"].as_str().unwrap().to_owned()
+    };
+    for _ in 0..2 {
+        let packed = pack(&options, &counting, &()).unwrap();
+        assert_eq!(status(&packed, "settings.txt"), "packed");
+    }
+    // The same text as a dotenv file: every value there is a secret.
+    std::fs::write(dir.path().join("production.env"), settings).unwrap();
+    let packed = pack(&options, &counting, &()).unwrap();
+    assert_eq!(status(&packed, "production.env"), "secret");
+    assert!(!packed.text().contains("twelve_and_a_half"));
+    // A text that changes is searched as it is now.
+    std::fs::remove_file(dir.path().join("production.env")).unwrap();
+    let token = format!("GITHUB_TOKEN = \"ghp_{}\"\n", "a1B2".repeat(9));
+    std::fs::write(
+        dir.path().join("settings.txt"),
+        format!("{settings}{token}"),
+    )
+    .unwrap();
+    let packed = pack(&options, &counting, &()).unwrap();
+    assert_eq!(status(&packed, "settings.txt"), "secret");
+    assert!(!packed.text().contains("ghp_"));
+}
