@@ -77,6 +77,15 @@ pub fn tree(files: &[(&str, &[u8])]) -> TempDir {
     dir
 }
 
+/// [`tree`] of owned paths and contents.
+pub fn owned_tree(files: &[(String, Vec<u8>)]) -> TempDir {
+    let borrowed: Vec<(&str, &[u8])> = files
+        .iter()
+        .map(|(path, contents)| (path.as_str(), contents.as_slice()))
+        .collect();
+    tree(&borrowed)
+}
+
 /// Exact o200k_base tokens of `text`, counted by tiktoken-rs directly (not
 /// through the code under test).
 pub fn o200k(text: &str) -> u64 {

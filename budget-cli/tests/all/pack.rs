@@ -4,7 +4,7 @@ use crate::common;
 
 #[cfg(feature = "exact")]
 use common::o200k;
-use common::{budget_in, project, tree};
+use common::{budget_in, owned_tree, project, tree};
 use serde_json::Value;
 
 fn packed_paths(report: &Value) -> Vec<String> {
@@ -189,11 +189,7 @@ fn rendered_payload_counted_exactly_stays_within_the_budget() {
         })
         .collect();
     files.push(("README.md".into(), b"# Many modules\n".to_vec()));
-    let borrowed: Vec<(&str, &[u8])> = files
-        .iter()
-        .map(|(p, b)| (p.as_str(), b.as_slice()))
-        .collect();
-    let dir = tree(&borrowed);
+    let dir = owned_tree(&files);
     for budget in [700_u64, 2_500, 25_000] {
         for format in ["markdown", "xml", "json"] {
             let b = budget.to_string();
@@ -353,11 +349,7 @@ fn exact_counter_counts_only_what_the_payload_needs() {
             (format!("src/m{i:02}.rs"), body.into_bytes())
         })
         .collect();
-    let borrowed: Vec<(&str, &[u8])> = files
-        .iter()
-        .map(|(p, b)| (p.as_str(), b.as_slice()))
-        .collect();
-    let dir = tree(&borrowed);
+    let dir = owned_tree(&files);
     let run = budget_in(dir.path(), &["pack", "--budget", "3000", "--report", "-"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let report = run.json();
@@ -533,11 +525,7 @@ fn a_second_pack_from_the_caches_is_the_same_and_no_cache_writes_none() {
             )
         })
         .collect();
-    let borrowed: Vec<(&str, &[u8])> = files
-        .iter()
-        .map(|(p, b)| (p.as_str(), b.as_slice()))
-        .collect();
-    let dir = tree(&borrowed);
+    let dir = owned_tree(&files);
     let caches = tempfile::tempdir().unwrap();
     let pack_with = |cache: &str, extra: &[&str]| {
         let cache = caches.path().join(cache);

@@ -5,7 +5,7 @@
 
 use proptest::prelude::*;
 
-use crate::common::{budget_in, o200k, tree};
+use crate::common::{budget_in, o200k, owned_tree};
 
 /// One file: its kind decides its contents.
 #[derive(Clone, Debug)]
@@ -80,8 +80,7 @@ proptest! {
         let first = b"# First\n\nThe first file.\n".to_vec();
         let mut files = vec![("README.md".to_owned(), first.clone())];
         files.extend(kinds.iter().enumerate().map(|(i, k)| contents(k, i, &first)));
-        let borrowed: Vec<(&str, &[u8])> = files.iter().map(|(p, b)| (p.as_str(), b.as_slice())).collect();
-        let dir = tree(&borrowed);
+        let dir = owned_tree(&files);
         let budget_arg = budget.to_string();
         let run = budget_in(dir.path(), &["pack", "--budget", &budget_arg, "--format", format, "--report", "-"]);
         if run.code == 2 {
