@@ -16,6 +16,8 @@
 #   CODE2PROMPT code2prompt binary [code2prompt on PATH; `cargo install code2prompt`]
 #   REPOMIX     repomix command [repomix on PATH; `npm install -g repomix@1.18.1`]
 #   OUT         where outputs and timings go [/tmp/budget-bench/out]
+#   QUERY       a `--query` for `budget` (the other tools have none and do
+#               the same work either way) [none]
 #
 # Nothing third-party is committed: the tools and their outputs stay outside
 # the repository.
@@ -54,6 +56,7 @@ run() {
 
 rm -f "$OUT"/*.times
 PACK=(pack "$TREE" --budget 100000 --counter o200k --no-config)
+if [[ -n ${QUERY:-} ]]; then PACK+=(--query "$QUERY"); echo "query: $QUERY"; fi
 rm -rf "$CACHE"
 BUDGET_CACHE_DIR=$CACHE "$BUDGET" "${PACK[@]}" -o /dev/null 2>/dev/null
 for ((i = 1; i <= RUNS; i++)); do
