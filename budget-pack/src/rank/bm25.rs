@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use aho_corasick::{AhoCorasick, AhoCorasickBuilder};
+use memchr::memmem;
 
 use crate::parallel::parallel_map;
 use crate::rank::role::FileRole;
@@ -188,56 +188,66 @@ fn bm25(frequencies: &[Vec<f64>], lengths: &[f64]) -> Vec<f64> {
         .collect()
 }
 
-/// Counts query terms in text in one pass (Aho–Corasick, ASCII case
-/// folded): an occurrence counts when it starts and ends at an identifier
-/// part's boundary (see [`for_each_term`]: a non-word character, `_`, or a
-/// `camelCase` change). Each term is searched in the forms that fold to it:
-/// itself, its plural (`station` → `stations`, `policy` → `policies`), and
-/// for a compound term also without `_` (`get_event_loop` finds
-/// `getEventLoop`).
+/// Counts query terms in text (ASCII case folded): an occurrence counts
+/// when it starts and ends at an identifier part's boundary (see
+/// [`for_each_term`]: a non-word character, `_`, or a `camelCase` change).
+/// Each term is searched in the forms that fold to it: itself, its plural
+/// (`station` → `stations`, `policy` → `policies`), and for a compound term
+/// also without `_` (`get_event_loop` finds `getEventLoop`).
+///
+/// Every file's text is searched when a query is given: each form with a
+/// vectorized substring search in the text folded to lower case, several
+/// times faster than one automaton for all forms, which reads a byte at a
+/// time.
 pub struct TextMatcher {
-    searcher: Option<AhoCorasick>,
-    /// The term of each pattern.
-    term_of: Vec<usize>,
+    /// A search for each form (in lower case), with the form's term.
+    forms: Vec<(memmem::Finder<'static>, usize)>,
 }
 
 impl TextMatcher {
     /// A matcher for `terms` (as [`for_each_term`] gives them).
     pub fn new(terms: &[String]) -> Self {
-        let mut patterns = Vec::new();
-        let mut term_of = Vec::new();
+        let mut forms = Vec::new();
         for (i, term) in terms.iter().enumerate() {
-            let mut forms = vec![term.clone()];
+            let term = term.to_ascii_lowercase();
+            let mut own = vec![term.clone()];
             if !term.ends_with('s') {
-                forms.push(format!("{term}s"));
+                own.push(format!("{term}s"));
             }
             if let Some(stem) = term.strip_suffix('y') {
-                forms.push(format!("{stem}ies"));
+                own.push(format!("{stem}ies"));
             }
             if term.contains('_') {
-                forms.push(term.replace('_', ""));
+                own.push(term.replace('_', ""));
             }
-            for form in forms {
-                patterns.push(form);
-                term_of.push(i);
-            }
+            forms.extend(
+                own.iter()
+                    .filter(|form| !form.is_empty())
+                    .map(|form| (memmem::Finder::new(form).into_owned(), i)),
+            );
         }
-        let searcher = AhoCorasickBuilder::new()
-            .ascii_case_insensitive(true)
-            .build(&patterns)
-            .ok();
-        Self { searcher, term_of }
+        Self { forms }
     }
 
     /// Adds each term's occurrences in `text` to `frequencies` (by term).
     pub fn count(&self, text: &str, frequencies: &mut [f64]) {
-        let Some(searcher) = &self.searcher else {
+        if self.forms.is_empty() {
             return;
-        };
+        }
         let bytes = text.as_bytes();
-        for found in searcher.find_overlapping_iter(text) {
-            if starts_part(bytes, found.start()) && ends_part(bytes, found.end()) {
-                frequencies[self.term_of[found.pattern().as_usize()]] += 1.0;
+        // ASCII folding keeps every byte where it is.
+        let folded = bytes.to_ascii_lowercase();
+        for (finder, term) in &self.forms {
+            let length = finder.needle().len();
+            let mut from = 0;
+            // Occurrences may overlap (`aa` twice in `aaa`): each is sought
+            // from the byte after the last one's start.
+            while let Some(found) = finder.find(&folded[from..]) {
+                let start = from + found;
+                if starts_part(bytes, start) && ends_part(bytes, start + length) {
+                    frequencies[*term] += 1.0;
+                }
+                from = start + 1;
             }
         }
     }
@@ -337,6 +347,50 @@ mod tests {
         );
         // event: Event, events, Event (in getEventLoop), event (get_event_loop), EVENT.
         assert_eq!(f, [5.0, 1.0, 2.0]);
+    }
+
+    /// The search stated plainly: every occurrence of every form, by one
+    /// overlapping, case-folding Aho–Corasick search, kept where it starts
+    /// and ends a part.
+    fn counted_by_aho_corasick(terms: &[String], text: &str) -> Vec<f64> {
+        let matcher = TextMatcher::new(terms);
+        let patterns: Vec<&[u8]> = matcher.forms.iter().map(|(f, _)| f.needle()).collect();
+        let searcher = aho_corasick::AhoCorasick::builder()
+            .ascii_case_insensitive(true)
+            .build(&patterns)
+            .unwrap();
+        let bytes = text.as_bytes();
+        let mut frequencies = vec![0.0; terms.len()];
+        for found in searcher.find_overlapping_iter(text) {
+            if starts_part(bytes, found.start()) && ends_part(bytes, found.end()) {
+                frequencies[matcher.forms[found.pattern().as_usize()].1] += 1.0;
+            }
+        }
+        frequencies
+    }
+
+    #[test]
+    fn occurrences_may_overlap() {
+        // `aa` at 0 does not end a part; `aa` at 1 (`Aa`) is one.
+        let mut f = [0.0];
+        TextMatcher::new(&["aa".to_owned()]).count("aAa", &mut f);
+        assert_eq!(f, [1.0]);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn the_search_finds_what_aho_corasick_finds(
+            terms in proptest::collection::vec("[a-e_]{1,4}|aa|policy|é1", 1..5),
+            parts in proptest::collection::vec(
+                "[a-eA-E]{1,3}|[ _.\\n]|[0-9]|aaa|aA|policies|POLICY|é1|É",
+                0..60,
+            ),
+        ) {
+            let text = parts.concat();
+            let mut found = vec![0.0; terms.len()];
+            TextMatcher::new(&terms).count(&text, &mut found);
+            proptest::prop_assert_eq!(found, counted_by_aho_corasick(&terms, &text));
+        }
     }
 
     #[test]
