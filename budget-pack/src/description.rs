@@ -209,7 +209,7 @@ mod tests {
             ),
         ];
         for (text, expected) in cases {
-            assert_eq!(description(text).as_deref(), Some(expected), "{text:?}");
+            assert_eq!(description(text), Some(expected), "{text:?}");
         }
     }
 
@@ -227,7 +227,7 @@ mod tests {
             ),
         ];
         for (text, expected) in cases {
-            assert_eq!(description(text).as_deref(), Some(expected), "{text:?}");
+            assert_eq!(description(text), Some(expected), "{text:?}");
         }
         assert_eq!(description("# \n"), None);
         assert_eq!(description("{\n}\n"), None);
