@@ -1,7 +1,8 @@
 //! [`Query`] and BM25F: how well each file matches a query, with rare
 //! terms weighing more than common ones.
 
-use std::collections::HashMap;
+// Looked up for every term of every path and defined name: a fast hash.
+use rustc_hash::FxHashMap as HashMap;
 
 use memchr::memmem;
 
@@ -95,20 +96,23 @@ impl Query {
             .enumerate()
             .map(|(i, t)| (t.as_str(), i))
             .collect();
-        let count_terms = |text: &str, frequencies: &mut [f64], weight: f64| {
-            for_each_term(text, &mut String::new(), |term| {
-                if let Some(&i) = index.get(term) {
-                    frequencies[i] += weight;
-                }
-            });
-        };
+        let count_terms =
+            |text: &str, scratch: &mut String, frequencies: &mut [f64], weight: f64| {
+                for_each_term(text, scratch, |term| {
+                    if let Some(&i) = index.get(term) {
+                        frequencies[i] += weight;
+                    }
+                });
+            };
         let matcher = TextMatcher::new(&self.terms);
+        let cores = TermCores::new(&self.terms);
         let frequencies: Vec<Vec<f64>> = parallel_map(documents, |document| {
             let mut frequencies = vec![0.0; self.terms.len()];
+            let mut scratch = String::new();
             matcher.count(document.text, &mut frequencies);
-            count_terms(document.path, &mut frequencies, PATH_WEIGHT);
-            for symbol in document.symbols {
-                count_terms(symbol, &mut frequencies, SYMBOL_WEIGHT);
+            count_terms(document.path, &mut scratch, &mut frequencies, PATH_WEIGHT);
+            for symbol in document.symbols.iter().filter(|s| cores.may_be_in(s)) {
+                count_terms(symbol, &mut scratch, &mut frequencies, SYMBOL_WEIGHT);
             }
             frequencies
         });
@@ -130,6 +134,41 @@ impl Query {
     }
 }
 
+/// What text that yields a query term ([`for_each_term`]) must hold, in
+/// some ASCII case: the term's first `_`-separated part without a final
+/// `y` (`policies` gives `policy`). Splitting every defined name of every
+/// file into terms costs more than ruling most of them out this way.
+struct TermCores {
+    cores: Vec<String>,
+}
+
+impl TermCores {
+    fn new(terms: &[String]) -> Self {
+        let cores = terms
+            .iter()
+            .map(|term| {
+                let first = term.split('_').next().unwrap_or_default();
+                first.strip_suffix('y').unwrap_or(first).to_owned()
+            })
+            .collect();
+        Self { cores }
+    }
+
+    /// Whether `text` may yield one of the terms: `false` only when it
+    /// cannot. (Non-ASCII text may change length as it is lower-cased:
+    /// it always may.)
+    fn may_be_in(&self, text: &str) -> bool {
+        !text.is_ascii()
+            || self.cores.iter().any(|core| {
+                core.is_empty()
+                    || text
+                        .as_bytes()
+                        .windows(core.len())
+                        .any(|window| window.eq_ignore_ascii_case(core.as_bytes()))
+            })
+    }
+}
+
 /// How well each definition in a file matches a query, for a [focused
 /// outline](crate::outline::focus).
 pub struct DefinitionMatcher {
@@ -144,12 +183,13 @@ impl DefinitionMatcher {
     /// nothing, so a file's own subject (`json` in a JSON parser) does not
     /// make all of it relevant. `0.0` for one that holds no term.
     pub fn scores(&self, definitions: &[(&str, &str)]) -> Vec<f64> {
+        let mut scratch = String::new();
         let frequencies: Vec<Vec<f64>> = definitions
             .iter()
             .map(|(name, text)| {
                 let mut frequencies = vec![0.0; self.index.len()];
                 self.matcher.count(text, &mut frequencies);
-                for_each_term(name, &mut String::new(), |term| {
+                for_each_term(name, &mut scratch, |term| {
                     if let Some(&i) = self.index.get(term) {
                         frequencies[i] += SYMBOL_WEIGHT;
                     }
@@ -367,6 +407,23 @@ mod tests {
             }
         }
         frequencies
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn a_name_ruled_out_yields_no_query_term(
+            query in "[a-dA-D_ ]{1,12}|policies|get_event_loop",
+            name in "[a-dA-D_]{1,10}|getEventLoop|Policies|policyList|É[a-d]",
+        ) {
+            if let Some(query) = Query::parse(&query) {
+                let cores = TermCores::new(&query.terms);
+                let mut yields = false;
+                for_each_term(&name, &mut String::new(), |term| {
+                    yields |= query.terms.iter().any(|t| t == term);
+                });
+                proptest::prop_assert!(!yields || cores.may_be_in(&name));
+            }
+        }
     }
 
     #[test]

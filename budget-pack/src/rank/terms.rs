@@ -16,9 +16,13 @@ const STOP_WORDS: &[&str] = &[
     "you", "your",
 ];
 
+/// The longest stop word, in bytes.
+const MAX_STOP_WORD_BYTES: usize = 6;
+
 /// Whether `term` (lower case) is a stop word.
 pub fn is_stop_word(term: &str) -> bool {
-    STOP_WORDS.binary_search(&term).is_ok()
+    // Most identifier parts are longer than any stop word.
+    term.len() <= MAX_STOP_WORD_BYTES && STOP_WORDS.binary_search(&term).is_ok()
 }
 
 /// Calls `emit` with every term of `text`, lower-cased, in order:
@@ -67,25 +71,56 @@ fn parts_of(identifier: &str) -> impl Iterator<Item = &str> {
     identifier.split('_').flat_map(camel_parts)
 }
 
-fn camel_parts(word: &str) -> Vec<&str> {
-    let mut parts = Vec::new();
-    let mut start = 0;
-    let chars: Vec<(usize, char)> = word.char_indices().collect();
-    for window in 1..chars.len() {
-        let (index, current) = chars[window];
-        let previous = chars[window - 1].1;
-        let next = chars.get(window + 1).map(|&(_, c)| c);
-        let boundary = current.is_uppercase()
-            && (previous.is_lowercase()
-                || previous.is_ascii_digit()
-                || (previous.is_uppercase() && next.is_some_and(char::is_lowercase)));
-        if boundary {
-            parts.push(&word[start..index]);
-            start = index;
-        }
+/// The `camelCase` parts of `word` (which holds no `_`), in order; one
+/// empty part for an empty word. An iterator, not a list: it runs on every
+/// identifier of the paths and defined names BM25 reads.
+fn camel_parts(word: &str) -> CamelParts<'_> {
+    CamelParts {
+        word,
+        start: 0,
+        chars: word.char_indices().peekable(),
+        previous: None,
+        done: false,
     }
-    parts.push(&word[start..]);
-    parts
+}
+
+/// The iterator [`camel_parts`] returns.
+struct CamelParts<'w> {
+    word: &'w str,
+    /// Where the part being read starts, in bytes.
+    start: usize,
+    chars: std::iter::Peekable<std::str::CharIndices<'w>>,
+    /// The character before the next one.
+    previous: Option<char>,
+    /// The last part was given.
+    done: bool,
+}
+
+impl<'w> Iterator for CamelParts<'w> {
+    type Item = &'w str;
+
+    fn next(&mut self) -> Option<&'w str> {
+        if self.done {
+            return None;
+        }
+        while let Some((index, current)) = self.chars.next() {
+            let Some(previous) = self.previous.replace(current) else {
+                continue;
+            };
+            let next = self.chars.peek().map(|&(_, c)| c);
+            let boundary = current.is_uppercase()
+                && (previous.is_lowercase()
+                    || previous.is_ascii_digit()
+                    || (previous.is_uppercase() && next.is_some_and(char::is_lowercase)));
+            if boundary {
+                let part = &self.word[self.start..index];
+                self.start = index;
+                return Some(part);
+            }
+        }
+        self.done = true;
+        Some(&self.word[self.start..])
+    }
 }
 
 /// Folds an English plural at the end of `out` (the word starting at
@@ -137,6 +172,8 @@ mod tests {
     #[test]
     fn stop_words_are_sorted_for_binary_search() {
         assert!(STOP_WORDS.windows(2).all(|w| w[0] < w[1]));
+        let longest = STOP_WORDS.iter().map(|w| w.len()).max();
+        assert_eq!(longest, Some(MAX_STOP_WORD_BYTES));
         assert!(is_stop_word("the") && !is_stop_word("loop"));
     }
 
@@ -168,6 +205,36 @@ mod tests {
         );
         assert_eq!(all("Été naïve"), ["été", "naïve"]);
         assert_eq!(all("a x_y"), ["x_y"]);
+    }
+
+    /// The split stated with indices over the characters.
+    fn camel_parts_by_index(word: &str) -> Vec<&str> {
+        let chars: Vec<(usize, char)> = word.char_indices().collect();
+        let mut parts = Vec::new();
+        let mut start = 0;
+        for i in 1..chars.len() {
+            let (index, current) = chars[i];
+            let previous = chars[i - 1].1;
+            let next = chars.get(i + 1).map(|&(_, c)| c);
+            if current.is_uppercase()
+                && (previous.is_lowercase()
+                    || previous.is_ascii_digit()
+                    || previous.is_uppercase() && next.is_some_and(char::is_lowercase))
+            {
+                parts.push(&word[start..index]);
+                start = index;
+            }
+        }
+        parts.push(&word[start..]);
+        parts
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn camel_parts_split_at_case_boundaries(word in "[aAbB1É é]{0,12}") {
+            let parts: Vec<&str> = camel_parts(&word).collect();
+            proptest::prop_assert_eq!(parts, camel_parts_by_index(&word));
+        }
     }
 
     #[test]
