@@ -240,57 +240,106 @@ fn bm25(frequencies: &[Vec<f64>], lengths: &[f64]) -> Vec<f64> {
 /// times faster than one automaton for all forms, which reads a byte at a
 /// time.
 pub struct TextMatcher {
-    /// A search for each form (in lower case), with the form's term.
-    forms: Vec<(memmem::Finder<'static>, usize)>,
+    searches: Vec<Search>,
+}
+
+/// One vectorized search: for the prefix its forms share.
+struct Search {
+    prefix: memmem::Finder<'static>,
+    /// The forms (lower case), each with its term.
+    forms: Vec<(Vec<u8>, usize)>,
 }
 
 impl TextMatcher {
     /// A matcher for `terms` (as [`for_each_term`] gives them).
     pub fn new(terms: &[String]) -> Self {
-        let mut forms = Vec::new();
+        let mut searches = Vec::new();
         for (i, term) in terms.iter().enumerate() {
             let term = term.to_ascii_lowercase();
-            let mut own = vec![term.clone()];
+            // A term and its plurals share one search; its compound form
+            // (without `_`) has its own.
+            let mut forms = vec![term.clone()];
             if !term.ends_with('s') {
-                own.push(format!("{term}s"));
+                forms.push(format!("{term}s"));
             }
             if let Some(stem) = term.strip_suffix('y') {
-                own.push(format!("{stem}ies"));
+                forms.push(format!("{stem}ies"));
             }
+            let prefix = common_prefix(&forms);
+            let mut groups = if prefix.is_empty() {
+                forms.into_iter().map(|form| vec![form]).collect()
+            } else {
+                vec![forms]
+            };
             if term.contains('_') {
-                own.push(term.replace('_', ""));
+                groups.push(vec![term.replace('_', "")]);
             }
-            forms.extend(
-                own.iter()
-                    .filter(|form| !form.is_empty())
-                    .map(|form| (memmem::Finder::new(form).into_owned(), i)),
-            );
+            for group in groups.into_iter().filter(|group| !group[0].is_empty()) {
+                searches.push(Search {
+                    prefix: memmem::Finder::new(common_prefix(&group)).into_owned(),
+                    forms: group
+                        .into_iter()
+                        .map(|form| (form.into_bytes(), i))
+                        .collect(),
+                });
+            }
         }
-        Self { forms }
+        Self { searches }
     }
 
     /// Adds each term's occurrences in `text` to `frequencies` (by term).
     pub fn count(&self, text: &str, frequencies: &mut [f64]) {
-        if self.forms.is_empty() {
+        if self.searches.is_empty() {
             return;
         }
         let bytes = text.as_bytes();
         // ASCII folding keeps every byte where it is.
         let folded = bytes.to_ascii_lowercase();
-        for (finder, term) in &self.forms {
-            let length = finder.needle().len();
+        for search in &self.searches {
             let mut from = 0;
             // Occurrences may overlap (`aa` twice in `aaa`): each is sought
             // from the byte after the last one's start.
-            while let Some(found) = finder.find(&folded[from..]) {
+            while let Some(found) = search.prefix.find(&folded[from..]) {
                 let start = from + found;
-                if starts_part(bytes, start) && ends_part(bytes, start + length) {
-                    frequencies[*term] += 1.0;
-                }
                 from = start + 1;
+                if !starts_part(bytes, start) {
+                    continue;
+                }
+                for (form, term) in &search.forms {
+                    if folded[start..].starts_with(form) && ends_part(bytes, start + form.len()) {
+                        frequencies[*term] += 1.0;
+                    }
+                }
             }
         }
     }
+
+    /// Every form, with its term.
+    #[cfg(test)]
+    fn forms(&self) -> impl Iterator<Item = &(Vec<u8>, usize)> {
+        self.searches.iter().flat_map(|search| &search.forms)
+    }
+}
+
+/// The longest prefix all of `forms` share (`""` for none).
+fn common_prefix(forms: &[String]) -> &str {
+    let Some((first, rest)) = forms.split_first() else {
+        return "";
+    };
+    let mut length = first.len();
+    for form in rest {
+        length = first
+            .bytes()
+            .zip(form.bytes())
+            .take(length)
+            .take_while(|(a, b)| a == b)
+            .count();
+    }
+    // Cut back to a character boundary (forms are UTF-8).
+    while !first.is_char_boundary(length) {
+        length -= 1;
+    }
+    &first[..length]
 }
 
 /// Letters, digits and non-ASCII bytes make up words.
@@ -394,7 +443,8 @@ mod tests {
     /// and ends a part.
     fn counted_by_aho_corasick(terms: &[String], text: &str) -> Vec<f64> {
         let matcher = TextMatcher::new(terms);
-        let patterns: Vec<&[u8]> = matcher.forms.iter().map(|(f, _)| f.needle()).collect();
+        let forms: Vec<&(Vec<u8>, usize)> = matcher.forms().collect();
+        let patterns: Vec<&[u8]> = forms.iter().map(|(f, _)| f.as_slice()).collect();
         let searcher = aho_corasick::AhoCorasick::builder()
             .ascii_case_insensitive(true)
             .build(&patterns)
@@ -403,7 +453,7 @@ mod tests {
         let mut frequencies = vec![0.0; terms.len()];
         for found in searcher.find_overlapping_iter(text) {
             if starts_part(bytes, found.start()) && ends_part(bytes, found.end()) {
-                frequencies[matcher.forms[found.pattern().as_usize()].1] += 1.0;
+                frequencies[forms[found.pattern().as_usize()].1] += 1.0;
             }
         }
         frequencies
