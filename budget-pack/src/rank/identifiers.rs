@@ -115,13 +115,24 @@ fn block_masks(bytes: &[u8], index: usize) -> (u64, u64) {
     let start = index * 64;
     let block = &bytes[start..bytes.len().min(start + 64)];
     let (mut word, mut alphanumeric) = (0u64, 0u64);
-    for (k, eight) in block.chunks(8).enumerate() {
-        let mut buffer = [0u8; 8];
-        buffer[..eight.len()].copy_from_slice(eight);
-        let (w, a) = classify(u64::from_le_bytes(buffer));
-        // Zero padding is no word byte: nothing to clear past the end.
+    let mut add = |k: usize, eight: u64| {
+        let (w, a) = classify(eight);
         word |= high_bits(w) << (8 * k);
         alphanumeric |= high_bits(a) << (8 * k);
+    };
+    // Whole eights are read as they are (no copy: this runs on every
+    // block of every source file); the last part is padded with zeros,
+    // which are no word bytes, so nothing past the end is set.
+    let eights = block.chunks_exact(8);
+    let rest = eights.remainder();
+    let whole = eights.len();
+    for (k, eight) in eights.enumerate() {
+        add(k, u64::from_le_bytes(eight.try_into().unwrap_or_default()));
+    }
+    if !rest.is_empty() {
+        let mut buffer = [0u8; 8];
+        buffer[..rest.len()].copy_from_slice(rest);
+        add(whole, u64::from_le_bytes(buffer));
     }
     (word, alphanumeric)
 }
