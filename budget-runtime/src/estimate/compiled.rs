@@ -20,6 +20,7 @@ use crate::estimate::SplitPattern;
 use crate::estimate::ascii_split::AsciiO200kSplit;
 use crate::estimate::bpe_merge::merged_tokens;
 use crate::estimate::piece_memory::PieceMemory;
+use crate::estimate::safe_cut::ascii_parts;
 use crate::estimate::split_regex::Splitter;
 
 /// A compiled-in byte-pair vocabulary and its split pattern.
@@ -57,11 +58,24 @@ pub(crate) static CL100K: CompiledBpe = CompiledBpe {
 impl CompiledBpe {
     /// The pretokenizer's pieces of `text`.
     fn pieces<'t>(&'t self, text: &'t str) -> Box<dyn Iterator<Item = &'t str> + 't> {
-        if self.ascii_o200k && text.is_ascii() {
-            Box::new(AsciiO200kSplit::new(text))
-        } else {
-            Box::new(self.splitter().split(text))
+        if !self.ascii_o200k {
+            return Box::new(self.splitter().split(text));
         }
+        if text.is_ascii() {
+            return Box::new(AsciiO200kSplit::new(text));
+        }
+        // Source with a few non-ASCII characters (a name, a `©`): its ASCII
+        // stretches between safe cuts are split by the scan, the rest by
+        // the pattern; the pieces are the whole's.
+        Box::new(ascii_parts(text).into_iter().flat_map(
+            move |(part, ascii)| -> Box<dyn Iterator<Item = &'t str> + 't> {
+                if ascii {
+                    Box::new(AsciiO200kSplit::new(part))
+                } else {
+                    Box::new(self.splitter().split(part))
+                }
+            },
+        ))
     }
 
     fn splitter(&self) -> &Splitter {
@@ -104,6 +118,18 @@ impl CompiledBpe {
 #[cfg(all(test, feature = "o200k"))]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        /// Mixed text split in parts gives the pattern's own pieces.
+        #[test]
+        fn mixed_text_splits_as_the_pattern_does(
+            text in "([a-zA-Z0-9 /'.;:(){}\t\r\n_-]|é|日本|🦀|\u{a0}|©){0,80}"
+        ) {
+            let whole: Vec<&str> = O200K.splitter().split(&text).collect();
+            let parts: Vec<&str> = O200K.pieces(&text).collect();
+            proptest::prop_assert_eq!(parts, whole);
+        }
+    }
 
     /// Both patterns compile, so [`CompiledBpe::splitter`] cannot fail.
     #[test]

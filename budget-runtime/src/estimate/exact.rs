@@ -20,6 +20,8 @@ use crate::estimate::{Encoding, ShippedVocabulary, SplitPattern, TokenCounter, T
 
 #[cfg(feature = "bpe")]
 use crate::estimate::compiled::CompiledBpe;
+#[cfg(feature = "bpe")]
+use crate::estimate::safe_cut::is_safe_cut;
 
 /// The tokenizer behind an [`ExactCounter`].
 #[derive(Clone)]
@@ -397,35 +399,18 @@ fn starts_with_gguf_magic(path: &Path) -> Result<bool, TokenizerError> {
 #[cfg(feature = "bpe")]
 const PARALLEL_BYTES: usize = 256 * 1024;
 
-/// Where `text` may be cut so that its pieces count to the whole's count:
-/// right after a line feed followed by a character that is neither
-/// whitespace nor `/`. No pretokenizer piece of `o200k_base` or
-/// `cl100k_base` spans such a point (whitespace runs end at the line feed;
-/// only a punctuation run's trailing `[\r\n/]*` of `o200k_base` reaches past
-/// a line feed, and only into `/`). The first such point at or after each
-/// multiple of `chunk_bytes`.
+/// The first [safe cut](crate::estimate::safe_cut) after each multiple
+/// of `chunk_bytes` of `text`: its pieces count to the whole's count.
 #[cfg(feature = "bpe")]
 fn cut_points(text: &str, chunk_bytes: usize) -> Vec<usize> {
-    let bytes = text.as_bytes();
     let mut cuts = Vec::new();
     let mut target = chunk_bytes.max(1);
-    while target < bytes.len() {
-        let Some(found) = bytes[target..].iter().position(|&b| b == b'\n') else {
+    while target < text.len() {
+        let Some(at) = (target + 1..text.len()).find(|&at| is_safe_cut(text, at)) else {
             break;
         };
-        let mut at = target + found + 1;
-        while at < bytes.len() {
-            let next = text[at..].chars().next().unwrap_or(' ');
-            if !next.is_whitespace() && next != '/' {
-                cuts.push(at);
-                break;
-            }
-            match bytes[at..].iter().position(|&b| b == b'\n') {
-                Some(offset) => at += offset + 1,
-                None => at = bytes.len(),
-            }
-        }
-        target = at.max(target) + chunk_bytes;
+        cuts.push(at);
+        target = at + chunk_bytes;
     }
     cuts
 }

@@ -59,6 +59,8 @@ mod pre_tokenizer;
 mod rank_bpe;
 mod ratio_estimator;
 #[cfg(feature = "bpe")]
+mod safe_cut;
+#[cfg(feature = "bpe")]
 mod sentencepiece;
 mod shipped;
 mod split_pattern;
