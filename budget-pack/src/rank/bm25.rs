@@ -235,10 +235,10 @@ fn bm25(frequencies: &[Vec<f64>], lengths: &[f64]) -> Vec<f64> {
 /// (`station` → `stations`, `policy` → `policies`), and for a compound term
 /// also without `_` (`get_event_loop` finds `getEventLoop`).
 ///
-/// Every file's text is searched when a query is given: each form with a
-/// vectorized substring search in the text folded to lower case, several
-/// times faster than one automaton for all forms, which reads a byte at a
-/// time.
+/// Every file's text is searched when a query is given: a term and its
+/// plurals by one vectorized search, in the text folded to lower case, for
+/// the prefix they share; several times faster than one automaton for all
+/// forms, which reads a byte at a time.
 pub struct TextMatcher {
     searches: Vec<Search>,
 }
