@@ -67,7 +67,7 @@ impl CompiledBpe {
         // Source with a few non-ASCII characters (a name, a `©`): its ASCII
         // stretches between safe cuts are split by the scan, the rest by
         // the pattern; the pieces are the whole's.
-        Box::new(ascii_parts(text).into_iter().flat_map(
+        Box::new(ascii_parts(text).flat_map(
             move |(part, ascii)| -> Box<dyn Iterator<Item = &'t str> + 't> {
                 if ascii {
                     Box::new(AsciiO200kSplit::new(part))

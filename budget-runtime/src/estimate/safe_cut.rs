@@ -18,12 +18,41 @@ pub(crate) fn is_safe_cut(text: &str, at: usize) -> bool {
 
 /// `text` in consecutive parts, cut at safe points, each either all ASCII
 /// or holding a non-ASCII character (and then as short as the safe points
-/// around its non-ASCII characters allow), with whether it is ASCII.
-pub(crate) fn ascii_parts(text: &str) -> Vec<(&str, bool)> {
-    let bytes = text.as_bytes();
-    let mut parts = Vec::new();
-    let mut start = 0;
-    while let Some(offset) = bytes[start..].iter().position(|b| !b.is_ascii()) {
+/// around its non-ASCII characters allow), with whether it is ASCII; found
+/// as they are read, so a count that stops early reads no further.
+pub(crate) fn ascii_parts(text: &str) -> AsciiParts<'_> {
+    AsciiParts {
+        text,
+        start: 0,
+        pending: None,
+    }
+}
+
+/// The iterator [`ascii_parts`] returns.
+pub(crate) struct AsciiParts<'t> {
+    text: &'t str,
+    /// Where the next part after `pending` starts.
+    start: usize,
+    /// A non-ASCII part found after the ASCII part last given.
+    pending: Option<&'t str>,
+}
+
+impl<'t> Iterator for AsciiParts<'t> {
+    type Item = (&'t str, bool);
+
+    fn next(&mut self) -> Option<(&'t str, bool)> {
+        if let Some(part) = self.pending.take() {
+            return Some((part, false));
+        }
+        let (text, start) = (self.text, self.start);
+        let bytes = text.as_bytes();
+        if start == bytes.len() {
+            return None;
+        }
+        let Some(offset) = bytes[start..].iter().position(|b| !b.is_ascii()) else {
+            self.start = bytes.len();
+            return Some((&text[start..], true));
+        };
         let wide = start + offset;
         // The last safe point at or before the character, not before `start`.
         let mut from = wide;
@@ -35,17 +64,16 @@ pub(crate) fn ascii_parts(text: &str) -> Vec<(&str, bool)> {
         while to < bytes.len() && !is_safe_cut(text, to) {
             to += 1;
         }
-        if from > start {
-            parts.push((&text[start..from], true));
-        }
+        self.start = to;
         // Safe points follow an ASCII line feed: char boundaries.
-        parts.push((&text[from..to], false));
-        start = to;
+        let wide_part = &text[from..to];
+        if from > start {
+            self.pending = Some(wide_part);
+            Some((&text[start..from], true))
+        } else {
+            Some((wide_part, false))
+        }
     }
-    if start < bytes.len() {
-        parts.push((&text[start..], true));
-    }
-    parts
 }
 
 #[cfg(test)]
@@ -65,21 +93,21 @@ mod tests {
     fn non_ascii_lines_are_parts_of_their_own() {
         let text = "a = 1\nname = 'Zoë'\nb = 2\nc = 3\n";
         assert_eq!(
-            ascii_parts(text),
+            ascii_parts(text).collect::<Vec<_>>(),
             [
                 ("a = 1\n", true),
                 ("name = 'Zoë'\n", false),
                 ("b = 2\nc = 3\n", true)
             ]
         );
-        assert_eq!(ascii_parts("é"), [("é", false)]);
-        assert!(ascii_parts("").is_empty());
+        assert_eq!(ascii_parts("é").collect::<Vec<_>>(), [("é", false)]);
+        assert_eq!(ascii_parts("").next(), None);
     }
 
     proptest::proptest! {
         #[test]
         fn parts_are_the_text_in_order(text in "[a é/\n\t]{0,40}") {
-            let parts = ascii_parts(&text);
+            let parts: Vec<(&str, bool)> = ascii_parts(&text).collect();
             let joined: String = parts.iter().map(|(part, _)| *part).collect();
             proptest::prop_assert_eq!(joined, text.clone());
             for (part, ascii) in parts {
