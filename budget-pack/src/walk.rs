@@ -153,20 +153,51 @@ pub fn walk(options: &Inputs, progress: &dyn Progress) -> Result<Vec<Entry>, Wal
     let relative_labels = roots.len() == 1 && roots[0].is_dir();
     let mut entries = Vec::new();
     for root in roots {
-        let walker = ignore::WalkBuilder::new(root)
-            .require_git(false)
-            .sort_by_file_path(Ord::cmp)
-            .build();
-        walk_root(
-            walker,
-            root,
-            relative_labels,
-            &globs,
-            &mut entries,
-            progress,
-        );
+        let found = walked(root, entries.len(), progress);
+        walk_root(found, root, relative_labels, &globs, &mut entries);
     }
     Ok(entries)
+}
+
+/// What walking `root` finds, on every core, in the order a walk that
+/// visits each folder's entries sorted by path gives (a folder first, then
+/// what it holds): sorted by path, component by component. Files found
+/// are told to `progress` as they are, after `before` found earlier.
+fn walked(
+    root: &Path,
+    before: usize,
+    progress: &dyn Progress,
+) -> Vec<Result<ignore::DirEntry, ignore::Error>> {
+    let found = std::sync::Mutex::new(Vec::new());
+    let files = std::sync::atomic::AtomicUsize::new(before);
+    ignore::WalkBuilder::new(root)
+        .require_git(false)
+        .build_parallel()
+        .run(|| {
+            let (found, files) = (&found, &files);
+            Box::new(move |result| {
+                let folder = result
+                    .as_ref()
+                    .is_ok_and(|entry| entry.file_type().is_some_and(|t| t.is_dir()));
+                found
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+                    .push(result);
+                if !folder {
+                    progress.found(files.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1);
+                }
+                ignore::WalkState::Continue
+            })
+        });
+    let mut found = found
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let path = |result: &Result<ignore::DirEntry, ignore::Error>| match result {
+        Ok(entry) => entry.path().to_path_buf(),
+        Err(error) => error_path(error).unwrap_or_else(|| root.to_path_buf()),
+    };
+    found.sort_by_cached_key(path);
+    found
 }
 
 /// Whether `path` exists and is a file or directory (a FIFO, socket or
@@ -289,7 +320,8 @@ fn walk_listed(
         .filter_entry(keep)
         .build();
     let first = entries.len();
-    walk_root(walker, root, true, globs, entries, progress);
+    walk_root(walker, root, true, globs, entries);
+    progress.found(entries.len());
     let found: HashSet<PathBuf> = entries[first..]
         .iter()
         .map(|e| e.path.strip_prefix(".").unwrap_or(&e.path).to_path_buf())
@@ -334,13 +366,15 @@ fn globs(options: &Inputs) -> Result<Override, WalkError> {
     })
 }
 
+/// Appends to `entries` each file a walk of `root` found (`walker`, in
+/// walk order), with what the globs and its type say of it; a directory a
+/// glob excludes has everything below it counted as excluded.
 fn walk_root(
-    walker: ignore::Walk,
+    walker: impl IntoIterator<Item = Result<ignore::DirEntry, ignore::Error>>,
     root: &Path,
     relative_labels: bool,
     globs: &Override,
     entries: &mut Vec<Entry>,
-    progress: &dyn Progress,
 ) {
     // Directories excluded by a glob, innermost last: files below them are
     // counted as excluded too.
@@ -401,7 +435,6 @@ fn walk_root(
             path: path.to_path_buf(),
             skipped,
         });
-        progress.found(entries.len());
     }
 }
 
@@ -452,6 +485,43 @@ mod tests {
         let file = Path::new("./examples/data/src/lib.rs");
         assert_eq!(label(root, file, true), "src/lib.rs");
         assert_eq!(label(root, file, false), "examples/data/src/lib.rs");
+    }
+
+    #[test]
+    fn a_walk_on_every_core_gives_folders_in_order_and_each_before_what_it_holds() {
+        let dir = tempfile::tempdir().unwrap();
+        let files = [
+            "b.txt",
+            "a/z.txt",
+            "a/b/c.txt",
+            "a.txt",
+            "a/b.txt",
+            "ab/x.txt",
+        ];
+        for file in files {
+            let path = dir.path().join(file);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, "x").unwrap();
+        }
+        for _ in 0..5 {
+            let inputs = Inputs {
+                paths: vec![dir.path().to_path_buf()],
+                ..Inputs::default()
+            };
+            let entries = walk(&inputs, &()).unwrap();
+            let labels: Vec<&str> = entries.iter().map(|e| e.label.as_str()).collect();
+            assert_eq!(
+                labels,
+                [
+                    "a/b/c.txt",
+                    "a/b.txt",
+                    "a/z.txt",
+                    "a.txt",
+                    "ab/x.txt",
+                    "b.txt"
+                ]
+            );
+        }
     }
 
     #[test]
