@@ -53,11 +53,13 @@ pub struct PackOptions {
     /// Pack files and git sections holding secrets with each secret
     /// replaced, instead of leaving them out.
     pub redact: bool,
-    /// A folder where `pack` keeps what it learns of each source file's
-    /// text between runs of the same inputs (the names it defines, hashes
-    /// of the names it uses, the offsets and rows of its outline: never
-    /// text), so that a tree packed again is scanned and parsed only where
-    /// it changed; the payload is the same (default none: nothing kept).
+    /// A folder where `pack` keeps what it learns of each file's text
+    /// between runs of the same inputs (its size and where its description
+    /// is; the names a source file defines, hashes of the names it uses,
+    /// the offsets and rows of its outline; whether a search for secrets
+    /// found none in it: never text), so that a tree packed again is
+    /// scanned, parsed and searched only where it changed; the payload is
+    /// the same (default none: nothing kept).
     /// Exact counts are kept by a [`CountCache`](crate::CountCache).
     pub cache: Option<std::path::PathBuf>,
 }
