@@ -1,7 +1,7 @@
 //! [`TextCache`]: what `pack` learns of each file's text (its size and
-//! description, [`TextFacts`]; for source code the names it defines and uses,
-//! [`FileNames`], and its syntax tree's outline, [`Parsed`]), kept between
-//! runs by content.
+//! description, [`TextFacts`]; for source code the names it defines and
+//! uses, [`FileNames`], and its syntax tree's outline, [`Parsed`]; whether
+//! a search for secrets found none in it), kept between runs by content.
 //!
 //! Measuring every text, finding every source file's identifiers and
 //! parsing the best ones with tree-sitter are the costliest passes of a
@@ -59,7 +59,7 @@ pub(crate) struct TextFacts {
 /// What the cache holds of one text.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 struct Entry {
-    size: Option<TextFacts>,
+    facts: Option<TextFacts>,
     names: Option<FileNames>,
     /// Its outline, with the grammar it was parsed with ([`outline::grammar`]).
     outline: Option<(u8, Parsed)>,
@@ -129,7 +129,7 @@ impl TextCache {
         NameHasher::new(self.seed)
     }
 
-    /// For each of `files` (`(path, text)`): its size by `measure` and, if
+    /// For each of `files` (`(path, text)`): its facts by `measure` and, if
     /// it is source code, its names; from the cache where it holds the
     /// text, else found, on every core.
     pub fn texts(
@@ -147,8 +147,8 @@ impl TextCache {
                 );
             };
             let cached = self.loaded.get(&key);
-            let size = match cached.and_then(|entry| entry.size) {
-                Some(size) => size,
+            let facts = match cached.and_then(|entry| entry.facts) {
+                Some(facts) => facts,
                 None => {
                     self.learned.store(true, Ordering::Relaxed);
                     measure(text)
@@ -167,11 +167,11 @@ impl TextCache {
             };
             let mut used = self.used();
             let entry = used.entry(key).or_default();
-            entry.size = Some(size);
+            entry.facts = Some(facts);
             if names.is_some() {
                 entry.names.clone_from(&names);
             }
-            (size, names)
+            (facts, names)
         })
     }
 
@@ -243,7 +243,7 @@ impl TextCache {
             // What an earlier run learned of the same text stays (an
             // outline another query needed).
             let earlier = self.loaded.get(key);
-            let size = value.size.or(earlier.and_then(|e| e.size));
+            let facts = value.facts.or(earlier.and_then(|e| e.facts));
             let names = value
                 .names
                 .as_ref()
@@ -256,7 +256,7 @@ impl TextCache {
             entry.clear();
             put_u64(&mut entry, key.0);
             put_u64(&mut entry, key.1);
-            if !write_entry(&mut entry, size, names, outline) {
+            if !write_entry(&mut entry, facts, names, outline) {
                 continue;
             }
             entry.push(if secret_free { SECRET_FREE } else { 0 });
@@ -331,21 +331,21 @@ fn put_range(bytes: &mut Vec<u8>, range: &std::ops::Range<u32>) {
     put_u32(bytes, range.end);
 }
 
-/// Appends an entry of `size`, `names` and `outline`; `false` if a
+/// Appends an entry of `facts`, `names` and `outline`; `false` if a
 /// length does not fit the format.
 fn write_entry(
     bytes: &mut Vec<u8>,
-    size: Option<TextFacts>,
+    facts: Option<TextFacts>,
     names: Option<&FileNames>,
     outline: Option<&(u8, Parsed)>,
 ) -> bool {
-    match size {
+    match facts {
         None => bytes.push(0),
-        Some(size) => {
+        Some(facts) => {
             bytes.push(1);
-            put_u64(bytes, size.lines);
-            put_u64(bytes, size.estimate);
-            match size.description {
+            put_u64(bytes, facts.lines);
+            put_u64(bytes, facts.estimate);
+            match facts.description {
                 None => bytes.push(0),
                 Some((start, end)) => {
                     bytes.push(1);
@@ -530,7 +530,7 @@ fn parse(bytes: &[u8], identity: &str) -> Option<(u64, HashMap<Key, Entry>)> {
     let mut keys = HashSet::new();
     while !reader.0.is_empty() {
         let key = (reader.u64()?, reader.u64()?);
-        let size = if reader.present()? {
+        let facts = if reader.present()? {
             Some(TextFacts {
                 lines: reader.u64()?,
                 estimate: reader.u64()?,
@@ -565,7 +565,7 @@ fn parse(bytes: &[u8], identity: &str) -> Option<(u64, HashMap<Key, Entry>)> {
         loaded.insert(
             key,
             Entry {
-                size,
+                facts,
                 names,
                 outline,
                 secret_free,
