@@ -456,19 +456,8 @@ fn secrets_among<'a>(
         }
     }
     parallel_map(&unchecked, |&(file, item)| {
-        let (text, path) = (item.content(), &scan.files[file].label);
-        // A text an earlier run found free of secrets is not searched
-        // again, unless its path is a rule of its own.
-        let by_text_alone = !secrets::is_env_file(path);
-        if by_text_alone && cache.secret_free(&text) {
-            return None;
-        }
-        let Some(found) = secrets::find_secret(&text, path) else {
-            if by_text_alone {
-                cache.mark_secret_free(&text);
-            }
-            return None;
-        };
+        // A text an earlier run found free of secrets is not searched again.
+        let found = cache.find_secret(&item.content(), &scan.files[file].label)?;
         Some((file, format!("line {}: {}", found.line, found.rule)))
     })
     .into_iter()

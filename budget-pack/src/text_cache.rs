@@ -23,6 +23,7 @@ use crate::outline::{self, Outline, Parsed};
 use crate::parallel::parallel_map;
 use crate::rank::names::{FileNames, NameHasher};
 use crate::rank::role::is_code;
+use crate::secrets::{self, Finding};
 
 /// What a cache file starts with (the format's version is its last byte).
 const MAGIC: &[u8; 8] = b"BGTTXT\x00\x03";
@@ -63,7 +64,7 @@ struct Entry {
     names: Option<FileNames>,
     /// Its outline, with the grammar it was parsed with ([`outline::grammar`]).
     outline: Option<(u8, Parsed)>,
-    /// A search of it for secrets found none ([`TextCache::mark_secret_free`]).
+    /// A search of it for secrets found none ([`TextCache::find_secret`]).
     secret_free: bool,
 }
 
@@ -201,23 +202,25 @@ impl TextCache {
         Some(made)
     }
 
-    /// Whether a search of `text` for secrets found none, in an earlier
-    /// run ([`mark_secret_free`](Self::mark_secret_free)).
-    pub fn secret_free(&self, text: &str) -> bool {
-        self.key(text)
-            .and_then(|key| self.loaded.get(&key))
-            .is_some_and(|entry| entry.secret_free)
-    }
-
-    /// Records that a search of `text` for secrets
-    /// ([`find_secret`](crate::secrets::find_secret), whose rules are part
-    /// of the cache's identity) found none, under a path that does not
-    /// change the search ([`is_env_file`](crate::secrets::is_env_file)).
-    pub fn mark_secret_free(&self, text: &str) {
-        if let Some(key) = self.key(text) {
+    /// The first secret in `text`, the file at `path`
+    /// ([`secrets::find_secret`], whose rules are part of the cache's
+    /// identity): none, without a search, when an earlier run searched the
+    /// same text and found none; a search that finds none is recorded. A
+    /// dotenv file's text is always searched (its path is a rule of its
+    /// own).
+    pub fn find_secret(&self, text: &str, path: &str) -> Option<Finding> {
+        let Some(key) = self.key(text).filter(|_| !secrets::is_env_file(path)) else {
+            return secrets::find_secret(text, path);
+        };
+        if self.loaded.get(&key).is_some_and(|entry| entry.secret_free) {
+            return None;
+        }
+        let found = secrets::find_secret(text, path);
+        if found.is_none() {
             self.learned.store(true, Ordering::Relaxed);
             self.used().entry(key).or_default().secret_free = true;
         }
+        found
     }
 
     /// Writes this run's entries as the cache, unless it is not kept or
