@@ -255,12 +255,17 @@ mod tests {
 
     /// [`FILES`] ranked for `query`, without outlines or history.
     fn ranked(query: Option<&Query>) -> Ranking<'static> {
+        ranked_files(FILES, query)
+    }
+
+    /// `files` ranked for `query`, without outlines or history.
+    fn ranked_files<'t>(files: &[(&'t str, &'t str)], query: Option<&Query>) -> Ranking<'t> {
         let hasher = NameHasher::new(3);
-        let names: Vec<Option<FileNames>> = FILES
+        let names: Vec<Option<FileNames>> = files
             .iter()
             .map(|(path, text)| FileNames::of(text, hasher).filter(|_| is_code(path)))
             .collect();
-        rank(FILES, &names, hasher, &[], query, &HashMap::new())
+        rank(files, &names, hasher, &[], query, &HashMap::new())
     }
 
     #[test]
@@ -290,5 +295,22 @@ mod tests {
         let query = Query::parse("touch up pr 1306").unwrap();
         let ranking = ranked(Some(&query));
         assert_eq!(ranking, ranked(None));
+    }
+
+    #[test]
+    fn a_change_log_ranks_below_the_code_unless_the_query_names_it() {
+        let files = [
+            (
+                "CHANGELOG.md",
+                "## 2.0\n- Metres round down (metres rounding fixed).\n- Rounding of metres.\n",
+            ),
+            ("src/units.rs", "pub fn metres() {}\npub fn feet() {}\n"),
+        ];
+        let about_code = Query::parse("metres rounding").unwrap();
+        let s = ranked_files(&files, Some(&about_code)).scores;
+        assert!(s[1] > s[0], "{s:?}");
+        let about_the_log = Query::parse("changelog metres rounding").unwrap();
+        let s = ranked_files(&files, Some(&about_the_log)).scores;
+        assert!(s[0] > s[1], "{s:?}");
     }
 }

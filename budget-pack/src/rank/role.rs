@@ -27,7 +27,8 @@ const ENTRY_STEMS: &[&str] = &["__main__", "app", "index", "lib", "main"];
 
 /// What a file is, by the first rule its path (compared without ASCII
 /// case) meets: a name starting `readme` is [`Readme`](Self::Readme); one
-/// starting `changelog` is [`Other`](Self::Other); a `tests/` or `test/`
+/// starting `changelog`, or with the stem `changes`, `history`, `news` or
+/// `releases`, is a [`ChangeLog`](Self::ChangeLog); a `tests/` or `test/`
 /// folder or `test` in the name is [`Tests`](Self::Tests); a documentation
 /// extension (`md`, `rst`, …) or a `docs/` folder is [`Docs`](Self::Docs);
 /// then [`Code`](Self::Code) and [`Config`](Self::Config) by extension;
@@ -44,7 +45,9 @@ pub enum FileRole {
     Config,
     /// Tests.
     Tests,
-    /// Everything else: changelogs, data, logs, unknown kinds.
+    /// A change log: what changed in each release.
+    ChangeLog,
+    /// Everything else: data, logs, unknown kinds.
     Other,
 }
 
@@ -54,13 +57,16 @@ impl FileRole {
         let lower = path.to_ascii_lowercase();
         let name = lower.rsplit('/').next().unwrap_or(&lower);
         let extension = extension(name);
+        let stem = name.split('.').next().unwrap_or_default();
         let in_folder = |folder: &str| {
             lower.starts_with(&format!("{folder}/")) || lower.contains(&format!("/{folder}/"))
         };
         if name.starts_with("readme") {
             Self::Readme
-        } else if name.starts_with("changelog") {
-            Self::Other
+        } else if name.starts_with("changelog")
+            || ["changes", "history", "news", "releases"].contains(&stem)
+        {
+            Self::ChangeLog
         } else if in_folder("tests") || in_folder("test") || name.contains("test") {
             Self::Tests
         } else if DOC_EXTENSIONS.contains(&extension) || in_folder("docs") {
@@ -76,7 +82,7 @@ impl FileRole {
 
     /// How much a reader wants this kind of file before knowing anything
     /// else, in `0.0..=1.0`: README 1.0, docs 0.8, code 0.7, configuration
-    /// 0.5, tests 0.4, other 0.2.
+    /// 0.5, tests 0.4, change logs and other files 0.2.
     pub fn prior(self) -> f64 {
         match self {
             Self::Readme => 1.0,
@@ -84,7 +90,7 @@ impl FileRole {
             Self::Code => 0.7,
             Self::Config => 0.5,
             Self::Tests => 0.4,
-            Self::Other => 0.2,
+            Self::ChangeLog | Self::Other => 0.2,
         }
     }
 }
@@ -151,9 +157,14 @@ mod tests {
 
     #[test]
     fn kinds_apply_in_order() {
-        // README beats the tests folder; changelog beats Markdown; tests beat docs.
+        // README beats the tests folder; change logs beat tests and Markdown;
+        // tests beat docs.
         assert_eq!(FileRole::of("tests/README"), Readme);
-        assert_eq!(FileRole::of("CHANGELOG.md"), Other);
+        assert_eq!(FileRole::of("CHANGELOG.md"), ChangeLog);
+        assert_eq!(FileRole::of("docs/NEWS"), ChangeLog);
+        assert_eq!(FileRole::of("tests/History.rst"), ChangeLog);
+        assert_eq!(FileRole::of("src/history_test.go"), Tests);
+        assert_eq!(FileRole::of("newsletter.md"), Docs);
         assert_eq!(FileRole::of("docs/test_plan.md"), Tests);
         assert_eq!(FileRole::of("src/test/Main.java"), Tests);
         assert_eq!(FileRole::of("guide.MARKDOWN"), Docs);
