@@ -26,7 +26,8 @@ use crate::text_cache::{TextCache, TextFacts};
 static CAP_ESTIMATOR: CalibratedEstimator = CalibratedEstimator::new(Encoding::O200kBase);
 
 /// The room for a file's outline, in bytes at the file's own bytes per
-/// token: all of RAW's limit for the best-ranked file, the cap on one
+/// token: RAW's limit for the best-ranked file ([`BEST_WHOLE_PERCENT`] of
+/// it when the other files that match are `crowded` out), the cap on one
 /// file's share of RAW (`raw_cap` tokens, a quarter) for the next best
 /// ([`outline::FULL_ROOM_RANKS`] in all), a sixth of that for the rest.
 /// Measured with `scripts/localize.py`: smaller outlines past the best
@@ -35,8 +36,8 @@ static CAP_ESTIMATOR: CalibratedEstimator = CalibratedEstimator::new(Encoding::O
 /// any file goes whole carried more files but showed fewer changed
 /// lines, so files still go whole first, in rank order, up to
 /// [`WHOLE_PERCENT`] of RAW.
-fn outline_room(file: &FileFacts, rank: usize, raw_cap: u64) -> usize {
-    let share = room_tokens(rank, raw_cap);
+fn outline_room(file: &FileFacts, rank: usize, raw_cap: u64, crowded: bool) -> usize {
+    let share = room_tokens(rank, raw_cap, crowded);
     let tokens = file.estimate.max(1);
     let bytes = u64::try_from(file.bytes)
         .unwrap_or(u64::MAX)
@@ -54,12 +55,35 @@ fn outline_room(file: &FileFacts, rank: usize, raw_cap: u64) -> usize {
 /// showed fewer hunks on the held-out repositories (Rust 58% → 44%).
 pub(crate) const WHOLE_PERCENT: u64 = 85;
 
+/// The most of RAW's limit, in percent, that one of the best
+/// [`outline::FULL_ROOM_RANKS`] files may take whole, and the best file's
+/// outline at all, when the other files that match would not fit what is
+/// left ([`crowded`]): a larger file that has a SKELETON form starts as it
+/// (with a query, focused on the bodies that match), so that one central
+/// file does not leave the next ones a line each. Measured with
+/// `scripts/localize.py` (changed files whole or outlined / changed hunks
+/// shown), with change logs set aside: held-out 77% / 72% without the cap,
+/// 78% / 73% with it; the tuning set 55% / 52% and 59% / 53%. At 50%:
+/// 79% / 67% and 60% / 52%.
+pub(crate) const BEST_WHOLE_PERCENT: u64 = 65;
+
+/// Whether the files that match (`matching`: their estimates' sum) other
+/// than `file` would not fit what `file` leaves of RAW's limit
+/// (`raw_limit` tokens) when it takes [`BEST_WHOLE_PERCENT`] of it.
+fn crowded(matching: u64, file: &FileFacts, raw_limit: u64) -> bool {
+    let left = raw_limit - raw_limit / 100 * BEST_WHOLE_PERCENT;
+    matching.saturating_sub(file.estimate) > left
+}
+
 /// For each file (by position in `files`), whether it may go whole: in
-/// rank order, the files that match fill at most [`WHOLE_PERCENT`] of
-/// RAW's limit (`raw_limit` tokens, at a best-guess estimate); past that,
-/// a file ranked after the best [`outline::FULL_ROOM_RANKS`] that has a
-/// SKELETON form and is larger than its outline's room starts as that form
-/// (a smaller one is worth more whole).
+/// rank order, one of the best [`outline::FULL_ROOM_RANKS`] that has a
+/// SKELETON form goes whole only within [`BEST_WHOLE_PERCENT`] of RAW's
+/// limit (`raw_limit` tokens, at a best-guess estimate) when it would
+/// leave the others [`crowded`], and the files
+/// that match fill at most [`WHOLE_PERCENT`] of it; past that, a file
+/// ranked after the best [`outline::FULL_ROOM_RANKS`] that has a SKELETON
+/// form and is larger than its outline's room starts as that form (a
+/// smaller one is worth more whole).
 fn whole_files(
     files: &[FileFacts],
     ranked: &[usize],
@@ -69,6 +93,7 @@ fn whole_files(
 ) -> Vec<bool> {
     let limit = raw_limit / 100 * WHOLE_PERCENT;
     let raw_cap = raw_limit / 4;
+    let matching = matching_estimate(files, matches);
     let mut whole = vec![true; files.len()];
     let mut used = 0u64;
     for (rank, &position) in ranked.iter().enumerate() {
@@ -76,20 +101,24 @@ fn whole_files(
             continue;
         }
         let tokens = files[position].estimate;
-        if used.saturating_add(tokens) <= limit {
-            used += tokens;
-        } else if rank >= outline::FULL_ROOM_RANKS
+        let best = rank < outline::FULL_ROOM_RANKS;
+        if best
             && forms[position].is_some()
-            && tokens > room_tokens(rank, raw_cap)
+            && tokens > raw_limit / 100 * BEST_WHOLE_PERCENT
+            && crowded(matching, &files[position], raw_limit)
         {
+            whole[position] = false;
+        } else if used.saturating_add(tokens) <= limit {
+            used += tokens;
+        } else if !best && forms[position].is_some() && tokens > room_tokens(rank, raw_cap, true) {
             whole[position] = false;
         }
     }
     whole
 }
 
-/// Whether a file starts as its SKELETON form rather than whole: past the
-/// whole files' share of RAW (`whole` false), or, without a query, when it
+/// Whether a file starts as its SKELETON form rather than whole: when
+/// [`whole_files`] holds it back (`whole` false), or, without a query, when it
 /// has a form and would take more than `raw_cap` tokens (`tokens`, asked
 /// only then), so that one large file does not crowd out the rest of an
 /// overview. (With a query the files that match are wanted whole: that cap
@@ -166,10 +195,20 @@ fn line_count(text: &str) -> usize {
     feeds + usize::from(!text.is_empty() && !text.ends_with('\n'))
 }
 
+/// The estimated tokens of the files that match, in all.
+fn matching_estimate(files: &[FileFacts], matches: &[bool]) -> u64 {
+    files
+        .iter()
+        .zip(matches)
+        .filter(|(_, matches)| **matches)
+        .fold(0u64, |sum, (file, _)| sum.saturating_add(file.estimate))
+}
+
 /// The room for the outline of the file ranked `rank`, in tokens (see
 /// [`outline_room`]).
-fn room_tokens(rank: usize, raw_cap: u64) -> u64 {
+fn room_tokens(rank: usize, raw_cap: u64, crowded: bool) -> u64 {
     match rank {
+        0 if crowded => raw_cap.saturating_mul(4) / 100 * BEST_WHOLE_PERCENT,
         0 => raw_cap.saturating_mul(4),
         rank if rank < outline::FULL_ROOM_RANKS => raw_cap,
         _ => raw_cap / 6,
@@ -262,7 +301,11 @@ fn plan<'c>(
     };
     // A file's outline gets at most the cap on one file's share of RAW,
     // in bytes at the file's own bytes per token.
-    let room = |position: usize, rank: usize| outline_room(&facts[position], rank, raw_cap);
+    let matching = matching_estimate(&facts, &ranking.matches);
+    let room = |position: usize, rank: usize| {
+        let crowded = crowded(matching, &facts[position], raw_cap.saturating_mul(4));
+        outline_room(&facts[position], rank, raw_cap, crowded)
+    };
     let focus = outline::Focus {
         relevance: &relevance,
         expand: query.is_some(),
@@ -328,7 +371,7 @@ fn plan<'c>(
             claim: if rank < outline::FULL_ROOM_RANKS {
                 Some(u64::MAX)
             } else if oversized(position) {
-                Some(room_tokens(rank, raw_cap))
+                Some(room_tokens(rank, raw_cap, true))
             } else {
                 None
             },
@@ -541,5 +584,18 @@ mod tests {
             whole,
             [true, true, true, true, true, false, true, true, true]
         );
+        // Under a limit of one and a half large files, each of the best
+        // five would take two thirds of it: past BEST_WHOLE_PERCENT, it
+        // starts as its outline, unless it has none.
+        let mut forms = no_form;
+        forms[1] = None;
+        let whole = whole_files(&facts, &ranked, &matches, &forms, each * 3 / 2);
+        assert_eq!(&whole[..5], [false, true, false, false, false]);
+        // Not when the others would fit what it leaves: with the small
+        // file alone beside it, it goes whole.
+        let two = [0, 8];
+        let only: Vec<bool> = (0..texts.len()).map(|i| two.contains(&i)).collect();
+        let whole = whole_files(&facts, &two, &only, &forms, each * 3 / 2);
+        assert!(whole[0] && whole[8], "{whole:?}");
     }
 }

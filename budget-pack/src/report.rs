@@ -249,7 +249,8 @@ fn reason(reason: AssignmentReason, at_least: bool) -> String {
         AssignmentReason::Fitted {
             requested: Tier::Skeleton,
         } => format!(
-            "fits SKELETON (a file starts as its skeleton past the whole files' share, {}% of RAW's limit in rank order, or, without a query, when it would take over a quarter of RAW)",
+            "fits SKELETON (a file starts as its skeleton when, among the best five, it would take over {}% of RAW's limit and crowd out the files that match after it; past the whole files' share, {}% of RAW's limit in rank order; or, without a query, when it would take over a quarter of RAW)",
+            crate::file_items::BEST_WHOLE_PERCENT,
             crate::file_items::WHOLE_PERCENT
         ),
         other => other.to_string(),
