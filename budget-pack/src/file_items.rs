@@ -75,7 +75,22 @@ fn crowded(matching: u64, file: &FileFacts, raw_limit: u64) -> bool {
     matching.saturating_sub(file.estimate) > left
 }
 
-/// For each file (by position in `files`), whether it may go whole: in
+/// Why a file starts as its SKELETON form rather than whole.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Held {
+    /// One of the best [`outline::FULL_ROOM_RANKS`], whole it would take
+    /// over [`BEST_WHOLE_PERCENT`] of RAW's limit and leave the files
+    /// that match after it [`crowded`].
+    Best,
+    /// Past the whole files' share ([`WHOLE_PERCENT`] of RAW's limit, in
+    /// rank order) and larger than its outline's room.
+    PastShare,
+    /// Without a query, whole it would take over a quarter of RAW.
+    Overview,
+}
+
+/// For each file (by position in `files`), whether it may go whole (`None`)
+/// or why it starts as its SKELETON form: in
 /// rank order, one of the best [`outline::FULL_ROOM_RANKS`] that has a
 /// SKELETON form goes whole only within [`BEST_WHOLE_PERCENT`] of RAW's
 /// limit (`raw_limit` tokens, at a best-guess estimate) when it would
@@ -90,11 +105,11 @@ fn whole_files(
     matches: &[bool],
     forms: &[Option<Form>],
     raw_limit: u64,
-) -> Vec<bool> {
+) -> Vec<Option<Held>> {
     let limit = raw_limit / 100 * WHOLE_PERCENT;
     let raw_cap = raw_limit / 4;
     let matching = matching_estimate(files, matches);
-    let mut whole = vec![true; files.len()];
+    let mut held = vec![None; files.len()];
     let mut used = 0u64;
     for (rank, &position) in ranked.iter().enumerate() {
         if !matches[position] {
@@ -107,31 +122,31 @@ fn whole_files(
             && tokens > raw_limit / 100 * BEST_WHOLE_PERCENT
             && crowded(matching, &files[position], raw_limit)
         {
-            whole[position] = false;
+            held[position] = Some(Held::Best);
         } else if used.saturating_add(tokens) <= limit {
             used += tokens;
         } else if !best && forms[position].is_some() && tokens > room_tokens(rank, raw_cap, true) {
-            whole[position] = false;
+            held[position] = Some(Held::PastShare);
         }
     }
-    whole
+    held
 }
 
-/// Whether a file starts as its SKELETON form rather than whole: when
-/// [`whole_files`] holds it back (`whole` false), or, without a query, when it
+/// Why a file starts as its SKELETON form rather than whole, if it does:
+/// [`whole_files`] held it back (`held`), or, without a query, it
 /// has a form and would take more than `raw_cap` tokens (`tokens`, asked
 /// only then), so that one large file does not crowd out the rest of an
 /// overview. (With a query the files that match are wanted whole: that cap
 /// cost 11 points of changed files in RAW for 4 more in RAW or SKELETON,
 /// in scripts/localize.py.)
 fn starts_as_outline(
-    whole: bool,
+    held: Option<Held>,
     query: bool,
     has_form: bool,
     raw_cap: u64,
     tokens: impl FnOnce() -> u64,
-) -> bool {
-    !whole || !query && has_form && tokens() > raw_cap
+) -> Option<Held> {
+    held.or_else(|| (!query && has_form && tokens() > raw_cap).then_some(Held::Overview))
 }
 
 /// What the packer needs of a file's text beyond the text, found once for
@@ -227,12 +242,21 @@ pub(crate) struct Items<'c> {
     pub items: Vec<Item>,
     /// The index in `scan.files` of each item's file.
     pub file_of_item: Vec<Option<usize>>,
-    /// For each file (by index in `scan.files`) whose SKELETON form is a
-    /// focused outline, the definitions it shows in full.
-    pub shown_in_full: HashMap<usize, Vec<String>>,
+    /// For each file (by index in `scan.files`) with a SKELETON form,
+    /// what the report says of it.
+    pub outlines: HashMap<usize, OutlineNote>,
     /// Under an exact counter, the files' texts counted while planning, by
     /// index in `scan.files`.
     pub counts: Option<OnDemandCounts<'c>>,
+}
+
+/// What the report says of a file's SKELETON form.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct OutlineNote {
+    /// Why the file starts as it rather than whole, if it does.
+    pub held: Option<Held>,
+    /// For a focused outline, the definitions it shows in full.
+    pub shown: Option<Vec<String>>,
 }
 
 /// How each file with text starts, by position in [`Scan::texts`].
@@ -243,8 +267,8 @@ struct Plan {
     matches: bool,
     /// Its SKELETON form, if it gets one.
     form: Option<Form>,
-    /// Whether it starts as that form rather than whole.
-    outlined: bool,
+    /// Why it starts as that form rather than whole, if it does.
+    outlined: Option<Held>,
     facts: FileFacts,
 }
 
@@ -312,7 +336,7 @@ fn plan<'c>(
         room: &room,
     };
     let mut forms = outline::forms(&texts, &ranked, budget, &mut outlines, &focus, cache);
-    let whole = whole_files(
+    let held = whole_files(
         &facts,
         &ranked,
         &ranking.matches,
@@ -321,10 +345,10 @@ fn plan<'c>(
     );
     // Decided before any refit: a file that a refit alone gives an outline
     // is offered whole first, and falls to that outline.
-    let outlined: Vec<bool> = (0..texts.len())
+    let outlined: Vec<Option<Held>> = (0..texts.len())
         .map(|position| {
             starts_as_outline(
-                whole[position],
+                held[position],
                 query.is_some(),
                 forms[position].is_some(),
                 raw_cap,
@@ -359,7 +383,7 @@ fn plan<'c>(
         .map(|(rank, &position)| Turn {
             position,
             offered: ranking.matches[position],
-            whole_first: !outlined[position],
+            whole_first: outlined[position].is_none(),
             whole: texts[position].1,
             outline: forms[position].as_ref().map(Form::text),
             may_outline: oversized(position),
@@ -478,7 +502,7 @@ pub(crate) fn items<'c>(
     let mut plans = plans.into_iter();
     let mut items = Vec::new();
     let mut file_of_item = Vec::new();
-    let mut shown_in_full = HashMap::new();
+    let mut outlines = HashMap::new();
     for (index, file) in scan.files.iter_mut().enumerate() {
         let Ok(text_file) = &mut file.outcome else {
             continue;
@@ -502,12 +526,15 @@ pub(crate) fn items<'c>(
             builder = builder.description(description);
         }
         if let Some(form) = plan.form {
-            if plan.outlined {
+            if plan.outlined.is_some() {
                 builder = builder.tier(Tier::Skeleton);
             }
-            if let Form::Focused(focused) = &form {
-                shown_in_full.insert(index, focused.shown.clone());
-            }
+            let shown = match &form {
+                Form::Focused(focused) => Some(focused.shown.clone()),
+                Form::Skeleton(_) => None,
+            };
+            let held = plan.outlined;
+            outlines.insert(index, OutlineNote { held, shown });
             builder = builder.skeleton(form.into_text());
         }
         // Only empty content fails to build, and empty files were skipped.
@@ -519,7 +546,7 @@ pub(crate) fn items<'c>(
     Items {
         items,
         file_of_item,
-        shown_in_full,
+        outlines,
         counts,
     }
 }
@@ -543,6 +570,11 @@ mod tests {
         }
     }
 
+    /// Whether each file may go whole, from what [`whole_files`] held back.
+    fn goes_whole(held: Vec<Option<Held>>) -> Vec<bool> {
+        held.iter().map(Option::is_none).collect()
+    }
+
     #[test]
     fn whole_files_fill_their_share_then_later_large_files_start_outlined() {
         // Eight large files of the same size, one small one ranked last.
@@ -563,23 +595,24 @@ mod tests {
             .iter()
             .map(|(_, text)| FileFacts::of(text, measure(text)))
             .collect();
-        let whole = whole_files(&facts, &ranked, &matches, &forms, each * 10);
+        let whole = goes_whole(whole_files(&facts, &ranked, &matches, &forms, each * 10));
         assert!(whole.iter().all(|&w| w), "{whole:?}");
         // A limit of five large files: 85% holds four. The fifth is among
         // the best five and may still go whole; the sixth to eighth start
         // as outlines; the small file stays whole (smaller than its room).
-        let whole = whole_files(&facts, &ranked, &matches, &forms, each * 5);
+        let held = whole_files(&facts, &ranked, &matches, &forms, each * 5);
         assert_eq!(
-            whole,
+            goes_whole(held.clone()),
             [true, true, true, true, true, false, false, false, true]
         );
+        assert_eq!(held[5], Some(Held::PastShare));
         // A file without a SKELETON form is never capped, nor one that
         // does not match the query.
         let mut no_form = forms;
         no_form[6] = None;
         let mut no_match = matches.clone();
         no_match[7] = false;
-        let whole = whole_files(&facts, &ranked, &no_match, &no_form, each * 5);
+        let whole = goes_whole(whole_files(&facts, &ranked, &no_match, &no_form, each * 5));
         assert_eq!(
             whole,
             [true, true, true, true, true, false, true, true, true]
@@ -589,13 +622,14 @@ mod tests {
         // starts as its outline, unless it has none.
         let mut forms = no_form;
         forms[1] = None;
-        let whole = whole_files(&facts, &ranked, &matches, &forms, each * 3 / 2);
-        assert_eq!(&whole[..5], [false, true, false, false, false]);
+        let held = whole_files(&facts, &ranked, &matches, &forms, each * 3 / 2);
+        let best = Some(Held::Best);
+        assert_eq!(&held[..5], [best, None, best, best, best]);
         // Not when the others would fit what it leaves: with the small
         // file alone beside it, it goes whole.
         let two = [0, 8];
         let only: Vec<bool> = (0..texts.len()).map(|i| two.contains(&i)).collect();
-        let whole = whole_files(&facts, &two, &only, &forms, each * 3 / 2);
+        let whole = goes_whole(whole_files(&facts, &two, &only, &forms, each * 3 / 2));
         assert!(whole[0] && whole[8], "{whole:?}");
     }
 }

@@ -266,7 +266,7 @@ pub fn pack(
     let Items {
         mut items,
         mut file_of_item,
-        shown_in_full,
+        outlines,
         counts: planned,
     } = items(&mut scan, query.as_ref(), &history, budget, exact, &cache);
     // Git sections go first: the placer keeps them ahead of the files.
@@ -344,7 +344,7 @@ pub fn pack(
     let records = file_records(
         &scan,
         &file_of_item,
-        &shown_in_full,
+        &outlines,
         &selection,
         &payload,
         counts.as_ref(),

@@ -12,6 +12,7 @@ use budget_runtime::{ContextItem, Selection};
 use serde_json::json;
 
 use crate::counting::Counting;
+use crate::file_items::{BEST_WHOLE_PERCENT, Held, OutlineNote, WHOLE_PERCENT};
 use crate::scan::Scan;
 use crate::skip::{FileTally, Skip};
 
@@ -110,7 +111,7 @@ pub struct FileRecords {
 pub fn file_records(
     scan: &Scan,
     file_of_item: &[Option<usize>],
-    shown_in_full: &HashMap<usize, Vec<String>>,
+    outlines: &HashMap<usize, OutlineNote>,
     selection: &Selection<'_, Item>,
     payload: &HybridPayload<'_, Item>,
     counts: Option<&OnDemandCounts<'_>>,
@@ -130,7 +131,7 @@ pub fn file_records(
                 "source": assignment.item.link(),
                 "tier": assignment.tier.map(|tier| tier.to_string()),
                 "cost": assignment.tokens,
-                "reason": reason(assignment.reason, counts.is_some()),
+                "reason": reason(assignment.reason, counts.is_some(), None),
             })),
         }
     }
@@ -172,9 +173,11 @@ pub fn file_records(
                         let counted = counts.and_then(|c| c.known_exact(assignment.position));
                         let tokens = counted.unwrap_or(text.tokens);
                         material(tokens, counted.is_some());
-                        let mut reason = reason(assignment.reason, counts.is_some());
-                        let focused = shown_in_full.get(&index);
-                        if let (Some(shown), Some(Tier::Skeleton)) = (focused, assignment.tier) {
+                        let note = outlines.get(&index);
+                        let held = note.and_then(|note| note.held);
+                        let mut reason = reason(assignment.reason, counts.is_some(), held);
+                        let shown = note.and_then(|note| note.shown.as_ref());
+                        if let (Some(shown), Some(Tier::Skeleton)) = (shown, assignment.tier) {
                             reason.push_str(&focused_reason(shown));
                         }
                         return FileRecord {
@@ -232,8 +235,9 @@ pub fn file_records(
 /// An assignment's reason as the report gives it. With `at_least` (counts
 /// on demand: a count stops once the file is shown not to fit), the figure
 /// a tier rejected it on is a lower bound and is printed as one:
-/// `RAW full: at least 14343 tokens, 14342 free`.
-fn reason(reason: AssignmentReason, at_least: bool) -> String {
+/// `RAW full: at least 14343 tokens, 14342 free`. A file that starts as
+/// its outline says why (`held`).
+fn reason(reason: AssignmentReason, at_least: bool, held: Option<Held>) -> String {
     match reason {
         AssignmentReason::TierFull {
             tier,
@@ -245,14 +249,19 @@ fn reason(reason: AssignmentReason, at_least: bool) -> String {
             needed,
             limit,
         } if at_least => format!("too large for {tier}: at least {needed} tokens, limit {limit}"),
-        // Only the caps on whole files ask for SKELETON.
+        // Only the caps on whole files (`held`) ask for SKELETON.
         AssignmentReason::Fitted {
             requested: Tier::Skeleton,
-        } => format!(
-            "fits SKELETON (a file starts as its skeleton when, among the best five, it would take over {}% of RAW's limit and crowd out the files that match after it; past the whole files' share, {}% of RAW's limit in rank order; or, without a query, when it would take over a quarter of RAW)",
-            crate::file_items::BEST_WHOLE_PERCENT,
-            crate::file_items::WHOLE_PERCENT
-        ),
+        } => match held {
+            Some(Held::Best) => format!(
+                "fits SKELETON (starts as its outline: among the best five, whole it would take over {BEST_WHOLE_PERCENT}% of RAW's limit and crowd out the files that match after it)"
+            ),
+            Some(Held::PastShare) => format!(
+                "fits SKELETON (starts as its outline: past the whole files' share, {WHOLE_PERCENT}% of RAW's limit in rank order, and larger than its outline's room)"
+            ),
+            Some(Held::Overview) => "fits SKELETON (starts as its outline: without a query, whole it would take over a quarter of RAW)".to_owned(),
+            None => "fits SKELETON".to_owned(),
+        },
         other => other.to_string(),
     }
 }

@@ -171,6 +171,48 @@ fn without_a_query_one_large_file_does_not_crowd_out_the_rest() {
     );
 }
 
+/// With a query, one of the best files that would take most of RAW whole
+/// starts as its outline when the other files that match would not fit
+/// beside it, and the report says so.
+#[test]
+fn a_large_best_file_leaves_room_for_the_files_after_it() {
+    let (rust, _) = sources(40);
+    let helper = |i: usize| {
+        let line = format!("pub fn step_helper_{i}(x: u64) -> u64 {{ x + {i} }}\n");
+        (format!("src/step_{i}.rs"), line.repeat(60))
+    };
+    let helpers: Vec<(String, String)> = (0..4).map(helper).collect();
+    let mut files: Vec<(&str, &[u8])> = vec![("src/engine.rs", rust.as_bytes())];
+    files.extend(helpers.iter().map(|(p, t)| (p.as_str(), t.as_bytes())));
+    let dir = tree(&files);
+    // RAW's limit is 81% of the budget: the engine whole would take
+    // about nine tenths of it, the helpers together about half.
+    let budget = (o200k(&rust) * 13 / 10).to_string();
+    let run = budget_in(
+        dir.path(),
+        &[
+            "pack",
+            "--budget",
+            &budget,
+            "--query",
+            "engine helper",
+            "--report",
+            "-",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let report = run.json();
+    let files = report["files"].as_array().unwrap();
+    let record = |path: &str| files.iter().find(|f| f["path"] == path).unwrap().clone();
+    let engine = record("src/engine.rs");
+    assert_eq!(engine["tier"], "SKELETON", "{engine}");
+    let reason = engine["reason"].as_str().unwrap();
+    assert!(reason.contains("among the best five"), "{reason}");
+    for (path, _) in &helpers {
+        assert_eq!(record(path)["tier"], "RAW", "{path}");
+    }
+}
+
 /// A C++ header of one class with `methods` inline methods of twenty
 /// lines each; `Codec::decode_frame` is the one a query asks about.
 fn header(methods: usize) -> String {
