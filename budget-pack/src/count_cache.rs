@@ -7,7 +7,7 @@
 //! so the texts of a packed repository cannot be made to collide) and its
 //! length, and never anything of the text itself.
 //!
-//! Give [`pack`](crate::pack) the cached counter as the exact counter and
+//! Give [`pack`](fn@crate::pack) the cached counter as the exact counter and
 //! the tokenizer itself as the estimator ([`Counting::new`](crate::Counting::new)):
 //! the payload as rendered is then counted by the tokenizer, so even a
 //! wrong count in the cache cannot make it overflow its budget.

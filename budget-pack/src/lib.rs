@@ -1,7 +1,7 @@
 //! Pack a repository into one prompt that fits a token budget: the engine
 //! of `budget pack`, as a library.
 //!
-//! [`pack`] walks the inputs (`.gitignore` honoured, hidden files left
+//! [`pack`](fn@pack) walks the inputs (`.gitignore` honoured, hidden files left
 //! out, globs on top, an optional [`Sandbox`]), leaves out or redacts
 //! files holding secrets, ranks the files for a query (BM25F over text,
 //! path and defined names, PageRank over the reference graph, git
@@ -55,6 +55,7 @@ mod complexity;
 mod count_cache;
 mod counting;
 mod description;
+mod file_facts;
 mod file_items;
 mod git;
 mod options;
@@ -70,6 +71,7 @@ mod sandbox;
 mod scan;
 mod secrets;
 mod skip;
+mod start;
 mod text_cache;
 mod walk;
 

@@ -12,9 +12,10 @@ use budget_runtime::{ContextItem, Selection};
 use serde_json::json;
 
 use crate::counting::Counting;
-use crate::file_items::{BEST_WHOLE_PERCENT, Held, OutlineNote, WHOLE_PERCENT};
+use crate::file_items::OutlineNote;
 use crate::scan::Scan;
 use crate::skip::{FileTally, Skip};
+use crate::start::{BEST_WHOLE_PERCENT, Held, WHOLE_PERCENT};
 
 /// How the files' tokens were obtained: the honest account of the work.
 #[derive(Debug, PartialEq, Eq)]

@@ -37,7 +37,7 @@ pub struct TextFile {
     pub redacted: usize,
 }
 
-/// What a scan does with a file holding a secret ([`find_secrets`]).
+/// What a scan does with a file holding a secret ([`find_secrets`](crate::secrets::find_secrets)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Secrets {
     /// Nothing: the file is read as it is (`count`).

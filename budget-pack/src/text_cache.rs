@@ -176,7 +176,7 @@ impl TextCache {
         })
     }
 
-    /// The outline of `text`, the file at `path` ([`outline::outline`]),
+    /// The outline of `text`, the file at `path` ([`Parsed::outline`](crate::outline::Parsed::outline)),
     /// from the cache where it holds the text's, else parsed.
     pub fn outline<'t>(&self, path: &str, text: &'t str) -> Option<Outline<'t>> {
         let (grammar, python) = outline::grammar(path)?;

@@ -12,7 +12,7 @@
 //! Languages: Rust, Python, JavaScript, TypeScript (and TSX), Go, Java, C
 //! and C++, by file extension. Other files, and every file without the
 //! cargo feature `tree-sitter`, have no outline: ranking falls back to
-//! [`graph::definitions`](crate::rank::graph::definitions) and the file
+//! [the definition keyword scan](crate::rank::keywords::KeywordDefinitions) and the file
 //! goes from RAW straight to LINKED.
 //!
 //! Parsing is the costly part (tree-sitter's Python grammar reads about
@@ -20,7 +20,7 @@
 //! every source file for the ranking's names when there are at most
 //! [`RANKING_PARSE_BYTES`] of source ([`for_ranking`]), and for skeletons
 //! the best-ranked source files up to [`SKELETON_BYTES_PER_TOKEN`] bytes
-//! per token of budget ([`skeletons`]): their skeletons alone would fill
+//! per token of budget ([`forms`]): their skeletons alone would fill
 //! RAW's share several times over, so a lower-ranked file's skeleton
 //! could not get in.
 

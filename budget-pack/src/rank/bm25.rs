@@ -44,7 +44,7 @@ const DOC_TERMS: &[&str] = &[
     "tutorial",
 ];
 
-/// A query as terms ([`for_each_term`](crate::rank::terms::for_each_term)).
+/// A query as terms ([`for_each_term`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Query {
     terms: Vec<String>,

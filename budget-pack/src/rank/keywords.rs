@@ -47,8 +47,8 @@ pub fn keyword_definitions(text: &str) -> Vec<&str> {
     scan.names
 }
 
-/// The scan for the names after definition keywords (see
-/// [`keyword_definitions`]), fed one identifier of its text at a time, in
+/// The scan for the names after definition keywords (`fn`, `class`,
+/// `def`, `func`, …), fed one identifier of its text at a time, in
 /// order (slices of the text), so that the scan that counts a text's
 /// identifiers finds them too.
 #[derive(Debug)]
