@@ -7,9 +7,18 @@
 //! smaller: the best-ranked within the room left at their turn, the rest
 //! within what the placement leaves unused.
 
-/// Tokens an entry's own lines take around its content (header, fence):
-/// 15 to 45 on real files.
-const FRAME_TOKENS: u64 = 32;
+use budget_runtime::estimate::{ContentType, Estimator};
+
+use crate::file_facts::CAP_ESTIMATOR;
+
+/// The tokens an entry's own lines take around its content, estimated as
+/// the assembler does: its Markdown heading with `source` and a line
+/// range, its `description` and the fences (13 to 40 on real files).
+pub(crate) fn frame_tokens(source: &str, description: Option<&str>) -> u64 {
+    let description = description.unwrap_or_default();
+    let frame = format!("### `{source}` (lines 1-99999)\n\n{description}\n\n```rust\n```\n");
+    CAP_ESTIMATOR.estimate(&frame, ContentType::Markdown)
+}
 
 /// The least room, in tokens of outline, worth refitting an outline into:
 /// below it an outline shows little more than the LINKED line would.
@@ -20,12 +29,15 @@ pub(crate) const MIN_REFIT_TOKENS: u64 = 128;
 pub(crate) struct Turn<'t> {
     /// Its position among the files.
     pub position: usize,
-    /// Whether it is offered at all above LINKED (under a query, a file
-    /// that matches nothing starts in LINKED).
-    pub offered: bool,
+    /// Whether it matches the query (every file, without one). Those that
+    /// do not come after every file that does, and only get what the
+    /// others leave, refits included.
+    pub matches: bool,
     /// Whether it is offered to RAW whole first (else it starts as its
-    /// outline).
+    /// outline, or in LINKED when it has none and `may_outline` is false).
     pub whole_first: bool,
+    /// The tokens its entry's own lines take ([`frame_tokens`]).
+    pub frame: u64,
     /// Its whole text.
     pub whole: &'t str,
     /// Its outline, if it has one.
@@ -64,25 +76,40 @@ enum Misfit {
 /// what is left at its turn up to the claim (later files get what it
 /// leaves); for the others, nine tenths of what every file placed leaves
 /// at the end (so that no later file loses its place), which also grows
-/// the claims. `sizes` tells the texts' tokens. A refitted outline is
-/// taken to fill its room.
+/// the claims; files that match nothing ([`Turn::matches`]) only after
+/// the refits of those that match. `sizes` tells the texts' tokens. A
+/// refitted outline is taken to fill its room.
 pub(crate) fn refits(turns: &[Turn<'_>], limit: u64, sizes: &Sizes<'_>) -> Vec<(usize, u64)> {
     let mut left = limit;
     // What an entry costs, from its content's tokens (if they fit
     // `at_most`), if it fits what is left.
-    let fits = |content: &dyn Fn(u64) -> Option<u64>, left: u64| {
-        Some(content(left.checked_sub(FRAME_TOKENS)?)? + FRAME_TOKENS)
+    let fits = |content: &dyn Fn(u64) -> Option<u64>, frame: u64, left: u64| {
+        Some(content(left.checked_sub(frame)?)? + frame)
     };
-    let mut misfits: Vec<(usize, Misfit)> = Vec::new();
-    for turn in turns.iter().filter(|turn| turn.offered) {
+    let mut misfits: Vec<(usize, u64, Misfit)> = Vec::new();
+    let mut refits = Vec::new();
+    let mut matching = true;
+    for turn in turns {
+        if matching && !turn.matches {
+            matching = false;
+            settle(std::mem::take(&mut misfits), &mut left, &mut refits);
+        }
         if turn.whole_first
-            && let Some(cost) = fits(&|at_most| (sizes.whole)(turn.position, at_most), left)
+            && let Some(cost) = fits(
+                &|at_most| (sizes.whole)(turn.position, at_most),
+                turn.frame,
+                left,
+            )
         {
             left -= cost;
             continue;
         }
         let fitted = match turn.outline {
-            Some(outline) => fits(&|at_most| (sizes.outline)(outline, at_most), left),
+            Some(outline) => fits(
+                &|at_most| (sizes.outline)(outline, at_most),
+                turn.frame,
+                left,
+            ),
             None if turn.may_outline => None,
             None => continue,
         };
@@ -92,37 +119,42 @@ pub(crate) fn refits(turns: &[Turn<'_>], limit: u64, sizes: &Sizes<'_>) -> Vec<(
         }
         let claimed = turn
             .claim
-            .map(|claim| (left.saturating_sub(FRAME_TOKENS) / 10 * 9).min(claim))
+            .map(|claim| (left.saturating_sub(turn.frame) / 10 * 9).min(claim))
             .filter(|&room| room >= MIN_REFIT_TOKENS);
-        match claimed {
+        let misfit = match claimed {
             Some(room) => {
-                left -= room + FRAME_TOKENS;
-                misfits.push((turn.position, Misfit::Claimed(room)));
+                left -= room + turn.frame;
+                Misfit::Claimed(room)
             }
-            None => misfits.push((turn.position, Misfit::Waiting(left))),
-        }
+            None => Misfit::Waiting(left),
+        };
+        misfits.push((turn.position, turn.frame, misfit));
     }
-    // What every file leaves at the end, best-ranked first: a claim grows
-    // by it, another misfit is refitted within it; neither takes room from
-    // a later file that fits.
-    let mut refits = Vec::new();
-    for (position, misfit) in misfits {
+    settle(misfits, &mut left, &mut refits);
+    refits
+}
+
+/// Adds to `refits` the room each of `misfits` is refitted within, from
+/// what every file placed leaves (`left`, less what they take), best-ranked
+/// first: a claim grows by it, another misfit is refitted within it;
+/// neither takes room from a later file that fits.
+fn settle(misfits: Vec<(usize, u64, Misfit)>, left: &mut u64, refits: &mut Vec<(usize, u64)>) {
+    for (position, frame, misfit) in misfits {
         match misfit {
             Misfit::Claimed(claimed) => {
-                let more = left / 10 * 9;
-                left -= more;
+                let more = *left / 10 * 9;
+                *left -= more;
                 refits.push((position, claimed + more));
             }
             Misfit::Waiting(at_turn) => {
-                let room = left.min(at_turn).saturating_sub(FRAME_TOKENS) / 10 * 9;
+                let room = (*left).min(at_turn).saturating_sub(frame) / 10 * 9;
                 if room >= MIN_REFIT_TOKENS {
                     refits.push((position, room));
-                    left -= room + FRAME_TOKENS;
+                    *left -= room + frame;
                 }
             }
         }
     }
-    refits
 }
 
 #[cfg(test)]
@@ -157,8 +189,9 @@ mod tests {
     fn turn(position: usize, whole: usize, outline: Option<usize>) -> Turn<'static> {
         Turn {
             position,
-            offered: true,
+            matches: true,
             whole_first: true,
+            frame: 32,
             whole: text(whole),
             outline: outline.map(text),
             may_outline: false,
@@ -181,12 +214,23 @@ mod tests {
             turn(0, 2_000, Some(500)),
             turn(1, 20_000, None),
             turn(2, 20_000, Some(1_000)),
-            Turn {
-                offered: false,
-                ..turn(3, 50_000, Some(50_000))
-            },
         ];
         assert!(refits_of(&turns, 10_000).is_empty());
+    }
+
+    #[test]
+    fn files_that_match_nothing_fill_what_the_refits_leave() {
+        // The second file's outline does not fit the 3,968 tokens left at
+        // its turn; a later outline of a file that matches nothing would
+        // fit but does not take them first: the misfit is refitted to 9/10
+        // of 3,936, and the last within the 399 tokens then left.
+        let unmatched = Turn {
+            matches: false,
+            whole_first: false,
+            ..turn(2, 3_000, Some(3_000))
+        };
+        let turns = [turn(0, 6_000, None), turn(1, 9_000, Some(5_000)), unmatched];
+        assert_eq!(refits_of(&turns, 10_000), [(1, 3_537), (2, 324)]);
     }
 
     #[test]

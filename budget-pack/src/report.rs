@@ -261,6 +261,7 @@ fn reason(reason: AssignmentReason, at_least: bool, held: Option<Held>) -> Strin
                 "fits SKELETON (starts as its outline: past the whole files' share, {WHOLE_PERCENT}% of RAW's limit in rank order, and larger than its outline's room)"
             ),
             Some(Held::Overview) => "fits SKELETON (starts as its outline: without a query, whole it would take over a quarter of RAW)".to_owned(),
+            Some(Held::Unmatched) => "fits SKELETON (starts as its outline: it matches nothing in the query, so it fills what the files that match leave)".to_owned(),
             None => "fits SKELETON".to_owned(),
         },
         other => other.to_string(),

@@ -66,6 +66,10 @@ pub(crate) enum Held {
     PastShare,
     /// Without a query, whole it would take over a quarter of RAW.
     Overview,
+    /// Under a query, it matches nothing: never carried whole, and ranked
+    /// below every file that matches, its outline fills the room they
+    /// leave as a map of the rest.
+    Unmatched,
 }
 
 /// For each file (by position in `files`), whether it may go whole (`None`)
@@ -111,21 +115,31 @@ pub(crate) fn whole_files(
     held
 }
 
-/// Why a file starts as its SKELETON form rather than whole, if it does:
-/// [`whole_files`] held it back (`held`), or, without a query, it
-/// has a form and would take more than `raw_cap` tokens (`tokens`, asked
-/// only then), so that one large file does not crowd out the rest of an
-/// overview. (With a query the files that match are wanted whole: that cap
-/// cost 11 points of changed files in RAW for 4 more in RAW or SKELETON,
-/// in scripts/localize.py.)
+/// Why a file that has a SKELETON form (`has_form`) starts as it rather
+/// than whole, if it does: [`whole_files`] held it back (`held`); under a
+/// query it matches nothing (`matches`), so the room the files that match
+/// leave goes to outlines of the rest, more files for the same tokens; or,
+/// without a query, it would take more than `raw_cap` tokens (`tokens`,
+/// asked only then), so that one large file does not crowd out the rest of
+/// an overview. (With a query the files that match are wanted whole: that
+/// cap cost 11 points of changed files in RAW for 4 more in RAW or
+/// SKELETON, in scripts/localize.py.)
 pub(crate) fn starts_as_outline(
     held: Option<Held>,
     query: bool,
+    matches: bool,
     has_form: bool,
     raw_cap: u64,
     tokens: impl FnOnce() -> u64,
 ) -> Option<Held> {
-    held.or_else(|| (!query && has_form && tokens() > raw_cap).then_some(Held::Overview))
+    if !has_form {
+        return None;
+    }
+    held.or_else(|| match (query, matches) {
+        (true, false) => Some(Held::Unmatched),
+        (true, true) => None,
+        (false, _) => (tokens() > raw_cap).then_some(Held::Overview),
+    })
 }
 
 /// The estimated tokens of the files that match, in all.
@@ -157,6 +171,30 @@ mod tests {
     /// Whether each file may go whole, from what [`whole_files`] held back.
     fn goes_whole(held: Vec<Option<Held>>) -> Vec<bool> {
         held.iter().map(Option::is_none).collect()
+    }
+
+    #[test]
+    fn files_that_match_nothing_start_outlined_and_never_whole() {
+        let never = || -> u64 { unreachable!("asked only without a query") };
+        // Under a query: an outline for a file that matches nothing, none
+        // without a form (it starts in LINKED), whole for one that matches.
+        let unmatched = starts_as_outline(None, true, false, true, 100, never);
+        assert_eq!(unmatched, Some(Held::Unmatched));
+        assert_eq!(
+            starts_as_outline(None, true, false, false, 100, never),
+            None
+        );
+        assert_eq!(starts_as_outline(None, true, true, true, 100, never), None);
+        // What `whole_files` held back stays held back.
+        let best = Some(Held::Best);
+        assert_eq!(starts_as_outline(best, true, true, true, 100, never), best);
+        // Without a query, a file past the cap starts outlined.
+        let overview = starts_as_outline(None, false, true, true, 100, || 101);
+        assert_eq!(overview, Some(Held::Overview));
+        assert_eq!(
+            starts_as_outline(None, false, true, true, 100, || 100),
+            None
+        );
     }
 
     #[test]

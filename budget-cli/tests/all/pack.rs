@@ -142,8 +142,14 @@ fn json_lists_every_file_with_tier_tokens_score_and_reason() {
 }
 
 #[test]
-fn query_ranks_matches_first_and_keeps_non_matches_out_of_raw() {
+fn query_ranks_matches_first_and_outlines_the_rest() {
     let dir = project();
+    // A source file the query does not name, large enough that its outline
+    // saves tokens.
+    let tide: String = (0..12)
+        .map(|i| format!("pub fn phase_{i}(hours: f64) -> f64 {{\n    let angle = hours * {i}.0;\n    angle.cos() * 0.25 + angle.sin()\n}}\n\n"))
+        .collect();
+    std::fs::write(dir.path().join("src/tide.rs"), tide).unwrap();
     let report = budget_in(
         dir.path(),
         &[
@@ -163,18 +169,29 @@ fn query_ranks_matches_first_and_keeps_non_matches_out_of_raw() {
             .as_f64()
             .unwrap()
     };
-    let tier = |p: &str| files.iter().find(|f| f["path"] == p).unwrap()["tier"].clone();
+    let field = |p: &str, key: &str| files.iter().find(|f| f["path"] == p).unwrap()[key].clone();
     // The files named after the query rank first; plurals match
     // (`stations`); every match ranks above the files without the word,
-    // which are never carried in full.
+    // which are never carried in full: with room left, as their outline.
     let named = score("src/station.rs").min(score("config/stations.yaml"));
     for path in ["README.md", "docs/design.md"] {
         assert!(score(path) > 0.5, "{path}: {}", score(path));
         assert!(named > score(path), "{path}");
     }
     assert!(score("src/lib.rs") <= 0.5);
-    assert_ne!(tier("src/lib.rs"), "RAW");
-    assert_eq!(tier("src/station.rs"), "RAW");
+    assert!(score("src/tide.rs") <= 0.5);
+    // Too small to save tokens as an outline, it is only named.
+    assert_eq!(field("src/lib.rs", "tier"), "LINKED");
+    assert_eq!(field("src/tide.rs", "tier"), "SKELETON");
+    let reason = field("src/tide.rs", "reason");
+    assert!(
+        reason
+            .as_str()
+            .unwrap()
+            .contains("matches nothing in the query"),
+        "{reason}"
+    );
+    assert_eq!(field("src/station.rs", "tier"), "RAW");
 }
 
 // Needs the exact o200k counter (the default counter).

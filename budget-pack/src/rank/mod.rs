@@ -19,8 +19,9 @@
 //! `0.5 + 0.5 × (0.8 × match + 0.2 × centrality)`, where `match` is its
 //! BM25F score over the best file's; a file that matches nothing scores
 //! half its no-query score. Every matching file therefore ranks above
-//! every file that matches nothing. A query no file matches ranks as no
-//! query.
+//! every file that matches nothing (which the pack carries only as its
+//! outline, in the room the others leave). A query no file matches ranks
+//! as no query.
 
 pub mod bm25;
 pub mod graph;
