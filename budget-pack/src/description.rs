@@ -73,11 +73,14 @@ fn comment_block(lines: &[&str]) -> usize {
             .position(|l| l.contains("*/"))
             .map_or(lines.len(), |end| end + 1);
     }
+    let comment = |line: &str, marker: &str| {
+        line.starts_with(marker) && !line.starts_with("#!") && !is_directive(line)
+    };
     let marker = ["//", "#", "--", ";"]
         .into_iter()
-        .find(|m| first.starts_with(m) && !first.starts_with("#!"));
+        .find(|m| comment(first, m));
     match marker {
-        Some(marker) => lines.iter().take_while(|l| l.starts_with(marker)).count(),
+        Some(marker) => lines.iter().take_while(|l| comment(l, marker)).count(),
         None => 0,
     }
 }
@@ -119,10 +122,12 @@ fn module_doc<'t>(lines: &[&'t str]) -> Option<&'t str> {
     let block = comment_block(lines).max(usize::from(first.starts_with("//!")));
     let doc = lines[..block.max(1)]
         .iter()
+        .filter(|l| !is_directive(l))
         .map(|l| strip_comment(l))
         .find(|l| says_something(l));
     doc.or_else(|| {
-        first
+        Some(first)
+            .filter(|line| !is_directive(line))?
             .strip_prefix('#')
             .map(|h| h.trim_start_matches('#').trim())
     })
@@ -137,12 +142,14 @@ fn strip_comment(line: &str) -> &str {
 }
 
 /// Whether a line carries words: not blank, not only punctuation or quotes,
-/// not a shebang, an import, a licence line or a bare opening.
+/// not a shebang, an import, a licence line, a bare opening, a Rust
+/// attribute or a C preprocessor line.
 fn says_something(line: &str) -> bool {
     let text = strip_comment(line);
     let words = text.chars().filter(|c| c.is_alphanumeric()).count();
     words >= 3
         && !line.starts_with("#!")
+        && !is_directive(line)
         && !line.contains("-*-")
         && !is_legal(line)
         && ![
@@ -160,6 +167,15 @@ fn says_something(line: &str) -> bool {
         .iter()
         .any(|prefix| text.starts_with(prefix))
         && !["\"\"\"", "'''", "{", "}", "(", ")"].contains(&text)
+}
+
+/// Whether `line` is code that starts with `#`: a Rust attribute
+/// (`#[cfg(test)]`) or a C preprocessor line (`#ifndef SDS_H`). A comment
+/// or a Markdown heading puts a space after its `#`.
+fn is_directive(line: &str) -> bool {
+    line.strip_prefix('#')
+        .and_then(|rest| rest.chars().next())
+        .is_some_and(|c| c == '[' || c.is_ascii_alphabetic())
 }
 
 /// `line` cut to [`MAX_CHARS`] characters.
@@ -229,6 +245,14 @@ mod tests {
         for (text, expected) in cases {
             assert_eq!(description(text), Some(expected), "{text:?}");
         }
+        // Attributes and preprocessor lines are code, not comments.
+        let attributed = "#![warn(missing_docs)]\nuse std::io;\n#[cfg(feature = \"std\")]\nuse std::fs;\nconst INPUT: &[u8] = b\"input\";\n";
+        assert_eq!(
+            description(attributed),
+            Some("const INPUT: &[u8] = b\"input\";")
+        );
+        let header = "#ifndef SDS_H\n#define SDS_H\n#include <stdio.h>\ntypedef char *sds;\n";
+        assert_eq!(description(header), Some("typedef char *sds;"));
         assert_eq!(description("# \n"), None);
         assert_eq!(description("{\n}\n"), None);
         assert_eq!(

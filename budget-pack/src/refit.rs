@@ -13,12 +13,18 @@ use crate::file_facts::CAP_ESTIMATOR;
 
 /// The tokens an entry's own lines take around its content, estimated as
 /// the assembler does: its Markdown heading with `source` and a line
-/// range, its `description` and the fences (13 to 40 on real files).
+/// range, its `description` and the fences (13 to 40 on real files), and
+/// [`FRAME_SLACK_TOKENS`].
 pub(crate) fn frame_tokens(source: &str, description: Option<&str>) -> u64 {
     let description = description.unwrap_or_default();
     let frame = format!("### `{source}` (lines 1-99999)\n\n{description}\n\n```rust\n```\n");
-    CAP_ESTIMATOR.estimate(&frame, ContentType::Markdown)
+    CAP_ESTIMATOR.estimate(&frame, ContentType::Markdown) + FRAME_SLACK_TOKENS
 }
+
+/// Tokens added to each entry's estimated frame: the assembler's estimate
+/// of a frame differs from this one by a few tokens either way, and an
+/// outline planned to fit exactly would fall to a LINKED line for one.
+const FRAME_SLACK_TOKENS: u64 = 4;
 
 /// The least room, in tokens of outline, worth refitting an outline into:
 /// below it an outline shows little more than the LINKED line would.
