@@ -202,14 +202,14 @@ fn plan<'c>(
         whole: &whole_tokens,
         outline: &tokens,
     };
-    // A refit is made for the room the replay gives it and may take less:
-    // the placement is replayed again with the refitted outlines, so that
-    // a later file gets what they leave.
     let frames: Vec<u64> = texts
         .iter()
         .zip(&facts)
         .map(|(&(label, _), facts)| frame_tokens(label, facts.description.as_deref()))
         .collect();
+    // A refit is made for the room the replay gives it and may take less:
+    // the placement is replayed again with the refitted outlines, so that
+    // a later file gets what they leave.
     let mut no_outline = vec![false; texts.len()];
     for pass in 0..REFIT_PASSES {
         let turns: Vec<Turn> = ranked

@@ -1,6 +1,7 @@
-//! Property tests of `budget pack` over random trees: every input file in
-//! exactly one status, every packed file in exactly one tier section of
-//! the payload (and the tree), and the payload, tree and skeletons
+//! Property tests of `budget pack` over random trees, with and without a
+//! query: every input file in exactly one status, every packed file in
+//! exactly one tier section of the payload (and the tree), no file that
+//! matches nothing carried whole, and the payload, tree and skeletons
 //! included, within the budget by an independent exact count.
 
 use proptest::prelude::*;
@@ -76,13 +77,18 @@ proptest! {
         kinds in prop::collection::vec(kind(), 1..14),
         budget in 1_500u64..12_000,
         format in prop::sample::select(vec!["markdown", "xml", "json"]),
+        query in prop::option::of(Just("step")),
     ) {
         let first = b"# First\n\nThe first file.\n".to_vec();
         let mut files = vec![("README.md".to_owned(), first.clone())];
         files.extend(kinds.iter().enumerate().map(|(i, k)| contents(k, i, &first)));
         let dir = owned_tree(&files);
         let budget_arg = budget.to_string();
-        let run = budget_in(dir.path(), &["pack", "--budget", &budget_arg, "--format", format, "--report", "-"]);
+        let mut args = vec!["pack", "--budget", &budget_arg, "--format", format, "--report", "-"];
+        if let Some(query) = query {
+            args.extend(["--query", query]);
+        }
+        let run = budget_in(dir.path(), &args);
         if run.code == 2 {
             // Only a budget below the payload's structure may be refused.
             prop_assert!(run.stderr.contains("below the minimum"), "{}", run.stderr);
@@ -106,6 +112,14 @@ proptest! {
             match status {
                 "packed" => prop_assert!(matches!(tier, Some("RAW" | "SKELETON" | "LINKED" | "SUMMARY"))),
                 _ => prop_assert!(tier.is_none(), "{record}"),
+            }
+        }
+        // Under a query that some file matches (`step` is in every Rust
+        // module and in no other file), a file that matches nothing is
+        // never carried whole.
+        if query.is_some() && kinds.iter().any(|k| matches!(k, Kind::Rust(_))) {
+            for record in records.iter().filter(|r| !r["path"].as_str().unwrap().ends_with(".rs")) {
+                prop_assert_ne!(record["tier"].as_str(), Some("RAW"), "{}", record);
             }
         }
         // The counts add up to the inputs.
