@@ -14,7 +14,7 @@ use crate::file_facts::{CAP_ESTIMATOR, FileFacts, measure};
 use crate::outline::{self, Form};
 use crate::parallel::parallel_map;
 use crate::rank::bm25::Query;
-use crate::rank::rank;
+use crate::rank::{Ranking, rank};
 use crate::refit::{Sizes, Turn, frame_tokens, refits};
 use crate::scan::Scan;
 use crate::start::{
@@ -23,10 +23,9 @@ use crate::start::{
 use crate::text_cache::{TextCache, TextFacts};
 
 /// The most bytes of source parsed, in all, for the outlines of files
-/// larger than the whole budget that no outline was made for up front
-/// (tree-sitter reads a few MB a second): four of the largest files
-/// parsed.
-const ONDEMAND_OUTLINE_BYTES: usize = 4 * outline::MAX_OUTLINE_BYTES;
+/// that no outline was made for up front ([`on_demand`]; tree-sitter reads
+/// a few MB a second): four of the largest files parsed.
+const ON_DEMAND_BYTES: usize = 4 * outline::MAX_OUTLINE_BYTES;
 
 /// The most times the placement is replayed to refit outlines.
 const REFIT_PASSES: usize = 3;
@@ -84,8 +83,8 @@ struct Plan {
 /// their SKELETON forms for a `budget`-token payload ([`outline::forms`]),
 /// focused on the query (without one, on the most used definitions)
 /// within [`outline_room`], refitted where the placement would leave them
-/// out ([`refits`]), where a file larger than the whole budget without one
-/// is outlined too; which start as that form is [`starts_as_outline`].
+/// out ([`refits`]), where a file with none may be outlined too
+/// ([`on_demand`]); which start as that form is [`starts_as_outline`].
 fn plan<'c>(
     scan: &Scan,
     query: Option<&Query>,
@@ -164,28 +163,7 @@ fn plan<'c>(
             )
         })
         .collect();
-    // A file that matches and has no outline (ranked past the files
-    // parsed up front) may be outlined when its turn comes, if it is among
-    // the best ON_DEMAND_RANKS or larger than the whole budget (else a
-    // LINKED line), best-ranked first while their bytes add up to
-    // ONDEMAND_OUTLINE_BYTES. A file that defines no more than its module
-    // and one name (a data table such as pydoc's 700 KB `topics.py`) has
-    // no outline worth the parse.
-    let mut on_demand = vec![false; texts.len()];
-    let mut bytes = 0usize;
-    for (rank, &position) in ranked.iter().enumerate() {
-        let (path, text) = texts[position];
-        if forms[position].is_none()
-            && ranking.matches[position]
-            && ranking.defined[position] > 2
-            && (rank < ON_DEMAND_RANKS || facts[position].estimate > budget)
-            && outline::may_outline(path, text)
-            && bytes + text.len() <= ONDEMAND_OUTLINE_BYTES
-        {
-            bytes += text.len();
-            on_demand[position] = true;
-        }
-    }
+    let on_demand = on_demand(&texts, &facts, &ranked, &ranking, &forms, budget);
     // Counted exactly when the payload is: the calibrated estimate runs a
     // fifth high on some code, more than an outline's room.
     let tokens = |text: &str, at_most: u64| match exact {
@@ -291,6 +269,40 @@ fn plan<'c>(
         })
         .collect();
     (plans, counts)
+}
+
+/// Which files (by position in `texts`) may be outlined when their turn
+/// comes though no outline was made for them up front (they ranked past
+/// the files parsed then): those that match, among the best
+/// [`ON_DEMAND_RANKS`] in `ranked` or larger than the whole `budget` (else
+/// a LINKED line), best-ranked first while their bytes add up to
+/// [`ON_DEMAND_BYTES`]. A file that defines no more than its module
+/// and one name (a data table such as pydoc's 700 KB `topics.py`) has no
+/// outline worth the parse.
+fn on_demand(
+    texts: &[(&str, &str)],
+    facts: &[FileFacts],
+    ranked: &[usize],
+    ranking: &Ranking<'_>,
+    forms: &[Option<Form>],
+    budget: u64,
+) -> Vec<bool> {
+    let mut on_demand = vec![false; texts.len()];
+    let mut bytes = 0usize;
+    for (rank, &position) in ranked.iter().enumerate() {
+        let (path, text) = texts[position];
+        if forms[position].is_none()
+            && ranking.matches[position]
+            && ranking.defined[position] > 2
+            && (rank < ON_DEMAND_RANKS || facts[position].estimate > budget)
+            && outline::may_outline(path, text)
+            && bytes + text.len() <= ON_DEMAND_BYTES
+        {
+            bytes += text.len();
+            on_demand[position] = true;
+        }
+    }
+    on_demand
 }
 
 /// The whole texts (with their index in `scan.files`, from `files`) that
