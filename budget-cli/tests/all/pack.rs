@@ -2,9 +2,9 @@
 
 use crate::common;
 
+use common::{budget_in, project, tree};
 #[cfg(feature = "exact")]
-use common::o200k;
-use common::{budget_in, owned_tree, project, tree};
+use common::{o200k, owned_tree};
 use serde_json::Value;
 
 fn packed_paths(report: &Value) -> Vec<String> {
