@@ -180,10 +180,18 @@ fn plan<'c>(
         whole: &whole_tokens,
         outline: &tokens,
     };
-    let frames: Vec<u64> = texts
-        .iter()
-        .zip(&facts)
-        .map(|(&(label, _), facts)| frame_tokens(label, facts.description.as_deref()))
+    // A file that matches nothing and has no outline never takes room in
+    // the replay (nor gains an outline there): its frame is not needed.
+    let frames: Vec<u64> = (0..texts.len())
+        .map(|position| {
+            let replayed = ranking.matches[position] || forms[position].is_some();
+            let description = facts[position].description.as_deref();
+            if replayed {
+                frame_tokens(texts[position].0, description)
+            } else {
+                0
+            }
+        })
         .collect();
     // A refit is made for the room the replay gives it and may take less:
     // the placement is replayed again with the refitted outlines, so that

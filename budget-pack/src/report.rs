@@ -250,7 +250,7 @@ fn reason(reason: AssignmentReason, at_least: bool, held: Option<Held>) -> Strin
             needed,
             limit,
         } if at_least => format!("too large for {tier}: at least {needed} tokens, limit {limit}"),
-        // Only the caps on whole files (`held`) ask for SKELETON.
+        // Only a file held back from RAW (`held`) asks for SKELETON.
         AssignmentReason::Fitted {
             requested: Tier::Skeleton,
         } => match held {
