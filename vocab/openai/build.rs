@@ -3,9 +3,11 @@
 //!
 //! - `{name}.tokens`: every token's bytes, concatenated in rank order;
 //! - `{name}.starts`: `u32` offsets into them, one per rank, then the end;
-//! - `{name}.slots`: an open-addressing table of `2^bits` `u32` slots
-//!   (linear probing from [`slot_hash::slot`]), each `rank + 1` or 0 when
-//!   empty, at most half full.
+//! - `{name}.slots`: an open-addressing table of `2^bits` slots of
+//!   [`slot_hash::SLOT_BYTES`] (linear probing from [`slot_hash::slot`]),
+//!   at most half full, each the token's `rank + 1` (`u32`, 0 when empty)
+//!   and its [`slot_hash::key`], so that most lookups read one slot and
+//!   nothing else.
 
 use std::env;
 use std::fs;
@@ -113,7 +115,17 @@ fn write_tables(out: &Path, name: &str, tokens: &[Vec<u8>]) {
         }
         slots[slot] = u32::try_from(rank + 1).expect("under 2^32 tokens");
     }
-    let slots: Vec<u8> = slots.iter().flat_map(|s| s.to_le_bytes()).collect();
+    let slots: Vec<u8> = slots
+        .iter()
+        .flat_map(|&slot| {
+            let key = match slot {
+                0 => [0; slot_hash::KEY_BYTES],
+                rank => slot_hash::key(&tokens[rank as usize - 1]),
+            };
+            slot.to_le_bytes().into_iter().chain(key)
+        })
+        .collect();
+    assert_eq!(slots.len(), slot_hash::SLOT_BYTES << bits);
 
     for (suffix, table) in [("tokens", &bytes), ("starts", &starts), ("slots", &slots)] {
         let path = out.join(format!("{name}.{suffix}"));

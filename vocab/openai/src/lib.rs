@@ -30,9 +30,10 @@ pub struct Vocabulary {
     tokens: &'static [u8],
     /// Little-endian `u32` offsets into `tokens`: one per rank, then the end.
     starts: &'static [u8],
-    /// Little-endian `u32` slots, `2^bits` of them, at most half full: a
-    /// token's `rank + 1`, at its hash's slot or the next free one after
-    /// it; 0 where empty.
+    /// `2^bits` slots of [`slot_hash::SLOT_BYTES`], at most half full: a
+    /// token's `rank + 1` (little-endian `u32`; 0 where empty) and its
+    /// [`slot_hash::key`], at its hash's slot or the next free one after
+    /// it. The key answers most lookups without reading `tokens`.
     slots: &'static [u8],
     bits: u32,
 }
@@ -69,7 +70,7 @@ impl Vocabulary {
             tokens,
             starts,
             slots,
-            bits: (slots.len() / 4).trailing_zeros(),
+            bits: (slots.len() / slot_hash::SLOT_BYTES).trailing_zeros(),
         }
     }
 
@@ -93,10 +94,16 @@ impl Vocabulary {
     pub fn rank(&self, bytes: &[u8]) -> Option<u32> {
         let mask = (1usize << self.bits) - 1;
         let mut slot = slot_hash::slot(bytes, self.bits);
+        let key = slot_hash::key(bytes);
+        // Past the key's bytes, only the token itself tells.
+        let whole = bytes.len() < slot_hash::KEY_BYTES;
         // At most half the slots are taken: an empty one ends every probe.
         for _ in 0..=mask {
-            let rank = word(self.slots, slot)?.checked_sub(1)?;
-            if self.token(rank) == Some(bytes) {
+            let at = slot * slot_hash::SLOT_BYTES;
+            let record = self.slots.get(at..at + slot_hash::SLOT_BYTES)?;
+            let rank = word(record, 0)?.checked_sub(1)?;
+            let held: [u8; slot_hash::KEY_BYTES] = record[4..].try_into().ok()?;
+            if held == key && (whole || self.token(rank) == Some(bytes)) {
                 return Some(rank);
             }
             slot = (slot + 1) & mask;
@@ -134,6 +141,57 @@ mod tests {
                 assert_eq!(vocabulary.rank(token), Some(rank), "{}", vocabulary.name());
             }
             assert_eq!(vocabulary.token(vocabulary.len() as u32), None);
+        }
+    }
+
+    /// A slot's key alone does not make a long token: bytes with its
+    /// length and first bytes but another last byte are not it, though
+    /// every slot holds it.
+    #[test]
+    fn a_long_token_is_compared_past_its_key() {
+        static TOKEN: &[u8] = b"abcdefghijklmnop";
+        static STARTS: [u8; 8] = [0, 0, 0, 0, 16, 0, 0, 0];
+        static SLOTS: [u8; 4 * slot_hash::SLOT_BYTES] = {
+            let key = b"\x10abcdefghijk";
+            let mut slots = [0u8; 4 * slot_hash::SLOT_BYTES];
+            let mut at = 0;
+            while at < slots.len() {
+                slots[at] = 1;
+                let mut k = 0;
+                while k < key.len() {
+                    slots[at + 4 + k] = key[k];
+                    k += 1;
+                }
+                at += slot_hash::SLOT_BYTES;
+            }
+            slots
+        };
+        let vocabulary = Vocabulary::new("test", TOKEN, &STARTS, &SLOTS);
+        assert_eq!(slot_hash::key(TOKEN).as_slice(), &SLOTS[4..16]);
+        assert_eq!(vocabulary.rank(TOKEN), Some(0));
+        assert_eq!(vocabulary.rank(b"abcdefghijklmnoX"), None);
+        assert_eq!(vocabulary.rank(b"abcdefghijk"), None);
+    }
+
+    /// Bytes that share a token's length and first bytes (its slot's key)
+    /// but not its last byte are not that token.
+    #[test]
+    fn a_key_alone_finds_no_long_token() {
+        for vocabulary in [&O200K_BASE, &CL100K_BASE] {
+            let mut long = 0;
+            for rank in 0..u32::try_from(vocabulary.len()).unwrap() {
+                let token = vocabulary.token(rank).unwrap();
+                if token.len() < slot_hash::KEY_BYTES {
+                    continue;
+                }
+                long += 1;
+                let mut other = token.to_vec();
+                *other.last_mut().unwrap() ^= 1;
+                let found = vocabulary.rank(&other).and_then(|r| vocabulary.token(r));
+                assert!(found.is_none_or(|t| t == other), "{other:?}");
+                assert_ne!(vocabulary.rank(&other), Some(rank));
+            }
+            assert!(long > 1_000, "{}: {long} long tokens", vocabulary.name());
         }
     }
 
