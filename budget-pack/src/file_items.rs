@@ -180,52 +180,21 @@ fn plan<'c>(
         whole: &whole_tokens,
         outline: &tokens,
     };
-    // A file that matches nothing and has no outline never takes room in
-    // the replay (nor gains an outline there): its frame is not needed.
-    let frames: Vec<u64> = (0..texts.len())
-        .map(|position| {
-            let replayed = ranking.matches[position] || forms[position].is_some();
-            let description = facts[position].description.as_deref();
-            if replayed {
-                frame_tokens(texts[position].0, description)
-            } else {
-                0
-            }
-        })
-        .collect();
+    let replay = Replay {
+        texts: &texts,
+        ranked: &ranked,
+        matches: &ranking.matches,
+        outlined: &outlined,
+        on_demand: &on_demand,
+        frames: &frames(&texts, &facts, &ranking.matches, &forms),
+        raw_cap,
+    };
     // A refit is made for the room the replay gives it and may take less:
     // the placement is replayed again with the refitted outlines, so that
     // a later file gets what they leave.
     let mut no_outline = vec![false; texts.len()];
     for pass in 0..REFIT_PASSES {
-        let turns: Vec<Turn> = ranked
-            .iter()
-            .enumerate()
-            .map(|(rank, &position)| Turn {
-                position,
-                matches: ranking.matches[position],
-                whole_first: ranking.matches[position] && outlined[position].is_none(),
-                frame: frames[position],
-                whole: texts[position].1,
-                outline: forms[position]
-                    .as_ref()
-                    .filter(|_| !no_outline[position])
-                    .map(Form::text),
-                may_outline: on_demand[position] && !no_outline[position],
-                // The best files' outlines before lower-ranked whole files
-                // (scripts/localize.py: held-out changed files whole or
-                // outlined 71%, 68% without; the tuning set 54% either
-                // way), the next ones' within their rank's room, as for a
-                // file that only an outline can carry.
-                claim: if rank < outline::FULL_ROOM_RANKS {
-                    Some(u64::MAX)
-                } else if rank < CLAIM_RANKS || on_demand[position] {
-                    Some(room_tokens(rank, raw_cap, true))
-                } else {
-                    None
-                },
-            })
-            .collect();
+        let turns = replay.turns(&forms, &no_outline);
         if pass == 0
             && let Some(counts) = &counts
         {
@@ -277,6 +246,80 @@ fn plan<'c>(
         })
         .collect();
     (plans, counts)
+}
+
+/// The tokens of each file's entry lines ([`frame_tokens`]), by position
+/// in `texts`; 0 for a file that matches nothing and has no outline: it
+/// never takes room in a replay (nor gains an outline there).
+fn frames(
+    texts: &[(&str, &str)],
+    facts: &[FileFacts],
+    matches: &[bool],
+    forms: &[Option<Form>],
+) -> Vec<u64> {
+    (0..texts.len())
+        .map(|position| {
+            if matches[position] || forms[position].is_some() {
+                frame_tokens(texts[position].0, facts[position].description.as_deref())
+            } else {
+                0
+            }
+        })
+        .collect()
+}
+
+/// What a replay of the placement knows of the files (by position in
+/// `texts`), besides their outlines so far.
+struct Replay<'a, 't> {
+    texts: &'a [(&'t str, &'t str)],
+    /// Positions, best-ranked first.
+    ranked: &'a [usize],
+    matches: &'a [bool],
+    /// Why each starts as its outline, if it does ([`starts_as_outline`]).
+    outlined: &'a [Option<Held>],
+    /// Whether each may be outlined at its turn without one ([`on_demand`]).
+    on_demand: &'a [bool],
+    frames: &'a [u64],
+    /// The cap on one file's share of RAW, in tokens.
+    raw_cap: u64,
+}
+
+impl<'a, 't> Replay<'a, 't> {
+    /// The files in rank order as the assembler will see them, with the
+    /// outlines `forms` (none for a file marked `no_outline`).
+    fn turns<'f>(&self, forms: &'f [Option<Form>], no_outline: &[bool]) -> Vec<Turn<'f>>
+    where
+        't: 'f,
+    {
+        self.ranked
+            .iter()
+            .enumerate()
+            .map(|(rank, &position)| Turn {
+                position,
+                matches: self.matches[position],
+                whole_first: self.matches[position] && self.outlined[position].is_none(),
+                frame: self.frames[position],
+                whole: self.texts[position].1,
+                outline: forms[position]
+                    .as_ref()
+                    .filter(|_| !no_outline[position])
+                    .map(Form::text),
+                may_outline: self.on_demand[position] && !no_outline[position],
+                // The best files' outlines before lower-ranked whole files
+                // (scripts/localize.py: held-out changed files whole or
+                // outlined 71%, 68% without; the tuning set 54% either
+                // way), the next ones' within their rank's room, as for a
+                // file that only an outline can carry.
+                claim: if rank < outline::FULL_ROOM_RANKS {
+                    Some(u64::MAX)
+                } else if rank < CLAIM_RANKS || self.on_demand[position] {
+                    Some(room_tokens(rank, self.raw_cap, true))
+                } else {
+                    None
+                },
+            })
+            .collect()
+    }
 }
 
 /// Which files (by position in `texts`) may be outlined when their turn
