@@ -136,6 +136,21 @@ pub const NON_LATIN_SAFE_ESTIMATOR: CalibratedEstimator =
 pub trait Estimator: Send + Sync {
     /// The estimated token count of `text`, read as `content_type`.
     fn estimate(&self, text: &str, content_type: ContentType) -> u64;
+
+    /// The estimate of `text` if it is at most `limit` tokens, else
+    /// `None`: the "does it fit" question. Exact counters stop counting
+    /// once past `limit` ([`TokenCounter::count_tokens_up_to`]); the
+    /// default estimates everything.
+    ///
+    /// ```
+    /// use budget::{Estimator, estimate::{ContentType, RatioEstimator}};
+    ///
+    /// assert_eq!(RatioEstimator.estimate_up_to("abcdefgh", ContentType::Prose, 2), Some(2));
+    /// assert_eq!(RatioEstimator.estimate_up_to("abcdefgh", ContentType::Prose, 1), None);
+    /// ```
+    fn estimate_up_to(&self, text: &str, content_type: ContentType, limit: u64) -> Option<u64> {
+        Some(self.estimate(text, content_type)).filter(|&n| n <= limit)
+    }
 }
 
 /// Counts tokens exactly, with a tokenizer. Results are in tokens.
@@ -177,5 +192,9 @@ pub trait TokenCounter: Send + Sync {
 impl<C: TokenCounter + ?Sized> Estimator for C {
     fn estimate(&self, text: &str, _content_type: ContentType) -> u64 {
         self.count_tokens(text)
+    }
+
+    fn estimate_up_to(&self, text: &str, _content_type: ContentType, limit: u64) -> Option<u64> {
+        self.count_tokens_up_to(text, limit)
     }
 }

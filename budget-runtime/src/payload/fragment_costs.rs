@@ -20,19 +20,29 @@ pub(crate) struct FragmentCosts<'c, 'a, 'e, T: ?Sized> {
 }
 
 impl<T: ContextItem + ?Sized> FragmentCosts<'_, '_, '_, T> {
-    /// The estimate of the fragment in the buffer.
-    fn fragment(&self) -> u64 {
-        self.estimator.estimate(&self.buffer, ContentType::Markdown)
+    /// The estimate of the fragment in the buffer; under exact counts, if
+    /// over `room`, any count from `room + 1` up to it: most fragments
+    /// offered to a full tier are counted only as far as proves they do
+    /// not fit (what [`AssignmentReason`](crate::payload::AssignmentReason)
+    /// says of `needed` under exact counts).
+    fn fragment(&self, room: u64) -> u64 {
+        if self.counts.is_none() {
+            return self.estimator.estimate(&self.buffer, ContentType::Markdown);
+        }
+        self.estimator
+            .estimate_up_to(&self.buffer, ContentType::Markdown, room)
+            .unwrap_or(room.saturating_add(1))
     }
 
-    /// The LINKED line's cost with `tokens` as the printed size.
-    fn link_line(&mut self, position: usize, tokens: u64) -> u64 {
+    /// The LINKED line's cost with `tokens` as the printed size, up to
+    /// `room` ([`fragment`](Self::fragment)).
+    fn link_line(&mut self, position: usize, tokens: u64, room: u64) -> u64 {
         let candidate = self.candidates[position];
         let entry = Entry::of(candidate.item, position, candidate.score);
         self.buffer.clear();
         self.renderer
             .linked_entry(&mut self.buffer, &entry, tokens, self.fetch);
-        self.fragment()
+        self.fragment(room)
     }
 }
 
@@ -56,12 +66,12 @@ impl<T: ContextItem + ?Sized> TierCost for FragmentCosts<'_, '_, '_, T> {
                 let entry = Entry::raw(item, position, candidate.score);
                 self.renderer
                     .raw_entry(&mut self.buffer, &entry, &content, false);
-                let frame = self.fragment();
                 let content_tokens = exact.unwrap_or_else(|| {
                     candidate
                         .tokens
                         .max(self.estimator.estimate(&content, ContentType::Markdown))
                 });
+                let frame = self.fragment(room.saturating_sub(content_tokens));
                 frame.saturating_add(content_tokens)
             }
             (Tier::Skeleton, counts) => {
@@ -77,30 +87,30 @@ impl<T: ContextItem + ?Sized> TierCost for FragmentCosts<'_, '_, '_, T> {
                 let entry = Entry::raw(item, position, candidate.score);
                 self.renderer
                     .skeleton_entry(&mut self.buffer, &entry, &skeleton, false);
-                let frame = self.fragment();
                 let skeleton_tokens = exact
                     .unwrap_or_else(|| self.estimator.estimate(&skeleton, ContentType::Markdown));
+                let frame = self.fragment(room.saturating_sub(skeleton_tokens));
                 frame.saturating_add(skeleton_tokens)
             }
-            (Tier::Linked, None) => self.link_line(position, candidate.tokens),
+            (Tier::Linked, None) => self.link_line(position, candidate.tokens, room),
             (Tier::Linked, Some(counts)) => {
                 if let Some(exact) = counts.known_exact(position) {
-                    return self.link_line(position, exact);
+                    return self.link_line(position, exact, room);
                 }
                 // The line with the smallest count the content may have: if
                 // even that does not fit, neither does the line with the
                 // exact count, which is no shorter.
-                let smallest = self.link_line(position, counts.at_least(position));
+                let smallest = self.link_line(position, counts.at_least(position), room);
                 if smallest > room {
                     return smallest;
                 }
                 let exact = counts.exact(position, &item.content());
-                self.link_line(position, exact)
+                self.link_line(position, exact, room)
             }
             (Tier::Summary, _) => {
                 let entry = Entry::mention(item, position, candidate.score);
                 self.renderer.mention_entry(&mut self.buffer, &entry);
-                self.fragment()
+                self.fragment(room)
             }
         }
     }

@@ -215,3 +215,101 @@ fn every_run_of_up_to_three_digits_is_one_token() {
         }
     }
 }
+
+/// An exact counter that tallies the tokens it reads of the texts that
+/// hold `marked` (the entries' own lines, not the items' contents): a text
+/// counted only until it is over a limit reads that limit and one token
+/// more when the counter `stops` there, all of it when it does not.
+struct Tallying {
+    inner: ExactCounter,
+    stops: bool,
+    marked: &'static str,
+    read: std::sync::atomic::AtomicU64,
+}
+
+impl Tallying {
+    fn new(stops: bool) -> Self {
+        Self {
+            inner: ExactCounter::new(Encoding::O200kBase).unwrap(),
+            stops,
+            marked: "a_rather_long_directory_name/",
+            read: 0.into(),
+        }
+    }
+
+    fn tally(&self, text: &str, read: u64) {
+        if text.contains(self.marked) {
+            self.read
+                .fetch_add(read, std::sync::atomic::Ordering::Relaxed);
+        }
+    }
+}
+
+impl TokenCounter for Tallying {
+    fn count_tokens(&self, text: &str) -> u64 {
+        let n = self.inner.count_tokens(text);
+        self.tally(text, n);
+        n
+    }
+
+    fn count_tokens_up_to(&self, text: &str, limit: u64) -> Option<u64> {
+        let n = self.inner.count_tokens(text);
+        let read = if self.stops {
+            n.min(limit.saturating_add(1))
+        } else {
+            n
+        };
+        self.tally(text, read);
+        Some(n).filter(|&n| n <= limit)
+    }
+}
+
+/// Under exact counts, the entries offered to a tier without room for
+/// them (their LINKED lines, SUMMARY mentions and RAW headers) are counted
+/// only until they are over what is free: with 300 files behind long
+/// paths, a counter that stops there reads a fraction of what one that
+/// cannot stop reads, for the same payload.
+#[test]
+fn entries_offered_to_a_full_tier_are_counted_until_they_overflow() {
+    let texts: Vec<String> = (0..300)
+        .map(|i| format!("{i} {}", "word ".repeat(50)))
+        .collect();
+    let scores: Vec<f64> = (0..300).map(|i| f64::from(300 - i)).collect();
+    let budget = TierBudget::with_total(4_000).unwrap();
+    let pack = |counter: &Tallying| {
+        let deep = counter.marked.repeat(8);
+        let items: Vec<Item> = texts
+            .iter()
+            .enumerate()
+            .map(|(i, t)| {
+                Item::builder(t.as_str())
+                    .tokens(guaranteed_upper_bound(t))
+                    .link(format!("{deep}file_{i}.rs"))
+                    .build()
+                    .unwrap()
+            })
+            .collect();
+        let counts = OnDemandCounts::new(counter, texts.len());
+        let payload = PayloadAssembler::new(budget)
+            .estimator(counter)
+            .exact_counts(&counts)
+            .assemble(candidates(&items, &scores))
+            .unwrap();
+        let omitted = payload
+            .assignments()
+            .iter()
+            .filter(|a| a.tier.is_none())
+            .count();
+        (payload.text().to_owned(), omitted)
+    };
+    let (stopping, cannot_stop) = (Tallying::new(true), Tallying::new(false));
+    let (text, omitted) = pack(&stopping);
+    assert_eq!(pack(&cannot_stop).0, text);
+    assert!(omitted > 200, "{omitted} omitted");
+    let read = |counter: &Tallying| counter.read.load(std::sync::atomic::Ordering::Relaxed);
+    let (stopping, cannot_stop) = (read(&stopping), read(&cannot_stop));
+    assert!(
+        stopping < cannot_stop / 2,
+        "{stopping} tokens read, {cannot_stop} without stopping"
+    );
+}
