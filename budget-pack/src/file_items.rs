@@ -328,8 +328,8 @@ impl<'a, 't> Replay<'a, 't> {
 /// [`ON_DEMAND_RANKS`] in `ranked` or larger than the whole `budget` (else
 /// a LINKED line), best-ranked first while their bytes add up to
 /// [`ON_DEMAND_BYTES`]. A file that defines no more than its module
-/// and one name (a data table such as pydoc's 700 KB `topics.py`) has no
-/// outline worth the parse.
+/// and one name has no outline worth the parse, nor has a table of
+/// strings ([`outline::may_outline`]).
 fn on_demand(
     texts: &[(&str, &str)],
     facts: &[FileFacts],
@@ -346,8 +346,8 @@ fn on_demand(
             && ranking.matches[position]
             && ranking.defined[position] > 2
             && (rank < ON_DEMAND_RANKS || facts[position].estimate > budget)
-            && outline::may_outline(path, text)
             && bytes + text.len() <= ON_DEMAND_BYTES
+            && outline::may_outline(path, text)
         {
             bytes += text.len();
             on_demand[position] = true;
