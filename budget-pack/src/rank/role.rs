@@ -54,26 +54,27 @@ pub enum FileRole {
 impl FileRole {
     /// The kind of the file at `path` (`/`-separated).
     pub fn of(path: &str) -> Self {
-        let lower = path.to_ascii_lowercase();
-        let name = lower.rsplit('/').next().unwrap_or(&lower);
-        let extension = extension(name);
+        // Compared without ASCII case and without a lower-case copy: this
+        // is asked several times of every file of a tree.
+        let name = file_name(path);
         let stem = name.split('.').next().unwrap_or_default();
-        let in_folder = |folder: &str| {
-            lower.starts_with(&format!("{folder}/")) || lower.contains(&format!("/{folder}/"))
-        };
-        if name.starts_with("readme") {
+        let extension = extension(name);
+        if starts_with_ignore_case(name, "readme") {
             Self::Readme
-        } else if name.starts_with("changelog")
-            || ["changes", "history", "news", "releases"].contains(&stem)
+        } else if starts_with_ignore_case(name, "changelog")
+            || any_ignore_case(&["changes", "history", "news", "releases"], stem)
         {
             Self::ChangeLog
-        } else if in_folder("tests") || in_folder("test") || name.contains("test") {
+        } else if in_folder(path, "tests")
+            || in_folder(path, "test")
+            || contains_ignore_case(name, "test")
+        {
             Self::Tests
-        } else if DOC_EXTENSIONS.contains(&extension) || in_folder("docs") {
+        } else if any_ignore_case(DOC_EXTENSIONS, extension) || in_folder(path, "docs") {
             Self::Docs
-        } else if CODE_EXTENSIONS.contains(&extension) {
+        } else if any_ignore_case(CODE_EXTENSIONS, extension) {
             Self::Code
-        } else if CONFIG_EXTENSIONS.contains(&extension) {
+        } else if any_ignore_case(CONFIG_EXTENSIONS, extension) {
             Self::Config
         } else {
             Self::Other
@@ -95,39 +96,68 @@ impl FileRole {
     }
 }
 
+/// The last `/`-separated part of `path`.
+fn file_name(path: &str) -> &str {
+    path.rsplit('/').next().unwrap_or(path)
+}
+
 fn extension(name: &str) -> &str {
     name.rsplit_once('.').map_or("", |(_, ext)| ext)
+}
+
+/// Whether `text` starts with `prefix`, ASCII case ignored.
+fn starts_with_ignore_case(text: &str, prefix: &str) -> bool {
+    text.as_bytes()
+        .get(..prefix.len())
+        .is_some_and(|start| start.eq_ignore_ascii_case(prefix.as_bytes()))
+}
+
+/// Whether `text` holds `part`, ASCII case ignored.
+fn contains_ignore_case(text: &str, part: &str) -> bool {
+    text.as_bytes()
+        .windows(part.len())
+        .any(|window| window.eq_ignore_ascii_case(part.as_bytes()))
+}
+
+/// Whether `word` is one of `words` (lower case), ASCII case ignored.
+fn any_ignore_case(words: &[&str], word: &str) -> bool {
+    words.iter().any(|w| w.eq_ignore_ascii_case(word))
+}
+
+/// Whether a folder of `path` (a part before its file name) is `folder`,
+/// ASCII case ignored.
+fn in_folder(path: &str, folder: &str) -> bool {
+    path.rsplit_once('/').is_some_and(|(folders, _)| {
+        folders
+            .split('/')
+            .any(|part| part.eq_ignore_ascii_case(folder))
+    })
 }
 
 /// Whether the file at `path` only uses an API rather than defines one: a
 /// test ([`FileRole::Tests`]), or a file under an `examples/`, `example/` or
 /// `fixtures/` folder.
 pub fn uses_only(path: &str) -> bool {
-    if FileRole::of(path) == FileRole::Tests {
-        return true;
-    }
-    let lower = path.to_ascii_lowercase();
-    ["examples", "example", "fixtures"].iter().any(|folder| {
-        lower.starts_with(&format!("{folder}/")) || lower.contains(&format!("/{folder}/"))
-    })
+    FileRole::of(path) == FileRole::Tests
+        || ["examples", "example", "fixtures"]
+            .iter()
+            .any(|folder| in_folder(path, folder))
 }
 
 /// Whether the file at `path` is source code by its extension.
 pub fn is_code(path: &str) -> bool {
-    let name = path.rsplit('/').next().unwrap_or(path).to_ascii_lowercase();
-    CODE_EXTENSIONS.contains(&extension(&name))
+    any_ignore_case(CODE_EXTENSIONS, extension(file_name(path)))
 }
 
 /// Whether the file at `path` is where a reader starts: a README or a
 /// build manifest at the top, or an entry-point source file (`lib.rs`,
 /// `main.go`, `__main__.py`, `index.ts`, …) at most one folder deep.
 pub fn is_entry_point(path: &str) -> bool {
-    let lower = path.to_ascii_lowercase();
-    let depth = lower.matches('/').count();
-    let name = lower.rsplit('/').next().unwrap_or(&lower);
+    let depth = path.matches('/').count();
+    let name = file_name(path);
     let stem = name.rsplit_once('.').map_or(name, |(stem, _)| stem);
-    (depth == 0 && (name.starts_with("readme") || MANIFESTS.contains(&name)))
-        || (depth <= 1 && is_code(name) && ENTRY_STEMS.contains(&stem))
+    (depth == 0 && (starts_with_ignore_case(name, "readme") || any_ignore_case(MANIFESTS, name)))
+        || (depth <= 1 && is_code(name) && any_ignore_case(ENTRY_STEMS, stem))
 }
 
 /// The stem of the source file a test file at `path` tests, lower case:
@@ -154,6 +184,69 @@ pub fn tested_stem(path: &str) -> Option<String> {
 mod tests {
     use super::FileRole::{self, *};
     use super::*;
+    use proptest::prelude::*;
+
+    /// The rules as first written, on a lower-case copy of the path: the
+    /// oracle for the case-ignoring comparisons.
+    fn role_of_lower(path: &str) -> FileRole {
+        let lower = path.to_ascii_lowercase();
+        let name = lower.rsplit('/').next().unwrap_or(&lower);
+        let extension = extension(name);
+        let stem = name.split('.').next().unwrap_or_default();
+        let in_folder = |folder: &str| {
+            lower.starts_with(&format!("{folder}/")) || lower.contains(&format!("/{folder}/"))
+        };
+        if name.starts_with("readme") {
+            Readme
+        } else if name.starts_with("changelog")
+            || ["changes", "history", "news", "releases"].contains(&stem)
+        {
+            ChangeLog
+        } else if in_folder("tests") || in_folder("test") || name.contains("test") {
+            Tests
+        } else if DOC_EXTENSIONS.contains(&extension) || in_folder("docs") {
+            Docs
+        } else if CODE_EXTENSIONS.contains(&extension) {
+            Code
+        } else if CONFIG_EXTENSIONS.contains(&extension) {
+            Config
+        } else {
+            Other
+        }
+    }
+
+    /// [`is_entry_point`] and [`uses_only`] as first written.
+    fn entry_and_uses_of_lower(path: &str) -> (bool, bool) {
+        let lower = path.to_ascii_lowercase();
+        let depth = lower.matches('/').count();
+        let name = lower.rsplit('/').next().unwrap_or(&lower);
+        let stem = name.rsplit_once('.').map_or(name, |(stem, _)| stem);
+        let code = CODE_EXTENSIONS.contains(&extension(name));
+        let entry = (depth == 0 && (name.starts_with("readme") || MANIFESTS.contains(&name)))
+            || (depth <= 1 && code && ENTRY_STEMS.contains(&stem));
+        let uses = role_of_lower(path) == Tests
+            || ["examples", "example", "fixtures"].iter().any(|folder| {
+                lower.starts_with(&format!("{folder}/")) || lower.contains(&format!("/{folder}/"))
+            });
+        (entry, uses)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2_000))]
+        /// Paths from the parts the rules look at, in any case.
+        #[test]
+        fn roles_ignore_case_as_the_lower_case_rules_do(
+            parts in proptest::collection::vec(
+                "(?i)(tests?|docs|examples?|fixtures|src|readme|changelog|changes|history|lib|main|index|cargo\\.toml|makefile|x_test|test_y|a|\\.md|\\.rs|\\.py|\\.json|\\.toml|\\.|/|é)",
+                0..8,
+            )
+        ) {
+            let path = parts.concat();
+            prop_assert_eq!(FileRole::of(&path), role_of_lower(&path), "{}", path);
+            prop_assert_eq!((is_entry_point(&path), uses_only(&path)), entry_and_uses_of_lower(&path), "{}", path);
+            prop_assert_eq!(is_code(&path), CODE_EXTENSIONS.contains(&extension(&path.to_ascii_lowercase().rsplit('/').next().unwrap_or_default().to_owned())), "{}", path);
+        }
+    }
 
     #[test]
     fn kinds_apply_in_order() {
