@@ -244,7 +244,9 @@ mod tests {
             let path = parts.concat();
             prop_assert_eq!(FileRole::of(&path), role_of_lower(&path), "{}", path);
             prop_assert_eq!((is_entry_point(&path), uses_only(&path)), entry_and_uses_of_lower(&path), "{}", path);
-            prop_assert_eq!(is_code(&path), CODE_EXTENSIONS.contains(&extension(&path.to_ascii_lowercase().rsplit('/').next().unwrap_or_default().to_owned())), "{}", path);
+            let lower = path.to_ascii_lowercase();
+            let lower_name = lower.rsplit('/').next().unwrap_or_default();
+            prop_assert_eq!(is_code(&path), CODE_EXTENSIONS.contains(&extension(lower_name)), "{}", path);
         }
     }
 
