@@ -25,13 +25,19 @@ fn text() -> impl Strategy<Value = String> {
 
 /// Items whose declared tokens are `tokens(text)`, linked as `f{i}.rs`.
 fn items(texts: &[String], tokens: impl Fn(&str) -> u64) -> Vec<Item> {
+    linked_items(texts, tokens, "f")
+}
+
+/// Items whose declared tokens are `tokens(text)`, linked as
+/// `{prefix}{i}.rs`.
+fn linked_items(texts: &[String], tokens: impl Fn(&str) -> u64, prefix: &str) -> Vec<Item> {
     texts
         .iter()
         .enumerate()
         .map(|(i, t)| {
             Item::builder(t.as_str())
                 .tokens(tokens(t))
-                .link(format!("f{i}.rs"))
+                .link(format!("{prefix}{i}.rs"))
                 .build()
                 .unwrap()
         })
@@ -277,18 +283,8 @@ fn entries_offered_to_a_full_tier_are_counted_until_they_overflow() {
     let scores: Vec<f64> = (0..300).map(|i| f64::from(300 - i)).collect();
     let budget = TierBudget::with_total(4_000).unwrap();
     let pack = |counter: &Tallying| {
-        let deep = counter.marked.repeat(8);
-        let items: Vec<Item> = texts
-            .iter()
-            .enumerate()
-            .map(|(i, t)| {
-                Item::builder(t.as_str())
-                    .tokens(guaranteed_upper_bound(t))
-                    .link(format!("{deep}file_{i}.rs"))
-                    .build()
-                    .unwrap()
-            })
-            .collect();
+        let deep = format!("{}file_", counter.marked.repeat(8));
+        let items = linked_items(&texts, guaranteed_upper_bound, &deep);
         let counts = OnDemandCounts::new(counter, texts.len());
         let payload = PayloadAssembler::new(budget)
             .estimator(counter)
