@@ -91,7 +91,8 @@ def pack(binary, root, budget, query=None):
     if "--no-config" in HELP[binary]:
         args.append("--no-config")  # builds before the config file have none
     if query:
-        args += ["--query", query]
+        # `=`: a subject may start with a dash.
+        args.append(f"--query={query}")
     run = subprocess.run(args, capture_output=True, text=True)
     if run.returncode != 0:
         raise RuntimeError(f"{binary}: {run.stderr.strip()}")
