@@ -65,10 +65,24 @@ def commits(git_dir, count):
             continue
         files = [c[1] for c in changed if is_source(c[1])]
         if 1 <= len(files) <= 5 and len(files) == len(changed):
+            if not complete(git_dir, sha + "^"):
+                print(f"{sha[:8]}: passed over, its parent's tree has blobs missing"
+                      " from this snapshot", file=sys.stderr)
+                continue
             out.append((sha, subject, files))
         if len(out) == count:
             break
     return out
+
+
+def complete(git_dir, rev):
+    """Whether every blob of `rev`'s tree is in the repository (a fetched
+    snapshot may leave its largest files out, and a checkout then fails)."""
+    blobs = [l.split()[2] for l in git(git_dir, "ls-tree", "-r", rev).splitlines()
+             if l.split()[1] == "blob"]
+    check = subprocess.run(["git", "--git-dir", git_dir, "cat-file", "--batch-check"],
+                           input="\n".join(blobs) + "\n", capture_output=True, text=True)
+    return " missing" not in check.stdout
 
 
 def checkout(git_dir, rev, dest):
@@ -278,19 +292,21 @@ def main():
                     seen[baseline] += hits
             finally:
                 remove(git_dir, dest)
-        # Without a query, at HEAD.
-        dest = tempfile.mkdtemp(prefix="localize-", dir=args.cache)
-        shutil.rmtree(dest)
-        checkout(git_dir, "HEAD", dest)
-        try:
-            reports = {b: pack(path, dest, args.budget) for b, path in bins.items()}
-            top = most_imported(texts(dest, next(iter(reports.values()))))
-            central = {
-                b: sum((r.get(p) or {}).get("tier") in ("RAW", "SKELETON") for p in top)
-                for b, r in reports.items()
-            }
-        finally:
-            remove(git_dir, dest)
+        # Without a query, at HEAD (when the snapshot holds all of it).
+        central = {}
+        if complete(git_dir, "HEAD"):
+            dest = tempfile.mkdtemp(prefix="localize-", dir=args.cache)
+            shutil.rmtree(dest)
+            checkout(git_dir, "HEAD", dest)
+            try:
+                reports = {b: pack(path, dest, args.budget) for b, path in bins.items()}
+                top = most_imported(texts(dest, next(iter(reports.values()))))
+                central = {
+                    b: sum((r.get(p) or {}).get("tier") in ("RAW", "SKELETON") for p in top)
+                    for b, r in reports.items()
+                }
+            finally:
+                remove(git_dir, dest)
         for ranker in list(bins) + ["BM25", "repomix order"]:
             rows.append((name, len(picked), total, ranker, raw[ranker], outlined[ranker], seen[ranker],
                          share(central[ranker], len(top)) if ranker in central else "n/a"))
