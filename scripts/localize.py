@@ -59,7 +59,10 @@ def commits(git_dir, count):
     out = []
     for line in git(git_dir, "log", "--no-merges", "--format=%H%x00%s", "-n", str(count * 20)).splitlines():
         sha, subject = line.split("\0", 1)
-        status = git(git_dir, "show", "--format=", "--name-status", sha).splitlines()
+        try:
+            status = git(git_dir, "show", "--format=", "--name-status", sha).splitlines()
+        except subprocess.CalledProcessError:
+            continue  # a snapshot without some of its objects
         changed = [l.split("\t") for l in status if l]
         if not changed or any(c[0] != "M" for c in changed):
             continue
