@@ -11,6 +11,7 @@ use budget_runtime::model::Tier;
 use budget_runtime::payload::TierBudget;
 
 use crate::file_facts::{CAP_ESTIMATOR, FileFacts, measure};
+use crate::git::FileChanges;
 use crate::outline::{self, Form};
 use crate::parallel::parallel_map;
 use crate::rank::bm25::Query;
@@ -88,7 +89,7 @@ struct Plan {
 fn plan<'c>(
     scan: &Scan,
     query: Option<&Query>,
-    history: &HashMap<String, f64>,
+    history: &HashMap<String, FileChanges>,
     budget: u64,
     exact: Option<&'c dyn TokenCounter>,
     cache: &TextCache,
@@ -391,7 +392,7 @@ fn likely_whole<'t>(
 pub(crate) fn items<'c>(
     scan: &mut Scan,
     query: Option<&Query>,
-    history: &HashMap<String, f64>,
+    history: &HashMap<String, FileChanges>,
     budget: u64,
     exact: Option<&'c dyn TokenCounter>,
     cache: &TextCache,

@@ -62,7 +62,7 @@ pub const HISTORY_COMMITS: usize = 300;
 
 #[cfg(feature = "git")]
 mod imp {
-    use super::{GitError, GitSection, HISTORY_COMMITS};
+    use super::{FileChanges, GitError, GitSection, HISTORY_COMMITS};
     use git2::{DiffFormat, DiffOptions, Repository, Sort};
     use std::collections::HashMap;
     use std::path::Path;
@@ -175,11 +175,10 @@ mod imp {
     }
 
     /// How recently and often each file changed in the last
-    /// [`HISTORY_COMMITS`] non-merge commits: Σ 0.5^(i / 100) over the
-    /// commits touching it, `i` counting back from HEAD (0). Keys are paths
-    /// relative to `path` (`/`-separated); files outside it are left out.
-    /// Empty when `path` is not in a repository.
-    pub fn change_weights(path: &Path) -> HashMap<String, f64> {
+    /// [`HISTORY_COMMITS`] non-merge commits ([`FileChanges`]). Keys are
+    /// paths relative to `path` (`/`-separated); files outside it are left
+    /// out. Empty when `path` is not in a repository.
+    pub fn change_weights(path: &Path) -> HashMap<String, FileChanges> {
         let mut weights = HashMap::new();
         let Ok(repo) = Repository::discover(path) else {
             return weights;
@@ -231,7 +230,11 @@ mod imp {
                         .and_then(|rest| rest.strip_prefix('/'))
                 };
                 if let Some(relative) = relative {
-                    *weights.entry(relative.to_owned()).or_default() += weight;
+                    let changes = weights.entry(relative.to_owned()).or_insert(FileChanges {
+                        weight: 0.0,
+                        latest: index - 1,
+                    });
+                    changes.weight += weight;
                 }
             }
         }
@@ -284,10 +287,20 @@ pub fn repository_root(path: &Path) -> Option<std::path::PathBuf> {
     }
 }
 
+/// How recently and often a file changed in the last 300 non-merge
+/// commits, counted back from HEAD (0).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FileChanges {
+    /// Σ 0.5^(i / 100) over the commits `i` touching it.
+    pub weight: f64,
+    /// The newest commit touching it.
+    pub latest: usize,
+}
+
 /// How recently and often each file under `path` changed (see
 /// `imp::change_weights`); empty outside a repository or without the `git`
 /// feature.
-pub fn change_weights(path: &Path) -> HashMap<String, f64> {
+pub fn change_weights(path: &Path) -> HashMap<String, FileChanges> {
     #[cfg(feature = "git")]
     return imp::change_weights(path);
     #[cfg(not(feature = "git"))]

@@ -16,8 +16,10 @@
 //!
 //! **With a query** a file that matches ([BM25F](bm25::Query::scores) over
 //! its text, path and defined names, above 0) scores
-//! `0.5 + 0.5 × (0.8 × match + 0.2 × centrality)`, where `match` is its
-//! BM25F score over the best file's; a file that matches nothing scores
+//! `0.5 + 0.5 × (0.6 × match + 0.2 × centrality + 0.2 × recency)`, where
+//! `match` is its BM25F score over the best file's and `recency` is
+//! `0.5^(i / 3)` for a file the `i`-th commit back from HEAD (0) changed
+//! last, 0 for one no recent commit changed; a file that matches nothing scores
 //! half its no-query score. Every matching file therefore ranks above
 //! every file that matches nothing (which the pack carries only as its
 //! outline, in the room the others leave). A query no file matches ranks
@@ -33,6 +35,8 @@ pub mod terms;
 
 use std::collections::HashMap;
 
+use crate::git::FileChanges;
+
 use crate::outline::Outline;
 use bm25::{Document, Query};
 use graph::{ReferenceGraph, with_module_name};
@@ -46,6 +50,10 @@ const ENTRY_TELEPORT: f64 = 5.0;
 /// The teleport weight added for the most often and recently changed file
 /// (others in proportion).
 const HISTORY_TELEPORT: f64 = 4.0;
+/// The half-life, in commits, of a matching file's recency: work comes in
+/// series, and a file one of the last few commits changed is often the
+/// next one's (see `docs/cli.md`, "Ranking").
+const RECENCY_HALF_LIFE: f64 = 3.0;
 
 /// Files ranked for packing.
 #[derive(Clone, Debug, PartialEq)]
@@ -64,8 +72,8 @@ pub struct Ranking<'t> {
 }
 
 /// Ranks `files` (`(path, text)`) for `query`, with how recently and
-/// often each changed (`history`, by path: any non-negative weight, the
-/// largest counting most); see the module documentation for the formula.
+/// often each changed (`history`, by path); see the module documentation
+/// for the formula.
 /// `names` holds what each source file defines and uses (by position,
 /// hashed with `hasher`; `None` for other files), and `outlines` each
 /// file's outline where it has one (shorter, or empty, for none): its
@@ -76,7 +84,7 @@ pub fn rank<'t>(
     hasher: NameHasher,
     outlines: &[Option<Outline<'t>>],
     query: Option<&Query>,
-    history: &HashMap<String, f64>,
+    history: &HashMap<String, FileChanges>,
 ) -> Ranking<'t> {
     let symbols: Vec<Vec<&'t str>> = files
         .iter()
@@ -96,13 +104,16 @@ pub fn rank<'t>(
         .collect();
     let graph = ReferenceGraph::build(files, &symbols, names, hasher);
     let entry: Vec<bool> = files.iter().map(|(path, _)| is_entry_point(path)).collect();
-    let most_changed = history.values().copied().fold(0.0, f64::max);
+    let most_changed = history
+        .values()
+        .map(|changes| changes.weight)
+        .fold(0.0, f64::max);
     let teleport: Vec<f64> = files
         .iter()
         .zip(&entry)
         .map(|((path, _), &e)| {
             let changed = match history.get(*path) {
-                Some(weight) if most_changed > 0.0 => weight / most_changed,
+                Some(changes) if most_changed > 0.0 => changes.weight / most_changed,
                 _ => 0.0,
             };
             1.0 + if e { ENTRY_TELEPORT - 1.0 } else { 0.0 } + HISTORY_TELEPORT * changed
@@ -145,13 +156,22 @@ pub fn rank<'t>(
         // A query no file matches says nothing: rank as without one.
         return unmatched(plain, references, defined);
     }
+    let recency: Vec<f64> = files
+        .iter()
+        .map(|(path, _)| {
+            history.get(*path).map_or(0.0, |changes| {
+                0.5f64.powf(changes.latest as f64 / RECENCY_HALF_LIFE)
+            })
+        })
+        .collect();
     let scores = matched
         .iter()
         .zip(&plain)
         .zip(&centrality)
-        .map(|((&m, &p), &c)| {
+        .zip(&recency)
+        .map(|(((&m, &p), &c), &r)| {
             if m > 0.0 {
-                0.5 + 0.5 * (0.8 * m / best + 0.2 * c)
+                0.5 + 0.5 * (0.6 * m / best + 0.2 * c + 0.2 * r)
             } else {
                 0.5 * p
             }
@@ -289,6 +309,42 @@ mod tests {
         assert!(ranking.scores[..3].iter().all(|&s| s <= 0.5));
         // The source defining `metres` beats the test using it.
         assert!(ranking.scores[3] > ranking.scores[4]);
+    }
+
+    #[test]
+    fn with_a_query_the_recently_changed_match_ranks_first() {
+        let files: &[(&str, &str)] = &[
+            ("src/tide.rs", "pub fn ebb() {}\n"),
+            ("src/flood.rs", "pub fn ebb() {}\n"),
+            ("src/moon.rs", "pub fn phase() {}\n"),
+        ];
+        let query = Query::parse("ebb").unwrap();
+        let hasher = NameHasher::new(3);
+        let names: Vec<Option<FileNames>> = files
+            .iter()
+            .map(|(_, text)| FileNames::of(text, hasher))
+            .collect();
+        let changed = |latest| FileChanges {
+            weight: 0.0,
+            latest,
+        };
+        let scores = |history: &[(&str, FileChanges)]| {
+            let history = history
+                .iter()
+                .map(|(path, changes)| ((*path).to_owned(), *changes))
+                .collect();
+            rank(files, &names, hasher, &[], Some(&query), &history).scores
+        };
+        let unchanged = scores(&[]);
+        assert_eq!(unchanged[0], unchanged[1]);
+        // The last commit changed `flood.rs`; `tide.rs` nine commits ago.
+        let recent = scores(&[("src/flood.rs", changed(0)), ("src/tide.rs", changed(9))]);
+        assert!(recent[1] > recent[0], "{recent:?}");
+        // 0.5 + 0.5 × (0.6 × match + 0.2 × centrality + 0.2 × 0.5^(9/3)).
+        assert!((recent[0] - unchanged[0] - 0.5 * 0.2 * 0.125).abs() < 1e-9);
+        // Recency never lifts a file that does not match.
+        let moon = scores(&[("src/moon.rs", changed(0))]);
+        assert!(moon[2] < 0.5 && moon[0].min(moon[1]) > 0.5, "{moon:?}");
     }
 
     #[test]
