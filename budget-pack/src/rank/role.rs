@@ -22,13 +22,33 @@ const MANIFESTS: &[&str] = &[
     "pyproject.toml",
     "setup.py",
 ];
+/// How the names of change logs start (`CHANGELOG.md`, `RELEASE-NOTES.md`).
+const CHANGE_LOG_PREFIXES: &[&str] = &[
+    "changelog",
+    "release-notes",
+    "release_notes",
+    "releasenotes",
+];
+/// Folders whose files are a change log's (`release-notes/VERSION-2.x`,
+/// towncrier's `changelog.d/` and `newsfragments/`).
+const CHANGE_LOG_FOLDERS: &[&str] = &[
+    "changelog",
+    "changelog.d",
+    "changelogs",
+    "newsfragments",
+    "release-notes",
+    "release_notes",
+    "releasenotes",
+];
 /// File stems of entry points: `lib.rs`, `main.go`, `__main__.py`, `index.ts`, …
 const ENTRY_STEMS: &[&str] = &["__main__", "app", "index", "lib", "main"];
 
 /// What a file is, by the first rule its path (compared without ASCII
 /// case) meets: a name starting `readme` is [`Readme`](Self::Readme); one
-/// starting `changelog`, or with the stem `changes`, `history`, `news` or
-/// `releases`, is a [`ChangeLog`](Self::ChangeLog); a `tests/` or `test/`
+/// starting `changelog` or `release-notes`, with the stem `changes`,
+/// `history`, `news` or `releases`, or not code and in a `release-notes/`,
+/// `changelog/` or `changelog.d/`-like folder, is a
+/// [`ChangeLog`](Self::ChangeLog); a `tests/` or `test/`
 /// folder or `test` in the name is [`Tests`](Self::Tests); a documentation
 /// extension (`md`, `rst`, …) or a `docs/` folder is [`Docs`](Self::Docs);
 /// then [`Code`](Self::Code) and [`Config`](Self::Config) by extension;
@@ -61,8 +81,12 @@ impl FileRole {
         let extension = extension(name);
         if starts_with_ignore_case(name, "readme") {
             Self::Readme
-        } else if starts_with_ignore_case(name, "changelog")
+        } else if CHANGE_LOG_PREFIXES
+            .iter()
+            .any(|prefix| starts_with_ignore_case(name, prefix))
             || any_ignore_case(&["changes", "history", "news", "releases"], stem)
+            || (in_any_folder(path, CHANGE_LOG_FOLDERS)
+                && !any_ignore_case(CODE_EXTENSIONS, extension))
         {
             Self::ChangeLog
         } else if in_folder(path, "tests")
@@ -127,10 +151,16 @@ fn any_ignore_case(words: &[&str], word: &str) -> bool {
 /// Whether a folder of `path` (a part before its file name) is `folder`,
 /// ASCII case ignored.
 fn in_folder(path: &str, folder: &str) -> bool {
-    path.rsplit_once('/').is_some_and(|(folders, _)| {
-        folders
+    in_any_folder(path, &[folder])
+}
+
+/// Whether some folder of `path` is one of `folders` (lower-case),
+/// compared without ASCII case.
+fn in_any_folder(path: &str, folders: &[&str]) -> bool {
+    path.rsplit_once('/').is_some_and(|(parents, _)| {
+        parents
             .split('/')
-            .any(|part| part.eq_ignore_ascii_case(folder))
+            .any(|part| any_ignore_case(folders, part))
     })
 }
 
@@ -198,8 +228,10 @@ mod tests {
         };
         if name.starts_with("readme") {
             Readme
-        } else if name.starts_with("changelog")
+        } else if CHANGE_LOG_PREFIXES.iter().any(|p| name.starts_with(p))
             || ["changes", "history", "news", "releases"].contains(&stem)
+            || (CHANGE_LOG_FOLDERS.iter().any(|folder| in_folder(folder))
+                && !CODE_EXTENSIONS.contains(&extension))
         {
             ChangeLog
         } else if in_folder("tests") || in_folder("test") || name.contains("test") {
@@ -258,6 +290,11 @@ mod tests {
         assert_eq!(FileRole::of("CHANGELOG.md"), ChangeLog);
         assert_eq!(FileRole::of("docs/NEWS"), ChangeLog);
         assert_eq!(FileRole::of("tests/History.rst"), ChangeLog);
+        assert_eq!(FileRole::of("RELEASE-NOTES.md"), ChangeLog);
+        assert_eq!(FileRole::of("release-notes/VERSION-2.x"), ChangeLog);
+        assert_eq!(FileRole::of("docs/changelog.d/1234.bugfix.md"), ChangeLog);
+        assert_eq!(FileRole::of("src/changelog_parser/lib.rs"), Code);
+        assert_eq!(FileRole::of("changelog/src/main.rs"), Code);
         assert_eq!(FileRole::of("src/history_test.go"), Tests);
         assert_eq!(FileRole::of("newsletter.md"), Docs);
         assert_eq!(FileRole::of("docs/test_plan.md"), Tests);
