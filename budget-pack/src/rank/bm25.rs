@@ -33,6 +33,13 @@ const TEST_TERMS: &[&str] = &["spec", "test", "testing", "tests", "unittest"];
 /// of the match gave 76% and 55%.
 const CHANGE_LOG_FACTOR: f64 = 0.3;
 
+/// The factor on a licence's or notice's score when the query does not
+/// ask for one: legal prose matches rare English words of a query
+/// (`addendum`) and says nothing of the code.
+const LEGAL_FACTOR: f64 = 0.1;
+/// Query terms that ask for a licence or notice.
+const LEGAL_TERMS: &[&str] = &["copyright", "licence", "license", "notice"];
+
 /// Query terms that ask for a change log.
 const CHANGE_LOG_TERMS: &[&str] = &["changelog", "history", "news", "release"];
 /// Query terms that ask for documentation.
@@ -93,9 +100,10 @@ impl Query {
     }
 
     /// The BM25F score of each document, `0.0` for one that contains no
-    /// query term; tests' and docs' scores are halved and change logs'
-    /// cut to [`CHANGE_LOG_FACTOR`] unless the query names them (`test`,
-    /// `docs`, `readme`, `changelog`, `release`, …). Computed on every
+    /// query term; tests' and docs' scores are halved, change logs' cut to
+    /// [`CHANGE_LOG_FACTOR`] and licences' to [`LEGAL_FACTOR`] unless the
+    /// query names them (`test`, `docs`, `readme`, `changelog`, `release`,
+    /// `license`, …). Computed on every
     /// core.
     ///
     /// A term's frequency in a document is its count in the text (see
@@ -133,6 +141,7 @@ impl Query {
         let asks_for_tests = self.asks_for(TEST_TERMS);
         let asks_for_docs = self.asks_for(DOC_TERMS);
         let asks_for_change_log = self.asks_for(CHANGE_LOG_TERMS);
+        let asks_for_legal = self.asks_for(LEGAL_TERMS);
         bm25(&frequencies, &lengths)
             .into_iter()
             .zip(documents)
@@ -141,6 +150,7 @@ impl Query {
                     FileRole::Tests if !asks_for_tests => ASIDE_FACTOR,
                     FileRole::Docs | FileRole::Readme if !asks_for_docs => ASIDE_FACTOR,
                     FileRole::ChangeLog if !asks_for_change_log => CHANGE_LOG_FACTOR,
+                    FileRole::Legal if !asks_for_legal => LEGAL_FACTOR,
                     _ => 1.0,
                 };
                 score * factor

@@ -370,4 +370,26 @@ mod tests {
         let s = ranked_files(&files, Some(&about_the_log)).scores;
         assert!(s[0] > s[1], "{s:?}");
     }
+
+    #[test]
+    fn a_licence_ranks_below_the_code_unless_the_query_names_it() {
+        let files = [
+            (
+                "LICENSE",
+                "You may add an addendum to the NOTICE text: the addendum \
+                 is yours. Such an addendum changes no term.\n",
+            ),
+            (
+                "src/notes.rs",
+                "// As the addendum says.\nfn parse() { helper() }\n",
+            ),
+            ("src/lib.rs", "pub fn helper() {}\n"),
+        ];
+        let about_code = Query::parse("Addendum to #1438").unwrap();
+        let s = ranked_files(&files, Some(&about_code)).scores;
+        assert!(s[1] > s[0], "{s:?}");
+        let about_the_licence = Query::parse("license addendum").unwrap();
+        let s = ranked_files(&files, Some(&about_the_licence)).scores;
+        assert!(s[0] > s[1], "{s:?}");
+    }
 }

@@ -22,6 +22,9 @@ const MANIFESTS: &[&str] = &[
     "pyproject.toml",
     "setup.py",
 ];
+/// How the names of licence, copyright and notice files start
+/// (`LICENSE-MIT`, `COPYING.LIB`, `NOTICE.txt`).
+const LEGAL_PREFIXES: &[&str] = &["copying", "copyright", "licence", "license", "notice"];
 /// How the names of change logs start (`CHANGELOG.md`, `RELEASE-NOTES.md`).
 const CHANGE_LOG_PREFIXES: &[&str] = &[
     "changelog",
@@ -45,6 +48,8 @@ const ENTRY_STEMS: &[&str] = &["__main__", "app", "index", "lib", "main"];
 
 /// What a file is, by the first rule its path (compared without ASCII
 /// case) meets: a name starting `readme` is [`Readme`](Self::Readme); one
+/// starting `license`, `licence`, `copying`, `copyright` or `notice` that
+/// is not code is [`Legal`](Self::Legal); one
 /// starting `changelog` or `release-notes`, with the stem `changes`,
 /// `history`, `news` or `releases`, or not code and in a `release-notes/`,
 /// `changelog/` or `changelog.d/`-like folder, is a
@@ -67,6 +72,8 @@ pub enum FileRole {
     Tests,
     /// A change log: what changed in each release.
     ChangeLog,
+    /// A licence, copyright or notice file.
+    Legal,
     /// Everything else: data, logs, unknown kinds.
     Other,
 }
@@ -81,6 +88,12 @@ impl FileRole {
         let extension = extension(name);
         if starts_with_ignore_case(name, "readme") {
             Self::Readme
+        } else if LEGAL_PREFIXES
+            .iter()
+            .any(|prefix| starts_with_ignore_case(name, prefix))
+            && !any_ignore_case(CODE_EXTENSIONS, extension)
+        {
+            Self::Legal
         } else if CHANGE_LOG_PREFIXES
             .iter()
             .any(|prefix| starts_with_ignore_case(name, prefix))
@@ -115,7 +128,7 @@ impl FileRole {
             Self::Code => 0.7,
             Self::Config => 0.5,
             Self::Tests => 0.4,
-            Self::ChangeLog | Self::Other => 0.2,
+            Self::ChangeLog | Self::Legal | Self::Other => 0.2,
         }
     }
 }
@@ -228,6 +241,10 @@ mod tests {
         };
         if name.starts_with("readme") {
             Readme
+        } else if LEGAL_PREFIXES.iter().any(|p| name.starts_with(p))
+            && !CODE_EXTENSIONS.contains(&extension)
+        {
+            Legal
         } else if CHANGE_LOG_PREFIXES.iter().any(|p| name.starts_with(p))
             || ["changes", "history", "news", "releases"].contains(&stem)
             || (CHANGE_LOG_FOLDERS.iter().any(|folder| in_folder(folder))
@@ -291,6 +308,9 @@ mod tests {
         assert_eq!(FileRole::of("docs/NEWS"), ChangeLog);
         assert_eq!(FileRole::of("tests/History.rst"), ChangeLog);
         assert_eq!(FileRole::of("RELEASE-NOTES.md"), ChangeLog);
+        assert_eq!(FileRole::of("LICENSE"), Legal);
+        assert_eq!(FileRole::of("licenses/COPYING.LIB"), Legal);
+        assert_eq!(FileRole::of("src/license.rs"), Code);
         assert_eq!(FileRole::of("release-notes/VERSION-2.x"), ChangeLog);
         assert_eq!(FileRole::of("docs/changelog.d/1234.bugfix.md"), ChangeLog);
         assert_eq!(FileRole::of("src/changelog_parser/lib.rs"), Code);
