@@ -103,8 +103,7 @@ impl Query {
     /// query term; tests' and docs' scores are halved, change logs' cut to
     /// [`CHANGE_LOG_FACTOR`] and licences' to [`LEGAL_FACTOR`] unless the
     /// query names them (`test`, `docs`, `readme`, `changelog`, `release`,
-    /// `license`, …). Computed on every
-    /// core.
+    /// `license`, …). Computed on every core.
     ///
     /// A term's frequency in a document is its count in the text (see
     /// [`TextMatcher`]) plus [`PATH_WEIGHT`] × its count among the path's

@@ -19,8 +19,8 @@
 //! `0.5 + 0.5 × (0.6 × match + 0.2 × centrality + 0.2 × recency)`, where
 //! `match` is its BM25F score over the best file's and `recency` is
 //! `0.5^(i / 3)` for a file the `i`-th commit back from HEAD (0) changed
-//! last, 0 for one no recent commit changed; a file that matches nothing scores
-//! half its no-query score. Every matching file therefore ranks above
+//! last, 0 for one no recent commit changed; a file that matches nothing
+//! scores half its no-query score. Every matching file therefore ranks above
 //! every file that matches nothing (which the pack carries only as its
 //! outline, in the room the others leave). A query no file matches ranks
 //! as no query.
@@ -36,7 +36,6 @@ pub mod terms;
 use std::collections::HashMap;
 
 use crate::git::FileChanges;
-
 use crate::outline::Outline;
 use bm25::{Document, Query};
 use graph::{ReferenceGraph, with_module_name};

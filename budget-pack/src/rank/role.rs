@@ -49,15 +49,14 @@ const ENTRY_STEMS: &[&str] = &["__main__", "app", "index", "lib", "main"];
 /// What a file is, by the first rule its path (compared without ASCII
 /// case) meets: a name starting `readme` is [`Readme`](Self::Readme); one
 /// starting `license`, `licence`, `copying`, `copyright` or `notice` that
-/// is not code is [`Legal`](Self::Legal); one
-/// starting `changelog` or `release-notes`, with the stem `changes`,
-/// `history`, `news` or `releases`, or not code and in a `release-notes/`,
-/// `changelog/` or `changelog.d/`-like folder, is a
-/// [`ChangeLog`](Self::ChangeLog); a `tests/` or `test/`
-/// folder or `test` in the name is [`Tests`](Self::Tests); a documentation
-/// extension (`md`, `rst`, …) or a `docs/` folder is [`Docs`](Self::Docs);
-/// then [`Code`](Self::Code) and [`Config`](Self::Config) by extension;
-/// else [`Other`](Self::Other).
+/// is not code is [`Legal`](Self::Legal); one starting `changelog` or
+/// `release-notes`, with the stem `changes`, `history`, `news` or
+/// `releases`, or not code and in a `release-notes/`, `changelog/` or
+/// `changelog.d/`-like folder, is a [`ChangeLog`](Self::ChangeLog); a
+/// `tests/` or `test/` folder or `test` in the name is
+/// [`Tests`](Self::Tests); a documentation extension (`md`, `rst`, …) or a
+/// `docs/` folder is [`Docs`](Self::Docs); then [`Code`](Self::Code) and
+/// [`Config`](Self::Config) by extension; else [`Other`](Self::Other).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FileRole {
     /// A README.
