@@ -97,8 +97,8 @@ impl FileRole {
             .iter()
             .any(|prefix| starts_with_ignore_case(name, prefix))
             || any_ignore_case(&["changes", "history", "news", "releases"], stem)
-            || (in_any_folder(path, CHANGE_LOG_FOLDERS)
-                && !any_ignore_case(CODE_EXTENSIONS, extension))
+            || (!any_ignore_case(CODE_EXTENSIONS, extension)
+                && in_any_folder(path, CHANGE_LOG_FOLDERS))
         {
             Self::ChangeLog
         } else if in_folder(path, "tests")
