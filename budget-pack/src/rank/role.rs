@@ -203,22 +203,36 @@ pub fn is_entry_point(path: &str) -> bool {
 }
 
 /// The stem of the source file a test file at `path` tests, lower case:
-/// its file stem without a `test_` / `_test` / `test` / `tests` / `spec`
-/// affix (`JsonReaderTest.java`, `test_json.py`, `json_test.go` and
-/// `json.spec.ts` give `jsonreader`, `json`, `json` and `json`); `None`
-/// when nothing is left or there was no affix.
+/// its file stem without a `test_` / `test-` / `_test` / `-test` /
+/// `unittest` / `test` / `tests` / `spec` affix (`JsonReaderTest.java`,
+/// `test_json.py`, `json_test.go`, `json_unittest.cc`, `json-test.js` and
+/// `json.spec.ts` give `jsonreader` and `json`); `None` when nothing is
+/// left or there was no affix.
 pub fn tested_stem(path: &str) -> Option<String> {
     let name = path.rsplit('/').next()?.to_ascii_lowercase();
     let stem = name.split('.').next()?;
     let spec = name.contains(".spec.") || name.contains(".test.");
     let mut trimmed = stem;
-    for affix in ["test_", "tests_"] {
+    for affix in ["test_", "tests_", "test-", "tests-"] {
         trimmed = trimmed.strip_prefix(affix).unwrap_or(trimmed);
     }
-    for affix in ["_tests", "_test", "tests", "test", "_spec", "spec"] {
+    // `unittest` before `test`, which would leave `json_unit`.
+    for affix in [
+        "_unittest",
+        "unittest",
+        "_tests",
+        "-tests",
+        "_test",
+        "-test",
+        "tests",
+        "test",
+    ] {
         trimmed = trimmed.strip_suffix(affix).unwrap_or(trimmed);
     }
-    let trimmed = trimmed.trim_matches('_');
+    for affix in ["_spec", "-spec", "spec"] {
+        trimmed = trimmed.strip_suffix(affix).unwrap_or(trimmed);
+    }
+    let trimmed = trimmed.trim_matches(['_', '-']);
     (!trimmed.is_empty() && (trimmed.len() < stem.len() || spec)).then(|| trimmed.to_owned())
 }
 
@@ -360,7 +374,15 @@ mod tests {
         assert_eq!(tested_stem("tests/test_json.py").as_deref(), Some("json"));
         assert_eq!(tested_stem("io/json_test.go").as_deref(), Some("json"));
         assert_eq!(tested_stem("src/json.spec.ts").as_deref(), Some("json"));
+        assert_eq!(tested_stem("src/json_unittest.cc").as_deref(), Some("json"));
+        assert_eq!(tested_stem("test/json-test.js").as_deref(), Some("json"));
+        assert_eq!(tested_stem("test/test-json.js").as_deref(), Some("json"));
+        assert_eq!(
+            tested_stem("src/json_reader_unittest.cc").as_deref(),
+            Some("json_reader")
+        );
         assert_eq!(tested_stem("tests/test.rs"), None);
+        assert_eq!(tested_stem("tests/unittest.cc"), None);
         assert_eq!(tested_stem("src/json.rs"), None);
     }
 }
