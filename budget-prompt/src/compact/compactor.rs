@@ -358,7 +358,7 @@ impl Compactor {
     fn prepare<'a>(&self, messages: &'a [Message], tokens: PromptTokens) -> Step<'a> {
         let plan = self.plan(messages, tokens);
         if !plan.needed() {
-            return Step::Done(repaired(messages, unchanged_report(&plan)));
+            return Step::Done(self.repaired(&plan, messages, unchanged_report(&plan)));
         }
         // Reduced copies of the middle and of the non-verbatim tail.
         let reduced_range = plan.head_end..plan.verbatim_start;
@@ -540,6 +540,32 @@ impl Compactor {
         }
     }
 
+    /// `messages` unchanged, or repaired when a tool result lacks its call
+    /// or a call its result (a chat API rejects both), with `report` saying
+    /// so and giving the repaired conversation's size.
+    fn repaired<'a>(
+        &self,
+        plan: &CompactionPlan,
+        messages: &'a [Message],
+        mut report: CompactionReport,
+    ) -> Compacted<'a> {
+        if !needs_repair(messages) {
+            return Compacted {
+                messages: Cow::Borrowed(messages),
+                report,
+            };
+        }
+        let mut repairs = RepairReport::default();
+        let out = repair_tool_pairs(messages.to_vec(), &mut repairs);
+        report.messages_after = out.len();
+        report.tokens_after = self.tokens_of(plan, &out);
+        report.repairs = repairs;
+        Compacted {
+            messages: Cow::Owned(out),
+            report,
+        }
+    }
+
     /// When even an empty summary would not make the conversation smaller
     /// (a middle of a few short messages, or a reported count that the
     /// estimate undershoots by orders of magnitude, which scales a summary's
@@ -599,7 +625,7 @@ impl Compactor {
                     compacted_tokens: attempt.tokens,
                 };
                 report.summarizer_calls = stats.calls;
-                return repaired(messages, report);
+                return self.repaired(&plan, messages, report);
             }
         };
         let Parts { messages, plan, .. } = parts;
@@ -667,25 +693,6 @@ fn clip_chars(text: &str, keep: u64) -> String {
     match text.char_indices().nth(keep) {
         Some((cut, _)) => format!("{}…", text[..cut].trim_end()),
         None => text.to_owned(),
-    }
-}
-
-/// `messages` unchanged, or repaired when a tool result lacks its call or
-/// a call its result (a chat API rejects both), with `report` saying so.
-fn repaired(messages: &[Message], mut report: CompactionReport) -> Compacted<'_> {
-    if !needs_repair(messages) {
-        return Compacted {
-            messages: Cow::Borrowed(messages),
-            report,
-        };
-    }
-    let mut repairs = RepairReport::default();
-    let out = repair_tool_pairs(messages.to_vec(), &mut repairs);
-    report.messages_after = out.len();
-    report.repairs = repairs;
-    Compacted {
-        messages: Cow::Owned(out),
-        report,
     }
 }
 

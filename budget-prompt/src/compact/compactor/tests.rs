@@ -56,6 +56,24 @@ fn below_the_threshold_nothing_changes() {
 }
 
 #[test]
+fn a_conversation_returned_repaired_reports_its_repaired_size() {
+    let mut m = transcript(3, 50);
+    // The last call's result is missing: the repair answers it.
+    m.truncate(m.len() - 2);
+    let compactor = compactor(8_000, |_| {});
+    let out = compactor
+        .compact(&m, PromptTokens::Estimate, &failing)
+        .unwrap();
+    assert_eq!(out.report.outcome, CompactionOutcome::NotNeeded);
+    assert!(!out.report.repairs.is_empty());
+    assert_eq!(
+        out.report.tokens_after,
+        compactor.estimate_tokens(&out.messages)
+    );
+    assert_ne!(out.report.tokens_after, out.report.tokens_before);
+}
+
+#[test]
 fn the_middle_becomes_one_reference_only_summary() {
     let m = transcript(40, 100); // ~ 161 messages × ~104 tokens
     // a summarizer window large enough for the whole middle at once
