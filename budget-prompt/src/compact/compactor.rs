@@ -285,7 +285,9 @@ impl Compactor {
     /// otherwise returns them borrowed with outcome
     /// [`NotNeeded`](CompactionOutcome::NotNeeded).
     ///
-    /// The result is never larger than the input. As in Hermes, a summary
+    /// The result is never larger than the input but for the placeholders
+    /// a repair adds (below), and `tokens_after` is always the size of the
+    /// messages returned. As in Hermes, a summary
     /// that would not make the conversation smaller is clipped to the room
     /// there is ([`CompactionReport::summary_clipped`]); when nothing of it
     /// fits, the middle is replaced by a one-line note, or left out. Only

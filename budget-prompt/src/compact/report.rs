@@ -12,7 +12,7 @@
 #[non_exhaustive]
 pub enum CompactionOutcome {
     /// The conversation was at or below the threshold (or compaction is
-    /// disabled); nothing changed.
+    /// disabled); nothing changed but the repairs of tool pairs, if any.
     NotNeeded,
     /// The result is at or below the target.
     ReachedTarget,
