@@ -280,12 +280,21 @@ mod tests {
 
     /// `files` ranked for `query`, without outlines or history.
     fn ranked_files<'t>(files: &[(&'t str, &'t str)], query: Option<&Query>) -> Ranking<'t> {
+        ranked_with_history(files, query, &HashMap::new())
+    }
+
+    /// `files` ranked for `query` with `history`, without outlines.
+    fn ranked_with_history<'t>(
+        files: &[(&'t str, &'t str)],
+        query: Option<&Query>,
+        history: &HashMap<String, FileChanges>,
+    ) -> Ranking<'t> {
         let hasher = NameHasher::new(3);
         let names: Vec<Option<FileNames>> = files
             .iter()
             .map(|(path, text)| FileNames::of(text, hasher).filter(|_| is_code(path)))
             .collect();
-        rank(files, &names, hasher, &[], query, &HashMap::new())
+        rank(files, &names, hasher, &[], query, history)
     }
 
     #[test]
@@ -318,11 +327,6 @@ mod tests {
             ("src/moon.rs", "pub fn phase() {}\n"),
         ];
         let query = Query::parse("ebb").unwrap();
-        let hasher = NameHasher::new(3);
-        let names: Vec<Option<FileNames>> = files
-            .iter()
-            .map(|(_, text)| FileNames::of(text, hasher))
-            .collect();
         let changed = |latest| FileChanges {
             weight: 0.0,
             latest,
@@ -332,7 +336,7 @@ mod tests {
                 .iter()
                 .map(|(path, changes)| ((*path).to_owned(), *changes))
                 .collect();
-            rank(files, &names, hasher, &[], Some(&query), &history).scores
+            ranked_with_history(files, Some(&query), &history).scores
         };
         let unchanged = scores(&[]);
         assert_eq!(unchanged[0], unchanged[1]);
