@@ -5,32 +5,58 @@
 
 use super::identifiers::identifiers;
 
-/// Whether `word` is a keyword after which the next word on the line is a
-/// defined name, in the languages packed most (Python, Rust,
-/// JavaScript/TypeScript, Go, Java/Kotlin/C#, C/C++, Ruby, shell).
+/// The keywords after which the next word on the line is a defined name,
+/// in the languages packed most (Python, Rust, JavaScript/TypeScript, Go,
+/// Java/Kotlin/C#, C/C++, Ruby, shell).
+const DEFINITION_KEYWORDS: [&str; 17] = [
+    "class",
+    "def",
+    "enum",
+    "fn",
+    "fun",
+    "func",
+    "function",
+    "interface",
+    "macro_rules!",
+    "mod",
+    "module",
+    "record",
+    "struct",
+    "trait",
+    "type",
+    "typedef",
+    "union",
+];
+
+/// Bit `n` of entry `b`: a keyword whose identifier (`macro_rules` for
+/// `macro_rules!`) is `n` bytes long starts with byte `b`. One load
+/// rejects nearly every identifier of a text before any comparison.
+const KEYWORD_SHAPES: [u16; 256] = {
+    let mut shapes = [0u16; 256];
+    let mut i = 0;
+    while i < DEFINITION_KEYWORDS.len() {
+        let word = DEFINITION_KEYWORDS[i].as_bytes();
+        let identifier = word.len() - (word[word.len() - 1] == b'!') as usize;
+        shapes[word[0] as usize] |= 1 << identifier;
+        i += 1;
+    }
+    shapes
+};
+
+/// Whether `identifier` could start a definition keyword, by its first
+/// byte and length alone ([`KEYWORD_SHAPES`]).
+fn may_be_keyword(identifier: &str) -> bool {
+    let Some(&first) = identifier.as_bytes().first() else {
+        return false;
+    };
+    // Keywords are shorter than 16 bytes: bit 15 is never set.
+    KEYWORD_SHAPES[usize::from(first)] >> identifier.len().min(15) & 1 == 1
+}
+
+/// Whether `word` is one of the [`DEFINITION_KEYWORDS`] (asked after
+/// [`may_be_keyword`], which few identifiers pass).
 fn is_definition_keyword(word: &str) -> bool {
-    // A `match` compiles to a switch on the length before any comparison:
-    // this runs on every identifier of every source file.
-    matches!(
-        word,
-        "class"
-            | "def"
-            | "enum"
-            | "fn"
-            | "fun"
-            | "func"
-            | "function"
-            | "interface"
-            | "macro_rules!"
-            | "mod"
-            | "module"
-            | "record"
-            | "struct"
-            | "trait"
-            | "type"
-            | "typedef"
-            | "union"
-    )
+    DEFINITION_KEYWORDS.contains(&word)
 }
 
 /// The names after a definition keyword in source code `text`, in order
@@ -75,7 +101,8 @@ impl<'t> KeywordDefinitions<'t> {
     pub fn see(&mut self, identifier: &'t str) {
         let bytes = self.text.as_bytes();
         let start = identifier.as_ptr() as usize - self.text.as_ptr() as usize;
-        if start < self.skip_until || !matches!(identifier.len(), 2..=11) {
+        // This runs on every identifier of every source file.
+        if !may_be_keyword(identifier) || start < self.skip_until {
             return;
         }
         let mut end = start + identifier.len();
@@ -160,6 +187,21 @@ mod tests {
             }
         }
         names
+    }
+
+    #[test]
+    fn every_keyword_passes_the_shape_filter_and_the_match() {
+        for keyword in DEFINITION_KEYWORDS {
+            assert!(is_definition_keyword(keyword), "{keyword}");
+            let identifier = keyword.trim_end_matches('!');
+            assert!(may_be_keyword(identifier), "{keyword}");
+        }
+        for other in [
+            "self", "return", "clas", "classes", "d", "", "x", "typedefs",
+        ] {
+            assert!(!is_definition_keyword(other), "{other}");
+        }
+        assert!(!may_be_keyword("self") && !may_be_keyword("while"));
     }
 
     #[test]

@@ -54,7 +54,10 @@ impl FileNames {
         let mut definitions = KeywordDefinitions::new(text);
         // Counted by hash, the form the graph reads them in: no string
         // comparisons.
-        let mut counts: HashMap<u64, u32> = HashMap::default();
+        // Sized for the distinct names of typical source (about one per
+        // 50 bytes), so that the map seldom grows.
+        let mut counts: HashMap<u64, u32> =
+            HashMap::with_capacity_and_hasher(text.len() / 64, Default::default());
         for identifier in identifiers(text) {
             definitions.see(identifier);
             // A name is at least two bytes long (see the graph).
