@@ -61,12 +61,10 @@ impl CompiledBpe {
         if !self.ascii_o200k {
             return Box::new(self.splitter().split(text));
         }
-        if text.is_ascii() {
-            return Box::new(AsciiO200kSplit::new(text));
-        }
-        // Source with a few non-ASCII characters (a name, a `©`): its ASCII
-        // stretches between safe cuts are split by the scan, the rest by
-        // the pattern; the pieces are the whole's.
+        // ASCII stretches between safe cuts are split by the scan, the
+        // rest (a name, a `©`) by the pattern; the pieces are the whole's.
+        // The stretches are found as they are read: a count that stops
+        // early reads no further.
         Box::new(ascii_parts(text).flat_map(
             move |(part, ascii)| -> Box<dyn Iterator<Item = &'t str> + 't> {
                 if ascii {
@@ -129,6 +127,20 @@ mod tests {
             let parts: Vec<&str> = O200K.pieces(&text).collect();
             proptest::prop_assert_eq!(parts, whole);
         }
+    }
+
+    /// A text longer than the parts' lookahead, ASCII and not, splits as
+    /// the pattern splits it.
+    #[test]
+    fn long_text_splits_as_the_pattern_does() {
+        let block = "def tide(height):\n    return height * 2  # metres\n\n\tname = 'Zoë'\n//x\n";
+        let text = block.repeat(400) + &"y".repeat(9_000);
+        let whole: Vec<&str> = O200K.splitter().split(&text).collect();
+        let parts: Vec<&str> = O200K.pieces(&text).collect();
+        assert_eq!(parts, whole);
+        let ascii = "fn main() {\n    let x = 1;\n}\n".repeat(600);
+        let whole: Vec<&str> = O200K.splitter().split(&ascii).collect();
+        assert_eq!(O200K.pieces(&ascii).collect::<Vec<_>>(), whole);
     }
 
     /// Both patterns compile, so [`CompiledBpe::splitter`] cannot fail.
