@@ -3,6 +3,7 @@
 //!
 //! - `{name}.tokens`: every token's bytes, concatenated in rank order;
 //! - `{name}.starts`: `u32` offsets into them, one per rank, then the end;
+//! - `{name}.longest`: the longest token's length in bytes, a `u32`;
 //! - `{name}.slots`: an open-addressing table of `2^bits` slots of
 //!   [`slot_hash::SLOT_BYTES`] (linear probing from [`slot_hash::slot`]),
 //!   at most half full, each the token's `rank + 1` (`u32`, 0 when empty)
@@ -127,7 +128,17 @@ fn write_tables(out: &Path, name: &str, tokens: &[Vec<u8>]) {
         .collect();
     assert_eq!(slots.len(), slot_hash::SLOT_BYTES << bits);
 
-    for (suffix, table) in [("tokens", &bytes), ("starts", &starts), ("slots", &slots)] {
+    let longest = tokens.iter().map(Vec::len).max().unwrap_or(0);
+    let longest = u32::try_from(longest)
+        .expect("under 4 GiB")
+        .to_le_bytes()
+        .to_vec();
+    for (suffix, table) in [
+        ("tokens", &bytes),
+        ("starts", &starts),
+        ("slots", &slots),
+        ("longest", &longest),
+    ] {
         let path = out.join(format!("{name}.{suffix}"));
         fs::write(&path, table).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     }

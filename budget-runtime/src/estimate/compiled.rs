@@ -103,6 +103,13 @@ impl CompiledBpe {
     /// The tokens of `text` if at most `limit`, counted piece by piece and
     /// stopped at the first piece that crosses `limit`.
     pub(crate) fn count_up_to(&self, text: &str, limit: u64) -> Option<u64> {
+        // No token is longer than the longest: a text with more bytes than
+        // `limit` of them is over without a look at it (a full tier asks
+        // this of every file offered to it).
+        let longest = self.vocabulary.longest() as u64;
+        if text.len() as u64 > limit.saturating_mul(longest) {
+            return None;
+        }
         let mut total: u64 = 0;
         for piece in self.pieces(text) {
             total = total
@@ -141,6 +148,19 @@ mod tests {
         let ascii = "fn main() {\n    let x = 1;\n}\n".repeat(600);
         let whole: Vec<&str> = O200K.splitter().split(&ascii).collect();
         assert_eq!(O200K.pieces(&ascii).collect::<Vec<_>>(), whole);
+    }
+
+    /// A text longer than the longest token times the limit is over it,
+    /// and one just within is counted.
+    #[test]
+    fn a_text_past_the_longest_tokens_is_over_without_a_count() {
+        let spaces = " ".repeat(128 * 3);
+        // tiktoken 0.14: 384 spaces are 3 tokens, 385 are 4.
+        assert_eq!(O200K.count(&spaces), 3);
+        assert_eq!(O200K.count(&format!("{spaces} ")), 4);
+        assert_eq!(O200K.count_up_to(&spaces, 3), Some(3));
+        assert_eq!(O200K.count_up_to(&format!("{spaces} "), 3), None);
+        assert_eq!(O200K.count_up_to(&"x".repeat(1_000), 7), None);
     }
 
     /// Both patterns compile, so [`CompiledBpe::splitter`] cannot fail.

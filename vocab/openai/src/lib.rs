@@ -36,6 +36,8 @@ pub struct Vocabulary {
     /// it. The key answers most lookups without reading `tokens`.
     slots: &'static [u8],
     bits: u32,
+    /// The longest token's length in bytes.
+    longest: usize,
 }
 
 /// `o200k_base` (199,998 tokens): GPT-4o, GPT-4.1, GPT-5 and the o-series.
@@ -45,6 +47,7 @@ pub static O200K_BASE: Vocabulary = Vocabulary::new(
     include_bytes!(concat!(env!("OUT_DIR"), "/o200k_base.tokens")),
     include_bytes!(concat!(env!("OUT_DIR"), "/o200k_base.starts")),
     include_bytes!(concat!(env!("OUT_DIR"), "/o200k_base.slots")),
+    *include_bytes!(concat!(env!("OUT_DIR"), "/o200k_base.longest")),
 );
 
 /// `cl100k_base` (100,256 tokens): GPT-4, GPT-3.5 Turbo and the v3
@@ -55,6 +58,7 @@ pub static CL100K_BASE: Vocabulary = Vocabulary::new(
     include_bytes!(concat!(env!("OUT_DIR"), "/cl100k_base.tokens")),
     include_bytes!(concat!(env!("OUT_DIR"), "/cl100k_base.starts")),
     include_bytes!(concat!(env!("OUT_DIR"), "/cl100k_base.slots")),
+    *include_bytes!(concat!(env!("OUT_DIR"), "/cl100k_base.longest")),
 );
 
 impl Vocabulary {
@@ -64,6 +68,7 @@ impl Vocabulary {
         tokens: &'static [u8],
         starts: &'static [u8],
         slots: &'static [u8],
+        longest: [u8; 4],
     ) -> Self {
         Self {
             name,
@@ -71,12 +76,26 @@ impl Vocabulary {
             starts,
             slots,
             bits: (slots.len() / slot_hash::SLOT_BYTES).trailing_zeros(),
+            longest: u32::from_le_bytes(longest) as usize,
         }
     }
 
     /// Its name, as `tiktoken` spells it (`o200k_base`).
     pub const fn name(&self) -> &'static str {
         self.name
+    }
+
+    /// The longest token's length in bytes: a text of `n` bytes is at
+    /// least `n / longest` tokens, rounded up, however it is split.
+    ///
+    /// ```
+    /// # #[cfg(feature = "o200k")] {
+    /// use budget_vocab_openai::O200K_BASE;
+    /// assert_eq!(O200K_BASE.longest(), 128);
+    /// # }
+    /// ```
+    pub const fn longest(&self) -> usize {
+        self.longest
     }
 
     /// The number of tokens (ranks `0..len`).
@@ -141,6 +160,11 @@ mod tests {
                 assert_eq!(vocabulary.rank(token), Some(rank), "{}", vocabulary.name());
             }
             assert_eq!(vocabulary.token(vocabulary.len() as u32), None);
+            let longest = (0..vocabulary.len() as u32)
+                .filter_map(|rank| vocabulary.token(rank))
+                .map(<[u8]>::len)
+                .max();
+            assert_eq!(longest, Some(vocabulary.longest()), "{}", vocabulary.name());
         }
     }
 
@@ -166,7 +190,7 @@ mod tests {
             }
             slots
         };
-        let vocabulary = Vocabulary::new("test", TOKEN, &STARTS, &SLOTS);
+        let vocabulary = Vocabulary::new("test", TOKEN, &STARTS, &SLOTS, 16u32.to_le_bytes());
         assert_eq!(slot_hash::key(TOKEN).as_slice(), &SLOTS[4..16]);
         assert_eq!(vocabulary.rank(TOKEN), Some(0));
         assert_eq!(vocabulary.rank(b"abcdefghijklmnoX"), None);
