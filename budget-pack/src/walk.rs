@@ -193,11 +193,28 @@ fn walked(
         .into_inner()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
     let path = |result: &Result<ignore::DirEntry, ignore::Error>| match result {
-        Ok(entry) => entry.path().to_path_buf(),
-        Err(error) => error_path(error).unwrap_or_else(|| root.to_path_buf()),
+        Ok(entry) => component_order(entry.path()),
+        Err(error) => component_order(&error_path(error).unwrap_or_else(|| root.to_path_buf())),
     };
     found.sort_by_cached_key(path);
     found
+}
+
+/// A key whose byte order is the component order of paths that a walk
+/// joins from one root (no `.` or `..` past the root, no doubled or
+/// trailing separators): the path's bytes with each `/` made the least
+/// byte, so that a shorter name sorts before any longer one it starts.
+/// Comparing the keys costs a `memcmp`; comparing [`Path`]s splits both
+/// into components, which took most of a walk of 30,000 files.
+fn component_order(path: &Path) -> Vec<u8> {
+    let mut key = path.as_os_str().as_encoded_bytes().to_vec();
+    for byte in &mut key {
+        if *byte == b'/' {
+            // No file name holds a NUL byte.
+            *byte = 0;
+        }
+    }
+    key
 }
 
 /// Whether `path` exists and is a file or directory (a FIFO, socket or
@@ -478,6 +495,33 @@ fn label(root: &Path, path: &Path, relative_labels: bool) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    use proptest::strategy::Strategy;
+
+    proptest::proptest! {
+        /// The keys sort joined paths as `Path` compares them.
+        #[test]
+        fn component_order_is_the_path_order(
+            paths in proptest::collection::vec(
+                // Names a directory can hold: never `.` or `..`.
+                proptest::collection::vec(
+                    "[a.A_ -]{1,3}".prop_filter("a name", |n| n != "." && n != ".."),
+                    1..4,
+                ),
+                0..30,
+            )
+        ) {
+            let paths: Vec<PathBuf> = paths
+                .iter()
+                .map(|names| Path::new("./root").join(names.join("/")))
+                .collect();
+            let mut by_path = paths.clone();
+            by_path.sort();
+            let mut by_key = paths;
+            by_key.sort_by_cached_key(|path| component_order(path));
+            proptest::prop_assert_eq!(by_key, by_path);
+        }
+    }
 
     #[test]
     fn labels_are_relative_for_one_directory_else_as_given() {
