@@ -309,19 +309,24 @@ pub(crate) fn fence_for(content: &str) -> String {
 /// and tabs included) and Unicode line or paragraph separators becomes one
 /// space, and the ends are trimmed.
 pub(crate) fn one_line(text: &str) -> Cow<'_, str> {
-    let is_break = |c: char| c.is_control() || c == '\u{2028}' || c == '\u{2029}';
-    let is_separator = |c: char| c == ' ' || is_break(c);
     if is_clean_line(text) {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len());
-    for word in text.split(is_separator).filter(|w| !w.is_empty()) {
+    for word in words(text) {
         if !out.is_empty() {
             out.push(' ');
         }
         out.push_str(word);
     }
     Cow::Owned(out)
+}
+
+/// The words [`one_line`] joins with single spaces: the runs of `text`
+/// between spaces and break characters (controls, U+2028, U+2029).
+pub(crate) fn words(text: &str) -> impl Iterator<Item = &str> {
+    let is_separator = |c: char| c == ' ' || c.is_control() || c == '\u{2028}' || c == '\u{2029}';
+    text.split(is_separator).filter(|word| !word.is_empty())
 }
 
 /// Whether [`one_line`] would return `text` unchanged: no break characters,
@@ -331,23 +336,24 @@ fn is_clean_line(text: &str) -> bool {
     if bytes.first() == Some(&b' ') || bytes.last() == Some(&b' ') {
         return false;
     }
-    let mut previous_space = false;
-    for &byte in bytes {
-        match byte {
-            b' ' if previous_space => return false,
-            b' ' => previous_space = true,
-            0x00..=0x1f | 0x7f => return false,
-            0x80.. => {
-                // Non-ASCII: C1 controls and U+2028 / U+2029 are breaks.
-                return !text
-                    .chars()
-                    .any(|c| c.is_control() || c == '\u{2028}' || c == '\u{2029}')
-                    && !text.contains("  ");
-            }
-            _ => previous_space = false,
-        }
+    if !bytes.is_ascii() {
+        // C1 controls and U+2028 / U+2029 are breaks too.
+        return !text
+            .chars()
+            .any(|c| c.is_control() || c == '\u{2028}' || c == '\u{2029}')
+            && !text.contains("  ");
     }
-    true
+    // Folds without an early exit, which the compiler turns into wide
+    // compares: every entry's link and description pass here, again for
+    // each tier an item is offered to.
+    let control = bytes
+        .iter()
+        .fold(false, |found, &byte| found | (byte < 0x20) | (byte == 0x7f));
+    let double_space = bytes
+        .iter()
+        .zip(bytes.iter().skip(1))
+        .fold(false, |found, (&a, &b)| found | (a == b' ') & (b == b' '));
+    !control && !double_space
 }
 
 /// `text` as an inline code span, on one line: delimited by one backtick
@@ -450,6 +456,16 @@ mod tests {
         s.clear();
         code_span(&mut s, "src/lib.rs");
         assert_eq!(s, "`src/lib.rs`");
+    }
+
+    proptest::proptest! {
+        /// One line is the words joined by single spaces, whether or not
+        /// the text was clean already.
+        #[test]
+        fn one_line_joins_the_words(text in "([ab]|é| |\t|\n|\u{7f}|\u{85}|\u{2028}){0,30}") {
+            let joined = words(&text).collect::<Vec<_>>().join(" ");
+            proptest::prop_assert_eq!(one_line(&text), joined);
+        }
     }
 
     #[test]

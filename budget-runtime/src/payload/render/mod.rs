@@ -181,15 +181,35 @@ impl<'i> Entry<'i> {
 }
 
 /// The first line of `content` with something on it, on one line and cut
-/// to [`MENTION_FIRST_LINE_CHARS`] characters (`…` marks a cut).
+/// to [`MENTION_FIRST_LINE_CHARS`] characters (`…` marks a cut). Only as
+/// much of the line is read as the cut keeps (a minified file is one line
+/// of megabytes).
 fn first_line(content: &str) -> Option<String> {
-    let line = content
-        .lines()
-        .map(one_line)
-        .find(|line| !line.is_empty())?;
+    let line = content.lines().find_map(|line| {
+        let mut out = String::new();
+        let mut chars = 0;
+        for word in markdown::words(line) {
+            if chars > MENTION_FIRST_LINE_CHARS {
+                break;
+            }
+            if !out.is_empty() {
+                out.push(' ');
+                chars += 1;
+            }
+            // Enough of a long word to tell where the cut falls.
+            let room = (MENTION_FIRST_LINE_CHARS + 1).saturating_sub(chars);
+            let kept = word
+                .char_indices()
+                .nth(room)
+                .map_or(word, |(end, _)| &word[..end]);
+            out.push_str(kept);
+            chars += kept.chars().count();
+        }
+        Some(out).filter(|out| !out.is_empty())
+    })?;
     let mut chars = line.char_indices();
     match chars.nth(MENTION_FIRST_LINE_CHARS) {
-        None => Some(line.into_owned()),
+        None => Some(line),
         Some((cut, _)) => Some(format!("{}…", line[..cut].trim_end())),
     }
 }
@@ -438,5 +458,34 @@ fn score_text(score: f64) -> String {
         "n/a".to_owned()
     } else {
         format!("{score:.3}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    proptest::proptest! {
+        /// The first line read word by word is the whole first line made
+        /// one line and then cut, as a mention first showed it.
+        #[test]
+        fn first_line_is_the_cut_of_the_whole_line(
+            content in "([a-zé]{0,70}|[ \t]{1,3}|\n|\u{2028}){0,40}"
+        ) {
+            let whole = content.lines().map(one_line).find(|line| !line.is_empty());
+            let expected = whole.map(|line| match line.char_indices().nth(MENTION_FIRST_LINE_CHARS) {
+                None => line.into_owned(),
+                Some((cut, _)) => format!("{}…", line[..cut].trim_end()),
+            });
+            proptest::prop_assert_eq!(first_line(&content), expected);
+        }
+    }
+
+    #[test]
+    fn a_megabyte_line_is_cut_without_being_joined() {
+        let line = "x".repeat(1 << 20);
+        let cut = first_line(&line).unwrap_or_default();
+        assert_eq!(cut.chars().count(), MENTION_FIRST_LINE_CHARS + 1);
+        assert!(cut.ends_with("x…"));
     }
 }
