@@ -278,6 +278,11 @@ pub struct PackArgs {
     /// Exit 1, writing nothing, if the payload exceeds N tokens as counted.
     #[arg(long, value_name = "N")]
     pub fail_over: Option<u64>,
+    /// Print on stderr how long each stage of the pack took (walk, read,
+    /// names, rank, outlines, …; wall time in milliseconds): where the
+    /// time goes.
+    #[arg(long)]
+    pub timings: bool,
 }
 
 impl PackArgs {

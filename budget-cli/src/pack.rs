@@ -3,7 +3,7 @@
 //! flags say, the summary on stderr, `--fail-over` as exit code 1.
 
 use budget::payload::{Format, OfferOrder};
-use budget_pack::{Budget, PackOptions, Sandbox};
+use budget_pack::{Budget, PackOptions, Sandbox, Stage};
 
 use crate::CliError;
 use crate::cli::{BudgetArg, Order, PackArgs, PackFormat};
@@ -73,7 +73,28 @@ pub fn run(args: &PackArgs, sandbox: Option<&Sandbox>) -> Result<(), CliError> {
     for line in packed.summary() {
         eprintln!("{line}");
     }
+    if args.timings {
+        for line in timings(packed.stages()) {
+            eprintln!("{line}");
+        }
+    }
     Ok(())
+}
+
+/// The lines `--timings` prints: each stage's wall time, then the total.
+fn timings(stages: &[Stage]) -> Vec<String> {
+    let milliseconds = |took: std::time::Duration| took.as_secs_f64() * 1000.0;
+    let mut lines = vec!["timings (wall time, ms):".to_owned()];
+    for stage in stages {
+        lines.push(format!(
+            "  {:<10}{:>9.1}",
+            stage.name,
+            milliseconds(stage.took)
+        ));
+    }
+    let total = stages.iter().map(|stage| stage.took).sum();
+    lines.push(format!("  {:<10}{:>9.1}", "total", milliseconds(total)));
+    lines
 }
 
 /// The pack the flags ask for: `--budget auto` with `--model` is the

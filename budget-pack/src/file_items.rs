@@ -18,6 +18,7 @@ use crate::rank::bm25::Query;
 use crate::rank::{Ranking, rank};
 use crate::refit::{Sizes, Turn, frame_tokens, refits};
 use crate::scan::Scan;
+use crate::stages::StageClock;
 use crate::start::{
     Held, crowded, matching_estimate, outline_room, room_tokens, starts_as_outline, whole_files,
 };
@@ -93,6 +94,7 @@ fn plan<'c>(
     budget: u64,
     exact: Option<&'c dyn TokenCounter>,
     cache: &TextCache,
+    clock: &mut StageClock,
 ) -> (Vec<Plan>, Option<OnDemandCounts<'c>>) {
     let raw_cap = TierBudget::with_total(budget).map_or(u64::MAX, |b| b.effective(Tier::Raw) / 4);
     // Each text with its file's index in `scan.files`, which the counts go by.
@@ -112,9 +114,11 @@ fn plan<'c>(
         .zip(measured)
         .map(|(&(_, text), measured)| FileFacts::of(text, measured))
         .collect();
+    clock.lap("names");
     let mut outlines = outline::for_ranking(&texts, cache);
     let ranking = rank(&texts, &names, cache.hasher(), &outlines, query, history);
     drop(names);
+    clock.lap("rank");
     let query = query.filter(|_| ranking.by_query);
     let mut ranked: Vec<usize> = (0..texts.len()).collect();
     ranked.sort_by(|&a, &b| {
@@ -143,6 +147,7 @@ fn plan<'c>(
         room: &room,
     };
     let mut forms = outline::forms(&texts, &ranked, budget, &mut outlines, &focus, cache);
+    clock.lap("outlines");
     let held = whole_files(
         &facts,
         &ranked,
@@ -233,6 +238,7 @@ fn plan<'c>(
             }
         }
     }
+    clock.lap("refits");
     let plans = forms
         .into_iter()
         .zip(facts)
@@ -399,8 +405,9 @@ pub(crate) fn items<'c>(
     budget: u64,
     exact: Option<&'c dyn TokenCounter>,
     cache: &TextCache,
+    clock: &mut StageClock,
 ) -> Items<'c> {
-    let (plans, counts) = plan(scan, query, history, budget, exact, cache);
+    let (plans, counts) = plan(scan, query, history, budget, exact, cache, clock);
     let mut plans = plans.into_iter();
     let mut items = Vec::new();
     let mut file_of_item = Vec::new();
@@ -445,6 +452,7 @@ pub(crate) fn items<'c>(
             file_of_item.push(Some(index));
         }
     }
+    clock.lap("items");
     Items {
         items,
         file_of_item,

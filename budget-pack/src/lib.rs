@@ -71,6 +71,7 @@ mod sandbox;
 mod scan;
 mod secrets;
 mod skip;
+mod stages;
 mod start;
 mod text_cache;
 mod walk;
@@ -85,6 +86,7 @@ pub use progress::Progress;
 pub use sandbox::{Sandbox, SandboxError};
 pub use scan::{Counted, count};
 pub use skip::{FileTally, Skip};
+pub use stages::Stage;
 pub use walk::{Inputs, WalkError};
 
 /// The name of budget's config file, which a walk leaves out at the root

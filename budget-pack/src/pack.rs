@@ -31,6 +31,7 @@ use crate::report::{CountAccount, file_records, report, summary};
 use crate::sandbox::SandboxError;
 use crate::scan::{Scan, ScanOptions, Secrets, scan};
 use crate::secrets;
+use crate::stages::StageClock;
 use crate::text_cache::TextCache;
 use crate::walk::{WalkError, walk};
 
@@ -218,7 +219,9 @@ pub fn pack(
     counting: &Counting<'_>,
     progress: &dyn Progress,
 ) -> Result<Packed, PackError> {
+    let mut clock = StageClock::start();
     let entries = walk(&options.inputs, progress)?;
+    clock.lap("walk");
     let exact = counting.exact_counter();
     let mut scan = scan(
         entries,
@@ -236,6 +239,7 @@ pub fn pack(
         },
         progress,
     );
+    clock.lap("read");
     // Counted, or (exact counter) upper bounds: it only sizes the
     // selection budget, which must hold every file.
     let demand = scan.total_tokens();
@@ -262,13 +266,22 @@ pub fn pack(
     } else {
         HashMap::new()
     };
+    clock.lap("git");
     let cache = text_cache(options);
     let Items {
         mut items,
         mut file_of_item,
         outlines,
         counts: planned,
-    } = items(&mut scan, query.as_ref(), &history, budget, exact, &cache);
+    } = items(
+        &mut scan,
+        query.as_ref(),
+        &history,
+        budget,
+        exact,
+        &cache,
+        &mut clock,
+    );
     // Git sections go first: the placer keeps them ahead of the files.
     let git_items = git.len();
     for section in git.into_iter().rev() {
@@ -301,20 +314,22 @@ pub fn pack(
         let selection = pipeline.run(&items, &ContextBudget::new(everything, everything)?)?;
         let candidates = selection.scored();
         let best = best_ranked(&candidates, budget);
+        clock.lap("select");
         // The files the payload will most likely show, before it is made
         // (a payload made again costs as much as the first).
         let likely = best.iter().map(|&position| candidates[position]);
         let mut secrets = secrets_among(likely, &file_of_item, &scan, &mut checked, &cache);
+        clock.lap("secrets");
         if secrets.is_empty() {
-            let assembled = assemble_counted(
+            let counts = candidate_counts(&candidates, &best, &file_of_item, planned.as_ref());
+            clock.lap("count");
+            let payload = assemble(&selection, counting, counts.as_ref(), options, budget)?;
+            clock.lap("assemble");
+            let assembled = Assembled {
                 selection,
-                &best,
-                &file_of_item,
-                planned.as_ref(),
-                counting,
-                options,
-                budget,
-            )?;
+                counts,
+                payload,
+            };
             let shown = assembled
                 .payload
                 .assignments()
@@ -322,6 +337,7 @@ pub fn pack(
                 .filter(|assignment| assignment.tier.is_some())
                 .map(|assignment| candidates[assignment.position]);
             secrets = secrets_among(shown, &file_of_item, &scan, &mut checked, &cache);
+            clock.lap("secrets");
             if secrets.is_empty() {
                 break assembled;
             }
@@ -353,6 +369,7 @@ pub fn pack(
     let report_head = report(&records, &account, &payload, budget, counting);
     let mut summary = summary(&records, &payload, tokens, budget, counting);
     summary.extend(account.summary(counting));
+    clock.lap("report");
     Ok(Packed {
         text: payload.text().to_owned(),
         tokens,
@@ -362,6 +379,7 @@ pub fn pack(
         report: std::sync::OnceLock::new(),
         summary,
         warnings,
+        stages: clock.stages(),
     })
 }
 
@@ -391,44 +409,33 @@ fn text_cache(options: &PackOptions) -> TextCache {
     TextCache::open(dir, &identity)
 }
 
-/// The payload of `selection` (its items' files by `file_of_item`, as
-/// indices in `scan.files`) and, under an exact counter, the exact counts
-/// of its candidates: starting from what `planned` learned (by file), the
-/// `best` ([`best_ranked`]) counted first on every core.
-fn assemble_counted<'a, 'c>(
-    selection: Selection<'a, Item>,
+/// Under an exact counter, the exact counts of `candidates` (their items'
+/// files by `file_of_item`, as indices in `scan.files`): starting from
+/// what `planned` learned (by file), the `best` ([`best_ranked`]) counted
+/// first on every core.
+fn candidate_counts<'c>(
+    candidates: &[ScoredItem<'_, Item>],
     best: &[usize],
     file_of_item: &[Option<usize>],
     planned: Option<&OnDemandCounts<'c>>,
-    counting: &Counting<'_>,
-    options: &PackOptions,
-    budget: u64,
-) -> Result<Assembled<'a, 'c>, PackError> {
-    let candidates = selection.scored();
-    let counts = planned.map(|planned| {
-        let from: Vec<Option<usize>> = candidates
-            .iter()
-            .map(|candidate| file_of_item[candidate.index])
-            .collect();
-        planned.reordered(&from)
-    });
-    if let Some(counts) = &counts {
-        let texts: Vec<_> = best
-            .iter()
-            .map(|&position| (position, candidates[position].item.content()))
-            .collect();
-        let texts: Vec<(usize, &str)> = texts.iter().map(|(p, t)| (*p, t.as_ref())).collect();
-        counts.prefetch(&texts);
-    }
-    let payload = assemble(&selection, counting, counts.as_ref(), options, budget)?;
-    Ok(Assembled {
-        selection,
-        counts,
-        payload,
-    })
+) -> Option<OnDemandCounts<'c>> {
+    let planned = planned?;
+    let from: Vec<Option<usize>> = candidates
+        .iter()
+        .map(|candidate| file_of_item[candidate.index])
+        .collect();
+    let counts = planned.reordered(&from);
+    let texts: Vec<_> = best
+        .iter()
+        .map(|&position| (position, candidates[position].item.content()))
+        .collect();
+    let texts: Vec<(usize, &str)> = texts.iter().map(|(p, t)| (*p, t.as_ref())).collect();
+    counts.prefetch(&texts);
+    Some(counts)
 }
 
-/// What [`assemble_counted`] makes.
+/// A payload, the selection it was made of and the counts it was made
+/// with.
 struct Assembled<'a, 'c> {
     selection: Selection<'a, Item>,
     counts: Option<OnDemandCounts<'c>>,

@@ -3,6 +3,7 @@
 use std::sync::OnceLock;
 
 use crate::report::FileRecord;
+use crate::stages::Stage;
 
 /// The payload `pack` made, with the account of every input file.
 #[derive(Clone, Debug)]
@@ -18,6 +19,7 @@ pub struct Packed {
     pub(crate) report: OnceLock<serde_json::Value>,
     pub(crate) summary: Vec<String>,
     pub(crate) warnings: Vec<String>,
+    pub(crate) stages: Vec<Stage>,
 }
 
 impl Packed {
@@ -59,6 +61,13 @@ impl Packed {
     /// What was left out and why (a git section holding a secret).
     pub fn warnings(&self) -> &[String] {
         &self.warnings
+    }
+
+    /// How long each stage took, in the order they ran (`budget pack
+    /// --timings` prints them): where a pack's time goes. Not part of the
+    /// payload or the report, which are the same on every run.
+    pub fn stages(&self) -> &[Stage] {
+        &self.stages
     }
 
     /// The payload's text, giving up the rest.

@@ -340,6 +340,39 @@ fn no_progress_bar_when_stderr_is_not_a_terminal() {
 }
 
 #[test]
+fn timings_list_every_stage_on_stderr_and_change_no_output() {
+    let dir = project();
+    let plain = budget_in(dir.path(), &["pack", "--counter", "ratios"]);
+    let timed = budget_in(dir.path(), &["pack", "--counter", "ratios", "--timings"]);
+    assert_eq!((plain.code, timed.code), (0, 0), "{}", timed.stderr);
+    assert_eq!(timed.stdout, plain.stdout);
+    assert!(timed.stderr.starts_with(&plain.stderr), "{}", timed.stderr);
+    let lines: Vec<&str> = timed
+        .stderr
+        .lines()
+        .skip(plain.stderr.lines().count())
+        .collect();
+    assert_eq!(lines[0], "timings (wall time, ms):");
+    let stages: Vec<&str> = lines[1..]
+        .iter()
+        .map(|line| line.split_whitespace().next().unwrap_or_default())
+        .collect();
+    for stage in [
+        "walk", "read", "names", "rank", "select", "assemble", "report", "total",
+    ] {
+        assert!(stages.contains(&stage), "{stage} in {stages:?}");
+    }
+    assert_eq!(stages.last(), Some(&"total"));
+    for line in &lines[1..] {
+        let ms = line
+            .split_whitespace()
+            .nth(1)
+            .and_then(|n| n.parse::<f64>().ok());
+        assert!(ms.is_some_and(|ms| ms >= 0.0), "{line}");
+    }
+}
+
+#[test]
 fn auto_budget_sizes_from_the_material() {
     let dir = project();
     let report = budget_in(
