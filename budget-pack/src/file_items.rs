@@ -364,13 +364,10 @@ fn on_demand(
 }
 
 /// The whole texts (with their index in `scan.files`, from `files`) that
-/// replaying `turns` will count, to count them on every core first: those
-/// offered whole, in turn order, while the `facts`' estimates of the ones
-/// no larger than `limit` add up to `limit` and a quarter more (past it
-/// they are counted only until they fail to fit). A larger one is counted
-/// in full too: the replay would count it up to the room left, alone on
-/// one core, and it ranks among the files whose LINKED lines print their
-/// counts.
+/// replaying `turns` will count in full, to count them on every core
+/// first: those offered whole, in turn order, while their `facts`'
+/// estimates add up to `limit` and a quarter more (past it they are
+/// counted only until they fail to fit), each no larger than `limit`.
 fn likely_whole<'t>(
     turns: &[Turn<'t>],
     facts: &[FileFacts],
@@ -386,8 +383,8 @@ fn likely_whole<'t>(
         let estimate = facts[turn.position].estimate;
         if estimate <= limit {
             estimated += estimate;
+            likely.push((files[turn.position], turn.whole));
         }
-        likely.push((files[turn.position], turn.whole));
     }
     likely
 }
