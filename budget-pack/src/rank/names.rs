@@ -54,8 +54,8 @@ impl FileNames {
         let mut definitions = KeywordDefinitions::new(text);
         // Counted by hash, the form the graph reads them in: no string
         // comparisons.
-        // Sized for the distinct names of typical source (about one per
-        // 50 bytes), so that the map seldom grows.
+        // A slot per 64 bytes: typical source has a distinct name about
+        // every 50, so the map seldom grows.
         let mut counts: HashMap<u64, u32> =
             HashMap::with_capacity_and_hasher(text.len() / 64, Default::default());
         for identifier in identifiers(text) {
