@@ -116,6 +116,7 @@ fn plan<'c>(
         .collect();
     clock.lap("names");
     let mut outlines = outline::for_ranking(&texts, cache);
+    clock.lap("parse");
     let ranking = rank(&texts, &names, cache.hasher(), &outlines, query, history);
     drop(names);
     clock.lap("rank");
