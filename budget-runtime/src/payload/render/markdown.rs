@@ -325,8 +325,14 @@ pub(crate) fn one_line(text: &str) -> Cow<'_, str> {
 /// The words [`one_line`] joins with single spaces: the runs of `text`
 /// between spaces and break characters (controls, U+2028, U+2029).
 pub(crate) fn words(text: &str) -> impl Iterator<Item = &str> {
-    let is_separator = |c: char| c == ' ' || c.is_control() || c == '\u{2028}' || c == '\u{2029}';
-    text.split(is_separator).filter(|word| !word.is_empty())
+    text.split(|c: char| c == ' ' || is_break(c))
+        .filter(|word| !word.is_empty())
+}
+
+/// Whether `c` breaks a line for [`one_line`]: a control character (line
+/// feeds and tabs included) or a Unicode line or paragraph separator.
+fn is_break(c: char) -> bool {
+    c.is_control() || c == '\u{2028}' || c == '\u{2029}'
 }
 
 /// Whether [`one_line`] would return `text` unchanged: no break characters,
@@ -338,10 +344,7 @@ fn is_clean_line(text: &str) -> bool {
     }
     if !bytes.is_ascii() {
         // C1 controls and U+2028 / U+2029 are breaks too.
-        return !text
-            .chars()
-            .any(|c| c.is_control() || c == '\u{2028}' || c == '\u{2029}')
-            && !text.contains("  ");
+        return !text.chars().any(is_break) && !text.contains("  ");
     }
     // Folds without an early exit, which the compiler turns into wide
     // compares: every entry's link and description pass here, again for
