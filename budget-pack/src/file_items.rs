@@ -10,6 +10,7 @@ use budget_runtime::estimate::{ContentType, Estimator, OnDemandCounts, TokenCoun
 use budget_runtime::model::Tier;
 use budget_runtime::payload::TierBudget;
 
+use crate::counts_ahead::{CountsAhead, Listed, likely_listed};
 use crate::file_facts::{CAP_ESTIMATOR, FileFacts, measure};
 use crate::git::FileChanges;
 use crate::outline::{self, Form};
@@ -56,6 +57,8 @@ pub(crate) struct Items<'c> {
     /// Under an exact counter, the files' texts counted while planning, by
     /// index in `scan.files`.
     pub counts: Option<OnDemandCounts<'c>>,
+    /// Exact counts of the files likely listed, made while planning.
+    pub ahead: CountsAhead,
 }
 
 /// What the report says of a file's SKELETON form.
@@ -95,7 +98,7 @@ fn plan<'c>(
     exact: Option<&'c dyn TokenCounter>,
     cache: &TextCache,
     clock: &mut StageClock,
-) -> (Vec<Plan>, Option<OnDemandCounts<'c>>) {
+) -> (Vec<Plan>, Option<OnDemandCounts<'c>>, CountsAhead) {
     let raw_cap = TierBudget::with_total(budget).map_or(u64::MAX, |b| b.effective(Tier::Raw) / 4);
     // Each text with its file's index in `scan.files`, which the counts go by.
     let (files, texts): (Vec<usize>, Vec<(&str, &str)>) = scan
@@ -147,99 +150,137 @@ fn plan<'c>(
         expand: query.is_some(),
         room: &room,
     };
-    let mut forms = outline::forms(&texts, &ranked, budget, &mut outlines, &focus, cache);
-    clock.lap("outlines");
-    let held = whole_files(
-        &facts,
-        &ranked,
-        &ranking.matches,
-        &forms,
-        raw_cap.saturating_mul(4),
-    );
-    // Decided before any refit: a file that a refit alone gives an outline
-    // is offered whole first, and falls to that outline.
-    let outlined: Vec<Option<Held>> = (0..texts.len())
-        .map(|position| {
-            starts_as_outline(
-                held[position],
-                query.is_some(),
-                ranking.matches[position],
-                forms[position].is_some(),
-                raw_cap,
-                || facts[position].estimate,
-            )
-        })
-        .collect();
-    let on_demand = on_demand(&texts, &facts, &ranked, &ranking, &forms, budget);
-    // Counted exactly when the payload is: the calibrated estimate runs a
-    // fifth high on some code, more than an outline's room.
-    let tokens = |text: &str, at_most: u64| match exact {
-        Some(exact) => exact.count_tokens_up_to(text, at_most),
-        None => Some(CAP_ESTIMATOR.estimate(text, ContentType::Code)).filter(|&n| n <= at_most),
-    };
-    let limit = raw_cap.saturating_mul(4);
-    let counts = exact.map(|exact| OnDemandCounts::new(exact, scan.files.len()));
-    let whole_tokens = |position: usize, at_most: u64| match &counts {
-        Some(counts) => counts.up_to(files[position], texts[position].1, at_most),
-        None => tokens(texts[position].1, at_most),
-    };
-    let sizes = Sizes {
-        whole: &whole_tokens,
-        outline: &tokens,
-    };
-    let replay = Replay {
-        texts: &texts,
-        ranked: &ranked,
-        matches: &ranking.matches,
-        outlined: &outlined,
-        on_demand: &on_demand,
-        frames: &frames(&texts, &facts, &ranking.matches, &forms),
-        raw_cap,
-    };
-    // A refit is made for the room the replay gives it and may take less:
-    // the placement is replayed again with the refitted outlines, so that
-    // a later file gets what they leave.
-    let mut no_outline = vec![false; texts.len()];
-    for pass in 0..REFIT_PASSES {
-        let turns = replay.turns(&forms, &no_outline);
-        if pass == 0
-            && let Some(counts) = &counts
-        {
-            counts.prefetch(&likely_whole(&turns, &facts, limit, &files));
+    // While the outlines are made, a spare core counts the files the
+    // payload will likely list, as the count stage would.
+    let listed: Vec<(usize, &str)> = match exact {
+        Some(_) => {
+            let ranked = ranked.iter().map(|&position| {
+                let tokens = scan.files[files[position]]
+                    .outcome
+                    .as_ref()
+                    .map_or(0, |file| file.tokens);
+                let facts = &facts[position];
+                let file = Listed {
+                    link: texts[position].0,
+                    lines: u64::try_from(facts.lines).unwrap_or(u64::MAX).max(1),
+                    description: facts.description.as_deref().unwrap_or_default(),
+                    tokens,
+                };
+                (position, file)
+            });
+            likely_listed(ranked, budget)
+                .into_iter()
+                .map(|position| (files[position], texts[position].1))
+                .collect()
         }
-        let to_refit = refits(&turns, limit, &sizes);
-        drop(turns);
-        if to_refit.is_empty() {
-            break;
-        }
-        let refitted = parallel_map(&to_refit, |&(position, room_tokens)| {
-            let (path, text) = texts[position];
-            let facts = &facts[position];
-            let bytes = room_tokens.saturating_mul(facts.bytes as u64) / facts.estimate.max(1);
-            let room = usize::try_from(bytes).unwrap_or(usize::MAX);
-            // The room is at bytes per token of the whole file; an outline
-            // past the room left (before the tenth held back) could take a
-            // later file's place.
-            let form =
-                outline::form_within(path, text, outlines[position].as_ref(), &focus, room, cache)
-                    .filter(|form| tokens(form.text(), room_tokens / 9 * 10).is_some());
-            (position, form)
-        });
-        for (position, form) in refitted {
-            let Some(new) = form else {
-                // No outline fits: the next replay leaves its room to others.
-                no_outline[position] = true;
-                continue;
+        None => Vec::new(),
+    };
+    let ((forms, outlined, counts), ahead) =
+        CountsAhead::while_doing(scan.files.len(), exact, &listed, || {
+            let mut forms = outline::forms(&texts, &ranked, budget, &mut outlines, &focus, cache);
+            clock.lap("outlines");
+            let held = whole_files(
+                &facts,
+                &ranked,
+                &ranking.matches,
+                &forms,
+                raw_cap.saturating_mul(4),
+            );
+            // Decided before any refit: a file that a refit alone gives an outline
+            // is offered whole first, and falls to that outline.
+            let outlined: Vec<Option<Held>> = (0..texts.len())
+                .map(|position| {
+                    starts_as_outline(
+                        held[position],
+                        query.is_some(),
+                        ranking.matches[position],
+                        forms[position].is_some(),
+                        raw_cap,
+                        || facts[position].estimate,
+                    )
+                })
+                .collect();
+            let on_demand = on_demand(&texts, &facts, &ranked, &ranking, &forms, budget);
+            // Counted exactly when the payload is: the calibrated estimate runs a
+            // fifth high on some code, more than an outline's room.
+            let tokens = |text: &str, at_most: u64| match exact {
+                Some(exact) => exact.count_tokens_up_to(text, at_most),
+                None => {
+                    Some(CAP_ESTIMATOR.estimate(text, ContentType::Code)).filter(|&n| n <= at_most)
+                }
             };
-            if forms[position]
-                .as_ref()
-                .is_none_or(|old| new.text().len() < old.text().len())
-            {
-                forms[position] = Some(new);
+            let limit = raw_cap.saturating_mul(4);
+            let counts = exact.map(|exact| OnDemandCounts::new(exact, scan.files.len()));
+            let whole_tokens = |position: usize, at_most: u64| match &counts {
+                Some(counts) => counts.up_to(files[position], texts[position].1, at_most),
+                None => tokens(texts[position].1, at_most),
+            };
+            let sizes = Sizes {
+                whole: &whole_tokens,
+                outline: &tokens,
+            };
+            let replay = Replay {
+                texts: &texts,
+                ranked: &ranked,
+                matches: &ranking.matches,
+                outlined: &outlined,
+                on_demand: &on_demand,
+                frames: &frames(&texts, &facts, &ranking.matches, &forms),
+                raw_cap,
+            };
+            // A refit is made for the room the replay gives it and may take less:
+            // the placement is replayed again with the refitted outlines, so that
+            // a later file gets what they leave.
+            let mut no_outline = vec![false; texts.len()];
+            for pass in 0..REFIT_PASSES {
+                let turns = replay.turns(&forms, &no_outline);
+                if pass == 0
+                    && let Some(counts) = &counts
+                {
+                    counts.prefetch(&likely_whole(&turns, &facts, limit, &files));
+                }
+                let to_refit = refits(&turns, limit, &sizes);
+                drop(turns);
+                if to_refit.is_empty() {
+                    break;
+                }
+                let refitted = parallel_map(&to_refit, |&(position, room_tokens)| {
+                    let (path, text) = texts[position];
+                    let facts = &facts[position];
+                    let bytes =
+                        room_tokens.saturating_mul(facts.bytes as u64) / facts.estimate.max(1);
+                    let room = usize::try_from(bytes).unwrap_or(usize::MAX);
+                    // The room is at bytes per token of the whole file; an outline
+                    // past the room left (before the tenth held back) could take a
+                    // later file's place.
+                    let form = outline::form_within(
+                        path,
+                        text,
+                        outlines[position].as_ref(),
+                        &focus,
+                        room,
+                        cache,
+                    )
+                    .filter(|form| tokens(form.text(), room_tokens / 9 * 10).is_some());
+                    (position, form)
+                });
+                for (position, form) in refitted {
+                    let Some(new) = form else {
+                        // No outline fits: the next replay leaves its room to others.
+                        no_outline[position] = true;
+                        continue;
+                    };
+                    if forms[position]
+                        .as_ref()
+                        .is_none_or(|old| new.text().len() < old.text().len())
+                    {
+                        forms[position] = Some(new);
+                    }
+                }
             }
-        }
-    }
-    clock.lap("refits");
+            clock.lap("refits");
+            (forms, outlined, counts)
+        });
     let plans = forms
         .into_iter()
         .zip(facts)
@@ -253,7 +294,7 @@ fn plan<'c>(
             facts,
         })
         .collect();
-    (plans, counts)
+    (plans, counts, ahead)
 }
 
 /// The tokens of each file's entry lines ([`frame_tokens`]), by position
@@ -405,7 +446,7 @@ pub(crate) fn items<'c>(
     cache: &TextCache,
     clock: &mut StageClock,
 ) -> Items<'c> {
-    let (plans, counts) = plan(scan, query, history, budget, exact, cache, clock);
+    let (plans, counts, ahead) = plan(scan, query, history, budget, exact, cache, clock);
     let mut plans = plans.into_iter();
     let mut items = Vec::new();
     let mut file_of_item = Vec::new();
@@ -456,5 +497,6 @@ pub(crate) fn items<'c>(
         file_of_item,
         outlines,
         counts,
+        ahead,
     }
 }

@@ -54,6 +54,7 @@ mod cache_file;
 mod complexity;
 mod count_cache;
 mod counting;
+mod counts_ahead;
 mod description;
 mod file_facts;
 mod file_items;

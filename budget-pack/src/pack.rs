@@ -10,16 +10,15 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use budget_runtime::estimate::{
-    ContentType, Estimator, OnDemandCounts, RatioEstimator, guaranteed_upper_bound,
-};
-use budget_runtime::model::{ScoredItem, Tier};
+use budget_runtime::estimate::{ContentType, OnDemandCounts, guaranteed_upper_bound};
+use budget_runtime::model::ScoredItem;
 use budget_runtime::payload::{HybridPayload, PayloadAssembler, PayloadError, TierBudget};
 use budget_runtime::scorer::ReflexiveScorer;
 use budget_runtime::{ContextBudget, ContextItem, Item, Pipeline, Selection, placer::Placer};
 
 use crate::complexity::Complexity;
 use crate::counting::Counting;
+use crate::counts_ahead::{CountsAhead, Listed, likely_listed};
 use crate::file_items::{Items, items};
 use crate::git::{self, GitError, GitSection};
 use crate::options::{Budget, PackOptions};
@@ -273,6 +272,7 @@ pub fn pack(
         mut file_of_item,
         outlines,
         counts: planned,
+        ahead,
     } = items(
         &mut scan,
         query.as_ref(),
@@ -321,7 +321,8 @@ pub fn pack(
         let mut secrets = secrets_among(likely, &file_of_item, &scan, &mut checked, &cache);
         clock.lap("secrets");
         if secrets.is_empty() {
-            let counts = candidate_counts(&candidates, &best, &file_of_item, planned.as_ref());
+            let counts =
+                candidate_counts(&candidates, &best, &file_of_item, planned.as_ref(), &ahead);
             clock.lap("count");
             let payload = assemble(&selection, counting, counts.as_ref(), options, budget)?;
             clock.lap("assemble");
@@ -412,12 +413,13 @@ fn text_cache(options: &PackOptions) -> TextCache {
 /// Under an exact counter, the exact counts of `candidates` (their items'
 /// files by `file_of_item`, as indices in `scan.files`): starting from
 /// what `planned` learned (by file), the `best` ([`best_ranked`]) counted
-/// first on every core.
+/// first, on every core, or taken from the counts made `ahead`.
 fn candidate_counts<'c>(
     candidates: &[ScoredItem<'_, Item>],
     best: &[usize],
     file_of_item: &[Option<usize>],
     planned: Option<&OnDemandCounts<'c>>,
+    ahead: &CountsAhead,
 ) -> Option<OnDemandCounts<'c>> {
     let planned = planned?;
     let from: Vec<Option<usize>> = candidates
@@ -425,11 +427,17 @@ fn candidate_counts<'c>(
         .map(|candidate| file_of_item[candidate.index])
         .collect();
     let counts = planned.reordered(&from);
-    let texts: Vec<_> = best
+    let contents: Vec<_> = best
         .iter()
         .map(|&position| (position, candidates[position].item.content()))
         .collect();
-    let texts: Vec<(usize, &str)> = texts.iter().map(|(p, t)| (*p, t.as_ref())).collect();
+    let mut texts: Vec<(usize, &str)> = Vec::new();
+    for (position, text) in &contents {
+        match from[*position].and_then(|file| ahead.get(file)) {
+            Some(exact) => counts.remember_exact(*position, text, exact),
+            None => texts.push((*position, text)),
+        }
+    }
     counts.prefetch(&texts);
     Some(counts)
 }
@@ -482,8 +490,6 @@ fn secrets_among<'a>(
 /// past them that is shown after all is handled when the assembler gets
 /// to it.
 fn best_ranked(candidates: &[ScoredItem<'_, Item>], budget: u64) -> Vec<usize> {
-    let linked = TierBudget::with_total(budget).map_or(0, |b| b.effective(Tier::Linked));
-    let wanted = linked.saturating_add(linked / 10);
     let mut ranked: Vec<usize> = (0..candidates.len()).collect();
     ranked.sort_by(|&a, &b| {
         candidates[b]
@@ -491,24 +497,17 @@ fn best_ranked(candidates: &[ScoredItem<'_, Item>], budget: u64) -> Vec<usize> {
             .total_cmp(&candidates[a].score)
             .then(a.cmp(&b))
     });
-    let mut lines: u64 = 0;
-    let mut best = Vec::new();
-    for position in ranked {
-        if lines > wanted {
-            break;
-        }
+    let ranked = ranked.into_iter().map(|position| {
         let item = candidates[position].item;
-        let line = format!(
-            "- `{}` (lines 1-{}): {}. {} tokens.",
-            item.link().unwrap_or_default(),
-            item.lines().map_or(0, |l| *l.end()),
-            item.description().unwrap_or_default(),
-            candidates[position].tokens,
-        );
-        lines = lines.saturating_add(RatioEstimator.estimate(&line, ContentType::Code));
-        best.push(position);
-    }
-    best
+        let file = Listed {
+            link: item.link().unwrap_or_default(),
+            lines: item.lines().map_or(0, |l| *l.end()),
+            description: item.description().unwrap_or_default(),
+            tokens: candidates[position].tokens,
+        };
+        (position, file)
+    });
+    likely_listed(ranked, budget)
 }
 
 /// The payload of the selected files within `budget`, rendered in

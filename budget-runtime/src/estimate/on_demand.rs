@@ -222,6 +222,26 @@ impl<'c> OnDemandCounts<'c> {
         });
     }
 
+    /// Remembers `exact` as the exact count of `text` at `position`, as
+    /// [`exact`](Self::exact) would after counting it: for a count this
+    /// counter made elsewhere (for example ahead of time, on a core that
+    /// was idle). Contract: `exact` is this counter's count of `text`;
+    /// answers then stay what counting would give.
+    ///
+    /// ```
+    /// # use budget::estimate::OnDemandCounts;
+    /// # use budget::estimate::TokenCounter;
+    /// # struct Bytes;
+    /// # impl TokenCounter for Bytes { fn count_tokens(&self, t: &str) -> u64 { t.len() as u64 } }
+    /// let counts = OnDemandCounts::new(&Bytes, 1);
+    /// counts.remember_exact(0, "abcd", 4);
+    /// assert_eq!(counts.known_exact(0), Some(4));
+    /// assert_eq!(counts.up_to(0, "abcd", 3), None);
+    /// ```
+    pub fn remember_exact(&self, position: usize, text: &str, exact: u64) {
+        self.remember(position, text, |k| k.exact = Some(exact));
+    }
+
     /// These counts for the same texts in another order and number:
     /// position `i` of the result knows what position `from[i]` knows here
     /// (nothing for `None`), so texts counted while one list was in hand
