@@ -135,7 +135,7 @@ fn plan<'c>(
         Some(matcher) => matcher.scores(spans),
         None => spans
             .iter()
-            .map(|(name, _)| f64::from(ranking.references.get(name).copied().unwrap_or(0)))
+            .map(|(name, _)| f64::from(ranking.references.of(name)))
             .collect(),
     };
     // A file's outline gets at most the cap on one file's share of RAW,
@@ -383,7 +383,7 @@ fn on_demand(
     texts: &[(&str, &str)],
     facts: &[FileFacts],
     ranked: &[usize],
-    ranking: &Ranking<'_>,
+    ranking: &Ranking,
     forms: &[Option<Form>],
     budget: u64,
 ) -> Vec<bool> {

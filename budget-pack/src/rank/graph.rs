@@ -113,22 +113,43 @@ fn edge_weight(shape: NameShape, references: u32, definers: usize) -> f64 {
 }
 
 /// A reference graph: for each file, the files it refers to and how much.
-#[derive(Debug, Default)]
-pub struct ReferenceGraph<'t> {
+#[derive(Debug)]
+pub struct ReferenceGraph {
     /// Out-edges per file: (target file, weight), targets distinct.
     edges: Vec<Vec<(usize, f64)>>,
     /// For each defined name, how many other files refer to it.
-    references: HashMap<&'t str, u32>,
+    references: References,
 }
 
-impl<'t> ReferenceGraph<'t> {
+/// For each defined name that counts, how many files refer to it that do
+/// not define it ([`ReferenceGraph::into_references`]), looked up by name.
+#[derive(Clone, Debug, PartialEq)]
+pub struct References {
+    /// The id of each name that counts, by its hash.
+    ids: HashMap<u64, u32>,
+    /// By id: how many files refer to the name.
+    referrers: Vec<u32>,
+    hasher: NameHasher,
+}
+
+impl References {
+    /// How many files refer to `name` that do not define it: 0 for a name
+    /// no file defines, or that too many do.
+    pub fn of(&self, name: &str) -> u32 {
+        self.ids
+            .get(&self.hasher.hash(name))
+            .map_or(0, |&id| self.referrers[id as usize])
+    }
+}
+
+impl ReferenceGraph {
     /// The graph of `files` (`(path, text)`), each defining the names in
     /// `defined` and using those of `used` (by position; see
     /// [`FileNames`]; source files only), names hashed with `hasher`,
     /// built on every core.
     pub fn build(
-        files: &[(&str, &'t str)],
-        defined: &[Vec<&'t str>],
+        files: &[(&str, &str)],
+        defined: &[Vec<&str>],
         used: &[Option<FileNames>],
         hasher: NameHasher,
     ) -> Self {
@@ -178,19 +199,17 @@ impl<'t> ReferenceGraph<'t> {
             }
             edges.push(out);
         }
-        let references = referrers
-            .iter()
-            .zip(0u32..)
-            .filter(|&(&count, _)| count > 0)
-            .map(|(&count, id)| (names.name(id), count))
-            .collect();
+        let references = References {
+            ids: names.ids,
+            referrers,
+            hasher,
+        };
         Self { edges, references }
     }
 
     /// For each defined name, how many files refer to it that do not
-    /// define it (names the graph ignores are absent); the graph is not
-    /// needed after.
-    pub fn into_references(self) -> HashMap<&'t str, u32> {
+    /// define it; the graph is not needed after.
+    pub fn into_references(self) -> References {
         self.references
     }
 
@@ -245,23 +264,21 @@ impl<'t> ReferenceGraph<'t> {
 
 /// The names files define, each with an id and the files that define it
 /// (names defined by more than [`MAX_DEFINERS`] files are not looked up).
-struct DefinedNames<'t> {
+struct DefinedNames {
     /// The id of each name that counts, by its hash.
     ids: HashMap<u64, u32>,
-    /// By id: the name.
-    names: Vec<&'t str>,
     /// By id: the name's shape.
     shapes: Vec<NameShape>,
     /// By id: the files that define it.
     definers: Vec<Definers>,
 }
 
-impl<'t> DefinedNames<'t> {
+impl DefinedNames {
     /// The names of `defined` (by file position) that count: long enough,
     /// defined outside tests and examples, by few enough files.
-    fn of(files: &[(&str, &'t str)], defined: &[Vec<&'t str>], hasher: NameHasher) -> Self {
+    fn of(files: &[(&str, &str)], defined: &[Vec<&str>], hasher: NameHasher) -> Self {
         let mut ids: HashMap<u64, u32> = HashMap::default();
-        let mut names = Vec::new();
+        let mut shapes = Vec::new();
         let mut definers: Vec<Definers> = Vec::new();
         for (file, defined) in defined.iter().enumerate() {
             // Tests and examples use an API; the names they define are helpers.
@@ -274,20 +291,18 @@ impl<'t> DefinedNames<'t> {
             };
             let file = u32::try_from(file).unwrap_or(u32::MAX);
             for &name in defined.iter().filter(|name| long_enough(name)) {
-                let next = u32::try_from(names.len()).unwrap_or(u32::MAX);
+                let next = u32::try_from(shapes.len()).unwrap_or(u32::MAX);
                 let id = *ids.entry(hasher.hash(name)).or_insert(next);
                 if id == next {
-                    names.push(name);
+                    shapes.push(NameShape::of(name));
                     definers.push(Definers::default());
                 }
                 definers[id as usize].add(file);
             }
         }
         ids.retain(|_, id| !definers[*id as usize].too_many);
-        let shapes = names.iter().map(|name| NameShape::of(name)).collect();
         Self {
             ids,
-            names,
             shapes,
             definers,
         }
@@ -296,10 +311,6 @@ impl<'t> DefinedNames<'t> {
     /// The id of the name of hash `hash`, if it is a name that counts.
     fn id(&self, hash: u64) -> Option<u32> {
         self.ids.get(&hash).copied()
-    }
-
-    fn name(&self, id: u32) -> &'t str {
-        self.names[id as usize]
     }
 
     fn shape(&self, id: u32) -> NameShape {
@@ -314,7 +325,7 @@ impl<'t> DefinedNames<'t> {
 
     /// How many ids there are (names that do not count included).
     fn len(&self) -> usize {
-        self.names.len()
+        self.shapes.len()
     }
 }
 
@@ -349,7 +360,7 @@ impl Definers {
 mod tests {
     use super::*;
 
-    fn build<'t>(files: &[(&'t str, &'t str)]) -> ReferenceGraph<'t> {
+    fn build(files: &[(&str, &str)]) -> ReferenceGraph {
         let defined: Vec<Vec<&str>> = files.iter().map(|(p, t)| definitions(p, t)).collect();
         let hasher = NameHasher::new(1);
         let used: Vec<Option<FileNames>> = files
@@ -451,7 +462,7 @@ mod tests {
         let graph = build(&borrowed);
         assert!(graph.edges(MAX_DEFINERS + 1).is_empty());
         assert_eq!(graph.pagerank(&[]).len(), MAX_DEFINERS + 2);
-        assert!(graph.into_references().is_empty());
+        assert_eq!(graph.into_references().of("common"), 0);
     }
 
     #[test]
@@ -467,6 +478,9 @@ mod tests {
         let expected: Vec<(usize, f64)> = (0..MAX_DEFINERS).map(|file| (file, weight)).collect();
         assert_eq!(graph.edges(MAX_DEFINERS), expected);
         // Each definer refers to the others' `common`, and the user to all.
-        assert_eq!(graph.into_references()["common"], MAX_DEFINERS as u32 + 1);
+        assert_eq!(
+            graph.into_references().of("common"),
+            MAX_DEFINERS as u32 + 1
+        );
     }
 }

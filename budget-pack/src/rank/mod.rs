@@ -38,7 +38,7 @@ use std::collections::HashMap;
 use crate::git::FileChanges;
 use crate::outline::Outline;
 use bm25::{Document, Query};
-use graph::{ReferenceGraph, with_module_name};
+use graph::{ReferenceGraph, References, with_module_name};
 use names::{FileNames, NameHasher};
 use role::{FileRole, is_code, is_entry_point};
 
@@ -56,7 +56,7 @@ const RECENCY_HALF_LIFE: f64 = 3.0;
 
 /// Files ranked for packing.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Ranking<'t> {
+pub struct Ranking {
     /// Each file's score, in `0.0..=1.0`.
     pub scores: Vec<f64>,
     /// Whether each file matches the query (every file, without one).
@@ -64,8 +64,8 @@ pub struct Ranking<'t> {
     /// Whether the query ranked the files (it matched at least one).
     pub by_query: bool,
     /// For each defined name, how many files refer to it that do not
-    /// define it ([`ReferenceGraph::references`]).
-    pub references: rustc_hash::FxHashMap<&'t str, u32>,
+    /// define it ([`ReferenceGraph::into_references`]).
+    pub references: References,
     /// How many names each file defines (its module name included).
     pub defined: Vec<usize>,
 }
@@ -84,7 +84,7 @@ pub fn rank<'t>(
     outlines: &[Option<Outline<'t>>],
     query: Option<&Query>,
     history: &HashMap<String, FileChanges>,
-) -> Ranking<'t> {
+) -> Ranking {
     let symbols: Vec<Vec<&'t str>> = files
         .iter()
         .enumerate()
@@ -274,12 +274,12 @@ mod tests {
     ];
 
     /// [`FILES`] ranked for `query`, without outlines or history.
-    fn ranked(query: Option<&Query>) -> Ranking<'static> {
+    fn ranked(query: Option<&Query>) -> Ranking {
         ranked_files(FILES, query)
     }
 
     /// `files` ranked for `query`, without outlines or history.
-    fn ranked_files<'t>(files: &[(&'t str, &'t str)], query: Option<&Query>) -> Ranking<'t> {
+    fn ranked_files<'t>(files: &[(&'t str, &'t str)], query: Option<&Query>) -> Ranking {
         ranked_with_history(files, query, &HashMap::new())
     }
 
@@ -288,7 +288,7 @@ mod tests {
         files: &[(&'t str, &'t str)],
         query: Option<&Query>,
         history: &HashMap<String, FileChanges>,
-    ) -> Ranking<'t> {
+    ) -> Ranking {
         let hasher = NameHasher::new(3);
         let names: Vec<Option<FileNames>> = files
             .iter()

@@ -15,7 +15,7 @@ use super::keywords::KeywordDefinitions;
 /// its text). Two names with one hash would count as one: with 64 bits
 /// and a tree's few hundred thousand names, about one tree in ten
 /// thousand million has such a pair.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct NameHasher {
     seed: u64,
 }
