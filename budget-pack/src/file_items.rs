@@ -14,7 +14,7 @@ use crate::counts_ahead::{CountsAhead, Listed, likely_listed};
 use crate::file_facts::{CAP_ESTIMATOR, FileFacts, measure};
 use crate::git::FileChanges;
 use crate::outline::{self, Form};
-use crate::parallel::parallel_map;
+use crate::parallel::{parallel_map, parallel_map_beside};
 use crate::rank::bm25::Query;
 use crate::rank::{Ranking, rank};
 use crate::refit::{Sizes, Turn, frame_tokens, refits};
@@ -23,7 +23,7 @@ use crate::stages::StageClock;
 use crate::start::{
     Held, crowded, matching_estimate, outline_room, room_tokens, starts_as_outline, whole_files,
 };
-use crate::text_cache::{TextCache, TextFacts};
+use crate::text_cache::TextCache;
 
 /// The most bytes of source parsed, in all, for the outlines of files
 /// that no outline was made for up front ([`on_demand`]; tree-sitter reads
@@ -110,18 +110,31 @@ fn plan<'c>(
             Some((index, (file.label.as_str(), text)))
         })
         .unzip();
-    let (measured, names): (Vec<TextFacts>, Vec<_>) =
-        cache.texts(&texts, &measure).into_iter().unzip();
-    let facts: Vec<FileFacts> = texts
-        .iter()
-        .zip(measured)
-        .map(|(&(_, text), measured)| FileFacts::of(text, measured))
-        .collect();
+    let mut known = cache.texts(&texts);
+    let names = std::mem::take(&mut known.names);
     clock.lap("names");
     let mut outlines = outline::for_ranking(&texts, cache);
     clock.lap("parse");
-    let ranking = rank(&texts, &names, cache.hasher(), &outlines, query, history);
+    // The ranking keeps one core busy most of its time; the texts' sizes
+    // and descriptions, which it does not need, are measured on the others.
+    let unmeasured: Vec<usize> = (0..texts.len())
+        .filter(|&position| known.facts[position].is_none())
+        .collect();
+    let (ranking, measured) = parallel_map_beside(
+        &unmeasured,
+        |&position| (position, measure(texts[position].1)),
+        || rank(&texts, &names, cache.hasher(), &outlines, query, history),
+    );
     drop(names);
+    cache.learn_facts(&known, &measured);
+    for (position, facts) in measured {
+        known.facts[position] = Some(facts);
+    }
+    let facts: Vec<FileFacts> = texts
+        .iter()
+        .zip(known.facts)
+        .map(|(&(_, text), facts)| FileFacts::of(text, facts.unwrap_or_default()))
+        .collect();
     clock.lap("rank");
     let query = query.filter(|_| ranking.by_query);
     let mut ranked: Vec<usize> = (0..texts.len()).collect();

@@ -1,5 +1,5 @@
-//! [`parallel_map`] and [`parallel_map_owned`]: work spread over every
-//! core, results in order.
+//! [`parallel_map`], [`parallel_map_beside`] and [`parallel_map_owned`]:
+//! work spread over every core, results in order.
 
 use std::num::NonZeroUsize;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -9,10 +9,23 @@ use std::sync::{Mutex, PoisonError};
 /// Work is handed out one item at a time, so a few large files do not
 /// leave a core idle.
 pub fn parallel_map<I: Sync, O: Send>(inputs: &[I], f: impl Fn(&I) -> O + Sync) -> Vec<O> {
-    let threads = std::thread::available_parallelism()
+    parallel_map_beside(inputs, f, || ()).1
+}
+
+/// [`parallel_map`] while `beside` runs on this thread: `f` runs on every
+/// other core until `beside` returns, then on this one too; `beside`'s
+/// result, and `f`'s in input order. For a stage that keeps one core busy
+/// (`beside`) and work that does not depend on it.
+pub fn parallel_map_beside<I: Sync, O: Send, R>(
+    inputs: &[I],
+    f: impl Fn(&I) -> O + Sync,
+    beside: impl FnOnce() -> R,
+) -> (R, Vec<O>) {
+    let others = std::thread::available_parallelism()
         .map_or(1, NonZeroUsize::get)
+        .saturating_sub(1)
         .min(inputs.len())
-        .max(1);
+        .max(usize::from(!inputs.is_empty()));
     let next = AtomicUsize::new(0);
     let work = || {
         let mut done = Vec::new();
@@ -24,19 +37,24 @@ pub fn parallel_map<I: Sync, O: Send>(inputs: &[I], f: impl Fn(&I) -> O + Sync) 
             done.push((index, f(input)));
         }
     };
-    let mut indexed: Vec<(usize, O)> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads).map(|_| scope.spawn(work)).collect();
-        workers
-            .into_iter()
-            .flat_map(|worker| {
+    let (result, mut indexed): (R, Vec<(usize, O)>) = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..others).map(|_| scope.spawn(work)).collect();
+        let result = beside();
+        let mut indexed = work();
+        for worker in workers {
+            indexed.extend(
                 worker
                     .join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-            })
-            .collect()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            );
+        }
+        (result, indexed)
     });
     indexed.sort_unstable_by_key(|&(index, _)| index);
-    indexed.into_iter().map(|(_, output)| output).collect()
+    (
+        result,
+        indexed.into_iter().map(|(_, output)| output).collect(),
+    )
 }
 
 /// [`parallel_map`] that hands each input to `f` by value (a file's text
@@ -71,6 +89,16 @@ mod tests {
                 .all(|(i, &s)| s == (i as u64) * (i as u64))
         );
         assert!(parallel_map(&[] as &[u64], |&n| n).is_empty());
+    }
+
+    #[test]
+    fn parallel_map_beside_runs_both_and_keeps_input_order() {
+        let inputs: Vec<u64> = (0..1_000).collect();
+        let (answer, doubled) = parallel_map_beside(&inputs, |&n| 2 * n, || 6 * 7);
+        assert_eq!(answer, 42);
+        assert_eq!(doubled, inputs.iter().map(|n| 2 * n).collect::<Vec<_>>());
+        let (answer, none) = parallel_map_beside(&[] as &[u64], |&n| n, || "alone");
+        assert_eq!((answer, none.len()), ("alone", 0));
     }
 
     #[test]

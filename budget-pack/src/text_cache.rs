@@ -57,6 +57,17 @@ pub(crate) struct TextFacts {
     pub description: Option<(u32, u32)>,
 }
 
+/// What [`TextCache::texts`] knows of each text, by position.
+#[derive(Debug)]
+pub(crate) struct Known {
+    /// Its key, when a cache is kept.
+    keys: Vec<Option<Key>>,
+    /// Its facts, if the cache holds them.
+    pub facts: Vec<Option<TextFacts>>,
+    /// Its names, for source code.
+    pub names: Vec<Option<FileNames>>,
+}
+
 /// What the cache holds of one text.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 struct Entry {
@@ -130,31 +141,23 @@ impl TextCache {
         NameHasher::new(self.seed)
     }
 
-    /// For each of `files` (`(path, text)`): its facts by `measure` and, if
-    /// it is source code, its names; from the cache where it holds the
-    /// text, else found, on every core.
-    pub fn texts(
-        &self,
-        files: &[(&str, &str)],
-        measure: &(dyn Fn(&str) -> TextFacts + Sync),
-    ) -> Vec<(TextFacts, Option<FileNames>)> {
+    /// For each of `files` (`(path, text)`): its facts if the cache holds
+    /// them (else [`learn_facts`](Self::learn_facts) is told them once
+    /// measured) and, if it is source code, its names, from the cache
+    /// where it holds the text's, else found, on every core.
+    pub fn texts(&self, files: &[(&str, &str)]) -> Known {
         let hasher = self.hasher();
-        parallel_map(files, |&(path, text)| {
+        let found = parallel_map(files, |&(path, text)| {
             let code = is_code(path);
             let Some(key) = self.key(text) else {
                 return (
-                    measure(text),
+                    None,
+                    None,
                     code.then(|| FileNames::of(text, hasher)).flatten(),
                 );
             };
             let cached = self.loaded.get(&key);
-            let facts = match cached.and_then(|entry| entry.facts) {
-                Some(facts) => facts,
-                None => {
-                    self.learned.store(true, Ordering::Relaxed);
-                    measure(text)
-                }
-            };
+            let facts = cached.and_then(|entry| entry.facts);
             let cached_names = cached
                 .and_then(|entry| entry.names.as_ref())
                 .filter(|names| names.defined_in(text).is_some());
@@ -168,12 +171,36 @@ impl TextCache {
             };
             let mut used = self.used();
             let entry = used.entry(key).or_default();
-            entry.facts = Some(facts);
+            entry.facts = facts;
             if names.is_some() {
                 entry.names.clone_from(&names);
             }
-            (facts, names)
-        })
+            (Some(key), facts, names)
+        });
+        let mut known = Known {
+            keys: Vec::with_capacity(found.len()),
+            facts: Vec::with_capacity(found.len()),
+            names: Vec::with_capacity(found.len()),
+        };
+        for (key, facts, names) in found {
+            known.keys.push(key);
+            known.facts.push(facts);
+            known.names.push(names);
+        }
+        known
+    }
+
+    /// Keeps the facts `measured` (`(position, facts)`, positions in the
+    /// files [`texts`](Self::texts) gave `known` of) of texts whose facts
+    /// it did not hold.
+    pub fn learn_facts(&self, known: &Known, measured: &[(usize, TextFacts)]) {
+        let mut used = self.used();
+        for &(position, facts) in measured {
+            if let Some(Some(key)) = known.keys.get(position) {
+                self.learned.store(true, Ordering::Relaxed);
+                used.entry(*key).or_default().facts = Some(facts);
+            }
+        }
     }
 
     /// The outline of `text`, the file at `path` ([`Parsed::outline`](crate::outline::Parsed::outline)),
@@ -608,11 +635,13 @@ mod tests {
         cache: &TextCache,
         files: &[(&str, &'t str)],
     ) -> (Vec<Option<FileNames>>, Vec<Option<Outline<'t>>>) {
-        let names = cache
-            .texts(files, &bytes)
-            .into_iter()
-            .map(|(_, names)| names)
+        let known = cache.texts(files);
+        let measured: Vec<(usize, TextFacts)> = (0..files.len())
+            .filter(|&i| known.facts[i].is_none())
+            .map(|i| (i, bytes(files[i].1)))
             .collect();
+        cache.learn_facts(&known, &measured);
+        let names = known.names;
         let outlines = files
             .iter()
             .map(|(path, text)| cache.outline(path, text))
@@ -631,8 +660,7 @@ mod tests {
 
         let cache = TextCache::open(dir.path(), "tides");
         assert_eq!(cache.loaded.len(), 3, "sizes of every file");
-        let unmeasured = |_: &str| -> TextFacts { panic!("measured again") };
-        assert_eq!(cache.texts(FILES, &unmeasured)[1].0, bytes(FILES[1].1));
+        assert_eq!(cache.texts(FILES).facts[1], Some(bytes(FILES[1].1)));
         assert_eq!(run(&cache, FILES), found);
         assert!(!cache.learned.load(Ordering::Relaxed), "all from the cache");
         // Found afresh with the cache's seed, the names hash alike.
