@@ -83,8 +83,8 @@ struct Plan {
     facts: FileFacts,
 }
 
-/// Ranks the files of `scan` for `query` with the git `history`
-/// ([`rank`]) and plans each one's start: the best-ranked source files get
+/// Ranks the files of `scan` for `query` with the git `history` (asked
+/// for when the ranking starts) ([`rank`]) and plans each one's start: the best-ranked source files get
 /// their SKELETON forms for a `budget`-token payload ([`outline::forms`]),
 /// focused on the query (without one, on the most used definitions)
 /// within [`outline_room`], refitted where the placement would leave them
@@ -93,7 +93,7 @@ struct Plan {
 fn plan<'c>(
     scan: &Scan,
     query: Option<&Query>,
-    history: &HashMap<String, FileChanges>,
+    history: impl FnOnce() -> HashMap<String, FileChanges>,
     budget: u64,
     exact: Option<&'c dyn TokenCounter>,
     cache: &TextCache,
@@ -123,7 +123,7 @@ fn plan<'c>(
     let (ranking, measured) = parallel_map_beside(
         &unmeasured,
         |&position| (position, measure(texts[position].1)),
-        || rank(&texts, &names, cache.hasher(), &outlines, query, history),
+        || rank(&texts, &names, cache.hasher(), &outlines, query, &history()),
     );
     drop(names);
     cache.learn_facts(&known, &measured);
@@ -453,7 +453,7 @@ fn likely_whole<'t>(
 pub(crate) fn items<'c>(
     scan: &mut Scan,
     query: Option<&Query>,
-    history: &HashMap<String, FileChanges>,
+    history: impl FnOnce() -> HashMap<String, FileChanges>,
     budget: u64,
     exact: Option<&'c dyn TokenCounter>,
     cache: &TextCache,

@@ -20,7 +20,7 @@ use crate::complexity::Complexity;
 use crate::counting::Counting;
 use crate::counts_ahead::{CountsAhead, Listed, likely_listed};
 use crate::file_items::{Items, items};
-use crate::git::{self, GitError, GitSection};
+use crate::git::{self, FileChanges, GitError, GitSection};
 use crate::options::{Budget, PackOptions};
 use crate::packed::Packed;
 use crate::parallel::parallel_map;
@@ -218,7 +218,35 @@ pub fn pack(
     counting: &Counting<'_>,
     progress: &dyn Progress,
 ) -> Result<Packed, PackError> {
-    let mut clock = StageClock::start();
+    let clock = StageClock::start();
+    let paths = &options.inputs.paths;
+    let root = paths.first().map_or(Path::new("."), PathBuf::as_path);
+    // Labels are paths relative to the root only when one directory is
+    // walked. The history is read on its own thread while the files are
+    // walked, read and parsed: it needs only the root, and only the
+    // ranking reads it.
+    let history_root = (paths.len() <= 1 && root.is_dir()).then_some(root);
+    std::thread::scope(|scope| {
+        let history = scope.spawn(|| history_root.map_or_else(HashMap::new, git::change_weights));
+        let history = || {
+            history
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+        };
+        pack_with(options, counting, progress, clock, root, history)
+    })
+}
+
+/// [`pack`], given its `clock`, the `root` of its inputs and the git
+/// `history` the ranking reads, to wait for when it is needed.
+fn pack_with(
+    options: &PackOptions,
+    counting: &Counting<'_>,
+    progress: &dyn Progress,
+    mut clock: StageClock,
+    root: &Path,
+    history: impl FnOnce() -> HashMap<String, FileChanges>,
+) -> Result<Packed, PackError> {
     let entries = walk(&options.inputs, progress)?;
     clock.lap("walk");
     let exact = counting.exact_counter();
@@ -255,16 +283,8 @@ pub fn pack(
         .total(),
     };
     let query = options.query.as_deref().and_then(Query::parse);
-    let paths = &options.inputs.paths;
-    let root = paths.first().map_or(Path::new("."), PathBuf::as_path);
     let mut warnings = Vec::new();
     let git = git_sections(options, root, &mut warnings)?;
-    // Labels are paths relative to the root only when one directory is walked.
-    let history = if paths.len() <= 1 && root.is_dir() {
-        git::change_weights(root)
-    } else {
-        HashMap::new()
-    };
     clock.lap("git");
     let cache = text_cache(options);
     let Items {
@@ -276,7 +296,7 @@ pub fn pack(
     } = items(
         &mut scan,
         query.as_ref(),
-        &history,
+        history,
         budget,
         exact,
         &cache,

@@ -23,11 +23,12 @@ use std::time::{Duration, Instant};
 #[non_exhaustive]
 pub struct Stage {
     /// What it does: `walk`, `read` (reading, duplicates, secrets in
-    /// paths), `git` (the `--diff` and `--log` sections, the history the
-    /// ranking reads), `names` (identifiers and definitions), `parse`
-    /// (syntax trees of every source file, for the ranking's definitions,
-    /// when there are at most 4 MiB of source), `rank` (with every text's
-    /// lines, estimated size and description measured beside it),
+    /// paths), `git` (the `--diff` and `--log` sections), `names`
+    /// (identifiers and definitions), `parse` (syntax trees of every source
+    /// file, for the ranking's definitions, when there are at most 4 MiB of
+    /// source), `rank` (with what is left of reading the git history, which
+    /// starts with the walk, and every text's lines, estimated size and
+    /// description measured beside it),
     /// `outlines`, `refits`, `items`, `select`, `secrets` (the texts the
     /// payload shows), `count` (exact counts of the best files), `assemble`
     /// or `report`.
