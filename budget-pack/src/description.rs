@@ -14,28 +14,62 @@ const MAX_CHARS: usize = 80;
 /// a slice of the text.
 pub fn description(text: &str) -> Option<&str> {
     // The documentation is at the top: the first lines are enough.
-    let lines: Vec<&str> = text.lines().take(HEAD_LINES).map(str::trim).collect();
-    let start = header_end(&lines);
-    let body = &lines[start..];
-    docstring_after_comments(body)
-        .or_else(|| module_doc(body))
-        .or_else(|| body.iter().copied().find(|line| says_something(line)))
+    let mut head = Head::of(text);
+    let start = header_end(&mut head);
+    docstring_after_comments(&mut head, start)
+        .or_else(|| module_doc(&mut head, start))
+        .or_else(|| {
+            (start..)
+                .map_while(|i| head.line(i))
+                .find(|line| says_something(line))
+        })
         .map(cut)
 }
 
-/// A Python docstring after leading `#` comments (authors, modelines):
-/// the docstring is the module's documentation, the comments are not.
-fn docstring_after_comments<'t>(lines: &[&'t str]) -> Option<&'t str> {
-    let skipped = lines
-        .iter()
-        .take_while(|l| l.is_empty() || (l.starts_with('#') && !l.starts_with("#!")))
-        .count();
-    let rest = &lines[skipped..];
-    let quoted = ["\"\"\"", "'''", "r\"\"\"", "r'''"]
-        .iter()
-        .any(|q| rest.first().is_some_and(|l| l.starts_with(q)));
-    if skipped > 0 && quoted {
-        module_doc(rest)
+/// The first [`HEAD_LINES`] lines of a text, trimmed, each split off the
+/// text only when a rule first reads it: most files are described by
+/// their first few lines.
+struct Head<'t> {
+    read: Vec<&'t str>,
+    rest: std::iter::Take<std::str::Lines<'t>>,
+}
+
+impl<'t> Head<'t> {
+    fn of(text: &'t str) -> Self {
+        Self {
+            read: Vec::new(),
+            rest: text.lines().take(HEAD_LINES),
+        }
+    }
+
+    /// Line `index` (from 0), trimmed, if the head has that many.
+    fn line(&mut self, index: usize) -> Option<&'t str> {
+        while self.read.len() <= index {
+            self.read.push(self.rest.next()?.trim());
+        }
+        Some(self.read[index])
+    }
+}
+
+/// The quotes a Python docstring opens with.
+const DOCSTRING_QUOTES: [&str; 4] = ["\"\"\"", "'''", "r\"\"\"", "r'''"];
+
+/// A Python docstring after leading `#` comments (authors, modelines) from
+/// line `from`: the docstring is the module's documentation, the comments
+/// are not.
+fn docstring_after_comments<'t>(head: &mut Head<'t>, from: usize) -> Option<&'t str> {
+    let mut rest = from;
+    while head
+        .line(rest)
+        .is_some_and(|l| l.is_empty() || (l.starts_with('#') && !l.starts_with("#!")))
+    {
+        rest += 1;
+    }
+    let quoted = head
+        .line(rest)
+        .is_some_and(|l| DOCSTRING_QUOTES.iter().any(|q| l.starts_with(q)));
+    if rest > from && quoted {
+        module_doc(head, rest)
     } else {
         None
     }
@@ -43,17 +77,17 @@ fn docstring_after_comments<'t>(lines: &[&'t str]) -> Option<&'t str> {
 
 /// The index of the first line after a shebang, blank lines and a leading
 /// comment block that is a licence or copyright notice.
-fn header_end(lines: &[&str]) -> usize {
+fn header_end(head: &mut Head<'_>) -> usize {
     let mut i = 0;
-    if lines.first().is_some_and(|l| l.starts_with("#!")) {
+    if head.line(0).is_some_and(|l| l.starts_with("#!")) {
         i = 1;
     }
     loop {
-        while lines.get(i).is_some_and(|l| l.is_empty()) {
+        while head.line(i).is_some_and(str::is_empty) {
             i += 1;
         }
-        let block = comment_block(&lines[i..]);
-        if block > 0 && lines[i..i + block].iter().any(|l| is_legal(l)) {
+        let block = comment_block(head, i);
+        if block > 0 && (i..i + block).any(|j| head.line(j).is_some_and(is_legal)) {
             i += block;
             continue;
         }
@@ -61,28 +95,36 @@ fn header_end(lines: &[&str]) -> usize {
     }
 }
 
-/// How many lines at the start of `lines` form one comment block (`//`,
-/// `#`, `--`, `;` line comments, or a `/* … */` block).
-fn comment_block(lines: &[&str]) -> usize {
-    let Some(first) = lines.first() else {
+/// How many lines from line `from` form one comment block (`//`, `#`,
+/// `--`, `;` line comments, or a `/* … */` block, which runs to the end of
+/// the head when it is not closed).
+fn comment_block(head: &mut Head<'_>, from: usize) -> usize {
+    let Some(first) = head.line(from) else {
         return 0;
     };
+    let mut end = from;
     if first.starts_with("/*") {
-        return lines
-            .iter()
-            .position(|l| l.contains("*/"))
-            .map_or(lines.len(), |end| end + 1);
+        while let Some(line) = head.line(end) {
+            end += 1;
+            if line.contains("*/") {
+                break;
+            }
+        }
+        return end - from;
     }
     let comment = |line: &str, marker: &str| {
         line.starts_with(marker) && !line.starts_with("#!") && !is_directive(line)
     };
-    let marker = ["//", "#", "--", ";"]
+    let Some(marker) = ["//", "#", "--", ";"]
         .into_iter()
-        .find(|m| comment(first, m));
-    match marker {
-        Some(marker) => lines.iter().take_while(|l| comment(l, marker)).count(),
-        None => 0,
+        .find(|m| comment(first, m))
+    else {
+        return 0;
+    };
+    while head.line(end).is_some_and(|line| comment(line, marker)) {
+        end += 1;
     }
+    end - from
 }
 
 /// Whether a line belongs to a licence or copyright notice.
@@ -100,30 +142,29 @@ fn is_legal(line: &str) -> bool {
     .any(|word| lower.contains(word))
 }
 
-/// The first line of the module documentation at the top of `lines`.
-fn module_doc<'t>(lines: &[&'t str]) -> Option<&'t str> {
-    let first = *lines.first()?;
+/// The first line of the module documentation at line `from`.
+fn module_doc<'t>(head: &mut Head<'t>, from: usize) -> Option<&'t str> {
+    let first = head.line(from)?;
     // Python docstring, possibly with the text on the next line.
-    for quote in ["\"\"\"", "'''", "r\"\"\"", "r'''"] {
+    for quote in DOCSTRING_QUOTES {
         if let Some(rest) = first.strip_prefix(quote) {
             let close = &quote[quote.len() - 3..];
             let inline = rest.trim_end_matches(close).trim();
             if !inline.is_empty() {
                 return Some(inline);
             }
-            return lines[1..]
-                .iter()
+            return (from + 1..)
+                .map_while(|i| head.line(i))
                 .take_while(|l| !l.starts_with(close))
-                .copied()
                 .find(|l| says_something(l));
         }
     }
     // Rust inner or outer docs, Javadoc-style blocks, comment blocks, headings.
-    let block = comment_block(lines).max(usize::from(first.starts_with("//!")));
-    let doc = lines[..block.max(1)]
-        .iter()
+    let block = comment_block(head, from).max(usize::from(first.starts_with("//!")));
+    let doc = (from..from + block.max(1))
+        .map_while(|i| head.line(i))
         .filter(|l| !is_directive(l))
-        .map(|l| strip_comment(l))
+        .map(strip_comment)
         .find(|l| says_something(l));
     doc.or_else(|| {
         Some(first)
