@@ -411,14 +411,18 @@ fn walk_root(
             }
         };
         let path = entry.path();
-        let relative = glob_path(root, path);
         let file_type = entry.file_type();
         let is_dir = file_type.is_some_and(|t| t.is_dir());
         while excluded_dirs.last().is_some_and(|d| !path.starts_with(d)) {
             excluded_dirs.pop();
         }
+        // Most walks have no globs: no path to match them against is made.
         let excluded = !excluded_dirs.is_empty()
-            || matches!(globs.matched(&relative, is_dir), Match::Ignore(_));
+            || !globs.is_empty()
+                && matches!(
+                    globs.matched(glob_path(root, path), is_dir),
+                    Match::Ignore(_)
+                );
         if is_dir {
             if excluded && entry.depth() > 0 {
                 excluded_dirs.push(path.to_path_buf());
@@ -486,11 +490,13 @@ fn label(root: &Path, path: &Path, relative_labels: bool) -> String {
     } else {
         path
     };
-    let text = shown.to_string_lossy().replace('\\', "/");
-    match text.strip_prefix("./") {
-        Some(rest) => rest.to_owned(),
-        None => text,
-    }
+    let text = shown.to_string_lossy();
+    let text = if text.contains('\\') {
+        std::borrow::Cow::Owned(text.replace('\\', "/"))
+    } else {
+        text
+    };
+    text.strip_prefix("./").unwrap_or(&text).to_owned()
 }
 
 #[cfg(test)]
