@@ -93,13 +93,18 @@ struct PathOrder {
 
 impl Placer for PathOrder {
     fn place(&self, merged: &[ScoredItem<'_>]) -> Vec<usize> {
-        let mut order: Vec<usize> = (0..merged.len()).collect();
-        order.sort_by_key(|&i| {
-            let item = &merged[i];
-            let git = item.index < self.first;
-            (!git, if git { item.index } else { 0 }, item.item.link())
-        });
-        order
+        // Each key once, and its position last: no two keys are equal, so
+        // an unstable sort gives the stable order, faster.
+        let mut keys: Vec<_> = merged
+            .iter()
+            .enumerate()
+            .map(|(i, item)| {
+                let git = item.index < self.first;
+                (!git, if git { item.index } else { 0 }, item.item.link(), i)
+            })
+            .collect();
+        keys.sort_unstable();
+        keys.into_iter().map(|(.., i)| i).collect()
     }
 }
 
