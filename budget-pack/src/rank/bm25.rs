@@ -66,6 +66,8 @@ pub struct Document<'a> {
     pub text: &'a str,
     /// The names it defines.
     pub symbols: &'a [&'a str],
+    /// Its role, from its path.
+    pub role: FileRole,
 }
 
 impl Query {
@@ -145,7 +147,7 @@ impl Query {
             .into_iter()
             .zip(documents)
             .map(|(score, document)| {
-                let factor = match FileRole::of(document.path) {
+                let factor = match document.role {
                     FileRole::Tests if !asks_for_tests => ASIDE_FACTOR,
                     FileRole::Docs | FileRole::Readme if !asks_for_docs => ASIDE_FACTOR,
                     FileRole::ChangeLog if !asks_for_change_log => CHANGE_LOG_FACTOR,
@@ -408,6 +410,7 @@ mod tests {
             path,
             text,
             symbols: &[],
+            role: FileRole::of(path),
         }
     }
 
@@ -533,6 +536,7 @@ mod tests {
                 path: "src/dns.rs",
                 text: "x",
                 symbols: &symbols,
+                role: FileRole::Code,
             },
             doc("tests/resolver.rs", "x"),
             doc("src/other.rs", "resolver"),

@@ -27,7 +27,7 @@ use crate::rank::keywords::keyword_definitions;
 use crate::rank::names::{FileNames, NameHasher};
 #[cfg(test)]
 use crate::rank::role::is_code;
-use crate::rank::role::uses_only;
+use crate::rank::role::{FileRole, uses_only};
 
 /// File stems that name their folder rather than themselves.
 const FOLDER_STEMS: &[&str] = &["__init__", "__main__", "index", "lib", "main", "mod"];
@@ -143,17 +143,18 @@ impl References {
 }
 
 impl ReferenceGraph {
-    /// The graph of `files` (`(path, text)`), each defining the names in
-    /// `defined` and using those of `used` (by position; see
+    /// The graph of `files` (`(path, text)`, of `roles`), each defining the
+    /// names in `defined` and using those of `used` (by position; see
     /// [`FileNames`]; source files only), names hashed with `hasher`,
     /// built on every core.
     pub fn build(
         files: &[(&str, &str)],
+        roles: &[FileRole],
         defined: &[Vec<&str>],
         used: &[Option<FileNames>],
         hasher: NameHasher,
     ) -> Self {
-        let names = DefinedNames::of(files, defined, hasher);
+        let names = DefinedNames::of(files, roles, defined, hasher);
         let indexed: Vec<usize> = (0..files.len()).collect();
         let edges_and_referenced = parallel_map(&indexed, |&file| {
             let Some(used) = used.get(file).and_then(Option::as_ref) else {
@@ -276,13 +277,18 @@ struct DefinedNames {
 impl DefinedNames {
     /// The names of `defined` (by file position) that count: long enough,
     /// defined outside tests and examples, by few enough files.
-    fn of(files: &[(&str, &str)], defined: &[Vec<&str>], hasher: NameHasher) -> Self {
+    fn of(
+        files: &[(&str, &str)],
+        roles: &[FileRole],
+        defined: &[Vec<&str>],
+        hasher: NameHasher,
+    ) -> Self {
         let mut ids: HashMap<u64, u32> = HashMap::default();
         let mut shapes = Vec::new();
         let mut definers: Vec<Definers> = Vec::new();
         for (file, defined) in defined.iter().enumerate() {
             // Tests and examples use an API; the names they define are helpers.
-            if uses_only(files[file].0) {
+            if uses_only(files[file].0, roles[file]) {
                 continue;
             }
             let module = module_name(files[file].0);
@@ -367,7 +373,8 @@ mod tests {
             .iter()
             .map(|(p, t)| FileNames::of(t, hasher).filter(|_| is_code(p)))
             .collect();
-        ReferenceGraph::build(files, &defined, &used, hasher)
+        let roles: Vec<FileRole> = files.iter().map(|(p, _)| FileRole::of(p)).collect();
+        ReferenceGraph::build(files, &roles, &defined, &used, hasher)
     }
 
     #[test]

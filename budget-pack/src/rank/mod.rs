@@ -37,6 +37,7 @@ use std::collections::HashMap;
 
 use crate::git::FileChanges;
 use crate::outline::Outline;
+use crate::parallel::parallel_map;
 use bm25::{Document, Query};
 use graph::{ReferenceGraph, References, with_module_name};
 use names::{FileNames, NameHasher};
@@ -101,7 +102,9 @@ pub fn rank<'t>(
             }
         })
         .collect();
-    let graph = ReferenceGraph::build(files, &symbols, names, hasher);
+    // Asked of every file several times over, on one core: found once.
+    let roles: Vec<FileRole> = parallel_map(files, |(path, _)| FileRole::of(path));
+    let graph = ReferenceGraph::build(files, &roles, &symbols, names, hasher);
     let entry: Vec<bool> = files.iter().map(|(path, _)| is_entry_point(path)).collect();
     let most_changed = history
         .values()
@@ -119,13 +122,11 @@ pub fn rank<'t>(
         })
         .collect();
     let centrality = centrality(files, &graph.pagerank(&teleport));
-    let plain: Vec<f64> = files
+    let plain: Vec<f64> = roles
         .iter()
         .zip(&centrality)
         .zip(&entry)
-        .map(|(((path, _), c), &e)| {
-            0.5 * c + 0.3 * FileRole::of(path).prior() + if e { 0.2 } else { 0.0 }
-        })
+        .map(|((role, c), &e)| 0.5 * c + 0.3 * role.prior() + if e { 0.2 } else { 0.0 })
         .collect();
     let references = graph.into_references();
     let defined: Vec<usize> = symbols.iter().map(Vec::len).collect();
@@ -142,14 +143,16 @@ pub fn rank<'t>(
     let documents: Vec<Document<'_>> = files
         .iter()
         .zip(&symbols)
-        .map(|((path, text), symbols)| Document {
+        .zip(&roles)
+        .map(|(((path, text), symbols), &role)| Document {
             path,
             text,
             symbols,
+            role,
         })
         .collect();
     let mut matched = query.scores(&documents);
-    with_test_companions(files, &mut matched);
+    with_test_companions(files, &roles, &mut matched);
     let best = matched.iter().copied().fold(0.0, f64::max);
     if best <= 0.0 {
         // A query no file matches says nothing: rank as without one.
@@ -189,10 +192,10 @@ pub fn rank<'t>(
 /// affix: `JsonReaderTest.java` of `JsonReader.java`) matches at least
 /// [`COMPANION_SHARE`] of it: a change to the code is often a change to its
 /// tests, which the query rarely names.
-fn with_test_companions(files: &[(&str, &str)], matched: &mut [f64]) {
+fn with_test_companions(files: &[(&str, &str)], roles: &[FileRole], matched: &mut [f64]) {
     let mut source_score: HashMap<String, f64> = HashMap::new();
     for (i, (path, _)) in files.iter().enumerate() {
-        if matched[i] > 0.0 && FileRole::of(path) == FileRole::Code {
+        if matched[i] > 0.0 && roles[i] == FileRole::Code {
             let name = path.rsplit('/').next().unwrap_or(path).to_ascii_lowercase();
             let stem = name.split('.').next().unwrap_or_default().to_owned();
             let best = source_score.entry(stem).or_default();
@@ -200,7 +203,7 @@ fn with_test_companions(files: &[(&str, &str)], matched: &mut [f64]) {
         }
     }
     for (i, (path, _)) in files.iter().enumerate() {
-        if FileRole::of(path) != FileRole::Tests {
+        if roles[i] != FileRole::Tests {
             continue;
         }
         if let Some(score) = role::tested_stem(path).and_then(|stem| source_score.get(&stem)) {

@@ -176,11 +176,11 @@ fn in_any_folder(path: &str, folders: &[&str]) -> bool {
     })
 }
 
-/// Whether the file at `path` only uses an API rather than defines one: a
-/// test ([`FileRole::Tests`]), or a file under an `examples/`, `example/` or
-/// `fixtures/` folder.
-pub fn uses_only(path: &str) -> bool {
-    FileRole::of(path) == FileRole::Tests
+/// Whether the file at `path`, of `role` ([`FileRole::of`] it), only uses
+/// an API rather than defines one: a test ([`FileRole::Tests`]), or a file
+/// under an `examples/`, `example/` or `fixtures/` folder.
+pub fn uses_only(path: &str, role: FileRole) -> bool {
+    role == FileRole::Tests
         || ["examples", "example", "fixtures"]
             .iter()
             .any(|folder| in_folder(path, folder))
@@ -305,7 +305,7 @@ mod tests {
         ) {
             let path = parts.concat();
             prop_assert_eq!(FileRole::of(&path), role_of_lower(&path), "{}", path);
-            prop_assert_eq!((is_entry_point(&path), uses_only(&path)), entry_and_uses_of_lower(&path), "{}", path);
+            prop_assert_eq!((is_entry_point(&path), uses_only(&path, FileRole::of(&path))), entry_and_uses_of_lower(&path), "{}", path);
             let lower = path.to_ascii_lowercase();
             let lower_name = lower.rsplit('/').next().unwrap_or_default();
             prop_assert_eq!(is_code(&path), CODE_EXTENSIONS.contains(&extension(lower_name)), "{}", path);
@@ -354,8 +354,9 @@ mod tests {
         // The stem is the name without its last extension.
         assert!(!is_entry_point("test/app.router.js") && is_entry_point("app.js"));
         assert!(is_code("Lib/os.PY") && !is_code("README"));
-        assert!(uses_only("test/app.engine.js") && uses_only("examples/auth/index.js"));
-        assert!(!uses_only("lib/application.js") && !uses_only("src/examples.rs"));
+        let uses = |path: &str| uses_only(path, FileRole::of(path));
+        assert!(uses("test/app.engine.js") && uses("examples/auth/index.js"));
+        assert!(!uses("lib/application.js") && !uses("src/examples.rs"));
     }
 
     #[test]
