@@ -229,8 +229,16 @@ pub fn pack(
     // Labels are paths relative to the root only when one directory is
     // walked. The history is read on its own thread while the files are
     // walked, read and parsed: it needs only the root, and only the
-    // ranking reads it.
-    let history_root = (paths.len() <= 1 && root.is_dir()).then_some(root);
+    // ranking reads it. Nothing is read of a root outside the sandbox (the
+    // walk then fails).
+    let inside = |root: &Path| {
+        options
+            .inputs
+            .sandbox
+            .as_ref()
+            .is_none_or(|sandbox| sandbox.check(root).is_ok())
+    };
+    let history_root = (paths.len() <= 1 && root.is_dir() && inside(root)).then_some(root);
     std::thread::scope(|scope| {
         let history = scope.spawn(|| history_root.map_or_else(HashMap::new, git::change_weights));
         let history = || {
