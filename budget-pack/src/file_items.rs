@@ -14,7 +14,7 @@ use crate::counts_ahead::{CountsAhead, Listed, likely_listed};
 use crate::file_facts::{CAP_ESTIMATOR, FileFacts, measure};
 use crate::git::FileChanges;
 use crate::outline::{self, Form};
-use crate::parallel::{parallel_map, parallel_map_beside};
+use crate::parallel::{parallel_map_beside, parallel_map_largest_first};
 use crate::rank::bm25::Query;
 use crate::rank::{Ranking, rank};
 use crate::refit::{Sizes, Turn, frame_tokens, refits};
@@ -257,26 +257,28 @@ fn plan<'c>(
                 if to_refit.is_empty() {
                     break;
                 }
-                let refitted = parallel_map(&to_refit, |&(position, room_tokens)| {
-                    let (path, text) = texts[position];
-                    let facts = &facts[position];
-                    let bytes =
-                        room_tokens.saturating_mul(facts.bytes as u64) / facts.estimate.max(1);
-                    let room = usize::try_from(bytes).unwrap_or(usize::MAX);
-                    // The room is at bytes per token of the whole file; an outline
-                    // past the room left (before the tenth held back) could take a
-                    // later file's place.
-                    let form = outline::form_within(
-                        path,
-                        text,
-                        outlines[position].as_ref(),
-                        &focus,
-                        room,
-                        cache,
-                    )
-                    .filter(|form| tokens(form.text(), room_tokens / 9 * 10).is_some());
-                    (position, form)
-                });
+                let size = |&(position, _): &(usize, u64)| texts[position].1.len();
+                let refitted =
+                    parallel_map_largest_first(&to_refit, size, |&(position, room_tokens)| {
+                        let (path, text) = texts[position];
+                        let facts = &facts[position];
+                        let bytes =
+                            room_tokens.saturating_mul(facts.bytes as u64) / facts.estimate.max(1);
+                        let room = usize::try_from(bytes).unwrap_or(usize::MAX);
+                        // The room is at bytes per token of the whole file; an outline
+                        // past the room left (before the tenth held back) could take a
+                        // later file's place.
+                        let form = outline::form_within(
+                            path,
+                            text,
+                            outlines[position].as_ref(),
+                            &focus,
+                            room,
+                            cache,
+                        )
+                        .filter(|form| tokens(form.text(), room_tokens / 9 * 10).is_some());
+                        (position, form)
+                    });
                 for (position, form) in refitted {
                     let Some(new) = form else {
                         // No outline fits: the next replay leaves its room to others.

@@ -23,7 +23,7 @@ use crate::file_items::{Items, items};
 use crate::git::{self, FileChanges, GitError, GitSection};
 use crate::options::{Budget, PackOptions};
 use crate::packed::Packed;
-use crate::parallel::parallel_map;
+use crate::parallel::parallel_map_largest_first;
 use crate::progress::Progress;
 use crate::rank::bm25::Query;
 use crate::report::{CountAccount, file_records, report, summary};
@@ -503,7 +503,8 @@ fn secrets_among<'a>(
             unchecked.push((file, candidate.item));
         }
     }
-    parallel_map(&unchecked, |&(file, item)| {
+    let size = |(_, item): &(usize, &Item)| item.content().len();
+    parallel_map_largest_first(&unchecked, size, |&(file, item)| {
         // A text an earlier run found free of secrets is not searched again.
         let found = cache.find_secret(&item.content(), &scan.files[file].label)?;
         Some((file, format!("line {}: {}", found.line, found.rule)))

@@ -1,5 +1,6 @@
-//! [`parallel_map`], [`parallel_map_beside`] and [`parallel_map_owned`]:
-//! work spread over every core, results in order.
+//! [`parallel_map`], [`parallel_map_beside`], [`parallel_map_largest_first`]
+//! and [`parallel_map_owned`]: work spread over every core, results in
+//! order.
 
 use std::num::NonZeroUsize;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -57,6 +58,30 @@ pub fn parallel_map_beside<I: Sync, O: Send, R>(
     )
 }
 
+/// [`parallel_map`] that hands the inputs out largest first by `size`
+/// (ties in input order), results still in input order: for work whose
+/// cost grows with its input (a parse), so that a large one handed out
+/// last does not run alone while the other cores wait.
+pub fn parallel_map_largest_first<I: Sync, O: Send>(
+    inputs: &[I],
+    size: impl Fn(&I) -> usize,
+    f: impl Fn(&I) -> O + Sync,
+) -> Vec<O> {
+    let order = largest_first(inputs.iter().map(size));
+    let mut slots: Vec<Option<O>> = std::iter::repeat_with(|| None).take(inputs.len()).collect();
+    for (index, output) in parallel_map(&order, |&index| (index, f(&inputs[index]))) {
+        slots[index] = Some(output);
+    }
+    slots.into_iter().flatten().collect()
+}
+
+/// The positions of `sizes`, largest first, ties in input order.
+fn largest_first(sizes: impl Iterator<Item = usize>) -> Vec<usize> {
+    let mut order: Vec<(usize, usize)> = sizes.enumerate().collect();
+    order.sort_by_key(|&(index, size)| (std::cmp::Reverse(size), index));
+    order.into_iter().map(|(index, _)| index).collect()
+}
+
 /// [`parallel_map`] that hands each input to `f` by value (a file's text
 /// that `f` keeps moves instead of being copied).
 pub fn parallel_map_owned<I: Send, O: Send>(inputs: Vec<I>, f: impl Fn(I) -> O + Sync) -> Vec<O> {
@@ -99,6 +124,18 @@ mod tests {
         assert_eq!(doubled, inputs.iter().map(|n| 2 * n).collect::<Vec<_>>());
         let (answer, none) = parallel_map_beside(&[] as &[u64], |&n| n, || "alone");
         assert_eq!((answer, none.len()), ("alone", 0));
+    }
+
+    #[test]
+    fn parallel_map_largest_first_hands_out_the_largest_first_and_keeps_input_order() {
+        let inputs: Vec<usize> = vec![3, 40, 7, 40, 1, 900, 12];
+        assert_eq!(
+            largest_first(inputs.iter().copied()),
+            vec![5, 1, 3, 6, 2, 0, 4]
+        );
+        let doubled = parallel_map_largest_first(&inputs, |&n| n, |&n| 2 * n);
+        assert_eq!(doubled, vec![6, 80, 14, 80, 2, 1800, 24]);
+        assert!(parallel_map_largest_first(&[] as &[usize], |&n| n, |&n| n).is_empty());
     }
 
     #[test]

@@ -20,7 +20,7 @@ use std::sync::{Mutex, PoisonError};
 
 use crate::cache_file::{create_private_dir, write_private};
 use crate::outline::{self, Outline, Parsed};
-use crate::parallel::parallel_map;
+use crate::parallel::parallel_map_largest_first;
 use crate::rank::names::{FileNames, NameHasher};
 use crate::rank::role::is_code;
 use crate::secrets::{self, Finding};
@@ -147,36 +147,40 @@ impl TextCache {
     /// where it holds the text's, else found, on every core.
     pub fn texts(&self, files: &[(&str, &str)]) -> Known {
         let hasher = self.hasher();
-        let found = parallel_map(files, |&(path, text)| {
-            let code = is_code(path);
-            let Some(key) = self.key(text) else {
-                return (
-                    None,
-                    None,
-                    code.then(|| FileNames::of(text, hasher)).flatten(),
-                );
-            };
-            let cached = self.loaded.get(&key);
-            let facts = cached.and_then(|entry| entry.facts);
-            let cached_names = cached
-                .and_then(|entry| entry.names.as_ref())
-                .filter(|names| names.defined_in(text).is_some());
-            let names = match (code, cached_names) {
-                (false, _) => None,
-                (true, Some(names)) => Some(names.clone()),
-                (true, None) => {
-                    self.learned.store(true, Ordering::Relaxed);
-                    FileNames::of(text, hasher)
+        let found = parallel_map_largest_first(
+            files,
+            |(_, text)| text.len(),
+            |&(path, text)| {
+                let code = is_code(path);
+                let Some(key) = self.key(text) else {
+                    return (
+                        None,
+                        None,
+                        code.then(|| FileNames::of(text, hasher)).flatten(),
+                    );
+                };
+                let cached = self.loaded.get(&key);
+                let facts = cached.and_then(|entry| entry.facts);
+                let cached_names = cached
+                    .and_then(|entry| entry.names.as_ref())
+                    .filter(|names| names.defined_in(text).is_some());
+                let names = match (code, cached_names) {
+                    (false, _) => None,
+                    (true, Some(names)) => Some(names.clone()),
+                    (true, None) => {
+                        self.learned.store(true, Ordering::Relaxed);
+                        FileNames::of(text, hasher)
+                    }
+                };
+                let mut used = self.used();
+                let entry = used.entry(key).or_default();
+                entry.facts = facts;
+                if names.is_some() {
+                    entry.names.clone_from(&names);
                 }
-            };
-            let mut used = self.used();
-            let entry = used.entry(key).or_default();
-            entry.facts = facts;
-            if names.is_some() {
-                entry.names.clone_from(&names);
-            }
-            (Some(key), facts, names)
-        });
+                (Some(key), facts, names)
+            },
+        );
         let mut known = Known {
             keys: Vec::with_capacity(found.len()),
             facts: Vec::with_capacity(found.len()),

@@ -24,7 +24,7 @@
 //! RAW's share several times over, so a lower-ranked file's skeleton
 //! could not get in.
 
-use crate::parallel::parallel_map;
+use crate::parallel::parallel_map_largest_first;
 use crate::text_cache::TextCache;
 
 pub mod focus;
@@ -82,7 +82,11 @@ pub fn for_ranking<'t>(files: &[(&str, &'t str)], cache: &TextCache) -> Vec<Opti
     if source > RANKING_PARSE_BYTES {
         return vec![None; files.len()];
     }
-    parallel_map(files, |&(path, text)| cache.outline(path, text))
+    parallel_map_largest_first(
+        files,
+        |(_, text)| text.len(),
+        |&(path, text)| cache.outline(path, text),
+    )
 }
 
 /// The best-ranked source files get outlines whatever their size (up to
@@ -182,12 +186,14 @@ pub fn forms<'t>(
         .copied()
         .filter(|&p| outlines.get(p).is_none_or(Option::is_none))
         .collect();
-    let made = parallel_map(&unparsed, |&p| cache.outline(files[p].0, files[p].1));
+    let size = |&p: &usize| files[p].1.len();
+    let made =
+        parallel_map_largest_first(&unparsed, size, |&p| cache.outline(files[p].0, files[p].1));
     for (&p, outline) in unparsed.iter().zip(made) {
         outlines[p] = outline;
     }
     let outlines = &*outlines;
-    let made = parallel_map(&wanted, |&p| {
+    let made = parallel_map_largest_first(&wanted, size, |&p| {
         let outline = outlines[p].as_ref()?;
         form(files[p].1, outline, focus, (focus.room)(p, rank_of[p]))
     });

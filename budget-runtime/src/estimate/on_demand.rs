@@ -196,11 +196,14 @@ impl<'c> OnDemandCounts<'c> {
     /// assert_eq!((counts.known_exact(0), counts.known_exact(1), counts.known_exact(2)), (Some(3), None, Some(2)));
     /// ```
     pub fn prefetch(&self, texts: &[(usize, &str)]) {
-        let pending: Vec<(usize, &str)> = texts
+        let mut pending: Vec<(usize, &str)> = texts
             .iter()
             .copied()
             .filter(|&(position, text)| self.known(position, text).exact.is_none())
             .collect();
+        // Largest first: a large text handed out last would be counted
+        // alone while the other cores wait.
+        pending.sort_by_key(|&(_, text)| std::cmp::Reverse(text.len()));
         let threads = std::thread::available_parallelism()
             .map_or(1, std::num::NonZeroUsize::get)
             .min(pending.len())
