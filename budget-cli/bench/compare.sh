@@ -49,6 +49,9 @@ run() {
     local name=$1 output=$2
     shift 2
     rm -f "$output"
+    # The previous tool's output (up to 200 MB) is written back first, so
+    # that its writeback is not timed as part of this tool's run.
+    sync
     /usr/bin/time -f '%e %M' -o "$OUT/$name.time" "$@" >"$OUT/$name.stdout" 2>"$OUT/$name.stderr" </dev/null ||
         { echo "$name failed:"; tail -5 "$OUT/$name.stderr"; exit 1; }
     cat "$OUT/$name.time" >>"$OUT/$name.times"
