@@ -100,11 +100,6 @@ impl CliError {
     }
 }
 
-/// mimalloc, for Rust and (through `override`) C allocations alike; why: the
-/// dependency's comment in `Cargo.toml`.
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 fn main() -> ExitCode {
     let args = match config::with_config_defaults(std::env::args_os().collect()) {
         Ok(args) => args,
