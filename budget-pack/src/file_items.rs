@@ -83,13 +83,14 @@ struct Plan {
     facts: FileFacts,
 }
 
-/// Ranks the files of `scan` for `query` with the git `history` (asked
-/// for when the ranking starts) ([`rank`]) and plans each one's start: the best-ranked source files get
-/// their SKELETON forms for a `budget`-token payload ([`outline::forms`]),
-/// focused on the query (without one, on the most used definitions)
-/// within [`outline_room`], refitted where the placement would leave them
-/// out ([`refits`]), where a file with none may be outlined too
-/// ([`on_demand`]); which start as that form is [`starts_as_outline`].
+/// Ranks the files of `scan` for `query` with the git `history`, asked
+/// for when the ranking starts ([`rank`]), and plans each one's start: the
+/// best-ranked source files get their SKELETON forms for a
+/// `budget`-token payload ([`outline::forms`]), focused on the query
+/// (without one, on the most used definitions) within [`outline_room`],
+/// refitted where the placement would leave them out ([`refits`]), where
+/// a file with none may be outlined too ([`on_demand`]); which start as
+/// that form is [`starts_as_outline`].
 fn plan<'c>(
     scan: &Scan,
     query: Option<&Query>,

@@ -67,19 +67,20 @@ pub fn parallel_map_largest_first<I: Sync, O: Send>(
     size: impl Fn(&I) -> usize,
     f: impl Fn(&I) -> O + Sync,
 ) -> Vec<O> {
-    let order = largest_first(inputs.iter().map(size));
-    let mut slots: Vec<Option<O>> = std::iter::repeat_with(|| None).take(inputs.len()).collect();
-    for (index, output) in parallel_map(&order, |&index| (index, f(&inputs[index]))) {
-        slots[index] = Some(output);
-    }
-    slots.into_iter().flatten().collect()
+    let mut done = parallel_map(&largest_first(inputs.iter().map(size)), |&index| {
+        (index, f(&inputs[index]))
+    });
+    done.sort_unstable_by_key(|&(index, _)| index);
+    done.into_iter().map(|(_, output)| output).collect()
 }
 
 /// The positions of `sizes`, largest first, ties in input order.
 fn largest_first(sizes: impl Iterator<Item = usize>) -> Vec<usize> {
-    let mut order: Vec<(usize, usize)> = sizes.enumerate().collect();
-    order.sort_by_key(|&(index, size)| (std::cmp::Reverse(size), index));
-    order.into_iter().map(|(index, _)| index).collect()
+    let sizes: Vec<usize> = sizes.collect();
+    let mut order: Vec<usize> = (0..sizes.len()).collect();
+    // Stable: ties keep their input order.
+    order.sort_by_key(|&index| std::cmp::Reverse(sizes[index]));
+    order
 }
 
 /// [`parallel_map`] that hands each input to `f` by value (a file's text
