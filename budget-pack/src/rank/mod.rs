@@ -189,9 +189,12 @@ pub fn rank<'t>(
 }
 
 /// A test file of a source file that matches (its stem less a `test`
-/// affix: `JsonReaderTest.java` of `JsonReader.java`) matches at least
-/// [`COMPANION_SHARE`] of it: a change to the code is often a change to its
-/// tests, which the query rarely names.
+/// affix: `JsonReaderTest.java` of `JsonReader.java`; or a start of that
+/// stem, the longest that names a matching source: `JsonReaderPeekTest.java`
+/// of `JsonReader.java`, [`role::tested_stems`]) matches at least
+/// [`COMPANION_SHARE`] of it, and the rest of the way by its own match: a
+/// change to the code is often a change to its tests, which the query
+/// rarely names.
 fn with_test_companions(files: &[(&str, &str)], roles: &[FileRole], matched: &mut [f64]) {
     let mut source_score: HashMap<String, f64> = HashMap::new();
     for (i, (path, _)) in files.iter().enumerate() {
@@ -206,8 +209,12 @@ fn with_test_companions(files: &[(&str, &str)], roles: &[FileRole], matched: &mu
         if roles[i] != FileRole::Tests {
             continue;
         }
-        if let Some(score) = role::tested_stem(path).and_then(|stem| source_score.get(&stem)) {
-            matched[i] = matched[i].max(COMPANION_SHARE * score);
+        let tested = role::tested_stems(path);
+        if let Some(score) = tested.iter().find_map(|stem| source_score.get(stem)) {
+            // Its own match still counts: of a source's several tests, the
+            // one the query names comes first.
+            let own = matched[i];
+            matched[i] = own.max(COMPANION_SHARE * score + (1.0 - COMPANION_SHARE) * own);
         }
     }
 }
@@ -375,6 +382,42 @@ mod tests {
         let about_the_log = Query::parse("changelog metres rounding").unwrap();
         let s = ranked_files(&files, Some(&about_the_log)).scores;
         assert!(s[0] > s[1], "{s:?}");
+    }
+
+    #[test]
+    fn a_matching_source_lifts_its_tests_the_one_the_query_names_first() {
+        let files = [
+            (
+                "src/Tides.java",
+                "class Tides {\n  // A flood after a surge: flood, surge.\n  \
+                 int flood() { return surge(); }\n  int surge() { return 1; }\n}\n",
+            ),
+            (
+                "src/Moon.java",
+                "class Moon { int phase() { return 2; } }\n",
+            ),
+            (
+                "test/TidesTest.java",
+                "class TidesTest { void all() { new Tides().ebb(); } } // flood\n",
+            ),
+            (
+                "test/TidesEbbTest.java",
+                "class TidesEbbTest { void ebb() { new Tides().ebb(); } }\n",
+            ),
+            (
+                "test/MoonTest.java",
+                "class MoonTest { void phase() { new Moon().phase(); } }\n",
+            ),
+        ];
+        let query = Query::parse("flood surge").unwrap();
+        let ranking = ranked_files(&files, Some(&query));
+        let s = &ranking.scores;
+        // `TidesEbbTest` tests a start of its stem, `Tides`; `TidesTest`
+        // names the query once besides, so it comes first of the two.
+        assert_eq!(ranking.matches, [true, false, true, true, false]);
+        assert!(s[0] > s[2] && s[2] > s[3] && s[3] > 0.5, "{s:?}");
+        // A test of a source that does not match gets nothing from it.
+        assert!(s[4] < 0.5, "{s:?}");
     }
 
     #[test]

@@ -9,6 +9,10 @@ const CODE_EXTENSIONS: &[&str] = &[
 const CONFIG_EXTENSIONS: &[&str] = &["cfg", "ini", "json", "toml", "yaml", "yml"];
 /// Documentation file extensions (lower case).
 const DOC_EXTENSIONS: &[&str] = &["md", "markdown", "rst", "adoc"];
+/// Folders whose files, code aside, are documentation (lower case):
+/// `doc/`, Maven's `src/site/` (xdoc pages, upgrade notes), a project's
+/// `website/`. (Everything in `docs/` is.)
+const DOC_FOLDERS: &[&str] = &["doc", "documentation", "site", "website"];
 /// Files that say what a project is and how it is built: they rank as
 /// entry points.
 const MANIFESTS: &[&str] = &[
@@ -54,8 +58,9 @@ const ENTRY_STEMS: &[&str] = &["__main__", "app", "index", "lib", "main"];
 /// `releases`, or not code and in a `release-notes/`, `changelog/` or
 /// `changelog.d/`-like folder, is a [`ChangeLog`](Self::ChangeLog); a
 /// `tests/` or `test/` folder or `test` in the name is
-/// [`Tests`](Self::Tests); a documentation extension (`md`, `rst`, …) or a
-/// `docs/` folder is [`Docs`](Self::Docs); then [`Code`](Self::Code) and
+/// [`Tests`](Self::Tests); a documentation extension (`md`, `rst`, …), a
+/// `docs/` folder, or what is not code in a `doc/`, `documentation/`,
+/// `site/` or `website/` folder is [`Docs`](Self::Docs); then [`Code`](Self::Code) and
 /// [`Config`](Self::Config) by extension; else [`Other`](Self::Other).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FileRole {
@@ -106,7 +111,10 @@ impl FileRole {
             || contains_ignore_case(name, "test")
         {
             Self::Tests
-        } else if any_ignore_case(DOC_EXTENSIONS, extension) || in_folder(path, "docs") {
+        } else if any_ignore_case(DOC_EXTENSIONS, extension)
+            || in_folder(path, "docs")
+            || (!any_ignore_case(CODE_EXTENSIONS, extension) && in_any_folder(path, DOC_FOLDERS))
+        {
             Self::Docs
         } else if any_ignore_case(CODE_EXTENSIONS, extension) {
             Self::Code
@@ -202,20 +210,49 @@ pub fn is_entry_point(path: &str) -> bool {
         || (depth <= 1 && is_code(name) && any_ignore_case(ENTRY_STEMS, stem))
 }
 
-/// The stem of the source file a test file at `path` tests, lower case:
-/// its file stem without a `test_` / `test-` / `_test` / `-test` /
-/// `unittest` / `test` / `tests` / `spec` affix (`JsonReaderTest.java`,
-/// `test_json.py`, `json_test.go`, `json_unittest.cc`, `json-test.js` and
-/// `json.spec.ts` give `jsonreader` and `json`); `None` when nothing is
-/// left or there was no affix.
-pub fn tested_stem(path: &str) -> Option<String> {
-    let name = path.rsplit('/').next()?.to_ascii_lowercase();
-    let stem = name.split('.').next()?;
-    let spec = name.contains(".spec.") || name.contains(".test.");
+/// The stems of the source files a test file at `path` may test, lower
+/// case, longest first: its file stem without a `test_` / `test-` /
+/// `_test` / `-test` / `unittest` / `test` / `tests` / `spec` affix
+/// (`JsonReaderTest.java`, `test_json.py`, `json_test.go`,
+/// `json_unittest.cc`, `json-test.js` and `json.spec.ts` give `jsonreader`
+/// and `json`), then each shorter start of it that ends where a word of it
+/// ends (before a capital that follows a small letter, or
+/// before a `_` or `-`): `StringUtilsStripTest.java`, a test of one
+/// method of `StringUtils.java`, gives `stringutilsstrip`, `stringutils`
+/// and `string`. Empty when nothing is left or there was no affix.
+pub fn tested_stems(path: &str) -> Vec<String> {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let Some(range) = tested_range(name) else {
+        return Vec::new();
+    };
+    let stem = &name.as_bytes()[range.clone()];
+    let mut ends: Vec<usize> = (1..stem.len())
+        .filter(|&i| {
+            let (before, at) = (stem[i - 1], stem[i]);
+            (before.is_ascii_lowercase() && at.is_ascii_uppercase())
+                || (before.is_ascii_alphanumeric() && matches!(at, b'_' | b'-'))
+        })
+        .collect();
+    ends.push(stem.len());
+    ends.iter()
+        .rev()
+        .map(|&end| name[range.start..range.start + end].to_ascii_lowercase())
+        .collect()
+}
+
+/// Where in the file `name` the stem a test file tests is, before it is
+/// cut at word ends (see [`tested_stems`]).
+fn tested_range(name: &str) -> Option<std::ops::Range<usize>> {
+    // ASCII lower-casing keeps every byte where it was: the range found in
+    // the lower-case name is the original name's.
+    let lower = name.to_ascii_lowercase();
+    let stem = lower.split('.').next()?;
+    let spec = lower.contains(".spec.") || lower.contains(".test.");
     let mut trimmed = stem;
     for affix in ["test_", "tests_", "test-", "tests-"] {
         trimmed = trimmed.strip_prefix(affix).unwrap_or(trimmed);
     }
+    let cut_before = stem.len() - trimmed.len();
     // `unittest` before `test`, which would leave `json_unit`.
     for affix in [
         "_unittest",
@@ -232,8 +269,10 @@ pub fn tested_stem(path: &str) -> Option<String> {
     for affix in ["_spec", "-spec", "spec"] {
         trimmed = trimmed.strip_suffix(affix).unwrap_or(trimmed);
     }
-    let trimmed = trimmed.trim_matches(['_', '-']);
-    (!trimmed.is_empty() && (trimmed.len() < stem.len() || spec)).then(|| trimmed.to_owned())
+    let kept = trimmed.trim_matches(['_', '-']);
+    let start = cut_before + trimmed.len() - trimmed.trim_start_matches(['_', '-']).len();
+    let end = start + kept.len();
+    (!kept.is_empty() && (kept.len() < stem.len() || spec)).then_some(start..end)
 }
 
 #[cfg(test)]
@@ -266,7 +305,11 @@ mod tests {
             ChangeLog
         } else if in_folder("tests") || in_folder("test") || name.contains("test") {
             Tests
-        } else if DOC_EXTENSIONS.contains(&extension) || in_folder("docs") {
+        } else if DOC_EXTENSIONS.contains(&extension)
+            || in_folder("docs")
+            || (DOC_FOLDERS.iter().any(|folder| in_folder(folder))
+                && !CODE_EXTENSIONS.contains(&extension))
+        {
             Docs
         } else if CODE_EXTENSIONS.contains(&extension) {
             Code
@@ -299,7 +342,7 @@ mod tests {
         #[test]
         fn roles_ignore_case_as_the_lower_case_rules_do(
             parts in proptest::collection::vec(
-                "(?i)(tests?|docs|examples?|fixtures|src|readme|changelog|changes|history|lib|main|index|cargo\\.toml|makefile|x_test|test_y|a|\\.md|\\.rs|\\.py|\\.json|\\.toml|\\.|/|é)",
+                "(?i)(tests?|docs?|site|examples?|fixtures|src|readme|changelog|changes|history|lib|main|index|cargo\\.toml|makefile|x_test|test_y|a|\\.md|\\.rs|\\.py|\\.json|\\.toml|\\.|/|é)",
                 0..8,
             )
         ) {
@@ -334,6 +377,11 @@ mod tests {
         assert_eq!(FileRole::of("src/test/Main.java"), Tests);
         assert_eq!(FileRole::of("guide.MARKDOWN"), Docs);
         assert_eq!(FileRole::of("docs/diagram.svg"), Docs);
+        assert_eq!(FileRole::of("src/site/xdoc/upgradeto2_0.xml"), Docs);
+        assert_eq!(FileRole::of("doc/design.txt"), Docs);
+        assert_eq!(FileRole::of("website/src/pages/index.js"), Code);
+        assert_eq!(FileRole::of("website/guide/intro.txt"), Docs);
+        assert_eq!(FileRole::of("Lib/site.py"), Code);
         assert_eq!(FileRole::of("Lib/json/decoder.py"), Code);
         assert_eq!(FileRole::of("package.json"), Config);
         assert_eq!(FileRole::of("Makefile"), Other);
@@ -361,29 +409,56 @@ mod tests {
 
     #[test]
     fn extension_lists_are_sorted() {
-        for list in [CODE_EXTENSIONS, CONFIG_EXTENSIONS, MANIFESTS, ENTRY_STEMS] {
+        for list in [
+            CODE_EXTENSIONS,
+            CONFIG_EXTENSIONS,
+            DOC_FOLDERS,
+            MANIFESTS,
+            ENTRY_STEMS,
+        ] {
             assert!(list.windows(2).all(|w| w[0] < w[1]), "{list:?}");
         }
     }
 
     #[test]
     fn test_files_name_the_stem_they_test() {
+        let first = |path: &str| tested_stems(path).into_iter().next();
         assert_eq!(
-            tested_stem("src/test/java/com/x/JsonReaderTest.java").as_deref(),
+            first("src/test/java/com/x/JsonReaderTest.java").as_deref(),
             Some("jsonreader")
         );
-        assert_eq!(tested_stem("tests/test_json.py").as_deref(), Some("json"));
-        assert_eq!(tested_stem("io/json_test.go").as_deref(), Some("json"));
-        assert_eq!(tested_stem("src/json.spec.ts").as_deref(), Some("json"));
-        assert_eq!(tested_stem("src/json_unittest.cc").as_deref(), Some("json"));
-        assert_eq!(tested_stem("test/json-test.js").as_deref(), Some("json"));
-        assert_eq!(tested_stem("test/test-json.js").as_deref(), Some("json"));
+        assert_eq!(first("tests/test_json.py").as_deref(), Some("json"));
+        assert_eq!(first("io/json_test.go").as_deref(), Some("json"));
+        assert_eq!(first("src/json.spec.ts").as_deref(), Some("json"));
+        assert_eq!(first("src/json_unittest.cc").as_deref(), Some("json"));
+        assert_eq!(first("test/json-test.js").as_deref(), Some("json"));
+        assert_eq!(first("test/test-json.js").as_deref(), Some("json"));
         assert_eq!(
-            tested_stem("src/json_reader_unittest.cc").as_deref(),
+            first("src/json_reader_unittest.cc").as_deref(),
             Some("json_reader")
         );
-        assert_eq!(tested_stem("tests/test.rs"), None);
-        assert_eq!(tested_stem("tests/unittest.cc"), None);
-        assert_eq!(tested_stem("src/json.rs"), None);
+        assert_eq!(first("tests/test.rs").as_deref(), None);
+        assert_eq!(first("tests/unittest.cc").as_deref(), None);
+        assert_eq!(first("src/json.rs").as_deref(), None);
+    }
+
+    #[test]
+    fn test_files_may_test_a_start_of_their_stem() {
+        assert_eq!(
+            tested_stems("src/test/java/org/StringUtilsStripTest.java"),
+            ["stringutilsstrip", "stringutils", "string"]
+        );
+        assert_eq!(
+            tested_stems("tests/test_json_decoder.py"),
+            ["json_decoder", "json"]
+        );
+        assert_eq!(tested_stems("io/json_test.go"), ["json"]);
+        // Capitals in a row are one word; a word ends before `_`, not after.
+        assert_eq!(tested_stems("HTTPServerTest.java"), ["httpserver"]);
+        assert_eq!(
+            tested_stems("t/json-decoder-test.js"),
+            ["json-decoder", "json"]
+        );
+        assert!(tested_stems("src/json.rs").is_empty());
     }
 }
