@@ -5,8 +5,9 @@
 //! definitions are helpers: [`uses_only`]) the names its syntax tree
 //! defines ([`outline`](crate::outline): functions, methods, types,
 //! traits, modules, constants; in the languages with a grammar) or else
-//! the names that follow a definition keyword on one of its lines (`def`,
-//! `class`, `fn`, `struct`, `func`, `function`, `interface`, …), and its
+//! the names that follow a definition keyword starting one of its lines,
+//! modifiers aside (`def`, `class`, `fn`, `struct`, `func`, `function`,
+//! `interface`, …; `pub fn`, `export class`), and its
 //! module name (the file stem; for `__init__.py`,
 //! `mod.rs`, `index.js` and `lib.rs` the folder's name). A file *refers*
 //! to a name each time the name appears in it as a whole identifier. Each

@@ -28,6 +28,42 @@ const DEFINITION_KEYWORDS: [&str; 17] = [
     "union",
 ];
 
+/// Words that may stand before a definition keyword on its line
+/// (`pub fn`, `export default class`, `public final class`, `async def`);
+/// a keyword after any other word is prose or an expression (`# the
+/// class of`, `x = type(y)`), not a definition. Sorted.
+const MODIFIERS: [&str; 22] = [
+    "abstract",
+    "async",
+    "const",
+    "data",
+    "declare",
+    "default",
+    "export",
+    "extern",
+    "final",
+    "inline",
+    "internal",
+    "open",
+    "override",
+    "partial",
+    "private",
+    "protected",
+    "pub",
+    "public",
+    "sealed",
+    "static",
+    "unsafe",
+    "virtual",
+];
+
+/// Whether `word` (a whitespace-separated word) may stand before a
+/// definition keyword: one of the [`MODIFIERS`], or a Rust visibility
+/// (`pub(crate)`).
+fn is_modifier(word: &str) -> bool {
+    MODIFIERS.binary_search(&word).is_ok() || word.starts_with("pub(")
+}
+
 /// Bit `n` of entry `b`: a keyword whose identifier (`macro_rules` for
 /// `macro_rules!`) is `n` bytes long starts with byte `b`. One load
 /// rejects nearly every identifier of a text before any comparison.
@@ -61,8 +97,9 @@ fn is_definition_keyword(word: &str) -> bool {
 
 /// The names after a definition keyword in source code `text`, in order
 /// (repeats kept): where a keyword is a whole word (between ASCII
-/// whitespace), the leading identifier of the next word on its line, if
-/// that word starts with one. For Go's `func (r *Reader) Read(`, the name
+/// whitespace) that starts its line or follows only [`MODIFIERS`], the
+/// leading identifier of the next word on its line, if that word starts
+/// with one. For Go's `func (r *Reader) Read(`, the name
 /// after the receiver. The scan that finds them is [`KeywordDefinitions`].
 #[cfg(test)]
 pub fn keyword_definitions(text: &str) -> Vec<&str> {
@@ -114,6 +151,13 @@ impl<'t> KeywordDefinitions<'t> {
         if !whole_word || !is_definition_keyword(&self.text[start..end]) {
             return;
         }
+        let line_start = self.text[..start].rfind('\n').map_or(0, |s| s + 1);
+        if !self.text[line_start..start]
+            .split_ascii_whitespace()
+            .all(is_modifier)
+        {
+            return;
+        }
         // The name is the next word on the same line.
         let next_start = end
             + bytes[end..]
@@ -158,15 +202,17 @@ impl<'t> KeywordDefinitions<'t> {
 mod tests {
     use super::*;
 
-    /// The rule stated line by line: each keyword that is a whole word
-    /// takes the next word of its line, if any, as its name's word.
+    /// The rule stated line by line: each keyword that is a whole word,
+    /// with only modifiers before it on its line, takes the next word of
+    /// its line, if any, as its name's word.
     fn by_lines(text: &str) -> Vec<&str> {
         let mut names = Vec::new();
         for line in text.split('\n') {
             let words: Vec<&str> = line.split_ascii_whitespace().collect();
             let mut i = 0;
             while i < words.len() {
-                if !is_definition_keyword(words[i]) || i + 1 == words.len() {
+                let first = words[..i].iter().all(|w| is_modifier(w));
+                if !first || !is_definition_keyword(words[i]) || i + 1 == words.len() {
                     i += 1;
                     continue;
                 }
@@ -215,11 +261,30 @@ mod tests {
         );
     }
 
+    #[test]
+    fn keywords_in_prose_or_expressions_define_nothing() {
+        let text = "# The class of a request, and the type of its body.\n\
+                    x = type(y) # a function that returns\n\
+                    \"\"\"Return the struct for the module index.\"\"\"\n\
+                    pub(crate) async fn fetch() {}\n\
+                    export default class Client {}\n\
+                    public static final class Holder {}\n    async def main(): pass\n";
+        assert_eq!(
+            keyword_definitions(text),
+            ["fetch", "Client", "Holder", "main"]
+        );
+    }
+
+    #[test]
+    fn modifiers_are_sorted_for_binary_search() {
+        assert!(MODIFIERS.windows(2).all(|w| w[0] < w[1]));
+    }
+
     proptest::proptest! {
         #[test]
         fn keyword_definitions_follow_the_rule_line_by_line(
             parts in proptest::collection::vec(
-                "def|class|func|fn|struct|macro_rules!|typedef|x_1|é|\\(|\\)|\\*|\\.|:| |\t|\n|\r",
+                "def|class|func|fn|struct|macro_rules!|typedef|pub|pub\\(crate\\)|async|x_1|é|\\(|\\)|\\*|\\.|:| |\t|\n|\r",
                 0..40,
             )
         ) {
