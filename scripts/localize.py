@@ -107,6 +107,11 @@ def pack(binary, root, budget, query=None):
     args = [binary, "pack", root, "--budget", str(budget), "--report", "-", "-o", os.devnull]
     if "--no-config" in HELP[binary]:
         args.append("--no-config")  # builds before the config file have none
+    if "--no-cache" in HELP[binary]:
+        # Each build finds its own names, outlines and counts: builds of
+        # one version would otherwise read what the build packed before
+        # them found, by their rules, in the cache they share.
+        args.append("--no-cache")
     if query:
         # `=`: a subject may start with a dash.
         args.append(f"--query={query}")
