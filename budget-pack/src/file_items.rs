@@ -16,6 +16,7 @@ use crate::git::FileChanges;
 use crate::outline::{self, Form};
 use crate::parallel::{parallel_map_beside, parallel_map_largest_first};
 use crate::rank::bm25::Query;
+use crate::rank::role::{FileRole, uses_only};
 use crate::rank::{Ranking, rank};
 use crate::refit::{Sizes, Turn, frame_tokens, refits};
 use crate::scan::Scan;
@@ -114,7 +115,8 @@ fn plan<'c>(
     let mut known = cache.texts(&texts);
     let names = std::mem::take(&mut known.names);
     clock.lap("names");
-    let mut outlines = outline::for_ranking(&texts, cache);
+    let defines = |path: &str| !uses_only(path, FileRole::of(path));
+    let mut outlines = outline::for_ranking(&texts, &defines, budget, cache);
     clock.lap("parse");
     // The ranking keeps one core busy most of its time; the texts' sizes
     // and descriptions, which it does not need, are measured on the others.

@@ -17,7 +17,8 @@
 //!
 //! Parsing is the costly part (tree-sitter's Python grammar reads about
 //! 7 MB/s on one core), so `pack` parses only what can change its output:
-//! every source file for the ranking's names when there are at most
+//! every source file for the ranking's names (tests and examples aside:
+//! the names they define are helpers) when there are at most
 //! [`RANKING_PARSE_BYTES`] of source ([`for_ranking`]), and for skeletons
 //! the best-ranked source files up to [`SKELETON_BYTES_PER_TOKEN`] bytes
 //! per token of budget ([`forms`]): their skeletons alone would fill
@@ -71,9 +72,17 @@ pub const RANKING_PARSE_BYTES: usize = 4 << 20;
 pub const SKELETON_BYTES_PER_TOKEN: u64 = 8;
 
 /// The outlines of `files` (`(path, text)`) for the ranking, by position:
-/// every source file's when their texts add up to at most
-/// [`RANKING_PARSE_BYTES`], else none.
-pub fn for_ranking<'t>(files: &[(&str, &'t str)], cache: &TextCache) -> Vec<Option<Outline<'t>>> {
+/// when the source files' texts add up to at most [`RANKING_PARSE_BYTES`],
+/// those of the source files whose names the ranking reads (`defines` of
+/// their path: a test's or an example's are helpers, which it does not),
+/// or of every source file when [`forms`] for a `budget`-token payload
+/// would parse them all; else none.
+pub fn for_ranking<'t>(
+    files: &[(&str, &'t str)],
+    defines: &(dyn Fn(&str) -> bool + Sync),
+    budget: u64,
+    cache: &TextCache,
+) -> Vec<Option<Outline<'t>>> {
     let source: usize = files
         .iter()
         .filter(|(path, _)| has_grammar(path))
@@ -82,11 +91,20 @@ pub fn for_ranking<'t>(files: &[(&str, &'t str)], cache: &TextCache) -> Vec<Opti
     if source > RANKING_PARSE_BYTES {
         return vec![None; files.len()];
     }
+    // Parsed here on every core rather than later, one by one.
+    let all = source <= skeleton_bytes(budget);
+    let parse = |path: &str| all || defines(path);
     parallel_map_largest_first(
         files,
-        |(_, text)| text.len(),
-        |&(path, text)| cache.outline(path, text),
+        |&(path, text)| if parse(path) { text.len() } else { 0 },
+        |&(path, text)| parse(path).then(|| cache.outline(path, text)).flatten(),
     )
+}
+
+/// How many bytes of the best-ranked source files [`forms`] parses for a
+/// `budget`-token payload ([`SKELETON_BYTES_PER_TOKEN`] per token).
+fn skeleton_bytes(budget: u64) -> usize {
+    usize::try_from(budget.saturating_mul(SKELETON_BYTES_PER_TOKEN)).unwrap_or(usize::MAX)
 }
 
 /// The best-ranked source files get outlines whatever their size (up to
@@ -164,8 +182,7 @@ pub fn forms<'t>(
     focus: &Focus<'_>,
     cache: &TextCache,
 ) -> Vec<Option<Form>> {
-    let limit =
-        usize::try_from(budget.saturating_mul(SKELETON_BYTES_PER_TOKEN)).unwrap_or(usize::MAX);
+    let limit = skeleton_bytes(budget);
     let mut bytes = 0usize;
     let mut wanted = Vec::new();
     let mut rank_of = vec![0; files.len()];
@@ -429,21 +446,33 @@ mod tests {
     #[test]
     fn outlines_made_for_the_ranking_are_reused_and_large_trees_are_not_parsed() {
         let small = module(40);
-        let files = [("a.rs", small.as_str()), ("notes.txt", "fn x() {}\n")];
-        let mut outlines = for_ranking(&files, &TextCache::none());
-        assert!(outlines[0].is_some() && outlines[1].is_none());
+        let files = [
+            ("a.rs", small.as_str()),
+            ("notes.txt", "fn x() {}\n"),
+            ("tests/a.rs", small.as_str()),
+        ];
+        let not_tests = |path: &str| !path.starts_with("tests/");
+        // With room for every outline, every source file is parsed.
+        let all = for_ranking(&files, &not_tests, 1_000_000, &TextCache::none());
+        assert!(all[0].is_some() && all[1].is_none() && all[2].is_some());
+        let mut outlines = for_ranking(&files, &not_tests, 10, &TextCache::none());
+        assert!(outlines[0].is_some() && outlines[1].is_none() && outlines[2].is_none());
         // An outline already made is used as it is, not parsed again.
         if let Some(outline) = &mut outlines[0] {
             outline.skeleton = Some("fn marked();".to_owned());
         }
-        let made = skeletons(&files, &[0, 1], 1_000_000, &mut outlines);
+        let made = skeletons(&files, &[0, 1, 2], 1_000_000, &mut outlines);
         assert_eq!(made[0].as_deref(), Some("fn marked();"));
+        // A test left unparsed for the ranking is parsed for its skeleton.
+        assert!(made[2].is_some() && outlines[2].is_some());
         // One parsed for a skeleton is kept for a refit.
-        let mut outlines = vec![None, None];
+        let mut outlines = vec![None, None, None];
         skeletons(&files, &[0, 1], 1_000_000, &mut outlines);
         assert!(outlines[0].is_some() && outlines[1].is_none());
 
         let huge = module(40).repeat(RANKING_PARSE_BYTES / module(40).len() + 1);
-        assert!(for_ranking(&[("big.rs", huge.as_str())], &TextCache::none())[0].is_none());
+        let every = |_: &str| true;
+        let big = [("big.rs", huge.as_str())];
+        assert!(for_ranking(&big, &every, u64::MAX, &TextCache::none())[0].is_none());
     }
 }
