@@ -25,8 +25,12 @@ use crate::rank::names::{FileNames, NameHasher};
 use crate::rank::role::is_code;
 use crate::secrets::{self, Finding};
 
-/// What a cache file starts with (the format's version is its last byte).
-const MAGIC: &[u8; 8] = b"BGTTXT\x00\x03";
+/// What a cache file starts with. Its last byte is the version of the
+/// format and of the rules that fill it: a change to how names, outlines
+/// or facts are found bumps it too, or a cache written before it would be
+/// read as if found by the new rules (4: definition keywords start their
+/// line).
+const MAGIC: &[u8; 8] = b"BGTTXT\x00\x04";
 /// The largest cache file read or written, in bytes.
 const MAX_FILE_BYTES: u64 = 256 << 20;
 /// The longest identity a file holds, in bytes.
