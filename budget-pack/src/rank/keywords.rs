@@ -57,6 +57,11 @@ const MODIFIERS: [&str; 22] = [
     "virtual",
 ];
 
+/// The longest start of a line, before a definition keyword, that is
+/// looked through for [`MODIFIERS`] (bytes): indentation and a few of
+/// them.
+const MAX_MODIFIERS_BYTES: usize = 256;
+
 /// Whether `word` (a whitespace-separated word) may stand before a
 /// definition keyword: one of the [`MODIFIERS`], or a Rust visibility
 /// (`pub(crate)`).
@@ -151,7 +156,15 @@ impl<'t> KeywordDefinitions<'t> {
         if !whole_word || !is_definition_keyword(&self.text[start..end]) {
             return;
         }
-        let line_start = self.text[..start].rfind('\n').map_or(0, |s| s + 1);
+        // Modifiers before a keyword are a few short words: a longer start
+        // of its line is not looked through (a minified line holds
+        // thousands of keywords).
+        let back = start.min(MAX_MODIFIERS_BYTES + 1);
+        let line_start = match bytes[start - back..start].iter().rposition(|&b| b == b'\n') {
+            Some(at) => start - back + at + 1,
+            None if start <= MAX_MODIFIERS_BYTES => 0,
+            None => return,
+        };
         if !self.text[line_start..start]
             .split_ascii_whitespace()
             .all(is_modifier)
@@ -211,7 +224,8 @@ mod tests {
             let words: Vec<&str> = line.split_ascii_whitespace().collect();
             let mut i = 0;
             while i < words.len() {
-                let first = words[..i].iter().all(|w| is_modifier(w));
+                let first = words[..i].iter().all(|w| is_modifier(w))
+                    && offset(line, words[i]) <= MAX_MODIFIERS_BYTES;
                 if !first || !is_definition_keyword(words[i]) || i + 1 == words.len() {
                     i += 1;
                     continue;
@@ -233,6 +247,11 @@ mod tests {
             }
         }
         names
+    }
+
+    /// Where in `line` its word `word` (a slice of it) starts, in bytes.
+    fn offset(line: &str, word: &str) -> usize {
+        word.as_ptr() as usize - line.as_ptr() as usize
     }
 
     #[test]
@@ -276,6 +295,17 @@ mod tests {
     }
 
     #[test]
+    fn a_keyword_far_into_its_line_is_not_looked_back_from() {
+        // A minified line: every `function` is deep into it.
+        let line = "function f(){}; ".repeat(20_000);
+        let text = format!("{line}\nfunction tide() {{}}\n");
+        assert_eq!(keyword_definitions(&text), ["f", "tide"]);
+        let deep = |indent: usize| format!("\n{}fn deep() {{}}\n", " ".repeat(indent));
+        assert_eq!(keyword_definitions(&deep(MAX_MODIFIERS_BYTES)), ["deep"]);
+        assert!(keyword_definitions(&deep(MAX_MODIFIERS_BYTES + 1)).is_empty());
+    }
+
+    #[test]
     fn modifiers_are_sorted_for_binary_search() {
         assert!(MODIFIERS.windows(2).all(|w| w[0] < w[1]));
     }
@@ -284,7 +314,7 @@ mod tests {
         #[test]
         fn keyword_definitions_follow_the_rule_line_by_line(
             parts in proptest::collection::vec(
-                "def|class|func|fn|struct|macro_rules!|typedef|pub|pub\\(crate\\)|async|x_1|é|\\(|\\)|\\*|\\.|:| |\t|\n|\r",
+                "def|class|func|fn|struct|macro_rules!|typedef|pub|pub\\(crate\\)|async| {100}|x_1|é|\\(|\\)|\\*|\\.|:| |\t|\n|\r",
                 0..40,
             )
         ) {
