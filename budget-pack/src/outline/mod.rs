@@ -76,7 +76,8 @@ pub const SKELETON_BYTES_PER_TOKEN: u64 = 8;
 /// those of the source files whose names the ranking reads (`defines` of
 /// their path: a test's or an example's are helpers, which it does not),
 /// or of every source file when [`forms`] for a `budget`-token payload
-/// would parse them all; else none.
+/// would parse them all; none of a file that [`may_outline`] rules out
+/// (over [`MAX_OUTLINE_BYTES`], a table of strings); else none.
 pub fn for_ranking<'t>(
     files: &[(&str, &'t str)],
     defines: &(dyn Fn(&str) -> bool + Sync),
@@ -93,11 +94,15 @@ pub fn for_ranking<'t>(
     }
     // Parsed here on every core rather than later, one by one.
     let all = source <= skeleton_bytes(budget);
-    let parse = |path: &str| all || defines(path);
+    let parse = |path: &str, text: &str| (all || defines(path)) && may_outline(path, text);
     parallel_map_largest_first(
         files,
-        |&(path, text)| if parse(path) { text.len() } else { 0 },
-        |&(path, text)| parse(path).then(|| cache.outline(path, text)).flatten(),
+        |&(path, text)| if parse(path, text) { text.len() } else { 0 },
+        |&(path, text)| {
+            parse(path, text)
+                .then(|| cache.outline(path, text))
+                .flatten()
+        },
     )
 }
 

@@ -107,9 +107,18 @@ fn skeleton(python: bool, text: &str, bodies: &[Body]) -> Option<String> {
 /// docstring, then `...` on the body's indentation.
 fn python_body(out: &mut String, body: &Body, text: &str) -> Option<()> {
     let start = body.bytes.start as usize;
-    let line_start = text.get(..start)?.rfind('\n').map_or(0, |i| i + 1);
-    let indent = &text[line_start..start];
-    let indent = if indent.trim().is_empty() { indent } else { "" };
+    // The body's indentation: what precedes it on its line, when that is
+    // all whitespace (read back only that far: a line may be long).
+    let before = text.get(..start)?;
+    let indent_start = before
+        .char_indices()
+        .rev()
+        .find(|&(_, c)| c == '\n' || !c.is_whitespace());
+    let indent = match indent_start {
+        Some((at, '\n')) => &before[at + 1..],
+        Some(_) => "",
+        None => before,
+    };
     match &body.docstring {
         Some(docstring) => {
             out.push_str(first_paragraph(text.get(wide(docstring))?, indent).as_ref());

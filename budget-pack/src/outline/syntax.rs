@@ -139,16 +139,34 @@ fn span(node: Node<'_>, body: Option<Node<'_>>, name: Range<u32>, text: &str) ->
 /// body on it or it holds only the opener (`{`), and the last when
 /// something follows the body on it or it holds only the closer (`}`).
 fn body_lines(body: Node<'_>, text: &str) -> std::ops::Range<usize> {
-    let line_start = |byte: usize| text[..byte].rfind('\n').map_or(0, |i| i + 1);
-    let line_end = |byte: usize| text[byte..].find('\n').map_or(text.len(), |i| byte + i);
+    // Each test reads from the body's ends only as far as it must: a
+    // minified file is one line of thousands of bodies.
     let (start, end) = (body.start_byte(), body.end_byte());
-    let own_first = text[line_start(start)..start].trim().is_empty()
-        && text[start..line_end(start).min(end)].trim().len() > 1;
-    let own_last = text[end..line_end(end)].trim().is_empty()
-        && text[line_start(end).max(start)..end].trim().len() > 1;
+    let (before, inside, after) = (&text[..start], &text[start..end], &text[end..]);
+    let own_first = blank(before.chars().rev()) && more_than_a_byte(inside.chars());
+    let own_last = blank(after.chars()) && more_than_a_byte(inside.chars().rev());
     let first = body.start_position().row + usize::from(!own_first);
     let past = body.end_position().row + usize::from(own_last);
     first..past.max(first)
+}
+
+/// Whether the characters of `line`, read up to its end (a line feed),
+/// are all whitespace.
+fn blank(mut line: impl Iterator<Item = char>) -> bool {
+    line.take_while(|&c| c != '\n').all(char::is_whitespace)
+}
+
+/// Whether the characters of `line`, read up to its end (a line feed),
+/// trimmed of whitespace, are more than one byte long: more than an
+/// opener (`{`) or a closer (`}`).
+fn more_than_a_byte(line: impl Iterator<Item = char>) -> bool {
+    let mut text = line
+        .take_while(|&c| c != '\n')
+        .filter(|c| !c.is_whitespace());
+    match text.next() {
+        Some(first) => first.len_utf8() > 1 || text.next().is_some(),
+        None => false,
+    }
 }
 
 /// The byte range of the name a definition node defines: its `name`
@@ -316,5 +334,34 @@ mod tests {
             "def f(:\n    return 1\nclass C:\n    pass\n",
         );
         assert!(o.definitions.contains(&"C"));
+    }
+
+    #[test]
+    fn a_minified_line_of_functions_outlines_each() {
+        let text = "function tide(h){return h*2};".repeat(5_000);
+        let o = parse(Language::JavaScript, &text);
+        assert_eq!(o.definitions.len(), 5_000);
+        assert!(o.definitions.iter().all(|&name| name == "tide"));
+        // Each body shares its row with what precedes and follows it.
+        assert!(o.spans.iter().all(|s| s.body == Some(1..1)));
+    }
+
+    #[test]
+    fn a_body_of_one_character_past_its_opener_owns_its_rows() {
+        let rust = "fn a()\n{\n    1\n}\nfn b() { 2 } // b\nfn c() {é}\n";
+        assert_eq!(
+            spans(Language::Rust, rust),
+            [
+                ("a".to_owned(), 0, 3, Some((2, 3))),
+                ("b".to_owned(), 4, 4, Some((5, 5))),
+                ("c".to_owned(), 5, 5, Some((6, 6))),
+            ]
+        );
+        // A two-byte character alone on the body's only row.
+        let python = "def f():\n    é\n";
+        assert_eq!(
+            spans(Language::Python, python),
+            [("f".to_owned(), 0, 1, Some((1, 2)))]
+        );
     }
 }
