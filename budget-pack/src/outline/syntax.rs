@@ -152,7 +152,7 @@ fn body_lines(body: Node<'_>, text: &str) -> std::ops::Range<usize> {
 
 /// Whether the characters of `line`, read up to its end (a line feed),
 /// are all whitespace.
-fn blank(mut line: impl Iterator<Item = char>) -> bool {
+fn blank(line: impl Iterator<Item = char>) -> bool {
     line.take_while(|&c| c != '\n').all(char::is_whitespace)
 }
 
