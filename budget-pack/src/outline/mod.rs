@@ -97,7 +97,9 @@ pub fn for_ranking<'t>(
     let parse = |path: &str, text: &str| (all || defines(path)) && may_outline(path, text);
     parallel_map_largest_first(
         files,
-        |&(path, text)| if parse(path, text) { text.len() } else { 0 },
+        // Which files are parsed is asked on the cores, once a file: one
+        // left out returns at once.
+        |(_, text)| text.len(),
         |&(path, text)| {
             parse(path, text)
                 .then(|| cache.outline(path, text))
