@@ -17,10 +17,27 @@ pub(crate) const SLOT_BYTES: usize = 4 + KEY_BYTES;
 pub(crate) fn key(bytes: &[u8]) -> [u8; KEY_BYTES] {
     let mut key = [0u8; KEY_BYTES];
     key[0] = u8::try_from(bytes.len()).unwrap_or(u8::MAX);
-    // Byte by byte: most pieces are a few bytes, shorter than a call to
-    // copy them.
-    for (to, &from) in key[1..].iter_mut().zip(bytes) {
-        *to = from;
+    let n = bytes.len().min(KEY_BYTES - 1);
+    let to = &mut key[1..=n];
+    let from = &bytes[..n];
+    // Fixed-size copies, overlapping where `n` is not their size: a copy
+    // of `n` bytes compiles to a call to `memcpy`, which costs more than
+    // a lookup's hashing for the few bytes of most pieces.
+    match n {
+        0 => {}
+        1..=3 => {
+            to[0] = from[0];
+            to[n / 2] = from[n / 2];
+            to[n - 1] = from[n - 1];
+        }
+        4..=7 => {
+            to[..4].copy_from_slice(&from[..4]);
+            to[n - 4..].copy_from_slice(&from[n - 4..]);
+        }
+        _ => {
+            to[..8].copy_from_slice(&from[..8]);
+            to[n - 8..].copy_from_slice(&from[n - 8..]);
+        }
     }
     key
 }
@@ -58,4 +75,25 @@ pub(crate) fn slot(bytes: &[u8], bits: u32) -> usize {
     // At most 32 bits: the shifted value fits a usize on every platform
     // with 32-bit or wider pointers.
     (mixed >> (64 - bits)) as usize
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every length around the copies' sizes gives the length, then the
+    /// first bytes, then zeros.
+    #[test]
+    fn keys_hold_the_length_and_the_first_bytes() {
+        let text = b"abcdefghijklmnopqrstuvwxyz";
+        for len in 0..=text.len() {
+            let mut expected = [0u8; KEY_BYTES];
+            expected[0] = len as u8;
+            for (at, &byte) in text.iter().take(len.min(11)).enumerate() {
+                expected[1 + at] = byte;
+            }
+            assert_eq!(key(&text[..len]), expected, "{len} bytes");
+        }
+        assert_eq!(key(&[7; 300])[0], 255);
+    }
 }
