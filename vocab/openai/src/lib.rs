@@ -113,7 +113,7 @@ impl Vocabulary {
     pub fn rank(&self, bytes: &[u8]) -> Option<u32> {
         let mask = (1usize << self.bits) - 1;
         let mut slot = slot_hash::slot(bytes, self.bits);
-        let key = slot_hash::key(bytes);
+        let key = slot_hash::key_words(bytes);
         // Past the key's bytes, only the token itself tells.
         let whole = bytes.len() < slot_hash::KEY_BYTES;
         // At most half the slots are taken: an empty one ends every probe.
@@ -121,7 +121,10 @@ impl Vocabulary {
             let at = slot * slot_hash::SLOT_BYTES;
             let record = self.slots.get(at..at + slot_hash::SLOT_BYTES)?;
             let rank = word(record, 0)?.checked_sub(1)?;
-            let held: [u8; slot_hash::KEY_BYTES] = record[4..].try_into().ok()?;
+            let held = (
+                u64::from_le_bytes(record[4..12].try_into().ok()?),
+                word(record, 3)?,
+            );
             if held == key && (whole || self.token(rank) == Some(bytes)) {
                 return Some(rank);
             }

@@ -13,42 +13,55 @@ pub(crate) const SLOT_BYTES: usize = 4 + KEY_BYTES;
 /// bytes, zero-padded. Two byte strings of at most `KEY_BYTES - 1` bytes
 /// are equal exactly when their keys are; longer ones share a key only
 /// when they share their length (below 255) and first bytes.
+// The build script writes keys with it; lookups compare [`key_words`].
+#[allow(dead_code)]
 #[inline]
 pub(crate) fn key(bytes: &[u8]) -> [u8; KEY_BYTES] {
+    let (low, high) = key_words(bytes);
     let mut key = [0u8; KEY_BYTES];
-    key[0] = u8::try_from(bytes.len()).unwrap_or(u8::MAX);
-    let n = bytes.len().min(KEY_BYTES - 1);
-    let to = &mut key[1..=n];
-    let from = &bytes[..n];
-    // Fixed-size copies, overlapping where `n` is not their size: a copy
-    // of `n` bytes compiles to a call to `memcpy`, which costs more than
-    // a lookup's hashing for the few bytes of most pieces.
-    match n {
-        0 => {}
-        1..=3 => {
-            to[0] = from[0];
-            to[n / 2] = from[n / 2];
-            to[n - 1] = from[n - 1];
-        }
-        4..=7 => {
-            to[..4].copy_from_slice(&from[..4]);
-            to[n - 4..].copy_from_slice(&from[n - 4..]);
-        }
-        _ => {
-            to[..8].copy_from_slice(&from[..8]);
-            to[n - 8..].copy_from_slice(&from[n - 8..]);
-        }
-    }
+    key[..8].copy_from_slice(&low.to_le_bytes());
+    key[8..].copy_from_slice(&high.to_le_bytes());
     key
 }
 
-/// The little-endian value of at most eight bytes.
+/// [`key`] as the little-endian words of its bytes 0 to 7 and 8 to 11,
+/// made in registers: a key written to memory a few bytes at a time and
+/// read back as words stalls the load until the stores drain.
 #[inline]
-fn little_endian(bytes: &[u8]) -> u64 {
-    bytes
-        .iter()
-        .rev()
-        .fold(0u64, |value, &byte| value << 8 | u64::from(byte))
+pub(crate) fn key_words(bytes: &[u8]) -> (u64, u32) {
+    let length = u64::from(u8::try_from(bytes.len()).unwrap_or(u8::MAX));
+    let low = length | first_eight(bytes) << 8;
+    // The key's bytes 8 to 11 are the text's bytes 7 to 10.
+    let high = bytes.get(7..).map_or(0, |rest| first_eight(rest) as u32);
+    (low, high)
+}
+
+/// The little-endian value of the first eight bytes of `bytes`, zero
+/// where it is shorter: loads of fixed size, overlapping where the
+/// length is not theirs (a copy of a variable length is a call).
+#[inline]
+fn first_eight(bytes: &[u8]) -> u64 {
+    let n = bytes.len();
+    let four = |at: usize| {
+        u64::from(u32::from_le_bytes([
+            bytes[at],
+            bytes[at + 1],
+            bytes[at + 2],
+            bytes[at + 3],
+        ]))
+    };
+    match n {
+        0 => 0,
+        1..=3 => {
+            u64::from(bytes[0])
+                | u64::from(bytes[n / 2]) << (8 * (n / 2))
+                | u64::from(bytes[n - 1]) << (8 * (n - 1))
+        }
+        4..=7 => four(0) | four(n - 4) << (8 * (n - 4)),
+        _ => u64::from_le_bytes([
+            bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+        ]),
+    }
 }
 
 /// Multiplier of `FxHash` (as `rustc-hash` 2 uses it).
@@ -69,7 +82,7 @@ pub(crate) fn slot(bytes: &[u8], bits: u32) -> usize {
     }
     let rest = words.remainder();
     if !rest.is_empty() {
-        hash = (hash.rotate_left(5) ^ little_endian(rest)).wrapping_mul(K);
+        hash = (hash.rotate_left(5) ^ first_eight(rest)).wrapping_mul(K);
     }
     let mixed = (hash ^ (hash >> 32)).wrapping_mul(K);
     // At most 32 bits: the shifted value fits a usize on every platform
@@ -93,6 +106,9 @@ mod tests {
                 expected[1 + at] = byte;
             }
             assert_eq!(key(&text[..len]), expected, "{len} bytes");
+            let (low, high) = key_words(&text[..len]);
+            assert_eq!(low.to_le_bytes(), expected[..8], "{len} bytes");
+            assert_eq!(high.to_le_bytes(), expected[8..], "{len} bytes");
         }
         assert_eq!(key(&[7; 300])[0], 255);
     }
