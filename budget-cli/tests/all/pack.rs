@@ -620,3 +620,83 @@ fn a_second_pack_from_the_caches_is_the_same_and_no_cache_writes_none() {
         "estimated counts are not kept, what the texts hold is: {kept:?}"
     );
 }
+
+/// Python modules that use each other's functions, of many sizes: enough
+/// for every tier, outlines made up front and at a file's turn, counts
+/// made ahead on a spare core, and files left out.
+#[cfg(all(feature = "exact", target_os = "linux"))]
+fn tidal_modules() -> Vec<(String, Vec<u8>)> {
+    (0..90)
+        .map(|module| {
+            let functions = 1 + (module * 7) % 40;
+            let mut text = format!("\"\"\"Tide module {module}: heights and currents.\"\"\"\n\nimport math\n\n");
+            for function in 0..functions {
+                let callee = (module * 13 + function * 5) % 90;
+                text.push_str(&format!(
+                    "def tide_{module}_{function}(hours, depth={function}):\n    \"\"\"Height after `hours`, module {module}.\"\"\"\n    rise = math.sin(hours * {function}.5) + depth\n    for step in range({function}):\n        rise += tide_{callee}_0(step) / (step + 1)\n    return rise * {module}\n\n\n"
+                ));
+            }
+            (format!("tides/module_{module:02}.py"), text.into_bytes())
+        })
+        .collect()
+}
+
+/// The payload and report are the same bytes whether the pack runs on one
+/// core or on all of them (the work a spare core does ahead, the order in
+/// which parallel stages finish, must never show).
+#[cfg(all(feature = "exact", target_os = "linux"))]
+#[test]
+fn one_core_or_all_pack_the_same_bytes() {
+    let dir = owned_tree(&tidal_modules());
+    let out = tempfile::tempdir().unwrap();
+    let pack = |one_core: bool, query: Option<&str>| {
+        let report = out.path().join("report.json");
+        let mut command = if one_core {
+            // util-linux's `taskset`: the pack then sees a single core.
+            let mut command = std::process::Command::new("taskset");
+            command.args(["-c", "0", env!("CARGO_BIN_EXE_budget")]);
+            command
+        } else {
+            std::process::Command::new(env!("CARGO_BIN_EXE_budget"))
+        };
+        command
+            .args([
+                "pack",
+                "--budget",
+                "6000",
+                "--counter",
+                "o200k",
+                "--no-cache",
+            ])
+            .arg("--report")
+            .arg(&report)
+            .current_dir(dir.path());
+        if let Some(query) = query {
+            command.args(["--query", query]);
+        }
+        let output = command.output().expect("taskset and budget run");
+        assert!(output.status.success(), "{output:?}");
+        let payload = String::from_utf8(output.stdout).unwrap();
+        (payload, std::fs::read_to_string(&report).unwrap())
+    };
+    for query in [None, Some("tide heights"), Some("currents module 42")] {
+        let all = pack(false, query);
+        let one = pack(true, query);
+        assert!(all.0 == one.0, "payloads differ for {query:?}");
+        assert!(all.1 == one.1, "reports differ for {query:?}");
+        let report: Value = serde_json::from_str(&all.1).unwrap();
+        let tiers: std::collections::BTreeSet<&str> = report["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|file| file["tier"].as_str())
+            .collect();
+        assert!(
+            ["RAW", "SKELETON", "LINKED"]
+                .iter()
+                .all(|t| tiers.contains(t)),
+            "{query:?}: {tiers:?}"
+        );
+        assert!(o200k(&all.0) <= 6_000);
+    }
+}
