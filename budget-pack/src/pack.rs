@@ -432,11 +432,13 @@ fn text_cache(options: &PackOptions) -> TextCache {
             path.display().to_string()
         })
         .collect();
-    // The secret rules too: a text found free of secrets is searched
-    // again when they change.
+    // The rules that fill it (every source they are made from, hashed
+    // when this crate is built) and the secret rules too: a text found
+    // free of secrets is searched again when they change.
     let identity = format!(
-        "texts budget-pack {} {:016x} {}",
+        "texts budget-pack {} {} {:016x} {}",
         env!("CARGO_PKG_VERSION"),
+        env!("BUDGET_PACK_RULES"),
         secrets::rules_fingerprint(),
         inputs.join("\n")
     );

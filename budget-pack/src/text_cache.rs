@@ -26,10 +26,9 @@ use crate::rank::role::is_code;
 use crate::secrets::{self, Finding};
 
 /// What a cache file starts with. Its last byte is the version of the
-/// format and of the rules that fill it: a change to how names, outlines
-/// or facts are found bumps it too, or a cache written before it would be
-/// read as if found by the new rules (4: definition keywords start their
-/// line).
+/// format. (A change to the rules that fill it, how names, outlines or
+/// facts are found, changes the identity instead: it holds a hash of
+/// their sources, `BUDGET_PACK_RULES`, made by the build script.)
 const MAGIC: &[u8; 8] = b"BGTTXT\x00\x04";
 /// The largest cache file read or written, in bytes.
 const MAX_FILE_BYTES: u64 = 256 << 20;
@@ -618,6 +617,19 @@ mod tests {
     use proptest::prelude::*;
 
     use super::*;
+
+    /// The build script hashed the sources of the rules the cache keeps
+    /// the results of (a fingerprint of nothing would let every build read
+    /// every other's cache).
+    #[test]
+    fn the_rules_fingerprint_is_of_the_sources() {
+        use std::hash::{DefaultHasher, Hasher};
+        let fingerprint = env!("BUDGET_PACK_RULES");
+        assert_eq!(fingerprint.len(), 16, "{fingerprint}");
+        assert!(fingerprint.bytes().all(|b| b.is_ascii_hexdigit()));
+        let of_nothing = format!("{:016x}", DefaultHasher::new().finish());
+        assert_ne!(fingerprint, of_nothing);
+    }
 
     const FILES: &[(&str, &str)] = &[
         (
