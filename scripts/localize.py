@@ -108,9 +108,9 @@ def pack(binary, root, budget, query=None):
     if "--no-config" in HELP[binary]:
         args.append("--no-config")  # builds before the config file have none
     if "--no-cache" in HELP[binary]:
-        # Each build finds its own names, outlines and counts: builds of
-        # one version would otherwise read what the build packed before
-        # them found, by their rules, in the cache they share.
+        # Each build finds its own names, outlines and counts: builds from
+        # before `40d9a1e` key the cache by version alone, and would read
+        # what another build of the same version found by its rules.
         args.append("--no-cache")
     if query:
         # `=`: a subject may start with a dash.
