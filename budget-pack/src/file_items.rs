@@ -112,7 +112,9 @@ fn plan<'c>(
             Some((index, (file.label.as_str(), text)))
         })
         .unzip();
-    let mut known = cache.texts(&texts);
+    // Where the ranking parses, Python's definitions are scanned for as
+    // its outlines have them, and not parsed ([`outline::for_ranking`]).
+    let mut known = cache.texts(&texts, outline::ranking_parses(&texts));
     let names = std::mem::take(&mut known.names);
     clock.lap("names");
     let defines = |path: &str| !uses_only(path, FileRole::of(path));

@@ -22,7 +22,7 @@ use crate::cache_file::{create_private_dir, write_private};
 use crate::outline::{self, Outline, Parsed};
 use crate::parallel::parallel_map_largest_first;
 use crate::rank::names::{FileNames, NameHasher};
-use crate::rank::role::is_code;
+use crate::rank::role::{is_code, is_python};
 use crate::secrets::{self, Finding};
 
 /// What a cache file starts with. Its last byte is the version of the
@@ -147,32 +147,34 @@ impl TextCache {
     /// For each of `files` (`(path, text)`): its facts if the cache holds
     /// them (else [`learn_facts`](Self::learn_facts) is told them once
     /// measured) and, if it is source code, its names, from the cache
-    /// where it holds the text's, else found, on every core.
-    pub fn texts(&self, files: &[(&str, &str)]) -> Known {
+    /// where it holds the text's, else found, on every core; with
+    /// `python_scopes`, Python's found as its outline has them
+    /// ([`FileNames::of`]).
+    pub fn texts(&self, files: &[(&str, &str)], python_scopes: bool) -> Known {
         let hasher = self.hasher();
         let found = parallel_map_largest_first(
             files,
             |(_, text)| text.len(),
             |&(path, text)| {
-                let code = is_code(path);
+                let (code, python) = (is_code(path), python_scopes && is_python(path));
                 let Some(key) = self.key(text) else {
                     return (
                         None,
                         None,
-                        code.then(|| FileNames::of(text, hasher)).flatten(),
+                        code.then(|| FileNames::of(text, python, hasher)).flatten(),
                     );
                 };
                 let cached = self.loaded.get(&key);
                 let facts = cached.and_then(|entry| entry.facts);
                 let cached_names = cached
                     .and_then(|entry| entry.names.as_ref())
-                    .filter(|names| names.defined_in(text).is_some());
+                    .filter(|names| names.python == python && names.defined_in(text).is_some());
                 let names = match (code, cached_names) {
                     (false, _) => None,
                     (true, Some(names)) => Some(names.clone()),
                     (true, None) => {
                         self.learned.store(true, Ordering::Relaxed);
-                        FileNames::of(text, hasher)
+                        FileNames::of(text, python, hasher)
                     }
                 };
                 let mut used = self.used();
@@ -395,6 +397,7 @@ fn write_entry(
         None => bytes.push(0),
         Some(names) => {
             bytes.push(1);
+            bytes.push(u8::from(names.python));
             if !put_len(bytes, names.defined.len()) || !put_len(bytes, names.used.len()) {
                 return false;
             }
@@ -500,11 +503,13 @@ impl Reader<'_> {
     }
 
     fn names(&mut self) -> Option<FileNames> {
+        let python = self.present()?;
         let defined = self.count(8)?;
         let used = self.count(12)?;
         let mut names = FileNames {
             defined: Vec::with_capacity(defined),
             used: Vec::with_capacity(used.min(self.0.len() / 12)),
+            python,
         };
         for _ in 0..defined {
             names.defined.push(self.range()?);
@@ -655,7 +660,7 @@ mod tests {
         cache: &TextCache,
         files: &[(&str, &'t str)],
     ) -> (Vec<Option<FileNames>>, Vec<Option<Outline<'t>>>) {
-        let known = cache.texts(files);
+        let known = cache.texts(files, true);
         let measured: Vec<(usize, TextFacts)> = (0..files.len())
             .filter(|&i| known.facts[i].is_none())
             .map(|i| (i, bytes(files[i].1)))
@@ -680,11 +685,11 @@ mod tests {
 
         let cache = TextCache::open(dir.path(), "tides");
         assert_eq!(cache.loaded.len(), 3, "sizes of every file");
-        assert_eq!(cache.texts(FILES).facts[1], Some(bytes(FILES[1].1)));
+        assert_eq!(cache.texts(FILES, true).facts[1], Some(bytes(FILES[1].1)));
         assert_eq!(run(&cache, FILES), found);
         assert!(!cache.learned.load(Ordering::Relaxed), "all from the cache");
         // Found afresh with the cache's seed, the names hash alike.
-        assert_eq!(found.0[0], FileNames::of(FILES[0].1, cache.hasher()));
+        assert_eq!(found.0[0], FileNames::of(FILES[0].1, true, cache.hasher()));
         // Other inputs' cache is another file.
         assert!(TextCache::open(dir.path(), "other").loaded.is_empty());
     }

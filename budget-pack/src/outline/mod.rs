@@ -26,6 +26,7 @@
 //! could not get in.
 
 use crate::parallel::parallel_map_largest_first;
+use crate::rank::role::is_python;
 use crate::text_cache::TextCache;
 
 pub mod focus;
@@ -74,8 +75,11 @@ pub const SKELETON_BYTES_PER_TOKEN: u64 = 8;
 /// The outlines of `files` (`(path, text)`) for the ranking, by position:
 /// when the source files' texts add up to at most [`RANKING_PARSE_BYTES`],
 /// those of the source files whose names the ranking reads (`defines` of
-/// their path: a test's or an example's are helpers, which it does not),
-/// or of every source file when [`forms`] for a `budget`-token payload
+/// their path: a test's or an example's are helpers, which it does not)
+/// but Python's where there are more bytes of them than [`forms`] parses
+/// (the scan of its names finds the definitions its outline has:
+/// [`python_scopes`](crate::rank::python_scopes)), or of every source
+/// file when [`forms`] for a `budget`-token payload
 /// would parse them all; none of a file that [`may_outline`] rules out
 /// (over [`MAX_OUTLINE_BYTES`], a table of strings); else none.
 pub fn for_ranking<'t>(
@@ -84,17 +88,25 @@ pub fn for_ranking<'t>(
     budget: u64,
     cache: &TextCache,
 ) -> Vec<Option<Outline<'t>>> {
-    let source: usize = files
-        .iter()
-        .filter(|(path, _)| has_grammar(path))
-        .map(|(_, text)| text.len())
-        .sum();
+    let source = source_bytes(files);
     if source > RANKING_PARSE_BYTES {
         return vec![None; files.len()];
     }
     // Parsed here on every core rather than later, one by one.
     let all = source <= skeleton_bytes(budget);
-    let parse = |path: &str, text: &str| (all || defines(path)) && may_outline(path, text);
+    // Python's definitions need no parse: the scan of its names finds the
+    // same. It is left to the scan where there is more of it than the
+    // outlines parse (else the parse is only moved to them, where it no
+    // longer runs beside the read of the git history).
+    let python: usize = files
+        .iter()
+        .filter(|(path, _)| is_python(path) && defines(path))
+        .map(|(_, text)| text.len())
+        .sum();
+    let scan_python = !all && python > skeleton_bytes(budget);
+    let parse = |path: &str, text: &str| {
+        (all || defines(path) && !(scan_python && is_python(path))) && may_outline(path, text)
+    };
     parallel_map_largest_first(
         files,
         // Which files are parsed is asked on the cores, once a file: one
@@ -106,6 +118,23 @@ pub fn for_ranking<'t>(
                 .flatten()
         },
     )
+}
+
+/// The bytes of the texts of `files` (`(path, text)`) in a language with
+/// a grammar here.
+fn source_bytes(files: &[(&str, &str)]) -> usize {
+    files
+        .iter()
+        .filter(|(path, _)| has_grammar(path))
+        .map(|(_, text)| text.len())
+        .sum()
+}
+
+/// Whether [`for_ranking`] parses `files` (`(path, text)`): whether their
+/// source is at most [`RANKING_PARSE_BYTES`]; else the ranking takes the
+/// definitions a keyword scan finds.
+pub fn ranking_parses(files: &[(&str, &str)]) -> bool {
+    source_bytes(files) <= RANKING_PARSE_BYTES
 }
 
 /// How many bytes of the best-ranked source files [`forms`] parses for a
@@ -481,5 +510,26 @@ mod tests {
         let every = |_: &str| true;
         let big = [("big.rs", huge.as_str())];
         assert!(for_ranking(&big, &every, u64::MAX, &TextCache::none())[0].is_none());
+    }
+
+    #[test]
+    fn python_is_left_to_the_scan_where_the_outlines_would_not_parse_it_all() {
+        let python = "class Tide:\n    def height(self):\n        return 1\n\n".repeat(50);
+        let rust = module(40);
+        let files = [("tides.py", python.as_str()), ("tides.rs", rust.as_str())];
+        let every = |_: &str| true;
+        // 8 bytes of skeletons per token: 800 bytes, less than the Python.
+        let few = for_ranking(&files, &every, 100, &TextCache::none());
+        assert!(few[0].is_none() && few[1].is_some());
+        // Room for both: both parsed, as the outlines would.
+        let all = for_ranking(&files, &every, 1_000_000, &TextCache::none());
+        assert!(all[0].is_some() && all[1].is_some());
+        // Python the outlines could all hold: parsed beside the rest.
+        let short = [
+            ("tides.py", "def ebb():\n    pass\n"),
+            ("tides.rs", rust.as_str()),
+        ];
+        let some = for_ranking(&short, &every, 100, &TextCache::none());
+        assert!(some[0].is_some() && some[1].is_some());
     }
 }

@@ -372,7 +372,9 @@ mod tests {
         let hasher = NameHasher::new(1);
         let used: Vec<Option<FileNames>> = files
             .iter()
-            .map(|(p, t)| FileNames::of(t, hasher).filter(|_| is_code(p)))
+            .map(|(p, t)| {
+                FileNames::of(t, crate::rank::role::is_python(p), hasher).filter(|_| is_code(p))
+            })
             .collect();
         let roles: Vec<FileRole> = files.iter().map(|(p, _)| FileRole::of(p)).collect();
         ReferenceGraph::build(files, &roles, &defined, &used, hasher)

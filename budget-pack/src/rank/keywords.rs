@@ -4,6 +4,7 @@
 //! uses and its definitions.
 
 use super::identifiers::identifiers;
+use super::python_scopes::definable_lines;
 
 /// The keywords after which the next word on the line is a defined name,
 /// in the languages packed most (Python, Rust, JavaScript/TypeScript, Go,
@@ -108,11 +109,11 @@ fn is_definition_keyword(word: &str) -> bool {
 /// after the receiver. The scan that finds them is [`KeywordDefinitions`].
 #[cfg(test)]
 pub fn keyword_definitions(text: &str) -> Vec<&str> {
-    let mut scan = KeywordDefinitions::new(text);
+    let mut scan = KeywordDefinitions::new(text, false);
     for identifier in identifiers(text) {
         scan.see(identifier);
     }
-    scan.names
+    scan.into_names()
 }
 
 /// The scan for the names after definition keywords (`fn`, `class`,
@@ -126,17 +127,46 @@ pub struct KeywordDefinitions<'t> {
     /// name.
     skip_until: usize,
     /// The names found so far.
-    pub names: Vec<&'t str>,
+    names: Vec<&'t str>,
+    /// Whether the text is Python's: only `def` and `class` define, and
+    /// only outside function bodies ([`definable_lines`]), as in the
+    /// outlines.
+    python: bool,
 }
 
 impl<'t> KeywordDefinitions<'t> {
-    /// A scan of `text`.
-    pub fn new(text: &'t str) -> Self {
+    /// A scan of `text`, Python source when `python`.
+    pub fn new(text: &'t str, python: bool) -> Self {
         Self {
             text,
             skip_until: 0,
             names: Vec::new(),
+            python,
         }
+    }
+
+    /// The names found, in order; of Python source, those of its
+    /// definitions at module and class level.
+    pub fn into_names(self) -> Vec<&'t str> {
+        if !self.python || self.names.is_empty() {
+            return self.names;
+        }
+        let definable = definable_lines(self.text);
+        let start = self.text.as_ptr() as usize;
+        let (mut line, mut line_end) = (0, self.text.find('\n').unwrap_or(self.text.len()));
+        let mut names = self.names;
+        names.retain(|name| {
+            // Names come in order: the line is found by walking forward.
+            let at = name.as_ptr() as usize - start;
+            while at > line_end {
+                line += 1;
+                line_end = self.text[line_end + 1..]
+                    .find('\n')
+                    .map_or(self.text.len(), |end| line_end + 1 + end);
+            }
+            definable.get(line).copied().unwrap_or(false)
+        });
+        names
     }
 
     /// Takes the next identifier of the text, a slice of it.
@@ -145,6 +175,9 @@ impl<'t> KeywordDefinitions<'t> {
         let start = identifier.as_ptr() as usize - self.text.as_ptr() as usize;
         // This runs on every identifier of every source file.
         if !may_be_keyword(identifier) || start < self.skip_until {
+            return;
+        }
+        if self.python && identifier != "def" && identifier != "class" {
             return;
         }
         let mut end = start + identifier.len();
@@ -202,10 +235,19 @@ impl<'t> KeywordDefinitions<'t> {
             };
             next = after.trim_start();
         }
-        if let Some(name) = identifiers(next)
-            .next()
-            .filter(|name| next.starts_with(name))
-        {
+        let name = if self.python {
+            // `def _(…)`: a name of underscores alone is one in Python.
+            let end = next
+                .bytes()
+                .position(|b| !(b.is_ascii_alphanumeric() || b == b'_' || !b.is_ascii()))
+                .unwrap_or(next.len());
+            Some(&next[..end]).filter(|name| !name.is_empty())
+        } else {
+            identifiers(next)
+                .next()
+                .filter(|name| next.starts_with(name))
+        };
+        if let Some(name) = name {
             self.names.push(name);
         }
     }

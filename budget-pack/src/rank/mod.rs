@@ -30,6 +30,7 @@ pub mod graph;
 pub mod identifiers;
 pub mod keywords;
 pub mod names;
+pub mod python_scopes;
 pub mod role;
 pub mod terms;
 
@@ -302,7 +303,9 @@ mod tests {
         let hasher = NameHasher::new(3);
         let names: Vec<Option<FileNames>> = files
             .iter()
-            .map(|(path, text)| FileNames::of(text, hasher).filter(|_| is_code(path)))
+            .map(|(path, text)| {
+                FileNames::of(text, role::is_python(path), hasher).filter(|_| is_code(path))
+            })
             .collect();
         rank(files, &names, hasher, &[], query, history)
     }

@@ -43,15 +43,19 @@ pub struct FileNames {
     /// how many times it occurs, in no particular order (the graph sorts
     /// the few that are defined names).
     pub used: Vec<(u64, u32)>,
+    /// Whether the names are of Python source (see [`Self::of`]).
+    pub python: bool,
 }
 
 impl FileNames {
     /// The names of `text`, identifiers hashed with `hasher`; `None` for
-    /// a text of 4 GiB or more (offsets are 32-bit).
-    pub fn of(text: &str, hasher: NameHasher) -> Option<Self> {
+    /// a text of 4 GiB or more (offsets are 32-bit). Of Python source
+    /// (`python`), the definitions are those its outline has: `def` and
+    /// `class` at module and class level.
+    pub fn of(text: &str, python: bool, hasher: NameHasher) -> Option<Self> {
         u32::try_from(text.len()).ok()?;
         // One scan for both: the identifiers are the text's costliest pass.
-        let mut definitions = KeywordDefinitions::new(text);
+        let mut definitions = KeywordDefinitions::new(text, python);
         // Counted by hash, the form the graph reads them in: no string
         // comparisons.
         // A slot per 64 bytes: typical source has a distinct name about
@@ -67,7 +71,7 @@ impl FileNames {
         }
         let start = text.as_ptr() as usize;
         let defined = definitions
-            .names
+            .into_names()
             .into_iter()
             .map(|name| {
                 // Slices of `text`: offsets below its length, which fits.
@@ -76,7 +80,11 @@ impl FileNames {
             })
             .collect();
         let used: Vec<(u64, u32)> = counts.into_iter().collect();
-        Some(Self { defined, used })
+        Some(Self {
+            defined,
+            used,
+            python,
+        })
     }
 
     /// The defined names as slices of `text`, if every range is one (a
@@ -97,7 +105,7 @@ mod tests {
     fn names_are_ranges_and_counted_hashes() {
         let hasher = NameHasher::new(7);
         let text = "def tide(): return tide_table\nclass Tide: tide_table = 1\n";
-        let names = FileNames::of(text, hasher).unwrap();
+        let names = FileNames::of(text, true, hasher).unwrap();
         assert_eq!(names.defined_in(text).unwrap(), ["tide", "Tide"]);
         let count = |name: &str| {
             names
@@ -115,6 +123,7 @@ mod tests {
         hashes.dedup();
         assert_eq!(hashes.len(), names.used.len(), "one entry per name");
         let damaged = FileNames {
+            python: false,
             defined: vec![2..5, 0..500],
             used: Vec::new(),
         };

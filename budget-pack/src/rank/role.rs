@@ -199,6 +199,11 @@ pub fn is_code(path: &str) -> bool {
     any_ignore_case(CODE_EXTENSIONS, extension(file_name(path)))
 }
 
+/// Whether the file at `path` is Python source (`.py`, `.pyi`).
+pub fn is_python(path: &str) -> bool {
+    any_ignore_case(&["py", "pyi"], extension(file_name(path)))
+}
+
 /// Whether the file at `path` is where a reader starts: a README or a
 /// build manifest at the top, or an entry-point source file (`lib.rs`,
 /// `main.go`, `__main__.py`, `index.ts`, …) at most one folder deep.

@@ -1,0 +1,246 @@
+//! [`definable_lines`]: which lines of Python source may start a
+//! definition that tree-sitter's outline counts (one at module or class
+//! level), found without a parse.
+
+/// For each line of Python source `text` (split at `\n`), whether it starts
+/// a statement outside every function's body: not inside a string,
+/// brackets or a line continued by a backslash, not blank or a comment,
+/// and not indented under a `def` (what a function defines is local, and
+/// the outlines leave it out). Classes, `if` and `try` blocks do not hide
+/// what they hold. Indentation counts a tab as eight spaces, as
+/// tree-sitter's Python scanner does.
+pub fn definable_lines(text: &str) -> Vec<bool> {
+    let mut lines = Vec::new();
+    // The indentation of each `def` whose body the scan is in, innermost last.
+    let mut functions: Vec<usize> = Vec::new();
+    let mut state = Continuation::default();
+    for line in text.split('\n') {
+        let starts_statement = state.is_clear();
+        let bytes = line.as_bytes();
+        let indent_end = bytes
+            .iter()
+            .position(|&b| !matches!(b, b' ' | b'\t' | b'\x0c'))
+            .unwrap_or(bytes.len());
+        let rest = &line[indent_end..];
+        let blank = rest.is_empty() || rest.starts_with('#') || rest == "\r";
+        let mut definable = false;
+        if starts_statement && !blank {
+            let indent = indentation(&bytes[..indent_end]);
+            while functions.last().is_some_and(|&outer| outer >= indent) {
+                functions.pop();
+            }
+            definable = functions.is_empty();
+            let mut words = rest.split_ascii_whitespace();
+            let first = words.next().unwrap_or_default();
+            let opens_function =
+                first == "def" || first == "async" && words.next().is_some_and(|w| w == "def");
+            if opens_function {
+                functions.push(indent);
+            }
+        }
+        lines.push(definable);
+        state.read(rest.as_bytes());
+    }
+    lines
+}
+
+/// The width of a line's indentation: a space counts one, a tab eight, a
+/// form feed starts it again.
+fn indentation(whitespace: &[u8]) -> usize {
+    whitespace.iter().fold(0, |width, &b| match b {
+        b'\t' => width + 8,
+        b'\x0c' => 0,
+        _ => width + 1,
+    })
+}
+
+/// What a line leaves open for the next: a string, brackets, a backslash.
+#[derive(Default)]
+struct Continuation {
+    /// The open string's quote and whether it is triple-quoted.
+    string: Option<(u8, bool)>,
+    /// How many brackets are open.
+    depth: usize,
+    /// Whether the line ended in a backslash outside a string.
+    backslash: bool,
+}
+
+impl Continuation {
+    /// Whether nothing is open: the next line starts a statement.
+    fn is_clear(&self) -> bool {
+        self.string.is_none() && self.depth == 0 && !self.backslash
+    }
+
+    /// Reads one line (without its `\n`) from where the indentation ends.
+    fn read(&mut self, line: &[u8]) {
+        self.backslash = false;
+        let mut i = 0;
+        while i < line.len() {
+            let b = line[i];
+            if let Some((quote, triple)) = self.string {
+                if b == b'\\' {
+                    // An escape, even in a raw string, keeps the next
+                    // character (a quote) in the string.
+                    if i + 1 == line.len() {
+                        self.backslash = !triple;
+                    }
+                    i += 2;
+                    continue;
+                }
+                if b == quote && (!triple || line[i..].starts_with(&[quote; 3])) {
+                    self.string = None;
+                    i += if triple { 3 } else { 1 };
+                    continue;
+                }
+                i += 1;
+                continue;
+            }
+            match b {
+                b'#' => return,
+                b'\'' | b'"' => {
+                    let triple = line[i..].starts_with(&[b; 3]);
+                    self.string = Some((b, triple));
+                    i += if triple { 3 } else { 1 };
+                    continue;
+                }
+                b'(' | b'[' | b'{' => self.depth += 1,
+                b')' | b']' | b'}' => self.depth = self.depth.saturating_sub(1),
+                b'\\' if i + 1 == line.len() || line[i + 1..] == *b"\r" => {
+                    self.backslash = true;
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        // A single-quoted string ends with its line unless a backslash
+        // continues it.
+        if matches!(self.string, Some((_, false))) && !self.backslash {
+            self.string = None;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The lines of `text` whose definitions count.
+    fn definable(text: &str) -> Vec<usize> {
+        definable_lines(text)
+            .iter()
+            .enumerate()
+            .filter(|&(_, &yes)| yes)
+            .map(|(line, _)| line)
+            .collect()
+    }
+
+    #[test]
+    fn a_functions_body_is_local_and_a_classes_is_not() {
+        let text = "class Tide:\n    def height(self):\n        def helper():\n            pass\n        class Local: pass\n        return 1\n\n    async def ebb(self): pass\n\ndef flood():\n    pass\n";
+        assert_eq!(definable(text), [0, 1, 7, 9]);
+    }
+
+    #[test]
+    fn strings_brackets_and_backslashes_continue_a_statement() {
+        let text = "x = \"\"\"\ndef not_code():\n\"\"\"\ny = (1,\ndef also_not)\nz = 1 + \\\ndef still_not\ndef real(): pass\ns = 'it''s' # ( not a bracket\ndef after(): pass\n";
+        assert_eq!(definable(text), [0, 3, 5, 7, 8, 9]);
+    }
+
+    #[test]
+    fn an_escaped_quote_does_not_close_a_string() {
+        let text = "s = r'\\''\ndef a(): pass\nt = \"\"\"x\\\"\"\"\"\ndef b(): pass\n";
+        assert_eq!(definable(text), [0, 1, 2, 3]);
+    }
+
+    #[test]
+    fn comments_and_blank_lines_do_not_end_a_body() {
+        let text =
+            "def f():\n    x = 1\n# a comment at the margin\n\n    return x\ndef g(): pass\n";
+        assert_eq!(definable(text), [0, 5]);
+    }
+
+    #[test]
+    fn tabs_count_eight() {
+        let text = "def f():\n\tif x:\n        def inner(): pass\ndef g(): pass\n";
+        assert_eq!(definable(text), [0, 3]);
+    }
+}
+
+/// The scan's definitions of real Python are tree-sitter's, name for name
+/// and in order: CPython's standard library (as `python3` reports it;
+/// every module outside its tests) and this repository's scripts.
+#[cfg(all(test, feature = "tree-sitter"))]
+mod against_tree_sitter {
+    use std::path::{Path, PathBuf};
+
+    use crate::rank::identifiers::identifiers;
+    use crate::rank::keywords::KeywordDefinitions;
+
+    fn python_files(dir: &Path, files: &mut Vec<PathBuf>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if path.is_dir() && !matches!(name.as_str(), "test" | "tests" | "site-packages") {
+                python_files(&path, files);
+            } else if name.ends_with(".py") {
+                files.push(path);
+            }
+        }
+    }
+
+    #[test]
+    fn definitions_are_tree_sitters() {
+        let stdlib = std::process::Command::new("python3")
+            .args([
+                "-c",
+                "import sysconfig; print(sysconfig.get_paths()['stdlib'])",
+            ])
+            .output()
+            .expect("python3 runs (scripts/references.sh needs it too)");
+        let stdlib = PathBuf::from(String::from_utf8(stdlib.stdout).unwrap().trim());
+        let mut files = Vec::new();
+        python_files(&stdlib, &mut files);
+        python_files(
+            &Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts"),
+            &mut files,
+        );
+        files.sort();
+        assert!(
+            files.len() > 500,
+            "{} files under {}",
+            files.len(),
+            stdlib.display()
+        );
+        let mut differ = Vec::new();
+        for file in &files {
+            let Ok(text) = std::fs::read_to_string(file) else {
+                continue;
+            };
+            let path = file.to_string_lossy();
+            let Some(parsed) = crate::outline::parse(&path, &text) else {
+                continue;
+            };
+            let expected: Vec<&str> = parsed
+                .definitions
+                .iter()
+                .map(|range| &text[range.start as usize..range.end as usize])
+                .collect();
+            let mut scan = KeywordDefinitions::new(&text, true);
+            for identifier in identifiers(&text) {
+                scan.see(identifier);
+            }
+            if scan.into_names() != expected {
+                differ.push(path.into_owned());
+            }
+        }
+        assert!(
+            differ.is_empty(),
+            "{} of {} files differ: {differ:?}",
+            differ.len(),
+            files.len()
+        );
+    }
+}
