@@ -1,7 +1,8 @@
 //! [`KeywordDefinitions`]: the names that follow a definition keyword
 //! (`def`, `class`, `fn`, `struct`, `func`, …) in source text, found
 //! among its [`identifiers`] so that one scan of a text gives both its
-//! uses and its definitions.
+//! uses and its definitions; of Python, those its syntax tree has
+//! ([`definable_lines`]).
 
 use super::identifiers::identifiers;
 use super::python_scopes::definable_lines;
