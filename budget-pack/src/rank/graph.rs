@@ -7,9 +7,9 @@
 //! traits, modules, constants; in the languages with a grammar) or else
 //! the names that follow a definition keyword starting one of its lines,
 //! modifiers aside (`def`, `class`, `fn`, `struct`, `func`, `function`,
-//! `interface`, …; `pub fn`, `export class`; in Python, where the tree
-//! is parsed for the others, only `def` and `class` outside function
-//! bodies, as its syntax tree has them), and its
+//! `interface`, …; `pub fn`, `export class`; in Python, in a tree small
+//! enough for the ranking to parse, only `def` and `class` outside
+//! function bodies, as its syntax tree has them), and its
 //! module name (the file stem; for `__init__.py`,
 //! `mod.rs`, `index.js` and `lib.rs` the folder's name). A file *refers*
 //! to a name each time the name appears in it as a whole identifier. Each
