@@ -21,8 +21,9 @@ use std::sync::{Mutex, PoisonError};
 use crate::cache_file::{create_private_dir, write_private};
 use crate::outline::{self, Outline, Parsed};
 use crate::parallel::parallel_map_largest_first;
+use crate::rank::keywords::Dialect;
 use crate::rank::names::{FileNames, NameHasher};
-use crate::rank::role::{is_code, is_python};
+use crate::rank::role::is_code;
 use crate::secrets::{self, Finding};
 
 /// What a cache file starts with. Its last byte is the version of the
@@ -148,33 +149,38 @@ impl TextCache {
     /// them (else [`learn_facts`](Self::learn_facts) is told them once
     /// measured) and, if it is source code, its names, from the cache
     /// where it holds the text's, else found, on every core; with
-    /// `python_scopes`, Python's found as its outline has them
-    /// ([`FileNames::of`]).
-    pub fn texts(&self, files: &[(&str, &str)], python_scopes: bool) -> Known {
+    /// `dialects`, Python's and Rust's definitions found as their outlines
+    /// have them ([`FileNames::of`]).
+    pub fn texts(&self, files: &[(&str, &str)], dialects: bool) -> Known {
         let hasher = self.hasher();
         let found = parallel_map_largest_first(
             files,
             |(_, text)| text.len(),
             |&(path, text)| {
-                let (code, python) = (is_code(path), python_scopes && is_python(path));
+                let code = is_code(path);
+                let dialect = if dialects {
+                    Dialect::of(path)
+                } else {
+                    Dialect::Any
+                };
                 let Some(key) = self.key(text) else {
                     return (
                         None,
                         None,
-                        code.then(|| FileNames::of(text, python, hasher)).flatten(),
+                        code.then(|| FileNames::of(text, dialect, hasher)).flatten(),
                     );
                 };
                 let cached = self.loaded.get(&key);
                 let facts = cached.and_then(|entry| entry.facts);
                 let cached_names = cached
                     .and_then(|entry| entry.names.as_ref())
-                    .filter(|names| names.python == python && names.defined_in(text).is_some());
+                    .filter(|names| names.dialect == dialect && names.defined_in(text).is_some());
                 let names = match (code, cached_names) {
                     (false, _) => None,
                     (true, Some(names)) => Some(names.clone()),
                     (true, None) => {
                         self.learned.store(true, Ordering::Relaxed);
-                        FileNames::of(text, python, hasher)
+                        FileNames::of(text, dialect, hasher)
                     }
                 };
                 let mut used = self.used();
@@ -397,7 +403,11 @@ fn write_entry(
         None => bytes.push(0),
         Some(names) => {
             bytes.push(1);
-            bytes.push(u8::from(names.python));
+            bytes.push(match names.dialect {
+                Dialect::Any => 0,
+                Dialect::Python => 1,
+                Dialect::Rust => 2,
+            });
             if !put_len(bytes, names.defined.len()) || !put_len(bytes, names.used.len()) {
                 return false;
             }
@@ -503,13 +513,18 @@ impl Reader<'_> {
     }
 
     fn names(&mut self) -> Option<FileNames> {
-        let python = self.present()?;
+        let dialect = match self.u8()? {
+            0 => Dialect::Any,
+            1 => Dialect::Python,
+            2 => Dialect::Rust,
+            _ => return None,
+        };
         let defined = self.count(8)?;
         let used = self.count(12)?;
         let mut names = FileNames {
             defined: Vec::with_capacity(defined),
             used: Vec::with_capacity(used.min(self.0.len() / 12)),
-            python,
+            dialect,
         };
         for _ in 0..defined {
             names.defined.push(self.range()?);
@@ -689,7 +704,10 @@ mod tests {
         assert_eq!(run(&cache, FILES), found);
         assert!(!cache.learned.load(Ordering::Relaxed), "all from the cache");
         // Found afresh with the cache's seed, the names hash alike.
-        assert_eq!(found.0[0], FileNames::of(FILES[0].1, true, cache.hasher()));
+        assert_eq!(
+            found.0[0],
+            FileNames::of(FILES[0].1, Dialect::Python, cache.hasher())
+        );
         // Other inputs' cache is another file.
         assert!(TextCache::open(dir.path(), "other").loaded.is_empty());
     }

@@ -26,7 +26,7 @@
 //! could not get in.
 
 use crate::parallel::parallel_map_largest_first;
-use crate::rank::role::is_python;
+use crate::rank::keywords::Dialect;
 use crate::text_cache::TextCache;
 
 pub mod focus;
@@ -76,10 +76,10 @@ pub const SKELETON_BYTES_PER_TOKEN: u64 = 8;
 /// when the source files' texts add up to at most [`RANKING_PARSE_BYTES`],
 /// those of the source files whose names the ranking reads (`defines` of
 /// their path: a test's or an example's are helpers, which it does not)
-/// but Python's where there are more bytes of them than [`forms`] parses
-/// (the scan of its names finds the definitions its outline has:
-/// [`python_scopes`](crate::rank::python_scopes)), or of every source
-/// file when [`forms`] for a `budget`-token payload
+/// but Python and Rust where there are more bytes of them than [`forms`]
+/// parses (the scan of their names finds the definitions their outlines
+/// have: [`Dialect`]), or of every source file when [`forms`] for a
+/// `budget`-token payload
 /// would parse them all; none of a file that [`may_outline`] rules out
 /// (over [`MAX_OUTLINE_BYTES`], a table of strings); else none.
 pub fn for_ranking<'t>(
@@ -94,18 +94,19 @@ pub fn for_ranking<'t>(
     }
     // Parsed here on every core rather than later, one by one.
     let all = source <= skeleton_bytes(budget);
-    // Python's definitions need no parse: the scan of its names finds the
-    // same. It is left to the scan where there is more of it than the
-    // outlines parse (else the parse is only moved to them, where it no
-    // longer runs beside the read of the git history).
-    let python: usize = files
+    // Python's and Rust's definitions need no parse: the scan of their
+    // names finds the same. They are left to the scan where there is more
+    // of them than the outlines parse (else the parse is only moved to
+    // them, where it no longer runs beside the read of the git history).
+    let scanned = |path: &str| Dialect::of(path) != Dialect::Any;
+    let scannable: usize = files
         .iter()
-        .filter(|(path, _)| is_python(path) && defines(path))
+        .filter(|(path, _)| scanned(path) && defines(path))
         .map(|(_, text)| text.len())
         .sum();
-    let scan_python = !all && python > skeleton_bytes(budget);
+    let scan = !all && scannable > skeleton_bytes(budget);
     let parse = |path: &str, text: &str| {
-        (all || defines(path) && !(scan_python && is_python(path))) && may_outline(path, text)
+        (all || defines(path) && !(scan && scanned(path))) && may_outline(path, text)
     };
     parallel_map_largest_first(
         files,
@@ -491,7 +492,10 @@ mod tests {
         // With room for every outline, every source file is parsed.
         let all = for_ranking(&files, &not_tests, 1_000_000, &TextCache::none());
         assert!(all[0].is_some() && all[1].is_none() && all[2].is_some());
-        let mut outlines = for_ranking(&files, &not_tests, 10, &TextCache::none());
+        // Room for the outlines of the source but not of the tests: the
+        // source is parsed, not the tests.
+        let source_only = (small.len() as u64).div_ceil(SKELETON_BYTES_PER_TOKEN);
+        let mut outlines = for_ranking(&files, &not_tests, source_only, &TextCache::none());
         assert!(outlines[0].is_some() && outlines[1].is_none() && outlines[2].is_none());
         // An outline already made is used as it is, not parsed again.
         if let Some(outline) = &mut outlines[0] {
@@ -513,23 +517,29 @@ mod tests {
     }
 
     #[test]
-    fn python_is_left_to_the_scan_where_the_outlines_would_not_parse_it_all() {
+    fn python_and_rust_are_left_to_the_scan_where_the_outlines_would_not_parse_them_all() {
         let python = "class Tide:\n    def height(self):\n        return 1\n\n".repeat(50);
         let rust = module(40);
-        let files = [("tides.py", python.as_str()), ("tides.rs", rust.as_str())];
+        let go = "package tide\n\nfunc Height() int {\n\treturn 1\n}\n".repeat(20);
+        let files = [
+            ("tides.py", python.as_str()),
+            ("tides.rs", rust.as_str()),
+            ("tides.go", go.as_str()),
+        ];
         let every = |_: &str| true;
-        // 8 bytes of skeletons per token: 800 bytes, less than the Python.
+        // 8 bytes of skeletons per token: 800 bytes, less than the two.
         let few = for_ranking(&files, &every, 100, &TextCache::none());
-        assert!(few[0].is_none() && few[1].is_some());
-        // Room for both: both parsed, as the outlines would.
+        assert!(few[0].is_none() && few[1].is_none() && few[2].is_some());
+        // Room for all: all parsed, as the outlines would.
         let all = for_ranking(&files, &every, 1_000_000, &TextCache::none());
-        assert!(all[0].is_some() && all[1].is_some());
-        // Python the outlines could all hold: parsed beside the rest.
+        assert!(all.iter().all(Option::is_some));
+        // Python and Rust the outlines could all hold: parsed beside the rest.
         let short = [
             ("tides.py", "def ebb():\n    pass\n"),
-            ("tides.rs", rust.as_str()),
+            ("tides.rs", "fn flood() {}\n"),
+            ("tides.go", go.as_str()),
         ];
         let some = for_ranking(&short, &every, 100, &TextCache::none());
-        assert!(some[0].is_some() && some[1].is_some());
+        assert!(some.iter().all(Option::is_some));
     }
 }

@@ -375,7 +375,8 @@ mod tests {
         let used: Vec<Option<FileNames>> = files
             .iter()
             .map(|(p, t)| {
-                FileNames::of(t, crate::rank::role::is_python(p), hasher).filter(|_| is_code(p))
+                FileNames::of(t, crate::rank::keywords::Dialect::of(p), hasher)
+                    .filter(|_| is_code(p))
             })
             .collect();
         let roles: Vec<FileRole> = files.iter().map(|(p, _)| FileRole::of(p)).collect();

@@ -1,11 +1,59 @@
 //! [`KeywordDefinitions`]: the names that follow a definition keyword
 //! (`def`, `class`, `fn`, `struct`, `func`, …) in source text, found
 //! among its [`identifiers`] so that one scan of a text gives both its
-//! uses and its definitions; of Python, those its syntax tree has
-//! ([`definable_lines`]).
+//! uses and its definitions; of Python and Rust, those their syntax
+//! trees have ([`Dialect`]).
 
 use super::identifiers::identifiers;
-use super::python_scopes::definable_lines;
+use super::role::{is_python, is_rust};
+use super::{python_scopes, rust_scopes};
+
+/// The line (from 0) of each of `names`, slices of `text` in order.
+fn lines_of(text: &str, names: &[&str]) -> Vec<usize> {
+    let start = text.as_ptr() as usize;
+    let (mut line, mut counted) = (0, 0);
+    names
+        .iter()
+        .map(|name| {
+            let at = name.as_ptr() as usize - start;
+            line += memchr::memchr_iter(b'\n', &text.as_bytes()[counted..at]).count();
+            counted = at;
+            line
+        })
+        .collect()
+}
+
+/// The words of the start of a Rust line before a keyword, each
+/// attribute (`#[cfg(test)]`) and the path of a visibility
+/// (`pub(in crate::kv)`) taken out, for the modifier test.
+fn rust_modifiers(text: &str) -> String {
+    let mut words = String::with_capacity(text.len());
+    let mut depth = 0usize;
+    let mut chars = text.char_indices().peekable();
+    while let Some((at, c)) = chars.next() {
+        match c {
+            '#' if depth == 0 && text[at..].starts_with("#[") => {
+                chars.next();
+                depth = 1;
+                words.push(' ');
+            }
+            '(' if depth == 0 && text[..at].ends_with("pub") => {
+                // `pub(crate)` and `pub(in path)` read as `pub`.
+                depth = 1;
+            }
+            '[' | '(' if depth > 0 => depth += 1,
+            ']' | ')' if depth > 0 => {
+                depth -= 1;
+                if depth == 0 {
+                    words.push(' ');
+                }
+            }
+            _ if depth > 0 => {}
+            c => words.push(c),
+        }
+    }
+    words
+}
 
 /// The keywords after which the next word on the line is a defined name,
 /// in the languages packed most (Python, Rust, JavaScript/TypeScript, Go,
@@ -110,7 +158,7 @@ fn is_definition_keyword(word: &str) -> bool {
 /// after the receiver. The scan that finds them is [`KeywordDefinitions`].
 #[cfg(test)]
 pub fn keyword_definitions(text: &str) -> Vec<&str> {
-    let mut scan = KeywordDefinitions::new(text, false);
+    let mut scan = KeywordDefinitions::new(text, Dialect::Any);
     for identifier in identifiers(text) {
         scan.see(identifier);
     }
@@ -129,45 +177,82 @@ pub struct KeywordDefinitions<'t> {
     skip_until: usize,
     /// The names found so far.
     names: Vec<&'t str>,
-    /// Whether the text is Python's: only `def` and `class` define, and
-    /// only outside function bodies ([`definable_lines`]), as in the
-    /// outlines.
-    python: bool,
+    /// For Rust, whether each name follows `type`.
+    types: Vec<bool>,
+    dialect: Dialect,
+}
+
+/// How a text's definitions are told: by the keyword rule alone, or as
+/// tree-sitter's outline of its language has them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Dialect {
+    /// The keyword rule, any language.
+    #[default]
+    Any,
+    /// Python: `def` and `class` only, outside function bodies
+    /// ([`python_scopes`](super::python_scopes)).
+    Python,
+    /// Rust: `const` and `static` define too; nothing inside function
+    /// bodies or macros, nor a trait's `type` ([`rust_scopes`]).
+    Rust,
+}
+
+impl Dialect {
+    /// The dialect of the file at `path`, by its extension.
+    pub fn of(path: &str) -> Self {
+        if is_python(path) {
+            Self::Python
+        } else if is_rust(path) {
+            Self::Rust
+        } else {
+            Self::Any
+        }
+    }
 }
 
 impl<'t> KeywordDefinitions<'t> {
-    /// A scan of `text`, Python source when `python`.
-    pub fn new(text: &'t str, python: bool) -> Self {
+    /// A scan of `text`, read as `dialect`.
+    pub fn new(text: &'t str, dialect: Dialect) -> Self {
         Self {
             text,
             skip_until: 0,
             names: Vec::new(),
-            python,
+            types: Vec::new(),
+            dialect,
         }
     }
 
-    /// The names found, in order; of Python source, those of its
-    /// definitions at module and class level.
+    /// The names found, in order: of Python and Rust, those their
+    /// outlines have.
     pub fn into_names(self) -> Vec<&'t str> {
-        if !self.python || self.names.is_empty() {
+        if self.dialect == Dialect::Any || self.names.is_empty() {
             return self.names;
         }
-        let definable = definable_lines(self.text);
-        let start = self.text.as_ptr() as usize;
-        let (mut line, mut line_end) = (0, self.text.find('\n').unwrap_or(self.text.len()));
-        let mut names = self.names;
-        names.retain(|name| {
-            // Names come in order: the line is found by walking forward.
-            let at = name.as_ptr() as usize - start;
-            while at > line_end {
-                line += 1;
-                line_end = self.text[line_end + 1..]
-                    .find('\n')
-                    .map_or(self.text.len(), |end| line_end + 1 + end);
+        let lines = lines_of(self.text, &self.names);
+        match self.dialect {
+            Dialect::Python => {
+                let definable = python_scopes::definable_lines(self.text);
+                self.names
+                    .into_iter()
+                    .zip(lines)
+                    .filter(|&(_, line)| definable.get(line).copied().unwrap_or(false))
+                    .map(|(name, _)| name)
+                    .collect()
             }
-            definable.get(line).copied().unwrap_or(false)
-        });
-        names
+            Dialect::Rust | Dialect::Any => {
+                let starts = rust_scopes::definable_lines(self.text);
+                self.names
+                    .into_iter()
+                    .zip(lines)
+                    .zip(self.types)
+                    .filter(|&((_, line), is_type)| {
+                        let start = starts.get(line).copied().unwrap_or_default();
+                        start.definable && !(is_type && start.in_trait)
+                    })
+                    .map(|((name, _), _)| name)
+                    .collect()
+            }
+        }
     }
 
     /// Takes the next identifier of the text, a slice of it.
@@ -175,10 +260,21 @@ impl<'t> KeywordDefinitions<'t> {
         let bytes = self.text.as_bytes();
         let start = identifier.as_ptr() as usize - self.text.as_ptr() as usize;
         // This runs on every identifier of every source file.
-        if !may_be_keyword(identifier) || start < self.skip_until {
+        let rust = self.dialect == Dialect::Rust;
+        let rust_item = rust && matches!(identifier, "const" | "static");
+        if !(may_be_keyword(identifier) || rust_item) || start < self.skip_until {
             return;
         }
-        if self.python && identifier != "def" && identifier != "class" {
+        if rust
+            && !rust_item
+            && !matches!(
+                identifier,
+                "enum" | "fn" | "macro_rules" | "mod" | "struct" | "trait" | "type" | "union"
+            )
+        {
+            return;
+        }
+        if self.dialect == Dialect::Python && identifier != "def" && identifier != "class" {
             return;
         }
         let mut end = start + identifier.len();
@@ -187,7 +283,7 @@ impl<'t> KeywordDefinitions<'t> {
         }
         let whole_word = (start == 0 || bytes[start - 1].is_ascii_whitespace())
             && bytes.get(end).is_none_or(u8::is_ascii_whitespace);
-        if !whole_word || !is_definition_keyword(&self.text[start..end]) {
+        if !whole_word || !(rust_item || is_definition_keyword(&self.text[start..end])) {
             return;
         }
         // Modifiers before a keyword are a few short words: a longer start
@@ -199,9 +295,14 @@ impl<'t> KeywordDefinitions<'t> {
             None if start <= MAX_MODIFIERS_BYTES => 0,
             None => return,
         };
-        if !self.text[line_start..start]
+        let before = if rust {
+            std::borrow::Cow::Owned(rust_modifiers(&self.text[line_start..start]))
+        } else {
+            std::borrow::Cow::Borrowed(&self.text[line_start..start])
+        };
+        if !before
             .split_ascii_whitespace()
-            .all(is_modifier)
+            .all(|word| is_modifier(word) || rust && word.starts_with('"') && word.ends_with('"'))
         {
             return;
         }
@@ -236,13 +337,30 @@ impl<'t> KeywordDefinitions<'t> {
             };
             next = after.trim_start();
         }
-        let name = if self.python {
-            // `def _(…)`: a name of underscores alone is one in Python.
-            let end = next
-                .bytes()
-                .position(|b| !(b.is_ascii_alphanumeric() || b == b'_' || !b.is_ascii()))
-                .unwrap_or(next.len());
-            Some(&next[..end]).filter(|name| !name.is_empty())
+        if rust_item && matches!(next, "fn" | "unsafe" | "async" | "extern") {
+            // `const fn`: a modifier here; the `fn` comes next.
+            self.skip_until = start + identifier.len();
+            return;
+        }
+        if rust_item && next == "mut" {
+            let after = &self.text[next_end..];
+            let skipped = after.len() - after.trim_start().len();
+            let word_end = after[skipped..]
+                .find(|c: char| c.is_ascii_whitespace())
+                .map_or(after.len(), |e| skipped + e);
+            next = &after[skipped..word_end];
+            self.skip_until = next_end + word_end;
+        }
+        let name = if self.dialect != Dialect::Any {
+            // `def _(…)`, `const _: () = …;`: underscores alone make a
+            // name; so does a raw identifier (`fn r#async`), all of it.
+            let raw = if rust && next.starts_with("r#") { 2 } else { 0 };
+            let end = raw
+                + next[raw..]
+                    .bytes()
+                    .position(|b| !(b.is_ascii_alphanumeric() || b == b'_' || !b.is_ascii()))
+                    .unwrap_or(next.len() - raw);
+            Some(&next[..end]).filter(|name| name.len() > raw)
         } else {
             identifiers(next)
                 .next()
@@ -250,6 +368,9 @@ impl<'t> KeywordDefinitions<'t> {
         };
         if let Some(name) = name {
             self.names.push(name);
+            if rust {
+                self.types.push(identifier == "type");
+            }
         }
     }
 }

@@ -32,6 +32,7 @@ pub mod keywords;
 pub mod names;
 pub mod python_scopes;
 pub mod role;
+pub mod rust_scopes;
 pub mod terms;
 
 use std::collections::HashMap;
@@ -304,7 +305,7 @@ mod tests {
         let names: Vec<Option<FileNames>> = files
             .iter()
             .map(|(path, text)| {
-                FileNames::of(text, role::is_python(path), hasher).filter(|_| is_code(path))
+                FileNames::of(text, keywords::Dialect::of(path), hasher).filter(|_| is_code(path))
             })
             .collect();
         rank(files, &names, hasher, &[], query, history)

@@ -8,7 +8,7 @@ use std::ops::Range;
 use rustc_hash::FxHashMap as HashMap;
 
 use super::identifiers::identifiers;
-use super::keywords::KeywordDefinitions;
+use super::keywords::{Dialect, KeywordDefinitions};
 
 /// Hashes names for the reference graph, with a seed: the graph looks
 /// names up by hash, so that a file's uses can be kept as hashes (never
@@ -43,19 +43,19 @@ pub struct FileNames {
     /// how many times it occurs, in no particular order (the graph sorts
     /// the few that are defined names).
     pub used: Vec<(u64, u32)>,
-    /// Whether the names are of Python source (see [`Self::of`]).
-    pub python: bool,
+    /// How the definitions were told (see [`Self::of`]).
+    pub dialect: Dialect,
 }
 
 impl FileNames {
     /// The names of `text`, identifiers hashed with `hasher`; `None` for
-    /// a text of 4 GiB or more (offsets are 32-bit). Of Python source
-    /// (`python`), the definitions are those its outline has: `def` and
-    /// `class` at module and class level.
-    pub fn of(text: &str, python: bool, hasher: NameHasher) -> Option<Self> {
+    /// a text of 4 GiB or more (offsets are 32-bit). The definitions are
+    /// told as `dialect` tells them: of Python and Rust, those their
+    /// outlines have.
+    pub fn of(text: &str, dialect: Dialect, hasher: NameHasher) -> Option<Self> {
         u32::try_from(text.len()).ok()?;
         // One scan for both: the identifiers are the text's costliest pass.
-        let mut definitions = KeywordDefinitions::new(text, python);
+        let mut definitions = KeywordDefinitions::new(text, dialect);
         // Counted by hash, the form the graph reads them in: no string
         // comparisons.
         // A slot per 64 bytes: typical source has a distinct name about
@@ -83,7 +83,7 @@ impl FileNames {
         Some(Self {
             defined,
             used,
-            python,
+            dialect,
         })
     }
 
@@ -105,7 +105,7 @@ mod tests {
     fn names_are_ranges_and_counted_hashes() {
         let hasher = NameHasher::new(7);
         let text = "def tide(): return tide_table\nclass Tide: tide_table = 1\n";
-        let names = FileNames::of(text, true, hasher).unwrap();
+        let names = FileNames::of(text, Dialect::Python, hasher).unwrap();
         assert_eq!(names.defined_in(text).unwrap(), ["tide", "Tide"]);
         let count = |name: &str| {
             names
@@ -123,7 +123,7 @@ mod tests {
         hashes.dedup();
         assert_eq!(hashes.len(), names.used.len(), "one entry per name");
         let damaged = FileNames {
-            python: false,
+            dialect: Dialect::Any,
             defined: vec![2..5, 0..500],
             used: Vec::new(),
         };

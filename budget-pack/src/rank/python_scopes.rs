@@ -174,7 +174,7 @@ mod against_tree_sitter {
     use std::path::{Path, PathBuf};
 
     use crate::rank::identifiers::identifiers;
-    use crate::rank::keywords::KeywordDefinitions;
+    use crate::rank::keywords::{Dialect, KeywordDefinitions};
 
     fn python_files(dir: &Path, files: &mut Vec<PathBuf>) {
         let Ok(entries) = std::fs::read_dir(dir) else {
@@ -228,7 +228,7 @@ mod against_tree_sitter {
                 .iter()
                 .map(|range| &text[range.start as usize..range.end as usize])
                 .collect();
-            let mut scan = KeywordDefinitions::new(&text, true);
+            let mut scan = KeywordDefinitions::new(&text, Dialect::Python);
             for identifier in identifiers(&text) {
                 scan.see(identifier);
             }

@@ -204,6 +204,11 @@ pub fn is_python(path: &str) -> bool {
     any_ignore_case(&["py", "pyi"], extension(file_name(path)))
 }
 
+/// Whether the file at `path` is Rust source (`.rs`).
+pub fn is_rust(path: &str) -> bool {
+    any_ignore_case(&["rs"], extension(file_name(path)))
+}
+
 /// Whether the file at `path` is where a reader starts: a README or a
 /// build manifest at the top, or an entry-point source file (`lib.rs`,
 /// `main.go`, `__main__.py`, `index.ts`, …) at most one folder deep.
