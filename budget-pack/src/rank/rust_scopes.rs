@@ -137,6 +137,10 @@ impl Scan {
             }
             b'}' | b')' | b']' => {
                 self.groups.pop();
+                // What began inside the closed group opens nothing after it.
+                if self.pending.is_some_and(|p| p.depth > self.groups.len()) {
+                    self.pending = None;
+                }
                 i + 1
             }
             b';' => {
@@ -170,6 +174,11 @@ impl Scan {
             return char_or_lifetime(bytes, end);
         }
         let depth = self.groups.len();
+        // A `fn` inside what an outer item began (a parameter's type, as
+        // in `fn apply(f: fn(u32))`) begins nothing of its own.
+        if self.pending.is_some_and(|p| p.depth < depth) {
+            return end;
+        }
         let pending = |group, any_bracket| {
             Some(Pending {
                 depth,
@@ -254,6 +263,15 @@ mod tests {
         assert_eq!(
             definitions(text),
             ["LIMIT", "COUNT", "tide", "ebb", "tests", "flood"]
+        );
+    }
+
+    #[test]
+    fn a_functions_type_opens_no_body() {
+        let text = "struct Hook { call: fn(u32) -> u32 }\nmod tide {\n    impl Moon {\n        fn phase(&self) {}\n    }\n    type Call = fn();\n    fn apply(f: fn(u32), x: u32) {\n        struct Local;\n    }\n    struct Ebb;\n}\n";
+        assert_eq!(
+            definitions(text),
+            ["Hook", "tide", "phase", "Call", "apply", "Ebb"]
         );
     }
 
