@@ -158,11 +158,46 @@ fn is_definition_keyword(word: &str) -> bool {
 /// after the receiver. The scan that finds them is [`KeywordDefinitions`].
 #[cfg(test)]
 pub fn keyword_definitions(text: &str) -> Vec<&str> {
-    let mut scan = KeywordDefinitions::new(text, Dialect::Any);
+    definitions_as(text, Dialect::Any)
+}
+
+/// The names [`KeywordDefinitions`] finds in `text` read as `dialect`.
+#[cfg(test)]
+pub fn definitions_as(text: &str, dialect: Dialect) -> Vec<&str> {
+    let mut scan = KeywordDefinitions::new(text, dialect);
     for identifier in identifiers(text) {
         scan.see(identifier);
     }
     scan.into_names()
+}
+
+/// The names tree-sitter's outline of `text` (the file at `path`)
+/// defines, in order.
+#[cfg(all(test, feature = "tree-sitter"))]
+pub fn tree_sitter_definitions<'t>(path: &str, text: &'t str) -> Option<Vec<&'t str>> {
+    let parsed = crate::outline::parse(path, text)?;
+    Some(
+        parsed
+            .definitions
+            .iter()
+            .map(|range| &text[range.start as usize..range.end as usize])
+            .collect(),
+    )
+}
+
+/// Those of `files` (readable, parsed) whose names read as `dialect` are
+/// not tree-sitter's, name for name and in order.
+#[cfg(all(test, feature = "tree-sitter"))]
+pub fn unlike_tree_sitter(files: &[std::path::PathBuf], dialect: Dialect) -> Vec<String> {
+    files
+        .iter()
+        .filter_map(|file| {
+            let text = std::fs::read_to_string(file).ok()?;
+            let path = file.to_string_lossy();
+            let expected = tree_sitter_definitions(&path, &text)?;
+            (definitions_as(&text, dialect) != expected).then(|| path.into_owned())
+        })
+        .collect()
 }
 
 /// The scan for the names after definition keywords (`fn`, `class`,

@@ -173,8 +173,7 @@ mod tests {
 mod against_tree_sitter {
     use std::path::{Path, PathBuf};
 
-    use crate::rank::identifiers::identifiers;
-    use crate::rank::keywords::{Dialect, KeywordDefinitions};
+    use crate::rank::keywords::{Dialect, unlike_tree_sitter};
 
     fn python_files(dir: &Path, files: &mut Vec<PathBuf>) {
         let Ok(entries) = std::fs::read_dir(dir) else {
@@ -214,28 +213,7 @@ mod against_tree_sitter {
             files.len(),
             stdlib.display()
         );
-        let mut differ = Vec::new();
-        for file in &files {
-            let Ok(text) = std::fs::read_to_string(file) else {
-                continue;
-            };
-            let path = file.to_string_lossy();
-            let Some(parsed) = crate::outline::parse(&path, &text) else {
-                continue;
-            };
-            let expected: Vec<&str> = parsed
-                .definitions
-                .iter()
-                .map(|range| &text[range.start as usize..range.end as usize])
-                .collect();
-            let mut scan = KeywordDefinitions::new(&text, Dialect::Python);
-            for identifier in identifiers(&text) {
-                scan.see(identifier);
-            }
-            if scan.into_names() != expected {
-                differ.push(path.into_owned());
-            }
-        }
+        let differ = unlike_tree_sitter(&files, Dialect::Python);
         assert!(
             differ.is_empty(),
             "{} of {} files differ: {differ:?}",

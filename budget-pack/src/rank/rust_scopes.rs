@@ -234,26 +234,17 @@ fn char_or_lifetime(bytes: &[u8], i: usize) -> usize {
 
 #[cfg(test)]
 mod tests {
-    use crate::rank::identifiers::identifiers;
-    use crate::rank::keywords::{Dialect, KeywordDefinitions};
+    use crate::rank::keywords::{Dialect, definitions_as};
 
     /// The scan's definitions, checked against tree-sitter's.
     fn definitions(text: &str) -> Vec<&str> {
-        let mut scan = KeywordDefinitions::new(text, Dialect::Rust);
-        for identifier in identifiers(text) {
-            scan.see(identifier);
-        }
-        let names = scan.into_names();
+        let names = definitions_as(text, Dialect::Rust);
         #[cfg(feature = "tree-sitter")]
-        {
-            let parsed = crate::outline::parse("tide.rs", text).unwrap();
-            let tree: Vec<&str> = parsed
-                .definitions
-                .iter()
-                .map(|range| &text[range.start as usize..range.end as usize])
-                .collect();
-            assert_eq!(names, tree, "tree-sitter's");
-        }
+        assert_eq!(
+            Some(&names),
+            crate::rank::keywords::tree_sitter_definitions("tide.rs", text).as_ref(),
+            "tree-sitter's"
+        );
         names
     }
 
@@ -310,8 +301,7 @@ mod tests {
 mod against_tree_sitter {
     use std::path::{Path, PathBuf};
 
-    use crate::rank::identifiers::identifiers;
-    use crate::rank::keywords::{Dialect, KeywordDefinitions};
+    use crate::rank::keywords::{Dialect, unlike_tree_sitter};
 
     fn rust_files(dir: &Path, files: &mut Vec<PathBuf>) {
         let Ok(entries) = std::fs::read_dir(dir) else {
@@ -337,26 +327,7 @@ mod against_tree_sitter {
         );
         files.sort();
         assert!(files.len() > 300, "{} files", files.len());
-        let mut differ = Vec::new();
-        for file in &files {
-            let text = std::fs::read_to_string(file).unwrap();
-            let path = file.to_string_lossy();
-            let Some(parsed) = crate::outline::parse(&path, &text) else {
-                continue;
-            };
-            let expected: Vec<&str> = parsed
-                .definitions
-                .iter()
-                .map(|range| &text[range.start as usize..range.end as usize])
-                .collect();
-            let mut scan = KeywordDefinitions::new(&text, Dialect::Rust);
-            for identifier in identifiers(&text) {
-                scan.see(identifier);
-            }
-            if scan.into_names() != expected {
-                differ.push(path.into_owned());
-            }
-        }
+        let differ = unlike_tree_sitter(&files, Dialect::Rust);
         assert!(
             differ.is_empty(),
             "{} of {} files differ: {differ:?}",
