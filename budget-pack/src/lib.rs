@@ -65,6 +65,7 @@ mod pack;
 mod packed;
 mod parallel;
 mod progress;
+mod python_lines;
 mod rank;
 mod refit;
 mod report;

@@ -15,6 +15,12 @@
 //! [the definition keyword scan](crate::rank::keywords::KeywordDefinitions) and the file
 //! goes from RAW straight to LINKED.
 //!
+//! Python's outline is read from its lines and indentation where the
+//! reading is sure of it (every well-formed file but one with a `match`
+//! statement): the same outline, to the byte and row, as tree-sitter's,
+//! about twenty times faster. Tests compare them on CPython's standard
+//! library.
+//!
 //! Parsing is the costly part (tree-sitter's Python grammar reads about
 //! 7 MB/s on one core), so `pack` parses only what can change its output:
 //! every source file for the ranking's names (tests and examples aside:
@@ -33,6 +39,8 @@ pub mod focus;
 #[cfg(feature = "tree-sitter")]
 mod language;
 mod parsed;
+#[cfg(feature = "tree-sitter")]
+mod python;
 #[cfg(feature = "tree-sitter")]
 mod syntax;
 
@@ -370,7 +378,13 @@ pub fn grammar(_path: &str) -> Option<(u8, bool)> {
 /// [`outline`](Parsed::outline) is the file's outline.
 #[cfg(feature = "tree-sitter")]
 pub fn parse(path: &str, text: &str) -> Option<Parsed> {
-    syntax::parse(language::Language::of(path)?, text)
+    match language::Language::of(path)? {
+        // Read without a parse where the reading is sure of it.
+        language::Language::Python => {
+            python::parse(text).or_else(|| syntax::parse(language::Language::Python, text))
+        }
+        language => syntax::parse(language, text),
+    }
 }
 
 /// Without the feature `tree-sitter`, nothing parses.

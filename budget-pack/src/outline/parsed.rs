@@ -80,6 +80,45 @@ impl Parsed {
     }
 }
 
+/// The rows a left-out body (`bytes` of `text`, on `rows`, first and
+/// last) takes on its own (half-open, possibly empty): every row it
+/// spans, but the first when something precedes the body on it or it
+/// holds only the opener (`{`), and the last when something follows the
+/// body on it or it holds only the closer (`}`).
+pub fn body_rows(text: &str, bytes: Range<usize>, rows: (usize, usize)) -> Range<usize> {
+    // Each test reads from the body's ends only as far as it must: a
+    // minified file is one line of thousands of bodies.
+    let (before, inside, after) = (
+        &text[..bytes.start],
+        &text[bytes.clone()],
+        &text[bytes.end..],
+    );
+    let own_first = blank(before.chars().rev()) && more_than_a_byte(inside.chars());
+    let own_last = blank(after.chars()) && more_than_a_byte(inside.chars().rev());
+    let first = rows.0 + usize::from(!own_first);
+    let past = rows.1 + usize::from(own_last);
+    first..past.max(first)
+}
+
+/// Whether the characters of `line`, read up to its end (a line feed),
+/// are all whitespace.
+fn blank(line: impl Iterator<Item = char>) -> bool {
+    line.take_while(|&c| c != '\n').all(char::is_whitespace)
+}
+
+/// Whether the characters of `line`, read up to its end (a line feed),
+/// trimmed of whitespace, are more than one byte long: more than an
+/// opener (`{`) or a closer (`}`).
+fn more_than_a_byte(line: impl Iterator<Item = char>) -> bool {
+    let mut text = line
+        .take_while(|&c| c != '\n')
+        .filter(|c| !c.is_whitespace());
+    match text.next() {
+        Some(first) => first.len_utf8() > 1 || text.next().is_some(),
+        None => false,
+    }
+}
+
 /// `text` with each of `bodies` (sorted; one that overlaps the one before
 /// is passed over) replaced by its elision: `{ … }`, or in Python the
 /// docstring's first paragraph and `...`.

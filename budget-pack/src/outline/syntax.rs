@@ -6,7 +6,7 @@ use std::ops::Range;
 use tree_sitter::{Node, Parser};
 
 use super::language::{BLOCK_KINDS, DEFINITION_KINDS, FUNCTION_KINDS, Language};
-use super::parsed::{Body, Parsed, ParsedSpan};
+use super::parsed::{Body, Parsed, ParsedSpan, body_rows};
 
 /// Kinds that are a declarator's name.
 const NAME_KINDS: &[&str] = &[
@@ -128,44 +128,12 @@ fn span(node: Node<'_>, body: Option<Node<'_>>, name: Range<u32>, text: &str) ->
         first: row(node.start_position().row),
         last: row(node.end_position().row),
         body: body
-            .map(|b| body_lines(b, text))
+            .map(|b| {
+                let rows = (b.start_position().row, b.end_position().row);
+                body_rows(text, b.byte_range(), rows)
+            })
             .map(|rows| row(rows.start)..row(rows.end)),
         context,
-    }
-}
-
-/// The rows a left-out `body` takes on its own (half-open, possibly
-/// empty): every row it spans, but the first when something precedes the
-/// body on it or it holds only the opener (`{`), and the last when
-/// something follows the body on it or it holds only the closer (`}`).
-fn body_lines(body: Node<'_>, text: &str) -> std::ops::Range<usize> {
-    // Each test reads from the body's ends only as far as it must: a
-    // minified file is one line of thousands of bodies.
-    let (start, end) = (body.start_byte(), body.end_byte());
-    let (before, inside, after) = (&text[..start], &text[start..end], &text[end..]);
-    let own_first = blank(before.chars().rev()) && more_than_a_byte(inside.chars());
-    let own_last = blank(after.chars()) && more_than_a_byte(inside.chars().rev());
-    let first = body.start_position().row + usize::from(!own_first);
-    let past = body.end_position().row + usize::from(own_last);
-    first..past.max(first)
-}
-
-/// Whether the characters of `line`, read up to its end (a line feed),
-/// are all whitespace.
-fn blank(line: impl Iterator<Item = char>) -> bool {
-    line.take_while(|&c| c != '\n').all(char::is_whitespace)
-}
-
-/// Whether the characters of `line`, read up to its end (a line feed),
-/// trimmed of whitespace, are more than one byte long: more than an
-/// opener (`{`) or a closer (`}`).
-fn more_than_a_byte(line: impl Iterator<Item = char>) -> bool {
-    let mut text = line
-        .take_while(|&c| c != '\n')
-        .filter(|c| !c.is_whitespace());
-    match text.next() {
-        Some(first) => first.len_utf8() > 1 || text.next().is_some(),
-        None => false,
     }
 }
 

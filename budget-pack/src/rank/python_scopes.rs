@@ -2,6 +2,8 @@
 //! definition that tree-sitter's outline counts (one at module or class
 //! level), found without a parse.
 
+use crate::python_lines::logical_lines;
+
 /// For each line of Python source `text` (split at `\n`), whether it starts
 /// a statement outside every function's body: not inside a string,
 /// brackets or a line continued by a backslash, not blank or a comment,
@@ -10,114 +12,21 @@
 /// what they hold. Indentation counts a tab as eight spaces, as
 /// tree-sitter's Python scanner does.
 pub fn definable_lines(text: &str) -> Vec<bool> {
-    let mut lines = Vec::new();
+    let mut lines = vec![false; text.split('\n').count()];
     // The indentation of each `def` whose body the scan is in, innermost last.
     let mut functions: Vec<usize> = Vec::new();
-    let mut state = Continuation::default();
-    for line in text.split('\n') {
-        let starts_statement = state.is_clear();
-        let bytes = line.as_bytes();
-        let indent_end = bytes
-            .iter()
-            .position(|&b| !matches!(b, b' ' | b'\t' | b'\x0c'))
-            .unwrap_or(bytes.len());
-        let rest = &line[indent_end..];
-        let blank = rest.is_empty() || rest.starts_with('#') || rest == "\r";
-        let mut definable = false;
-        if starts_statement && !blank {
-            let indent = indentation(&bytes[..indent_end]);
-            while functions.last().is_some_and(|&outer| outer >= indent) {
-                functions.pop();
-            }
-            definable = functions.is_empty();
-            let mut words = rest.split_ascii_whitespace();
-            let first = words.next().unwrap_or_default();
-            let opens_function =
-                first == "def" || first == "async" && words.next().is_some_and(|w| w == "def");
-            if opens_function {
-                functions.push(indent);
-            }
+    for line in logical_lines(text).iter().filter(|line| !line.comment) {
+        while functions.last().is_some_and(|&outer| outer >= line.indent) {
+            functions.pop();
         }
-        lines.push(definable);
-        state.read(rest.as_bytes());
+        lines[line.rows.0] = functions.is_empty();
+        let mut words = text[line.start..line.first_line_end].split_ascii_whitespace();
+        let first = words.next().unwrap_or_default();
+        if first == "def" || first == "async" && words.next().is_some_and(|w| w == "def") {
+            functions.push(line.indent);
+        }
     }
     lines
-}
-
-/// The width of a line's indentation: a space counts one, a tab eight, a
-/// form feed starts it again.
-fn indentation(whitespace: &[u8]) -> usize {
-    whitespace.iter().fold(0, |width, &b| match b {
-        b'\t' => width + 8,
-        b'\x0c' => 0,
-        _ => width + 1,
-    })
-}
-
-/// What a line leaves open for the next: a string, brackets, a backslash.
-#[derive(Default)]
-struct Continuation {
-    /// The open string's quote and whether it is triple-quoted.
-    string: Option<(u8, bool)>,
-    /// How many brackets are open.
-    depth: usize,
-    /// Whether the line ended in a backslash outside a string.
-    backslash: bool,
-}
-
-impl Continuation {
-    /// Whether nothing is open: the next line starts a statement.
-    fn is_clear(&self) -> bool {
-        self.string.is_none() && self.depth == 0 && !self.backslash
-    }
-
-    /// Reads one line (without its `\n`) from where the indentation ends.
-    fn read(&mut self, line: &[u8]) {
-        self.backslash = false;
-        let mut i = 0;
-        while i < line.len() {
-            let b = line[i];
-            if let Some((quote, triple)) = self.string {
-                if b == b'\\' {
-                    // An escape, even in a raw string, keeps the next
-                    // character (a quote) in the string.
-                    if i + 1 == line.len() {
-                        self.backslash = !triple;
-                    }
-                    i += 2;
-                    continue;
-                }
-                if b == quote && (!triple || line[i..].starts_with(&[quote; 3])) {
-                    self.string = None;
-                    i += if triple { 3 } else { 1 };
-                    continue;
-                }
-                i += 1;
-                continue;
-            }
-            match b {
-                b'#' => return,
-                b'\'' | b'"' => {
-                    let triple = line[i..].starts_with(&[b; 3]);
-                    self.string = Some((b, triple));
-                    i += if triple { 3 } else { 1 };
-                    continue;
-                }
-                b'(' | b'[' | b'{' => self.depth += 1,
-                b')' | b']' | b'}' => self.depth = self.depth.saturating_sub(1),
-                b'\\' if i + 1 == line.len() || line[i + 1..] == *b"\r" => {
-                    self.backslash = true;
-                }
-                _ => {}
-            }
-            i += 1;
-        }
-        // A single-quoted string ends with its line unless a backslash
-        // continues it.
-        if matches!(self.string, Some((_, false))) && !self.backslash {
-            self.string = None;
-        }
-    }
 }
 
 #[cfg(test)]
