@@ -15,12 +15,13 @@ const HIGH: u64 = 0x8080_8080_8080_8080;
 /// all count as word characters: a byte scan, several times faster than
 /// decoding, and non-ASCII punctuation inside code is rare.)
 pub fn identifiers(text: &str) -> Identifiers<'_> {
+    let (word, alphanumeric) = block_masks(text.as_bytes(), 0);
     Identifiers {
         text,
-        at: 0,
-        block: usize::MAX,
-        word: 0,
-        alphanumeric: 0,
+        block: 0,
+        starts: word & !(word << 1),
+        word,
+        alphanumeric,
     }
 }
 
@@ -28,10 +29,11 @@ pub fn identifiers(text: &str) -> Identifiers<'_> {
 #[derive(Clone, Debug)]
 pub struct Identifiers<'t> {
     text: &'t str,
-    /// Where the search for the next identifier starts.
-    at: usize,
     /// The 64-byte block whose masks are loaded.
     block: usize,
+    /// Bit `i`: a run of word bytes starts at byte `i` of the block (and
+    /// was not read yet).
+    starts: u64,
     /// Bit `i`: byte `i` of the block is a word byte.
     word: u64,
     /// Bit `i`: byte `i` of the block is an ASCII letter or digit.
@@ -39,51 +41,16 @@ pub struct Identifiers<'t> {
 }
 
 impl Identifiers<'_> {
-    /// Loads the masks of the block holding byte `at`.
-    fn load(&mut self, at: usize) {
-        let block = at / 64;
-        if block != self.block {
-            (self.word, self.alphanumeric) = block_masks(self.text.as_bytes(), block);
-            self.block = block;
+    /// Loads the next block's masks; `false` past the text's end.
+    fn advance(&mut self) -> bool {
+        let carry = self.word >> 63;
+        self.block += 1;
+        if self.block * 64 >= self.text.len() {
+            return false;
         }
-    }
-
-    /// The first word byte at or after `from`, or the text's length.
-    fn word_start(&mut self, from: usize) -> usize {
-        let mut at = from;
-        while at < self.text.len() {
-            self.load(at);
-            let ahead = self.word & (u64::MAX << (at % 64));
-            if ahead != 0 {
-                return self.block * 64 + ahead.trailing_zeros() as usize;
-            }
-            at = (self.block + 1) * 64;
-        }
-        self.text.len()
-    }
-
-    /// The end of the word run starting at `start`, and whether it holds
-    /// an ASCII letter or digit.
-    fn word_end(&mut self, start: usize) -> (usize, bool) {
-        let mut at = start;
-        let mut alphanumeric = false;
-        while at < self.text.len() {
-            self.load(at);
-            let from = u64::MAX << (at % 64);
-            let stops = !self.word & from;
-            if stops != 0 {
-                let end = stops.trailing_zeros();
-                let before = u64::MAX.checked_shr(64 - end).unwrap_or(0);
-                alphanumeric |= self.alphanumeric & from & before != 0;
-                return (
-                    (self.block * 64 + end as usize).min(self.text.len()),
-                    alphanumeric,
-                );
-            }
-            alphanumeric |= self.alphanumeric & from != 0;
-            at = (self.block + 1) * 64;
-        }
-        (self.text.len(), alphanumeric)
+        (self.word, self.alphanumeric) = block_masks(self.text.as_bytes(), self.block);
+        self.starts = self.word & !(self.word << 1 | carry);
+        true
     }
 }
 
@@ -92,15 +59,33 @@ impl<'t> Iterator for Identifiers<'t> {
 
     fn next(&mut self) -> Option<&'t str> {
         loop {
-            let start = self.word_start(self.at);
-            if start >= self.text.len() {
-                self.at = start;
-                return None;
+            while self.starts == 0 {
+                if !self.advance() {
+                    return None;
+                }
             }
-            let (end, alphanumeric) = self.word_end(start);
-            self.at = end;
+            let from = self.starts.trailing_zeros();
+            self.starts &= self.starts - 1;
+            let start = self.block * 64 + from as usize;
+            // The run ends at the first byte that is no word byte, in this
+            // block or a later one (bits past the text's end are clear).
+            let mut ahead = u64::MAX << from;
+            let mut alphanumeric = false;
+            let end = loop {
+                let stops = !self.word & ahead;
+                let before = stops.wrapping_sub(1) & !stops & ahead;
+                if stops != 0 {
+                    alphanumeric |= self.alphanumeric & before != 0;
+                    break self.block * 64 + stops.trailing_zeros() as usize;
+                }
+                alphanumeric |= self.alphanumeric & ahead != 0;
+                ahead = u64::MAX;
+                if !self.advance() {
+                    break self.text.len();
+                }
+            };
             // Runs start and end at ASCII bytes or the text's ends: char boundaries.
-            let run = &self.text[start..end];
+            let run = &self.text[start..end.min(self.text.len())];
             if alphanumeric || !run.is_ascii() && run.chars().any(char::is_alphanumeric) {
                 return Some(run);
             }

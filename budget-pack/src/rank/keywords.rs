@@ -297,7 +297,12 @@ impl<'t> KeywordDefinitions<'t> {
         // This runs on every identifier of every source file.
         let rust = self.dialect == Dialect::Rust;
         let rust_item = rust && matches!(identifier, "const" | "static");
-        if !(may_be_keyword(identifier) || rust_item) || start < self.skip_until {
+        if !(may_be_keyword(identifier) || rust_item) {
+            return;
+        }
+        // Common words of the keywords' shapes (`for`, `return`) end here.
+        let keyword = rust_item || identifier == "macro_rules" || is_definition_keyword(identifier);
+        if !keyword || start < self.skip_until {
             return;
         }
         if rust

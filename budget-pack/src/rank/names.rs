@@ -2,7 +2,6 @@
 //! the [reference graph](super::graph): found once per text and kept
 //! between runs by the text cache.
 
-use std::hash::BuildHasher;
 use std::ops::Range;
 
 use rustc_hash::FxHashMap as HashMap;
@@ -26,10 +25,83 @@ impl NameHasher {
         Self { seed }
     }
 
-    /// The hash of `name`.
+    /// The hash of `name`: its bytes as two words, zero-padded, for a
+    /// name of up to 16 bytes (most are), else 16 bytes at a time, mixed
+    /// by folded multiplies with its length and the seed.
     pub fn hash(self, name: &str) -> u64 {
-        foldhash::fast::FixedState::with_seed(self.seed).hash_one(name.as_bytes())
+        self.hash_bytes(name.as_bytes())
     }
+
+    /// [`Self::hash`] of `bytes`.
+    fn hash_bytes(self, bytes: &[u8]) -> u64 {
+        if bytes.len() > 16 {
+            return self.long(bytes);
+        }
+        let mut padded = [0u8; 16];
+        padded[..bytes.len()].copy_from_slice(bytes);
+        self.short(word(&padded, 0), word(&padded, 8), bytes.len())
+    }
+
+    /// [`Self::hash`] of `text[start..start + length]`, read without a
+    /// branch on its length where 16 bytes from `start` are in `text`:
+    /// this runs on every identifier of every source file, whose lengths
+    /// a branch would mispredict.
+    #[inline]
+    pub fn hash_within(self, text: &[u8], start: usize, length: usize) -> u64 {
+        if length > 16 || start + 16 > text.len() {
+            return self.hash_bytes(&text[start..start + length]);
+        }
+        let keep = |bytes: usize| u64::MAX.checked_shr(64 - 8 * bytes as u32).unwrap_or(0);
+        let low = word(text, start) & keep(length.min(8));
+        let high = word(text, start + 8) & keep(length.saturating_sub(8));
+        self.short(low, high, length)
+    }
+
+    /// The hash of a name of at most 16 bytes, given as two little-endian
+    /// words (zero past its end).
+    #[inline]
+    fn short(self, low: u64, high: u64, length: usize) -> u64 {
+        let mixed = folded_multiply(low ^ MIX[2], high ^ self.seed ^ MIX[0]);
+        folded_multiply(mixed ^ MIX[3], length as u64 ^ MIX[1])
+    }
+
+    /// The hash of a name of more than 16 bytes.
+    fn long(self, bytes: &[u8]) -> u64 {
+        let mut state = self.seed ^ MIX[0];
+        let mut chunks = bytes.chunks_exact(16);
+        for chunk in &mut chunks {
+            state = folded_multiply(word(chunk, 0) ^ MIX[1], word(chunk, 8) ^ state);
+        }
+        let mut padded = [0u8; 16];
+        let rest = chunks.remainder();
+        padded[..rest.len()].copy_from_slice(rest);
+        let mixed = folded_multiply(word(&padded, 0) ^ MIX[2], word(&padded, 8) ^ state);
+        folded_multiply(mixed ^ MIX[3], bytes.len() as u64 ^ MIX[1])
+    }
+}
+
+/// Odd constants of no pattern, for [`NameHasher::hash`] (the first
+/// digits of π).
+const MIX: [u64; 4] = [
+    0x243f_6a88_85a3_08d3,
+    0x1319_8a2e_0370_7344,
+    0xa409_3822_299f_31d0,
+    0x082e_fa98_ec4e_6c89,
+];
+
+/// The high and low halves of the 128-bit product of `a` and `b`, XORed.
+#[inline]
+fn folded_multiply(a: u64, b: u64) -> u64 {
+    let product = u128::from(a) * u128::from(b);
+    (product as u64) ^ ((product >> 64) as u64)
+}
+
+/// The little-endian word at `at` of `bytes` (eight bytes from it).
+#[inline]
+fn word(bytes: &[u8], at: usize) -> u64 {
+    let mut eight = [0; 8];
+    eight.copy_from_slice(&bytes[at..at + 8]);
+    u64::from_le_bytes(eight)
 }
 
 /// What one source file's text defines (after a definition keyword) and
@@ -62,14 +134,16 @@ impl FileNames {
         // every 50, so the map seldom grows.
         let mut counts: HashMap<u64, u32> =
             HashMap::with_capacity_and_hasher(text.len() / 64, Default::default());
+        let start = text.as_ptr() as usize;
         for identifier in identifiers(text) {
             definitions.see(identifier);
             // A name is at least two bytes long (see the graph).
             if identifier.len() >= 2 {
-                *counts.entry(hasher.hash(identifier)).or_default() += 1;
+                let at = identifier.as_ptr() as usize - start;
+                let hash = hasher.hash_within(text.as_bytes(), at, identifier.len());
+                *counts.entry(hash).or_default() += 1;
             }
         }
-        let start = text.as_ptr() as usize;
         let defined = definitions
             .into_names()
             .into_iter()
@@ -100,6 +174,30 @@ impl FileNames {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        /// A name hashes the same read inside a text as alone, and two
+        /// names of different bytes hash apart.
+        #[test]
+        fn a_name_hashes_the_same_inside_a_text(
+            text in proptest::collection::vec(proptest::num::u8::ANY, 0..64),
+            start in 0usize..64,
+            length in 0usize..40,
+            seed in proptest::num::u64::ANY,
+        ) {
+            let hasher = NameHasher::new(seed);
+            let start = start.min(text.len());
+            let length = length.min(text.len() - start);
+            let name = &text[start..start + length];
+            proptest::prop_assert_eq!(
+                hasher.hash_within(&text, start, length),
+                hasher.hash_bytes(name)
+            );
+            let mut other = name.to_vec();
+            other.push(0);
+            proptest::prop_assert_ne!(hasher.hash_bytes(&other), hasher.hash_bytes(name));
+        }
+    }
 
     #[test]
     fn names_are_ranges_and_counted_hashes() {
