@@ -271,6 +271,10 @@ impl ReferenceGraph {
 struct DefinedNames {
     /// The id of each name that counts, by its hash.
     ids: HashMap<u64, u32>,
+    /// Bit `h >> (64 - FILTER_BITS)` is set for each hash `h` in `ids`:
+    /// most identifiers a file uses are no defined name, and the bit
+    /// (in a table that stays in a core's cache) says so without the map.
+    filter: Vec<u64>,
     /// By id: the name's shape.
     shapes: Vec<NameShape>,
     /// By id: the files that define it.
@@ -310,8 +314,14 @@ impl DefinedNames {
             }
         }
         ids.retain(|_, id| !definers[*id as usize].too_many);
+        let mut filter = vec![0u64; (1 << FILTER_BITS) / 64];
+        for &hash in ids.keys() {
+            let bit = filter_bit(hash);
+            filter[bit / 64] |= 1 << (bit % 64);
+        }
         Self {
             ids,
+            filter,
             shapes,
             definers,
         }
@@ -319,6 +329,10 @@ impl DefinedNames {
 
     /// The id of the name of hash `hash`, if it is a name that counts.
     fn id(&self, hash: u64) -> Option<u32> {
+        let bit = filter_bit(hash);
+        if self.filter[bit / 64] >> (bit % 64) & 1 == 0 {
+            return None;
+        }
         self.ids.get(&hash).copied()
     }
 
@@ -336,6 +350,16 @@ impl DefinedNames {
     fn len(&self) -> usize {
         self.shapes.len()
     }
+}
+
+/// The bits of [`DefinedNames`]' filter, as a power of two: 2 Mi bits,
+/// 256 KiB, a few set in a hundred for a tree's hundred thousand names.
+const FILTER_BITS: u32 = 21;
+
+/// The bit of the filter a name's hash sets: its top bits (the name
+/// hashes are mixed through).
+fn filter_bit(hash: u64) -> usize {
+    (hash >> (64 - FILTER_BITS)) as usize
 }
 
 /// Up to [`MAX_DEFINERS`] files that define a name, inline: a large tree
