@@ -85,6 +85,7 @@ impl Parsed {
 /// spans, but the first when something precedes the body on it or it
 /// holds only the opener (`{`), and the last when something follows the
 /// body on it or it holds only the closer (`}`).
+#[cfg(feature = "tree-sitter")]
 pub fn body_rows(text: &str, bytes: Range<usize>, rows: (usize, usize)) -> Range<usize> {
     // Each test reads from the body's ends only as far as it must: a
     // minified file is one line of thousands of bodies.
@@ -102,6 +103,7 @@ pub fn body_rows(text: &str, bytes: Range<usize>, rows: (usize, usize)) -> Range
 
 /// Whether the characters of `line`, read up to its end (a line feed),
 /// are all whitespace.
+#[cfg(feature = "tree-sitter")]
 fn blank(line: impl Iterator<Item = char>) -> bool {
     line.take_while(|&c| c != '\n').all(char::is_whitespace)
 }
@@ -109,6 +111,7 @@ fn blank(line: impl Iterator<Item = char>) -> bool {
 /// Whether the characters of `line`, read up to its end (a line feed),
 /// trimmed of whitespace, are more than one byte long: more than an
 /// opener (`{`) or a closer (`}`).
+#[cfg(feature = "tree-sitter")]
 fn more_than_a_byte(line: impl Iterator<Item = char>) -> bool {
     let mut text = line
         .take_while(|&c| c != '\n')
