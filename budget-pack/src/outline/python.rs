@@ -22,6 +22,7 @@ pub fn parse(text: &str) -> Option<Parsed> {
         at: 0,
         spans: Vec::new(),
         parsed: Parsed::default(),
+        depth: 0,
     };
     while let Some(next) = reader.next_statement() {
         if reader.lines[next].indent != 0 {
@@ -67,7 +68,13 @@ struct Reader<'t> {
     at: usize,
     spans: Vec<ParsedSpan>,
     parsed: Parsed,
+    /// How many blocks the reading is inside.
+    depth: usize,
 }
+
+/// The most blocks inside one another the reading follows (Python's own
+/// parser allows 100 levels of indentation); a deeper file is parsed.
+const MAX_DEPTH: usize = 100;
 
 impl<'t> Reader<'t> {
     /// The first statement line at or after `at`.
@@ -217,6 +224,19 @@ impl<'t> Reader<'t> {
     /// where it ends when it is a function's (what a function holds is
     /// not outlined).
     fn block(&mut self, header: LogicalLine, function: bool) -> Option<Block> {
+        // Each block read is a call deeper: a hostile file of thousands
+        // of nested blocks would run out of stack.
+        if self.depth == MAX_DEPTH {
+            return None;
+        }
+        self.depth += 1;
+        let block = self.block_within(header, function);
+        self.depth -= 1;
+        block
+    }
+
+    /// [`Self::block`], within the depth limit.
+    fn block_within(&mut self, header: LogicalLine, function: bool) -> Option<Block> {
         let colon = header.colon?;
         let inline = colon
             + 1
@@ -341,6 +361,7 @@ mod tests {
     use std::path::{Path, PathBuf};
 
     use super::*;
+    use crate::outline::MAX_OUTLINE_BYTES;
     use crate::outline::language::Language;
     use crate::outline::syntax;
 
@@ -452,6 +473,142 @@ mod tests {
         );
     }
 
+    /// A statement of a generated module: a simple one (its lines), a
+    /// comment indented by some steps from its block, or a compound one
+    /// (clauses of a header and a body each, or one on the header's line).
+    #[derive(Clone, Debug)]
+    enum Statement {
+        Simple(&'static str),
+        Comment(i8),
+        Compound(Vec<(&'static str, Body)>),
+    }
+
+    /// A clause's body.
+    #[derive(Clone, Debug)]
+    enum Body {
+        Inline(&'static str),
+        Block(Vec<Statement>),
+    }
+
+    const SIMPLE: &[&str] = &[
+        "x = 1",
+        "return x",
+        "\"doc\"",
+        "r'''Doc.\n\nMore: 'quoted' #.'''",
+        "y = (1,\n      2)  # tail",
+        "z = [a,  # c\n  b]",
+        "print('#: not a comment')",
+        "s = 'a:b'; t = {1: 2}",
+        "u = 1 + \\\n    2",
+        "\"x\" \"y\"",
+        "\"d\".strip()",
+        "v: int = 3",
+        "pass",
+    ];
+
+    const CLAUSES: &[&[&str]] = &[
+        &["def f(a, b=1) -> int"],
+        &["async def g()"],
+        &["class C(B, metaclass=M)"],
+        &["@d\n@e(1,\n   2)\ndef h(self)"],
+        &["if a", "elif b", "else"],
+        &["for i in y", "else"],
+        &["while (n := 3)"],
+        &["with a as b, c"],
+        &["try", "except E as e", "finally"],
+    ];
+
+    fn statement() -> impl proptest::strategy::Strategy<Value = Statement> {
+        use proptest::prelude::*;
+        let leaf = prop_oneof![
+            proptest::sample::select(SIMPLE).prop_map(Statement::Simple),
+            (-3i8..3).prop_map(Statement::Comment),
+        ];
+        leaf.prop_recursive(4, 40, 5, |inner| {
+            let body = prop_oneof![
+                1 => proptest::sample::select(SIMPLE).prop_map(Body::Inline),
+                3 => proptest::collection::vec(inner, 1..5).prop_map(Body::Block),
+            ];
+            (
+                proptest::sample::select(CLAUSES),
+                proptest::collection::vec(body, 3),
+            )
+                .prop_map(|(headers, bodies)| {
+                    Statement::Compound(headers.iter().copied().zip(bodies).collect())
+                })
+        })
+    }
+
+    /// `statements` as Python source at `level` (four spaces a level).
+    fn render(statements: &[Statement], level: usize, out: &mut String) {
+        let pad = " ".repeat(4 * level);
+        let mut code = false;
+        for statement in statements {
+            match statement {
+                Statement::Simple(text) => {
+                    code = true;
+                    out.push_str(&pad);
+                    out.push_str(&text.replace('\n', &format!("\n{pad}")));
+                    out.push('\n');
+                }
+                Statement::Comment(steps) => {
+                    let width = (4 * level as i64 + 2 * i64::from(*steps)).max(0);
+                    out.push_str(&" ".repeat(width as usize));
+                    out.push_str("# c\n");
+                }
+                Statement::Compound(clauses) => {
+                    code = true;
+                    for (header, body) in clauses {
+                        out.push_str(&pad);
+                        out.push_str(&header.replace('\n', &format!("\n{pad}")));
+                        out.push(':');
+                        match body {
+                            Body::Inline(text) if !text.contains('\n') => {
+                                out.push(' ');
+                                out.push_str(text);
+                                out.push('\n');
+                            }
+                            Body::Inline(_) => out.push_str(" pass\n"),
+                            Body::Block(inner) => {
+                                out.push('\n');
+                                render(inner, level + 1, out);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        if !code {
+            // Comments alone make no block.
+            out.push_str(&pad);
+            out.push_str("pass\n");
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+        /// Generated modules (definitions in blocks and clauses, comments
+        /// indented more and less, docstrings, strings and brackets over
+        /// lines, CRLF or LF) read as tree-sitter parses them.
+        #[test]
+        fn generated_modules_read_as_tree_sitter_parses_them(
+            statements in proptest::collection::vec(statement(), 1..6),
+            crlf in proptest::bool::ANY,
+        ) {
+            let mut text = String::new();
+            render(&statements, 0, &mut text);
+            if crlf {
+                text = text.replace('\n', "\r\n");
+            }
+            let read = parse(&text);
+            proptest::prop_assert!(read.is_some() || has_error(&text), "declined: {}", text);
+            if let Some(read) = read && !has_error(&text) {
+                let parsed = syntax::parse(Language::Python, &text).unwrap();
+                proptest::prop_assert_eq!(read, parsed, "{}", text);
+            }
+        }
+    }
+
     /// Checks the reading of `text` against tree-sitter's parse.
     fn as_tree_sitter(text: &str) {
         assert!(!has_error(text), "tree-sitter reads it: {text}");
@@ -515,5 +672,23 @@ mod tests {
             parse("match: str = 1\ncase = 2\n").is_some(),
             "names, not statements"
         );
+        let nested = |levels: usize| {
+            (0..levels)
+                .map(|level| format!("{}if x:\n", " ".repeat(level)))
+                .collect::<String>()
+                + &" ".repeat(levels)
+                + "pass\n"
+        };
+        assert!(parse(&nested(MAX_DEPTH)).is_some());
+        // As deep as a file outlines may be (1 MiB) can nest, on a stack
+        // of a worker's size: past the limit, declined, not a crash.
+        let deep = nested(1_400);
+        assert!(deep.len() <= MAX_OUTLINE_BYTES);
+        let read = std::thread::Builder::new()
+            .stack_size(2 << 20)
+            .spawn(move || parse(&deep))
+            .unwrap()
+            .join();
+        assert_eq!(read.unwrap(), None);
     }
 }
