@@ -69,9 +69,10 @@ pub fn logical_lines(text: &str) -> Vec<LogicalLine> {
             if current.colon.is_none() {
                 current.colon = read.colon;
             }
-            current.end = match read.comment {
-                Some(_) => line_end,
-                None => read.code_end.unwrap_or(current.end),
+            current.end = if read.comment {
+                line_end
+            } else {
+                read.code_end.unwrap_or(current.end)
             };
             if state.is_clear() {
                 lines.extend(open.take());
@@ -96,8 +97,8 @@ fn indentation(whitespace: &[u8]) -> usize {
 /// What one line holds outside strings, by byte offset in the text.
 #[derive(Default)]
 struct LineRead {
-    /// Where a comment starts.
-    comment: Option<usize>,
+    /// Whether it ends in a comment.
+    comment: bool,
     /// Past the last byte of code that is not whitespace.
     code_end: Option<usize>,
     /// The first `:` at bracket depth zero (not `:=`).
@@ -151,7 +152,7 @@ impl Continuation {
             }
             match b {
                 b'#' => {
-                    read.comment = Some(offset + i);
+                    read.comment = true;
                     break;
                 }
                 b'\'' | b'"' => {

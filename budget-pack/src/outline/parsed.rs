@@ -48,6 +48,18 @@ fn wide(range: &Range<u32>) -> Range<usize> {
     range.start as usize..range.end as usize
 }
 
+/// An offset or row of a text under 4 GiB as a `u32`.
+#[cfg(feature = "tree-sitter")]
+pub fn narrow(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+/// A range of a text under 4 GiB as a `u32` range.
+#[cfg(feature = "tree-sitter")]
+pub fn narrow_range(range: Range<usize>) -> Range<u32> {
+    narrow(range.start)..narrow(range.end)
+}
+
 impl Parsed {
     /// The outline of `text` (Python when `python`), if every offset is
     /// one of it (those a damaged cache gives may not be).

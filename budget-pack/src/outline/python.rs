@@ -8,7 +8,7 @@
 
 use std::ops::Range;
 
-use super::parsed::{Body, Parsed, ParsedSpan, body_rows};
+use super::parsed::{Body, Parsed, ParsedSpan, body_rows, narrow, narrow_range};
 use crate::python_lines::{LogicalLine, logical_lines};
 
 /// What tree-sitter's Python grammar says of `text`, read without a
@@ -101,7 +101,7 @@ impl<'t> Reader<'t> {
     fn close(&mut self, mark: usize, rows: (usize, usize)) {
         if rows.0 != rows.1 {
             for span in &mut self.spans[mark..] {
-                span.context.extend([row(rows.0), row(rows.1)]);
+                span.context.extend([narrow(rows.0), narrow(rows.1)]);
             }
         }
     }
@@ -184,25 +184,25 @@ impl<'t> Reader<'t> {
         if gap == 0 || name == 0 {
             return None;
         }
-        let name = narrow(name_start..name_start + name);
+        let name = narrow_range(name_start..name_start + name);
         self.parsed.definitions.push(name.clone());
         let own = self.spans.len();
         self.spans.push(ParsedSpan {
             name,
-            first: row(line.rows.0),
+            first: narrow(line.rows.0),
             ..ParsedSpan::default()
         });
         let function = keyword == "def";
         let block = self.block(line, function)?;
         let end = block.end;
         self.close(own + 1, (block.row, end.row));
-        self.spans[own].last = row(end.row);
+        self.spans[own].last = narrow(end.row);
         if function {
             let rows = body_rows(self.text, block.start..end.byte, (block.row, end.row));
-            self.spans[own].body = Some(row(rows.start)..row(rows.end));
+            self.spans[own].body = Some(narrow_range(rows));
             self.parsed.bodies.push(Body {
-                bytes: narrow(block.start..end.byte),
-                docstring: self.docstring(&block).map(narrow),
+                bytes: narrow_range(block.start..end.byte),
+                docstring: self.docstring(&block).map(narrow_range),
             });
         }
         self.close(own + 1, (line.rows.0, end.row));
@@ -344,16 +344,6 @@ fn word(text: &str) -> &str {
         .position(|b| !(b.is_ascii_alphanumeric() || b == b'_'))
         .unwrap_or(text.len());
     &text[..end]
-}
-
-/// `row` as a `u32` (texts are under 4 GiB).
-fn row(row: usize) -> u32 {
-    u32::try_from(row).unwrap_or(u32::MAX)
-}
-
-/// `range` as a `u32` range (texts are under 4 GiB).
-fn narrow(range: Range<usize>) -> Range<u32> {
-    row(range.start)..row(range.end)
 }
 
 #[cfg(test)]

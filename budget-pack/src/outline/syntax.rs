@@ -6,7 +6,7 @@ use std::ops::Range;
 use tree_sitter::{Node, Parser};
 
 use super::language::{BLOCK_KINDS, DEFINITION_KINDS, FUNCTION_KINDS, Language};
-use super::parsed::{Body, Parsed, ParsedSpan, body_rows};
+use super::parsed::{Body, Parsed, ParsedSpan, body_rows, narrow, narrow_range};
 
 /// Kinds that are a declarator's name.
 const NAME_KINDS: &[&str] = &[
@@ -60,7 +60,7 @@ pub fn parse(language: Language, text: &str) -> Option<Parsed> {
         }
         if let Some(body) = body {
             parsed.bodies.push(Body {
-                bytes: narrow(body.byte_range()),
+                bytes: narrow_range(body.byte_range()),
                 docstring: docstring(body).filter(|_| language.is_python()),
             });
         }
@@ -76,19 +76,13 @@ pub fn parse(language: Language, text: &str) -> Option<Parsed> {
     Some(parsed)
 }
 
-/// `range` (within a text under 4 GiB) as a `u32` range.
-fn narrow(range: Range<usize>) -> Range<u32> {
-    let narrow = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
-    narrow(range.start)..narrow(range.end)
-}
-
 /// The byte range of the docstring a Python function `body` opens with.
 fn docstring(body: Node<'_>) -> Option<Range<u32>> {
     body.named_child(0)
         .filter(|statement| statement.kind() == "expression_statement")
         .and_then(|statement| statement.named_child(0))
         .filter(|expression| expression.kind() == "string")
-        .map(|string| narrow(string.byte_range()))
+        .map(|string| narrow_range(string.byte_range()))
 }
 
 /// Node kinds that only appear at a namespace's or a file's level (or in
@@ -111,13 +105,12 @@ fn defines_inside<'t>(body: Node<'t>, cursor: &mut tree_sitter::TreeCursor<'t>) 
 /// function `body` (if it has one) and the first and last rows of the
 /// nodes around it.
 fn span(node: Node<'_>, body: Option<Node<'_>>, name: Range<u32>, text: &str) -> ParsedSpan {
-    let row = |row: usize| u32::try_from(row).unwrap_or(u32::MAX);
     let mut context = Vec::new();
     let mut parent = node.parent();
     while let Some(around) = parent {
         if around.parent().is_some() && around.start_position().row != around.end_position().row {
-            context.push(row(around.start_position().row));
-            context.push(row(around.end_position().row));
+            context.push(narrow(around.start_position().row));
+            context.push(narrow(around.end_position().row));
         }
         parent = around.parent();
     }
@@ -125,14 +118,14 @@ fn span(node: Node<'_>, body: Option<Node<'_>>, name: Range<u32>, text: &str) ->
     context.dedup();
     ParsedSpan {
         name,
-        first: row(node.start_position().row),
-        last: row(node.end_position().row),
+        first: narrow(node.start_position().row),
+        last: narrow(node.end_position().row),
         body: body
             .map(|b| {
                 let rows = (b.start_position().row, b.end_position().row);
                 body_rows(text, b.byte_range(), rows)
             })
-            .map(|rows| row(rows.start)..row(rows.end)),
+            .map(narrow_range),
         context,
     }
 }
@@ -151,7 +144,7 @@ fn defined_name(node: Node<'_>, text: &str) -> Option<Range<u32>> {
             return text
                 .get(current.byte_range())
                 .filter(|n| !n.is_empty())
-                .map(|_| narrow(current.byte_range()));
+                .map(|_| narrow_range(current.byte_range()));
         }
         current = current
             .child_by_field_name("declarator")
