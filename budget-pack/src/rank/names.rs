@@ -80,8 +80,8 @@ impl NameHasher {
     }
 }
 
-/// Odd constants of no pattern, for [`NameHasher::hash`] (the first
-/// digits of π).
+/// Constants of no pattern, for [`NameHasher::hash`]: the first hex
+/// digits of π's fraction.
 const MIX: [u64; 4] = [
     0x243f_6a88_85a3_08d3,
     0x1319_8a2e_0370_7344,
