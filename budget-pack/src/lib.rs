@@ -75,6 +75,8 @@ mod secrets;
 mod skip;
 mod stages;
 mod start;
+#[cfg(all(test, feature = "tree-sitter"))]
+mod test_corpus;
 mod text_cache;
 mod walk;
 

@@ -354,6 +354,7 @@ mod tests {
     use crate::outline::MAX_OUTLINE_BYTES;
     use crate::outline::language::Language;
     use crate::outline::syntax;
+    use crate::test_corpus::{files_under, python_modules};
 
     /// Where the reading and tree-sitter differ on `text`, if they do and
     /// tree-sitter reads it without an error (where it has one, its
@@ -386,27 +387,11 @@ mod tests {
         parser.parse(text, None).unwrap().root_node().has_error()
     }
 
-    /// Reads every Python file under `dir` (but directories named in
-    /// `skip`): how many there are, how many the reading declined, and
-    /// the differences.
-    fn compare_under(dir: &Path, skip: &[&str]) -> (usize, usize, Vec<String>) {
-        fn files(dir: &Path, skip: &[&str], out: &mut Vec<PathBuf>) {
-            for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
-                let path = entry.path();
-                let name = entry.file_name().to_string_lossy().into_owned();
-                if path.is_dir() && !path.is_symlink() && !skip.contains(&name.as_str()) {
-                    files(&path, skip, out);
-                } else if name.ends_with(".py") {
-                    out.push(path);
-                }
-            }
-        }
-        let mut paths = Vec::new();
-        files(dir, skip, &mut paths);
-        paths.sort();
-        let texts: Vec<(PathBuf, String)> = paths
-            .into_iter()
-            .filter_map(|path| Some((path.clone(), std::fs::read_to_string(path).ok()?)))
+    /// Reads `files`: how many the reading declined, and the differences.
+    fn compare(files: &[PathBuf]) -> (usize, Vec<String>) {
+        let texts: Vec<(&PathBuf, String)> = files
+            .iter()
+            .filter_map(|path| Some((path, std::fs::read_to_string(path).ok()?)))
             .collect();
         let declined = texts
             .iter()
@@ -416,35 +401,18 @@ mod tests {
             .iter()
             .filter_map(|(path, text)| Some(format!("{}: {}", path.display(), difference(text)?)))
             .collect();
-        (texts.len(), declined, differ)
+        (declined, differ)
     }
 
     /// The reading gives tree-sitter's outline, to the byte and row, of
-    /// every module of CPython's standard library outside its tests (as
-    /// `python3` reports it) and of this repository's scripts, and
-    /// declines almost none.
+    /// every module of CPython's standard library outside its tests and
+    /// of this repository's scripts, and declines almost none.
     #[test]
     fn the_standard_library_reads_as_tree_sitter_parses_it() {
-        let stdlib = std::process::Command::new("python3")
-            .args([
-                "-c",
-                "import sysconfig; print(sysconfig.get_paths()['stdlib'])",
-            ])
-            .output()
-            .expect("python3 runs (scripts/references.sh needs it too)");
-        let stdlib = PathBuf::from(String::from_utf8(stdlib.stdout).unwrap().trim());
-        let skip = ["test", "tests", "site-packages"];
-        let (files, declined, differ) = compare_under(&stdlib, &skip);
-        let scripts = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts");
-        let (more, more_declined, more_differ) = compare_under(&scripts, &skip);
-        assert!(files > 500, "{files} files under {}", stdlib.display());
-        assert!(more > 5, "{more} scripts");
+        let files = python_modules();
+        let (declined, differ) = compare(&files);
         assert_eq!(differ, Vec::<String>::new());
-        assert_eq!(more_differ, Vec::<String>::new());
-        assert!(
-            declined + more_declined <= (files + more) / 200,
-            "{declined} declined"
-        );
+        assert!(declined <= files.len() / 200, "{declined} declined");
     }
 
     /// The same, of the Python files under `BUDGET_PYTHON_TREE` (a
@@ -454,149 +422,14 @@ mod tests {
     #[ignore = "needs BUDGET_PYTHON_TREE"]
     fn against_a_tree() {
         let dir = std::env::var("BUDGET_PYTHON_TREE").expect("BUDGET_PYTHON_TREE");
-        let (files, declined, differ) = compare_under(Path::new(&dir), &[]);
-
+        let files = files_under(Path::new(&dir), "py", &[]);
+        let (declined, differ) = compare(&files);
         assert!(
             differ.is_empty(),
-            "{} of {files} files differ ({declined} declined): {differ:#?}",
-            differ.len()
+            "{} of {} files differ ({declined} declined): {differ:#?}",
+            differ.len(),
+            files.len()
         );
-    }
-
-    /// A statement of a generated module: a simple one (its lines), a
-    /// comment indented by some steps from its block, or a compound one
-    /// (clauses of a header and a body each, or one on the header's line).
-    #[derive(Clone, Debug)]
-    enum Statement {
-        Simple(&'static str),
-        Comment(i8),
-        Compound(Vec<(&'static str, Body)>),
-    }
-
-    /// A clause's body.
-    #[derive(Clone, Debug)]
-    enum Body {
-        Inline(&'static str),
-        Block(Vec<Statement>),
-    }
-
-    const SIMPLE: &[&str] = &[
-        "x = 1",
-        "return x",
-        "\"doc\"",
-        "r'''Doc.\n\nMore: 'quoted' #.'''",
-        "y = (1,\n      2)  # tail",
-        "z = [a,  # c\n  b]",
-        "print('#: not a comment')",
-        "s = 'a:b'; t = {1: 2}",
-        "u = 1 + \\\n    2",
-        "\"x\" \"y\"",
-        "\"d\".strip()",
-        "v: int = 3",
-        "pass",
-    ];
-
-    const CLAUSES: &[&[&str]] = &[
-        &["def f(a, b=1) -> int"],
-        &["async def g()"],
-        &["class C(B, metaclass=M)"],
-        &["@d\n@e(1,\n   2)\ndef h(self)"],
-        &["if a", "elif b", "else"],
-        &["for i in y", "else"],
-        &["while (n := 3)"],
-        &["with a as b, c"],
-        &["try", "except E as e", "finally"],
-    ];
-
-    fn statement() -> impl proptest::strategy::Strategy<Value = Statement> {
-        use proptest::prelude::*;
-        let leaf = prop_oneof![
-            proptest::sample::select(SIMPLE).prop_map(Statement::Simple),
-            (-3i8..3).prop_map(Statement::Comment),
-        ];
-        leaf.prop_recursive(4, 40, 5, |inner| {
-            let body = prop_oneof![
-                1 => proptest::sample::select(SIMPLE).prop_map(Body::Inline),
-                3 => proptest::collection::vec(inner, 1..5).prop_map(Body::Block),
-            ];
-            (
-                proptest::sample::select(CLAUSES),
-                proptest::collection::vec(body, 3),
-            )
-                .prop_map(|(headers, bodies)| {
-                    Statement::Compound(headers.iter().copied().zip(bodies).collect())
-                })
-        })
-    }
-
-    /// `statements` as Python source at `level` (four spaces a level).
-    fn render(statements: &[Statement], level: usize, out: &mut String) {
-        let pad = " ".repeat(4 * level);
-        let mut code = false;
-        for statement in statements {
-            match statement {
-                Statement::Simple(text) => {
-                    code = true;
-                    out.push_str(&pad);
-                    out.push_str(&text.replace('\n', &format!("\n{pad}")));
-                    out.push('\n');
-                }
-                Statement::Comment(steps) => {
-                    let width = (4 * level as i64 + 2 * i64::from(*steps)).max(0);
-                    out.push_str(&" ".repeat(width as usize));
-                    out.push_str("# c\n");
-                }
-                Statement::Compound(clauses) => {
-                    code = true;
-                    for (header, body) in clauses {
-                        out.push_str(&pad);
-                        out.push_str(&header.replace('\n', &format!("\n{pad}")));
-                        out.push(':');
-                        match body {
-                            Body::Inline(text) if !text.contains('\n') => {
-                                out.push(' ');
-                                out.push_str(text);
-                                out.push('\n');
-                            }
-                            Body::Inline(_) => out.push_str(" pass\n"),
-                            Body::Block(inner) => {
-                                out.push('\n');
-                                render(inner, level + 1, out);
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        if !code {
-            // Comments alone make no block.
-            out.push_str(&pad);
-            out.push_str("pass\n");
-        }
-    }
-
-    proptest::proptest! {
-        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
-        /// Generated modules (definitions in blocks and clauses, comments
-        /// indented more and less, docstrings, strings and brackets over
-        /// lines, CRLF or LF) read as tree-sitter parses them.
-        #[test]
-        fn generated_modules_read_as_tree_sitter_parses_them(
-            statements in proptest::collection::vec(statement(), 1..6),
-            crlf in proptest::bool::ANY,
-        ) {
-            let mut text = String::new();
-            render(&statements, 0, &mut text);
-            if crlf {
-                text = text.replace('\n', "\r\n");
-            }
-            let read = parse(&text);
-            proptest::prop_assert!(read.is_some() || has_error(&text), "declined: {}", text);
-            if let Some(read) = read && !has_error(&text) {
-                let parsed = syntax::parse(Language::Python, &text).unwrap();
-                proptest::prop_assert_eq!(read, parsed, "{}", text);
-            }
-        }
     }
 
     /// Checks the reading of `text` against tree-sitter's parse.

@@ -80,48 +80,12 @@ mod tests {
 /// every module outside its tests) and this repository's scripts.
 #[cfg(all(test, feature = "tree-sitter"))]
 mod against_tree_sitter {
-    use std::path::{Path, PathBuf};
-
     use crate::rank::keywords::{Dialect, unlike_tree_sitter};
-
-    fn python_files(dir: &Path, files: &mut Vec<PathBuf>) {
-        let Ok(entries) = std::fs::read_dir(dir) else {
-            return;
-        };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            let name = entry.file_name().to_string_lossy().into_owned();
-            if path.is_dir() && !matches!(name.as_str(), "test" | "tests" | "site-packages") {
-                python_files(&path, files);
-            } else if name.ends_with(".py") {
-                files.push(path);
-            }
-        }
-    }
+    use crate::test_corpus::python_modules;
 
     #[test]
     fn definitions_are_tree_sitters() {
-        let stdlib = std::process::Command::new("python3")
-            .args([
-                "-c",
-                "import sysconfig; print(sysconfig.get_paths()['stdlib'])",
-            ])
-            .output()
-            .expect("python3 runs (scripts/references.sh needs it too)");
-        let stdlib = PathBuf::from(String::from_utf8(stdlib.stdout).unwrap().trim());
-        let mut files = Vec::new();
-        python_files(&stdlib, &mut files);
-        python_files(
-            &Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts"),
-            &mut files,
-        );
-        files.sort();
-        assert!(
-            files.len() > 500,
-            "{} files under {}",
-            files.len(),
-            stdlib.display()
-        );
+        let files = python_modules();
         let differ = unlike_tree_sitter(&files, Dialect::Python);
         assert!(
             differ.is_empty(),

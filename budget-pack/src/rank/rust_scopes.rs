@@ -299,33 +299,12 @@ mod tests {
 /// and in order: every Rust file of this repository.
 #[cfg(all(test, feature = "tree-sitter"))]
 mod against_tree_sitter {
-    use std::path::{Path, PathBuf};
-
     use crate::rank::keywords::{Dialect, unlike_tree_sitter};
-
-    fn rust_files(dir: &Path, files: &mut Vec<PathBuf>) {
-        let Ok(entries) = std::fs::read_dir(dir) else {
-            return;
-        };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            let name = entry.file_name();
-            if path.is_dir() && name != "target" && name != ".git" {
-                rust_files(&path, files);
-            } else if path.extension().is_some_and(|e| e == "rs") {
-                files.push(path);
-            }
-        }
-    }
+    use crate::test_corpus::{files_under, repository};
 
     #[test]
     fn definitions_are_tree_sitters() {
-        let mut files = Vec::new();
-        rust_files(
-            &Path::new(env!("CARGO_MANIFEST_DIR")).join(".."),
-            &mut files,
-        );
-        files.sort();
+        let files = files_under(&repository(), "rs", &["target", ".git"]);
         assert!(files.len() > 300, "{} files", files.len());
         let differ = unlike_tree_sitter(&files, Dialect::Rust);
         assert!(
