@@ -12,7 +12,7 @@ use crate::python_lines::logical_lines;
 /// what they hold. Indentation counts a tab as eight spaces, as
 /// tree-sitter's Python scanner does.
 pub fn definable_lines(text: &str) -> Vec<bool> {
-    let mut lines = vec![false; text.split('\n').count()];
+    let mut lines = vec![false; memchr::memchr_iter(b'\n', text.as_bytes()).count() + 1];
     // The indentation of each `def` whose body the scan is in, innermost last.
     let mut functions: Vec<usize> = Vec::new();
     for line in logical_lines(text).iter().filter(|line| !line.comment) {
