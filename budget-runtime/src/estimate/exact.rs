@@ -463,9 +463,9 @@ fn count_bpe(tokenizer: &CompiledBpe, text: &str) -> u64 {
 }
 
 impl TokenCounter for ExactCounter {
-    /// Byte-pair texts of 256 KiB or more are cut at line starts no
-    /// pretokenizer piece spans and counted on every core; the count is the
-    /// same.
+    /// Byte-pair texts of 256 KiB or more are cut where no pretokenizer
+    /// piece spans (line starts, spaces after a word) and counted on every
+    /// core; the count is the same.
     #[cfg_attr(not(feature = "bpe"), allow(unused_variables))]
     fn count_tokens(&self, text: &str) -> u64 {
         match &self.backend {

@@ -1,19 +1,43 @@
 //! Where a text may be cut so that the pretokenizer splits its parts as it
-//! splits the whole: right after a line feed followed by a character that
-//! is neither whitespace nor `/`. No pretokenizer piece of `o200k_base` or
-//! `cl100k_base` spans such a point (whitespace runs end at the line feed;
-//! only a punctuation run's trailing `[\r\n/]*` of `o200k_base` reaches past
-//! a line feed, and only into `/`), and neither pattern looks behind, so the
-//! pieces of the parts are the pieces of the whole.
+//! splits the whole. Neither `o200k_base`'s nor `cl100k_base`'s pattern
+//! looks behind, so a point no piece spans is such a place. Two kinds are
+//! used:
+//!
+//! - right after a line feed, when the whitespace that follows it (spaces
+//!   and tabs: an indent) ends in a character that is not whitespace, and,
+//!   with no indent, not `/`. A whitespace run's piece ends at its last line
+//!   break, and a punctuation run's trailing `[\r\n/]*` (`/` only in
+//!   `o200k_base`) stops at the first space or tab;
+//! - between a visible ASCII character and a space: the piece that holds
+//!   the character is of letters (and marks and a contraction, `'s`), of
+//!   digits or of punctuation, and none of these goes on past a space.
+//!
+//! Indented code has few of the first kind (only its unindented lines) and
+//! prose many of the second: a non-ASCII character is then split by the
+//! pattern with a word or two around it, not with the block it is in.
 
 /// Whether `at` is such a point of `text`.
 pub(crate) fn is_safe_cut(text: &str, at: usize) -> bool {
-    at > 0
-        && text.as_bytes().get(at - 1) == Some(&b'\n')
-        && text
-            .get(at..)
-            .and_then(|rest| rest.chars().next())
-            .is_some_and(|next| !next.is_whitespace() && next != '/')
+    let bytes = text.as_bytes();
+    match (
+        at.checked_sub(1).and_then(|before| bytes.get(before)),
+        bytes.get(at),
+    ) {
+        (Some(b'\n'), Some(_)) => {
+            let indent = bytes[at..]
+                .iter()
+                .take_while(|&&b| b == b' ' || b == b'\t')
+                .count();
+            // A line feed is ASCII: `at` is a character boundary, and so is
+            // the end of the indent.
+            text[at + indent..]
+                .chars()
+                .next()
+                .is_some_and(|next| !next.is_whitespace() && (indent > 0 || next != '/'))
+        }
+        (Some(before), Some(b' ')) => before.is_ascii_graphic(),
+        _ => false,
+    }
 }
 
 /// How far past a part's start, in bytes, [`ascii_parts`] looks for its
@@ -122,24 +146,48 @@ impl<'t> Iterator for AsciiParts<'t> {
 mod tests {
     use super::*;
 
-    #[test]
-    fn cuts_follow_a_line_feed_before_a_word() {
-        let text = "ab\ncd\n ef\n/gh\nij";
-        let cuts: Vec<usize> = (0..=text.len())
+    fn cuts(text: &str) -> Vec<usize> {
+        (0..=text.len())
             .filter(|&at| is_safe_cut(text, at))
-            .collect();
-        assert_eq!(cuts, [3, 14]);
+            .collect()
     }
 
     #[test]
-    fn non_ascii_lines_are_parts_of_their_own() {
+    fn cuts_follow_a_line_feed_before_a_word_or_an_indented_word() {
+        // Not before a line that starts with `/`, an indent that ends the
+        // text or another line feed, nor after the last line feed of one.
+        assert_eq!(cuts("ab\ncd\n ef\n/gh\nij"), [3, 6, 14]);
+        assert_eq!(cuts("a:\n\t  /x\n  \n  \u{a0}y\n  "), [3]);
+        assert_eq!(cuts("\n\nx"), [2]);
+    }
+
+    #[test]
+    fn cuts_fall_between_a_visible_ascii_character_and_a_space() {
+        assert_eq!(cuts("it's ok  é 1 z"), [4, 7, 13]);
+        assert_eq!(cuts("f(a, b) -> c"), [4, 7, 10]);
+        assert!(cuts("Zoë a").is_empty());
+        assert_eq!(cuts("a "), [1]);
+    }
+
+    #[test]
+    fn non_ascii_words_are_parts_of_their_own() {
         let text = "a = 1\nname = 'Zoë'\nb = 2\nc = 3\n";
         assert_eq!(
             ascii_parts(text).collect::<Vec<_>>(),
             [
-                ("a = 1\n", true),
-                ("name = 'Zoë'\n", false),
+                ("a = 1\nname =", true),
+                (" 'Zoë'\n", false),
                 ("b = 2\nc = 3\n", true)
+            ]
+        );
+        // An indented line is cut at its indent, a word at its spaces.
+        let text = "class A:\n    x = 'ß'\n    y = 2\n";
+        assert_eq!(
+            ascii_parts(text).collect::<Vec<_>>(),
+            [
+                ("class A:\n    x =", true),
+                (" 'ß'\n", false),
+                ("    y = 2\n", true)
             ]
         );
         assert_eq!(ascii_parts("é").collect::<Vec<_>>(), [("é", false)]);
@@ -172,6 +220,37 @@ mod tests {
             ascii_parts(&long).collect::<Vec<_>>(),
             [(long.as_str(), true)]
         );
+    }
+
+    /// Texts of pieces that meet at the edges of both kinds of cut and of
+    /// every alternative of both patterns.
+    fn tricky_text() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        let piece = prop::sample::select(vec![
+            "a", "Zé", "é", "e\u{301}", "x1", "123456", " ", "  ", "\t", "\n", "\r\n", "/", "\n/",
+            "*/\n", "'s", "'LL", "\u{a0}", "\u{85}", "\u{b}", "日本", "。", "--", "🦀",
+        ]);
+        prop::collection::vec(piece, 0..60).prop_map(|pieces| pieces.concat())
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(512))]
+        /// Both patterns split the two sides of any safe cut as they split
+        /// the whole text.
+        #[test]
+        fn no_piece_of_either_pattern_spans_a_cut(text in tricky_text()) {
+            use crate::estimate::SplitPattern;
+            use crate::estimate::split_regex::Splitter;
+            for pattern in [SplitPattern::O200K, SplitPattern::CL100K] {
+                let splitter = Splitter::new(&pattern).unwrap();
+                let whole: Vec<&str> = splitter.split(&text).collect();
+                for at in cuts(&text) {
+                    let (head, tail) = text.split_at(at);
+                    let parts: Vec<&str> = splitter.split(head).chain(splitter.split(tail)).collect();
+                    proptest::prop_assert_eq!(&parts, &whole, "cut at {}", at);
+                }
+            }
+        }
     }
 
     proptest::proptest! {

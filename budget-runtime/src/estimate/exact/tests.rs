@@ -84,9 +84,10 @@ fn chunked_counts_equal_whole_counts() {
 }
 
 #[test]
-fn cut_points_follow_a_line_feed_before_a_word() {
-    assert_eq!(cut_points("ab\ncd\n ef\n/gh\nij", 1), [3, 14]);
-    assert!(cut_points("no newline at all", 2).is_empty());
+fn cut_points_are_the_first_safe_cut_past_each_chunk() {
+    assert_eq!(cut_points("ab\ncd\n ef\n/gh\nij", 1), [3, 6, 14]);
+    assert_eq!(cut_points("no newline at all", 2), [10, 13]);
+    assert!(cut_points("日本語の テキスト\n\n", 2).is_empty());
 }
 
 #[test]
