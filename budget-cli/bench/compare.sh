@@ -52,9 +52,19 @@ run() {
     # The previous tool's output (up to 200 MB) is written back first, so
     # that its writeback is not timed as part of this tool's run.
     sync
-    /usr/bin/time -f '%e %M' -o "$OUT/$name.time" "$@" >"$OUT/$name.stdout" 2>"$OUT/$name.stderr" </dev/null ||
+    # Wall time to the millisecond and peak memory, as `time` gives them
+    # (`time` rounds to 10 ms, a twentieth of a cold pack).
+    python3 - "$OUT/$name.stdout" "$OUT/$name.stderr" "$@" >>"$OUT/$name.times" <<'PY' ||
+import os, subprocess, sys, time
+stdout, stderr, command = sys.argv[1], sys.argv[2], sys.argv[3:]
+with open(stdout, "wb") as out, open(stderr, "wb") as err:
+    start = time.perf_counter()
+    child = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=out, stderr=err)
+    _, status, usage = os.wait4(child.pid, 0)
+    wall = time.perf_counter() - start
+sys.exit(1) if status else print(f"{wall:.3f} {usage.ru_maxrss}")
+PY
         { echo "$name failed:"; tail -5 "$OUT/$name.stderr"; exit 1; }
-    cat "$OUT/$name.time" >>"$OUT/$name.times"
 }
 
 rm -f "$OUT"/*.times
@@ -88,4 +98,12 @@ for pair in "${TOOLS[@]}"; do
     within=$([[ $tokens -le 100000 ]] && echo yes || echo no)
     printf '| %s | %s (%s) | %s | %s | %s | %s |\n' "$name" "$(median "$OUT/$name.times" 1)" "$(range "$OUT/$name.times" 1)" \
         "$(($(median "$OUT/$name.times" 2) / 1024))" "$(stat -c %s "$output")" "$tokens" "$within"
+done
+echo
+for other in code2prompt repomix; do
+    [[ -f $OUT/$other.times ]] || continue
+    for mine in budget budget-warm; do
+        awk -v a="$(median "$OUT/$other.times" 1)" -v b="$(median "$OUT/$mine.times" 1)" -v o=$other -v m=$mine \
+            'BEGIN {printf "%s ÷ %s (medians): %.1f×\n", o, m, a / b}'
+    done
 done
