@@ -223,6 +223,12 @@ mod imp {
         let Some(head) = repo.head().ok().and_then(|head| head.peel_to_commit().ok()) else {
             return weights;
         };
+        // Under a subdirectory, each diff walks only its trees: the rest
+        // of the repository's would be read and thrown away.
+        let mut options = DiffOptions::new();
+        if !prefix.is_empty() {
+            options.pathspec(&prefix).disable_pathspec_match(true);
+        }
         let mut index = 0;
         for commit in newest_first(&repo, head) {
             if index >= HISTORY_COMMITS {
@@ -235,7 +241,8 @@ mod imp {
             index += 1;
             let parent = commit.parent(0).ok().and_then(|p| p.tree().ok());
             let Ok(tree) = commit.tree() else { continue };
-            let Ok(diff) = repo.diff_tree_to_tree(parent.as_ref(), Some(&tree), None) else {
+            let Ok(diff) = repo.diff_tree_to_tree(parent.as_ref(), Some(&tree), Some(&mut options))
+            else {
                 continue;
             };
             for delta in diff.deltas() {
@@ -383,6 +390,67 @@ mod tests {
             .collect();
         assert_eq!(walked.len(), 15);
         assert_eq!(walked, expected);
+    }
+
+    /// A commit on `parent` that writes `files` (path, contents).
+    fn commit_files(repo: &Repository, parent: Option<Oid>, files: &[(&str, &str)]) -> Oid {
+        let mut index = repo.index().unwrap();
+        for (path, contents) in files {
+            let full = repo.workdir().unwrap().join(path);
+            std::fs::create_dir_all(full.parent().unwrap()).unwrap();
+            std::fs::write(&full, contents).unwrap();
+            index.add_path(std::path::Path::new(path)).unwrap();
+        }
+        index.write().unwrap();
+        let tree = repo.find_tree(index.write_tree().unwrap()).unwrap();
+        let who = Signature::new("Tide", "tide@example.com", &Time::new(1_000, 0)).unwrap();
+        let parents: Vec<_> = parent
+            .map(|id| repo.find_commit(id).unwrap())
+            .into_iter()
+            .collect();
+        let parents: Vec<_> = parents.iter().collect();
+        repo.commit(Some("HEAD"), &who, &who, "change", &tree, &parents)
+            .unwrap()
+    }
+
+    /// Under a subdirectory (whose name is a glob pattern, and a prefix
+    /// of a sibling's) only its files count, keyed relative to it, with
+    /// the weights they have in the whole repository's history.
+    #[test]
+    fn a_subdirectory_weighs_only_its_own_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let repo = Repository::init(dir.path()).unwrap();
+        let first = commit_files(
+            &repo,
+            None,
+            &[("s[u]b/a.py", "1"), ("s[u]b2/b.py", "1"), ("sub/c.py", "1")],
+        );
+        let second = commit_files(
+            &repo,
+            Some(first),
+            &[("s[u]b/a.py", "2"), ("s[u]b2/b.py", "2")],
+        );
+        commit_files(
+            &repo,
+            Some(second),
+            &[("sub/c.py", "3"), ("s[u]b/d/e.py", "3")],
+        );
+        let whole = super::change_weights(dir.path());
+        let mut keys: Vec<&str> = whole.keys().map(String::as_str).collect();
+        keys.sort_unstable();
+        assert_eq!(
+            keys,
+            ["s[u]b/a.py", "s[u]b/d/e.py", "s[u]b2/b.py", "sub/c.py"]
+        );
+        let sub = super::change_weights(&dir.path().join("s[u]b"));
+        let mut keys: Vec<&str> = sub.keys().map(String::as_str).collect();
+        keys.sort_unstable();
+        assert_eq!(keys, ["a.py", "d/e.py"]);
+        // a.py changed in the second and third newest commits, e.py in the newest.
+        assert_eq!(sub["a.py"].latest, 1);
+        assert_eq!(sub["d/e.py"].latest, 0);
+        assert_eq!(sub["a.py"], whole["s[u]b/a.py"]);
+        assert_eq!(sub["d/e.py"], whole["s[u]b/d/e.py"]);
     }
 
     #[test]
