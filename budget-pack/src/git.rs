@@ -61,7 +61,11 @@ pub enum GitError {
 pub const HISTORY_COMMITS: usize = 300;
 
 #[cfg(feature = "git")]
+mod changed_files;
+
+#[cfg(feature = "git")]
 mod imp {
+    use super::changed_files::{for_each_changed_file, subtree};
     use super::{FileChanges, GitError, GitSection, HISTORY_COMMITS};
     use git2::{DiffFormat, DiffOptions, Repository};
     use std::collections::HashMap;
@@ -223,12 +227,6 @@ mod imp {
         let Some(head) = repo.head().ok().and_then(|head| head.peel_to_commit().ok()) else {
             return weights;
         };
-        // Under a subdirectory, each diff walks only its trees: the rest
-        // of the repository's would be read and thrown away.
-        let mut options = DiffOptions::new();
-        if !prefix.is_empty() {
-            options.pathspec(&prefix).disable_pathspec_match(true);
-        }
         let mut index = 0;
         for commit in newest_first(&repo, head) {
             if index >= HISTORY_COMMITS {
@@ -239,31 +237,19 @@ mod imp {
             }
             let weight = 0.5f64.powf(index as f64 / 100.0);
             index += 1;
-            let parent = commit.parent(0).ok().and_then(|p| p.tree().ok());
             let Ok(tree) = commit.tree() else { continue };
-            let Ok(diff) = repo.diff_tree_to_tree(parent.as_ref(), Some(&tree), Some(&mut options))
-            else {
-                continue;
+            let parent = commit.parent(0).ok().and_then(|p| p.tree().ok());
+            // Under a subdirectory, only its trees are compared.
+            let under_prefix = |tree| subtree(&repo, tree, &prefix);
+            let (old, new) = (parent.and_then(under_prefix), under_prefix(tree));
+            let mut count = |file: &str| {
+                let changes = weights.entry(file.to_owned()).or_insert(FileChanges {
+                    weight: 0.0,
+                    latest: index - 1,
+                });
+                changes.weight += weight;
             };
-            for delta in diff.deltas() {
-                let Some(file) = delta.new_file().path() else {
-                    continue;
-                };
-                let file = file.to_string_lossy().replace('\\', "/");
-                let relative = if prefix.is_empty() {
-                    Some(file.as_str())
-                } else {
-                    file.strip_prefix(&prefix)
-                        .and_then(|rest| rest.strip_prefix('/'))
-                };
-                if let Some(relative) = relative {
-                    let changes = weights.entry(relative.to_owned()).or_insert(FileChanges {
-                        weight: 0.0,
-                        latest: index - 1,
-                    });
-                    changes.weight += weight;
-                }
-            }
+            for_each_changed_file(&repo, old.as_ref(), new.as_ref(), &mut count);
         }
         weights
     }
