@@ -57,6 +57,9 @@ impl Identifiers<'_> {
 impl<'t> Iterator for Identifiers<'t> {
     type Item = &'t str;
 
+    // Called once per identifier (millions in a large tree): as a call,
+    // saving and restoring registers was a fifth of its instructions.
+    #[inline(always)]
     fn next(&mut self) -> Option<&'t str> {
         loop {
             while self.starts == 0 {
