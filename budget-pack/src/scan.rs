@@ -294,7 +294,11 @@ fn read_text(path: &Path, max_bytes: u64) -> Result<String, (Skip, String)> {
     if bytes.contains(&0) {
         return Err((Skip::Binary, "NUL byte in the first 8 KiB".to_owned()));
     }
-    reader.read_to_end(&mut bytes).map_err(unreadable)?;
+    // Fewer bytes than asked for: that read went on to the end of the file
+    // (most files are this small; another read would only find the end).
+    if bytes.len() == BINARY_SNIFF_BYTES {
+        reader.read_to_end(&mut bytes).map_err(unreadable)?;
+    }
     if bytes.len() as u64 > max_bytes {
         return Err((
             Skip::TooLarge,
@@ -341,6 +345,37 @@ mod tests {
         assert_eq!(content_type("docs/a.md"), ContentType::Markdown);
         assert_eq!(content_type("config/x.yml"), ContentType::Yaml);
         assert_eq!(content_type("NOTES"), ContentType::Prose);
+    }
+
+    /// Files around the binary sniff's 8 KiB are read whole; a NUL byte in
+    /// the first 8 KiB makes a file binary, one past them does not; the
+    /// size limit holds whether or not the sniff reaches it.
+    #[test]
+    fn texts_are_read_whole_around_the_sniff() {
+        let dir = tempfile::tempdir().unwrap();
+        let write = |name: &str, bytes: &[u8]| {
+            let path = dir.path().join(name);
+            std::fs::write(&path, bytes).unwrap();
+            path
+        };
+        for size in [1, 8_191, 8_192, 8_193, 20_000] {
+            let path = write("text", &vec![b'a'; size]);
+            assert_eq!(
+                read_text(&path, 1 << 20).unwrap().len(),
+                size,
+                "{size} bytes"
+            );
+        }
+        let mut early = vec![b'a'; 9_000];
+        early[8_000] = 0;
+        let path = write("early", &early);
+        assert!(matches!(read_text(&path, 1 << 20), Err((Skip::Binary, _))));
+        let mut late = vec![b'a'; 9_000];
+        late[8_500] = 0;
+        let path = write("late", &late);
+        assert_eq!(read_text(&path, 1 << 20).unwrap().len(), 9_000);
+        let path = write("large", &vec![b'a'; 500]);
+        assert!(matches!(read_text(&path, 100), Err((Skip::TooLarge, _))));
     }
 }
 
