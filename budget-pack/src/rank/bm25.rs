@@ -4,6 +4,7 @@
 // Looked up for every term of every path and defined name: a fast hash.
 use rustc_hash::FxHashMap as HashMap;
 
+use aho_corasick::{AhoCorasick, Input, MatchKind};
 use memchr::memmem;
 
 use crate::parallel::parallel_map;
@@ -272,17 +273,27 @@ fn bm25(frequencies: &[Vec<f64>], lengths: &[f64]) -> Vec<f64> {
 /// (`station` → `stations`, `policy` → `policies`), and for a compound term
 /// also without `_` (`get_event_loop` finds `getEventLoop`).
 ///
-/// Every file's text is searched when a query is given: a term and its
-/// plurals by one vectorized search, in the text folded to lower case, for
-/// the prefix they share; several times faster than one automaton for all
-/// forms, which reads a byte at a time.
+/// Every file's text is searched when a query is given, once, as it is:
+/// one vectorized search finds where any term's forms may start (the
+/// first bytes of the prefix they share, in every ASCII case), and the
+/// forms are compared there; one automaton for all forms reads a byte at
+/// a time, several times slower, and a lower-cased copy of each text cost
+/// a pass and its memory.
 pub struct TextMatcher {
     searches: Vec<Search>,
+    /// Where a search's prefix may start: its first [`HEAD`] bytes in
+    /// every ASCII case, found by one vectorized search of the text as it
+    /// is (no folded copy).
+    heads: Option<AhoCorasick>,
 }
 
-/// One vectorized search: for the prefix its forms share.
+/// How many of a prefix's first bytes the vectorized search looks for.
+const HEAD: usize = 3;
+
+/// The forms that share a prefix.
 struct Search {
-    prefix: memmem::Finder<'static>,
+    /// The prefix (lower case).
+    prefix: Vec<u8>,
     /// The forms (lower case), each with its term.
     forms: Vec<(Vec<u8>, usize)>,
 }
@@ -313,7 +324,7 @@ impl TextMatcher {
             }
             for group in groups.into_iter().filter(|group| !group[0].is_empty()) {
                 searches.push(Search {
-                    prefix: memmem::Finder::new(common_prefix(&group)).into_owned(),
+                    prefix: common_prefix(&group).as_bytes().to_vec(),
                     forms: group
                         .into_iter()
                         .map(|form| (form.into_bytes(), i))
@@ -321,34 +332,44 @@ impl TextMatcher {
                 });
             }
         }
-        Self { searches }
+        let mut heads: Vec<Vec<u8>> = searches
+            .iter()
+            .flat_map(|search| case_variants(&search.prefix[..search.prefix.len().min(HEAD)]))
+            .collect();
+        heads.sort_unstable();
+        heads.dedup();
+        let heads = (!heads.is_empty()).then(|| {
+            AhoCorasick::builder()
+                .match_kind(MatchKind::LeftmostFirst)
+                .build(&heads)
+                .expect("a few short patterns make an automaton")
+        });
+        Self { searches, heads }
     }
 
     /// Adds each term's occurrences in `text` to `frequencies` (by term).
     pub fn count(&self, text: &str, frequencies: &mut [f64]) {
-        if self.searches.is_empty() {
+        let Some(heads) = &self.heads else {
             return;
-        }
+        };
         let bytes = text.as_bytes();
-        // ASCII folding keeps every byte where it is. Folded as it is
-        // copied, in one pass the compiler vectorizes (`to_ascii_lowercase`
-        // copies, then folds a byte at a time).
-        let folded: Vec<u8> = bytes
-            .iter()
-            .map(|&b| b | u8::from(b.is_ascii_uppercase()) << 5)
-            .collect();
-        for search in &self.searches {
-            let mut from = 0;
-            // Occurrences may overlap (`aa` twice in `aaa`): each is sought
-            // from the byte after the last one's start.
-            while let Some(found) = search.prefix.find(&folded[from..]) {
-                let start = from + found;
-                from = start + 1;
-                if !starts_part(bytes, start) {
-                    continue;
-                }
+        // Occurrences may overlap (`aa` twice in `aaa`): every start is
+        // visited, each search's prefix checked there.
+        let mut from = 0;
+        while let Some(found) = heads.find(Input::new(bytes).range(from..)) {
+            let start = found.start();
+            from = start + 1;
+            if !starts_part(bytes, start) {
+                continue;
+            }
+            let rest = &bytes[start..];
+            let begins = |lower: &[u8]| {
+                rest.get(..lower.len())
+                    .is_some_and(|b| b.eq_ignore_ascii_case(lower))
+            };
+            for search in self.searches.iter().filter(|search| begins(&search.prefix)) {
                 for (form, term) in &search.forms {
-                    if folded[start..].starts_with(form) && ends_part(bytes, start + form.len()) {
+                    if begins(form) && ends_part(bytes, start + form.len()) {
                         frequencies[*term] += 1.0;
                     }
                 }
@@ -361,6 +382,29 @@ impl TextMatcher {
     fn forms(&self) -> impl Iterator<Item = &(Vec<u8>, usize)> {
         self.searches.iter().flat_map(|search| &search.forms)
     }
+}
+
+/// `bytes` in every ASCII case: each letter lower and upper case.
+fn case_variants(bytes: &[u8]) -> Vec<Vec<u8>> {
+    let mut variants = vec![Vec::new()];
+    for &byte in bytes {
+        let cases = if byte.is_ascii_alphabetic() {
+            vec![byte.to_ascii_lowercase(), byte.to_ascii_uppercase()]
+        } else {
+            vec![byte]
+        };
+        variants = variants
+            .into_iter()
+            .flat_map(|variant| {
+                cases.iter().map(move |&case| {
+                    let mut longer = variant.clone();
+                    longer.push(case);
+                    longer
+                })
+            })
+            .collect();
+    }
+    variants
 }
 
 /// The longest prefix all of `forms` share (`""` for none).
