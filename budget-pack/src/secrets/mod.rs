@@ -116,8 +116,15 @@ pub fn find_secrets(text: &str, path: &str) -> Vec<Finding> {
     if text.contains("PRIVATE KEY") {
         on_lines(&|line| private_key(line).into_iter().collect());
     }
-    if candidates.secret_name {
-        on_lines(&|line| assignment(line).into_iter().collect());
+    // An assignment to a secret name is on a line that holds one.
+    for (line_number, at, line) in lines_holding(text, &candidates.secret_names) {
+        if let Some((name, span)) = assignment(line) {
+            found.push(Finding {
+                rule: name,
+                line: line_number,
+                span: at + span.start..at + span.end,
+            });
+        }
     }
     // A private key's span runs to the end of its `-----END …-----` line
     // (or of the text); a header without a key's worth of body after it is
@@ -151,6 +158,33 @@ pub fn find_secrets(text: &str, path: &str) -> Vec<Finding> {
         }
     }
     kept
+}
+
+/// The lines of `text` that hold one of `offsets` (ascending), each once:
+/// its number (from 1), where it starts, and its text without its line
+/// break, as [`find_secrets`] reads lines.
+fn lines_holding<'t>(text: &'t str, offsets: &[usize]) -> Vec<(usize, usize, &'t str)> {
+    let bytes = text.as_bytes();
+    let mut lines = Vec::new();
+    // Line breaks are counted once, from the last line found on.
+    let (mut number, mut counted) = (1, 0);
+    let mut past = 0;
+    for &offset in offsets {
+        if offset < past {
+            continue;
+        }
+        let start = memchr::memrchr(b'\n', &bytes[..offset]).map_or(0, |at| at + 1);
+        number += memchr::memchr_iter(b'\n', &bytes[counted..start]).count();
+        counted = start;
+        past = memchr::memchr(b'\n', &bytes[offset..]).map_or(bytes.len(), |at| offset + at + 1);
+        // Both ends follow a line feed or are the text's ends: boundaries.
+        lines.push((
+            number,
+            start,
+            text[start..past].trim_end_matches(['\n', '\r']),
+        ));
+    }
+    lines
 }
 
 /// `text` with every secret [`find_secrets`] finds replaced by
@@ -536,6 +570,45 @@ mod tests {
             "        \"NextToken\": \"eyJDdXN0b21lckFjY291bnRJZCI6IjI3MDIwNTQwMjg0NSJ9\",",
         ] {
             assert_eq!(rule(text), None, "{text}");
+        }
+    }
+
+    /// An assignment to a secret name is found on any line, with its line
+    /// number and span, wherever the name's line falls.
+    #[test]
+    fn assignments_are_found_on_their_lines() {
+        let key = "zK9qW2xR7mT4vB8nL3pJ6hF1dS5gA0cE";
+        let text = format!("a = 1\r\n\nCLIENT_SECRET = \"{key}\"\nx\napi_key: {key}\n");
+        let found = find_secrets(&text, "");
+        let lines: Vec<usize> = found.iter().map(|f| f.line).collect();
+        assert_eq!(lines, [3, 5]);
+        assert_eq!(&text[found[1].span.clone()], key);
+    }
+
+    proptest::proptest! {
+        /// The lines holding some offsets are those of a plain split into
+        /// lines that hold one, numbered alike.
+        #[test]
+        fn lines_holding_offsets_are_the_lines_split(
+            text in "([a-z]{1,4}|\r|\n| ){0,40}",
+            picks in proptest::collection::vec(proptest::num::usize::ANY, 0..6),
+        ) {
+            let mut offsets: Vec<usize> = picks
+                .iter()
+                .filter(|_| !text.is_empty())
+                .map(|pick| pick % text.len())
+                .collect();
+            offsets.sort_unstable();
+            let mut start = 0;
+            let mut expected = Vec::new();
+            for (index, line) in text.split_inclusive('\n').enumerate() {
+                let end = start + line.len();
+                if offsets.iter().any(|&offset| (start..end).contains(&offset)) {
+                    expected.push((index + 1, start, line.trim_end_matches(['\n', '\r'])));
+                }
+                start = end;
+            }
+            proptest::prop_assert_eq!(lines_holding(&text, &offsets), expected);
         }
     }
 }

@@ -519,11 +519,12 @@ pub struct Compiled {
     keyword_rule: Vec<Option<usize>>,
 }
 
-/// What one pass over a text found: which rules may match, and whether a
+/// What one pass over a text found: which rules may match, and where a
 /// secret name occurs (in any case).
 pub struct Candidates {
     pub rules: Vec<bool>,
-    pub secret_name: bool,
+    /// The byte offsets where secret names start, ascending.
+    pub secret_names: Vec<usize>,
 }
 
 impl Compiled {
@@ -539,14 +540,16 @@ impl Compiled {
     pub fn candidates(&self, text: &str) -> Candidates {
         let mut candidates = Candidates {
             rules: vec![false; RULES.len()],
-            secret_name: false,
+            secret_names: Vec::new(),
         };
         for found in self.keywords.find_overlapping_iter(text) {
             match self.keyword_rule[found.pattern().as_usize()] {
                 Some(rule) => candidates.rules[rule] = true,
-                None => candidates.secret_name = true,
+                None => candidates.secret_names.push(found.start()),
             }
         }
+        // Overlapping matches come by where they end.
+        candidates.secret_names.sort_unstable();
         candidates
     }
 }
