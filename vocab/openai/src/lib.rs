@@ -30,7 +30,8 @@ pub struct Vocabulary {
     tokens: &'static [u8],
     /// Little-endian `u32` offsets into `tokens`: one per rank, then the end.
     starts: &'static [u8],
-    /// `2^bits` slots of [`slot_hash::SLOT_BYTES`], at most half full: a
+    /// `2^bits` slots of [`slot_hash::SLOT_BYTES`], at most three quarters
+    /// full: a
     /// token's `rank + 1` (little-endian `u32`; 0 where empty) and its
     /// [`slot_hash::key`], at its hash's slot or the next free one after
     /// it. The key answers most lookups without reading `tokens`.
@@ -116,7 +117,8 @@ impl Vocabulary {
         let key = slot_hash::key_words(bytes);
         // Past the key's bytes, only the token itself tells.
         let whole = bytes.len() < slot_hash::KEY_BYTES;
-        // At most half the slots are taken: an empty one ends every probe.
+        // At most three quarters of the slots are taken: an empty one ends
+        // every probe.
         for _ in 0..=mask {
             let at = slot * slot_hash::SLOT_BYTES;
             let record = self.slots.get(at..at + slot_hash::SLOT_BYTES)?;
