@@ -171,25 +171,28 @@ mod tests {
 
     #[test]
     fn non_ascii_words_are_parts_of_their_own() {
-        let text = "a = 1\nname = 'Zoë'\nb = 2\nc = 3\n";
-        assert_eq!(
-            ascii_parts(text).collect::<Vec<_>>(),
-            [
-                ("a = 1\nname =", true),
-                (" 'Zoë'\n", false),
-                ("b = 2\nc = 3\n", true)
-            ]
-        );
-        // An indented line is cut at its indent, a word at its spaces.
-        let text = "class A:\n    x = 'ß'\n    y = 2\n";
-        assert_eq!(
-            ascii_parts(text).collect::<Vec<_>>(),
-            [
-                ("class A:\n    x =", true),
-                (" 'ß'\n", false),
-                ("    y = 2\n", true)
-            ]
-        );
+        // A word is cut at its spaces, an indented line at its indent.
+        let cases = [
+            (
+                "a = 1\nname = 'Zoë'\nb = 2\nc = 3\n",
+                [
+                    ("a = 1\nname =", true),
+                    (" 'Zoë'\n", false),
+                    ("b = 2\nc = 3\n", true),
+                ],
+            ),
+            (
+                "class A:\n    x = 'ß'\n    y = 2\n",
+                [
+                    ("class A:\n    x =", true),
+                    (" 'ß'\n", false),
+                    ("    y = 2\n", true),
+                ],
+            ),
+        ];
+        for (text, parts) in cases {
+            assert_eq!(ascii_parts(text).collect::<Vec<_>>(), parts, "{text:?}");
+        }
         assert_eq!(ascii_parts("é").collect::<Vec<_>>(), [("é", false)]);
         assert_eq!(ascii_parts("").next(), None);
     }
