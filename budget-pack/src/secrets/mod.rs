@@ -99,9 +99,11 @@ pub fn find_secrets(text: &str, path: &str) -> Vec<Finding> {
     // Formats first: where a generic rule finds the same value, the
     // format names it.
     let mut found: Vec<Finding> = formats(text, &candidates.rules);
-    let mut on_lines = |rule: &dyn Fn(&str) -> Vec<Match>| {
-        for (line_number, at, line) in lines() {
-            for (name, span) in rule(line) {
+    // Each line `(number, start, text)` given, searched by `rule`.
+    let mut on_lines = |lines: &mut dyn Iterator<Item = (usize, usize, &str)>,
+                        rule: fn(&str) -> Option<Match>| {
+        for (line_number, at, line) in lines {
+            if let Some((name, span)) = rule(line) {
                 found.push(Finding {
                     rule: name,
                     line: line_number,
@@ -111,21 +113,16 @@ pub fn find_secrets(text: &str, path: &str) -> Vec<Finding> {
         }
     };
     if is_env_file(path) {
-        on_lines(&|line| env_value(line).into_iter().collect());
+        on_lines(&mut lines(), env_value);
     }
     if text.contains("PRIVATE KEY") {
-        on_lines(&|line| private_key(line).into_iter().collect());
+        on_lines(&mut lines(), private_key);
     }
     // An assignment to a secret name is on a line that holds one.
-    for (line_number, at, line) in lines_holding(text, &candidates.secret_names) {
-        if let Some((name, span)) = assignment(line) {
-            found.push(Finding {
-                rule: name,
-                line: line_number,
-                span: at + span.start..at + span.end,
-            });
-        }
-    }
+    on_lines(
+        &mut lines_holding(text, &candidates.secret_names).into_iter(),
+        assignment,
+    );
     // A private key's span runs to the end of its `-----END …-----` line
     // (or of the text); a header without a key's worth of body after it is
     // a constant in code that parses keys, not a key.
