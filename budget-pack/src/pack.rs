@@ -520,7 +520,7 @@ fn secrets_among<'a>(
 /// payload is likely to carry or list: in rank order, as many as have
 /// LINKED lines (estimated with the fixed ratios, from the path, line
 /// count, description and the file's upper bound) that fill the LINKED
-/// tier's limit at `budget`, and a tenth more. They are searched for
+/// tier's limit at `budget`, and a fortieth more. They are searched for
 /// secrets before the payload is made and, under an exact counter, counted
 /// in parallel (each RAW or LINKED file needs its exact count); a file
 /// past them that is shown after all is handled when the assembler gets
