@@ -164,14 +164,18 @@ impl ReferenceGraph {
                 return (Vec::new(), Vec::new());
             };
             // Each defined name this file uses, by id, with its uses.
-            let mut uses: Vec<(u32, u32)> = used
-                .used
-                .iter()
-                .filter_map(|&(hash, count)| Some((names.id(hash)?, count)))
-                .collect();
+            // Sized once: a vector grown as it fills is allocated again
+            // and again, and every allocation may wait on the allocator's
+            // lock while the other cores allocate.
+            let mut uses: Vec<(u32, u32)> = Vec::with_capacity(used.used.len());
+            uses.extend(
+                used.used
+                    .iter()
+                    .filter_map(|&(hash, count)| Some((names.id(hash)?, count))),
+            );
             uses.sort_unstable();
             let mut out: HashMap<usize, f64> = HashMap::default();
-            let mut referenced = Vec::new();
+            let mut referenced = Vec::with_capacity(uses.len());
             for (id, references) in uses {
                 let targets = names.definers(id);
                 let weight = edge_weight(names.shape(id), references, targets.len());
