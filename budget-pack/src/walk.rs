@@ -173,21 +173,10 @@ fn walked(
     ignore::WalkBuilder::new(root)
         .require_git(false)
         .build_parallel()
-        .run(|| {
-            let (found, files) = (&found, &files);
-            Box::new(move |result| {
-                let folder = result
-                    .as_ref()
-                    .is_ok_and(|entry| entry.file_type().is_some_and(|t| t.is_dir()));
-                found
-                    .lock()
-                    .unwrap_or_else(std::sync::PoisonError::into_inner)
-                    .push(result);
-                if !folder {
-                    progress.found(files.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1);
-                }
-                ignore::WalkState::Continue
-            })
+        .visit(&mut Collector {
+            found: &found,
+            files: &files,
+            progress,
         });
     let mut found = found
         .into_inner()
@@ -198,6 +187,56 @@ fn walked(
     };
     found.sort_by_cached_key(path);
     found
+}
+
+/// What a parallel walk's threads find, each thread's own until it ends
+/// (a shared list locked for every entry kept the threads waiting on
+/// each other).
+#[derive(Clone, Copy)]
+struct Collector<'a> {
+    found: &'a std::sync::Mutex<Vec<Result<ignore::DirEntry, ignore::Error>>>,
+    files: &'a std::sync::atomic::AtomicUsize,
+    progress: &'a dyn Progress,
+}
+
+impl<'s> ignore::ParallelVisitorBuilder<'s> for Collector<'s> {
+    fn build(&mut self) -> Box<dyn ignore::ParallelVisitor + 's> {
+        Box::new(ThreadFinds {
+            collector: *self,
+            found: Vec::new(),
+        })
+    }
+}
+
+/// One walk thread's finds, added to the [`Collector`]'s when it ends.
+struct ThreadFinds<'a> {
+    collector: Collector<'a>,
+    found: Vec<Result<ignore::DirEntry, ignore::Error>>,
+}
+
+impl ignore::ParallelVisitor for ThreadFinds<'_> {
+    fn visit(&mut self, result: Result<ignore::DirEntry, ignore::Error>) -> ignore::WalkState {
+        let folder = result
+            .as_ref()
+            .is_ok_and(|entry| entry.file_type().is_some_and(|t| t.is_dir()));
+        self.found.push(result);
+        if !folder {
+            let files = &self.collector.files;
+            let found = files.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+            self.collector.progress.found(found);
+        }
+        ignore::WalkState::Continue
+    }
+}
+
+impl Drop for ThreadFinds<'_> {
+    fn drop(&mut self) {
+        self.collector
+            .found
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .append(&mut self.found);
+    }
 }
 
 /// A key whose byte order is the component order of paths that a walk
