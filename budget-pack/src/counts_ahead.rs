@@ -107,8 +107,9 @@ pub(crate) fn likely_listed<'a>(
     let linked = TierBudget::with_total(budget).map_or(0, |b| b.effective(Tier::Linked));
     // A file counted here and not shown costs a count on every core; one
     // shown and not counted here, a count on one core as the assembler
-    // gets to it. A tenth more took 1-4% longer on the standard library
-    // with a query than a fortieth; none more, 1-2%.
+    // gets to it. A fortieth more was the fastest measured (docs/cli.md):
+    // a tenth counted many files that end in SUMMARY, none left more to
+    // the assembler.
     let wanted = linked.saturating_add(linked / 40);
     let mut lines: u64 = 0;
     let mut best = Vec::new();

@@ -221,7 +221,7 @@ impl ignore::ParallelVisitor for ThreadFinds<'_> {
             .is_ok_and(|entry| entry.file_type().is_some_and(|t| t.is_dir()));
         self.found.push(result);
         if !folder {
-            let files = &self.collector.files;
+            let files = self.collector.files;
             let found = files.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
             self.collector.progress.found(found);
         }
