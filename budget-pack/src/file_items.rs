@@ -22,9 +22,9 @@ use crate::refit::{Sizes, Turn, frame_tokens, refits};
 use crate::scan::Scan;
 use crate::stages::StageClock;
 use crate::start::{
-    Held, crowded, matching_estimate, outline_room, room_tokens, starts_as_outline, whole_files,
+    Held, MatchingTotal, crowded, outline_room, room_tokens, starts_as_outline, whole_files,
 };
-use crate::text_cache::TextCache;
+use crate::text_cache::{TextCache, TextFacts};
 
 /// The most bytes of source parsed, in all, for the outlines of files
 /// that no outline was made for up front ([`on_demand`]; tree-sitter reads
@@ -137,9 +137,11 @@ fn plan<'c>(
     }
     let facts: Vec<FileFacts> = texts
         .iter()
-        .zip(known.facts)
+        .zip(&known.facts)
         .map(|(&(_, text), facts)| FileFacts::of(text, facts.unwrap_or_default()))
         .collect();
+    // Made only for the files that need one (most never do).
+    let estimate = |position: usize| facts[position].estimate(texts[position].1);
     clock.lap("rank");
     let query = query.filter(|_| ranking.by_query);
     let mut ranked: Vec<usize> = (0..texts.len()).collect();
@@ -158,10 +160,11 @@ fn plan<'c>(
     };
     // A file's outline gets at most the cap on one file's share of RAW,
     // in bytes at the file's own bytes per token.
-    let matching = matching_estimate(&facts, &ranking.matches);
+    let matching = MatchingTotal::new(&ranking.matches, &estimate);
     let room = |position: usize, rank: usize| {
-        let crowded = crowded(matching, &facts[position], raw_cap.saturating_mul(4));
-        outline_room(&facts[position], rank, raw_cap, crowded)
+        let tokens = estimate(position);
+        let crowded = crowded(&matching, tokens, raw_cap.saturating_mul(4));
+        outline_room(facts[position].bytes, tokens, rank, raw_cap, crowded)
     };
     let focus = outline::Focus {
         relevance: &relevance,
@@ -198,9 +201,9 @@ fn plan<'c>(
             let mut forms = outline::forms(&texts, &ranked, budget, &mut outlines, &focus, cache);
             clock.lap("outlines");
             let held = whole_files(
-                &facts,
+                &estimate,
+                &matching,
                 &ranked,
-                &ranking.matches,
                 &forms,
                 raw_cap.saturating_mul(4),
             );
@@ -214,11 +217,11 @@ fn plan<'c>(
                         ranking.matches[position],
                         forms[position].is_some(),
                         raw_cap,
-                        || facts[position].estimate,
+                        || estimate(position),
                     )
                 })
                 .collect();
-            let on_demand = on_demand(&texts, &facts, &ranked, &ranking, &forms, budget);
+            let on_demand = on_demand(&texts, &estimate, &ranked, &ranking, &forms, budget);
             // Counted exactly when the payload is: the calibrated estimate runs a
             // fifth high on some code, more than an outline's room.
             let tokens = |text: &str, at_most: u64| match exact {
@@ -255,7 +258,7 @@ fn plan<'c>(
                 if pass == 0
                     && let Some(counts) = &counts
                 {
-                    counts.prefetch(&likely_whole(&turns, &facts, limit, &files));
+                    counts.prefetch(&likely_whole(&turns, &estimate, limit, &files));
                 }
                 let to_refit = refits(&turns, limit, &sizes);
                 drop(turns);
@@ -266,9 +269,8 @@ fn plan<'c>(
                 let refitted =
                     parallel_map_largest_first(&to_refit, size, |&(position, room_tokens)| {
                         let (path, text) = texts[position];
-                        let facts = &facts[position];
-                        let bytes =
-                            room_tokens.saturating_mul(facts.bytes as u64) / facts.estimate.max(1);
+                        let bytes = room_tokens.saturating_mul(text.len() as u64)
+                            / estimate(position).max(1);
                         let room = usize::try_from(bytes).unwrap_or(usize::MAX);
                         // The room is at bytes per token of the whole file; an outline
                         // past the room left (before the tenth held back) could take a
@@ -301,6 +303,25 @@ fn plan<'c>(
             clock.lap("refits");
             (forms, outlined, counts)
         });
+    // The estimates made this run, for the cache: a later run of the
+    // same texts makes none again.
+    let estimated: Vec<(usize, TextFacts)> = known
+        .facts
+        .iter()
+        .enumerate()
+        .filter_map(|(position, known)| {
+            let known = (*known).filter(|known| known.estimate.is_none())?;
+            let estimate = facts[position].estimated()?;
+            Some((
+                position,
+                TextFacts {
+                    estimate: Some(estimate),
+                    ..known
+                },
+            ))
+        })
+        .collect();
+    cache.learn_facts(&known, &estimated);
     let plans = forms
         .into_iter()
         .zip(facts)
@@ -401,7 +422,7 @@ impl<'a, 't> Replay<'a, 't> {
 /// strings ([`outline::may_outline`]).
 fn on_demand(
     texts: &[(&str, &str)],
-    facts: &[FileFacts],
+    estimate: &dyn Fn(usize) -> u64,
     ranked: &[usize],
     ranking: &Ranking,
     forms: &[Option<Form>],
@@ -414,7 +435,10 @@ fn on_demand(
         if forms[position].is_none()
             && ranking.matches[position]
             && ranking.defined[position] > 2
-            && (rank < ON_DEMAND_RANKS || facts[position].estimate > budget)
+            // An estimate is never more than its text's bytes: a smaller
+            // text needs none.
+            && (rank < ON_DEMAND_RANKS
+                || text.len() as u64 > budget && estimate(position) > budget)
             && bytes + text.len() <= ON_DEMAND_BYTES
             && outline::may_outline(path, text)
         {
@@ -432,7 +456,7 @@ fn on_demand(
 /// counted only until they fail to fit), each no larger than `limit`.
 fn likely_whole<'t>(
     turns: &[Turn<'t>],
-    facts: &[FileFacts],
+    estimate: &dyn Fn(usize) -> u64,
     limit: u64,
     files: &[usize],
 ) -> Vec<(usize, &'t str)> {
@@ -442,9 +466,9 @@ fn likely_whole<'t>(
         if estimated > limit.saturating_add(limit / 4) {
             break;
         }
-        let estimate = facts[turn.position].estimate;
-        if estimate <= limit {
-            estimated += estimate;
+        let tokens = estimate(turn.position);
+        if tokens <= limit {
+            estimated += tokens;
             likely.push((files[turn.position], turn.whole));
         }
     }

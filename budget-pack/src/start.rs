@@ -1,7 +1,8 @@
 //! How each file starts: whole, or as its outline, and the room its
 //! outline is made for.
 
-use crate::file_facts::FileFacts;
+use std::sync::{Mutex, PoisonError};
+
 use crate::outline::{self, Form};
 
 /// The room for a file's outline, in bytes at the file's own bytes per
@@ -15,13 +16,19 @@ use crate::outline::{self, Form};
 /// any file goes whole carried more files but showed fewer changed
 /// lines, so files still go whole first, in rank order, up to
 /// [`WHOLE_PERCENT`] of RAW.
-pub(crate) fn outline_room(file: &FileFacts, rank: usize, raw_cap: u64, crowded: bool) -> usize {
+/// `bytes` and `tokens` are the file's length and estimate.
+pub(crate) fn outline_room(
+    bytes: usize,
+    tokens: u64,
+    rank: usize,
+    raw_cap: u64,
+    crowded: bool,
+) -> usize {
     let share = room_tokens(rank, raw_cap, crowded);
-    let tokens = file.estimate.max(1);
-    let bytes = u64::try_from(file.bytes)
+    let bytes = u64::try_from(bytes)
         .unwrap_or(u64::MAX)
         .saturating_mul(share)
-        / tokens;
+        / tokens.max(1);
     usize::try_from(bytes).unwrap_or(usize::MAX)
 }
 
@@ -46,12 +53,12 @@ pub(crate) const WHOLE_PERCENT: u64 = 85;
 /// 79% / 67% and 60% / 52%.
 pub(crate) const BEST_WHOLE_PERCENT: u64 = 65;
 
-/// Whether the files that match (`matching`: their estimates' sum) other
-/// than `file` would not fit what `file` leaves of RAW's limit
+/// Whether the files that match (`matching`) other than a file of
+/// `tokens` (its estimate) would not fit what it leaves of RAW's limit
 /// (`raw_limit` tokens) when it takes [`BEST_WHOLE_PERCENT`] of it.
-pub(crate) fn crowded(matching: u64, file: &FileFacts, raw_limit: u64) -> bool {
+pub(crate) fn crowded(matching: &MatchingTotal<'_>, tokens: u64, raw_limit: u64) -> bool {
     let left = raw_limit - raw_limit / 100 * BEST_WHOLE_PERCENT;
-    matching.saturating_sub(file.estimate) > left
+    matching.exceeds(left.saturating_add(tokens))
 }
 
 /// Why a file starts as its SKELETON form rather than whole.
@@ -82,28 +89,38 @@ pub(crate) enum Held {
 /// ranked after the best [`outline::FULL_ROOM_RANKS`] that has a SKELETON
 /// form and is larger than its outline's room starts as that form (a
 /// smaller one is worth more whole).
+///
+/// `estimate` gives a file's estimate by position; only the files that
+/// match up to the last that has a form are asked for (no later file can
+/// be held back).
 pub(crate) fn whole_files(
-    files: &[FileFacts],
+    estimate: &dyn Fn(usize) -> u64,
+    matching: &MatchingTotal<'_>,
     ranked: &[usize],
-    matches: &[bool],
     forms: &[Option<Form>],
     raw_limit: u64,
 ) -> Vec<Option<Held>> {
     let limit = raw_limit / 100 * WHOLE_PERCENT;
     let raw_cap = raw_limit / 4;
-    let matching = matching_estimate(files, matches);
-    let mut held = vec![None; files.len()];
+    let matches = matching.matches;
+    let mut held = vec![None; forms.len()];
+    let Some(last) = ranked
+        .iter()
+        .rposition(|&position| matches[position] && forms[position].is_some())
+    else {
+        return held;
+    };
     let mut used = 0u64;
-    for (rank, &position) in ranked.iter().enumerate() {
+    for (rank, &position) in ranked[..=last].iter().enumerate() {
         if !matches[position] {
             continue;
         }
-        let tokens = files[position].estimate;
+        let tokens = estimate(position);
         let best = rank < outline::FULL_ROOM_RANKS;
         if best
             && forms[position].is_some()
             && tokens > raw_limit / 100 * BEST_WHOLE_PERCENT
-            && crowded(matching, &files[position], raw_limit)
+            && crowded(matching, tokens, raw_limit)
         {
             held[position] = Some(Held::Best);
         } else if used.saturating_add(tokens) <= limit {
@@ -142,13 +159,41 @@ pub(crate) fn starts_as_outline(
     })
 }
 
-/// The estimated tokens of the files that match, in all.
-pub(crate) fn matching_estimate(files: &[FileFacts], matches: &[bool]) -> u64 {
-    files
-        .iter()
-        .zip(matches)
-        .filter(|(_, matches)| **matches)
-        .fold(0u64, |sum, (file, _)| sum.saturating_add(file.estimate))
+/// The estimated tokens of the files that match, in all, summed only as
+/// far as a question needs: a sum past the question's number answers it
+/// (estimates are never negative), and each estimate costs a pass over
+/// its text.
+pub(crate) struct MatchingTotal<'a> {
+    /// Whether each file, by position, matches.
+    matches: &'a [bool],
+    /// A file's estimate, by position.
+    estimate: &'a (dyn Fn(usize) -> u64 + Sync),
+    /// The sum so far, and the position it has reached.
+    summed: Mutex<(u64, usize)>,
+}
+
+impl<'a> MatchingTotal<'a> {
+    /// The total of the files `matches` says match, by `estimate`.
+    pub(crate) fn new(matches: &'a [bool], estimate: &'a (dyn Fn(usize) -> u64 + Sync)) -> Self {
+        Self {
+            matches,
+            estimate,
+            summed: Mutex::new((0, 0)),
+        }
+    }
+
+    /// Whether the total is more than `tokens`.
+    pub(crate) fn exceeds(&self, tokens: u64) -> bool {
+        let mut summed = self.summed.lock().unwrap_or_else(PoisonError::into_inner);
+        let (sum, next) = &mut *summed;
+        while *sum <= tokens && *next < self.matches.len() {
+            if self.matches[*next] {
+                *sum = sum.saturating_add((self.estimate)(*next));
+            }
+            *next += 1;
+        }
+        *sum > tokens
+    }
 }
 
 /// The room for the outline of the file ranked `rank`, in tokens (see
@@ -165,7 +210,7 @@ pub(crate) fn room_tokens(rank: usize, raw_cap: u64, crowded: bool) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::file_facts::{CAP_ESTIMATOR, measure};
+    use crate::file_facts::{CAP_ESTIMATOR, FileFacts, measure};
     use budget_runtime::estimate::{ContentType, Estimator};
 
     /// Whether each file may go whole, from what [`whole_files`] held back.
@@ -198,6 +243,28 @@ mod tests {
     }
 
     #[test]
+    fn the_matching_total_answers_as_the_whole_sum_and_sums_no_further() {
+        let estimates = [5u64, 7, 11, 13];
+        let matches = [true, false, true, true];
+        let asked = std::sync::atomic::AtomicUsize::new(0);
+        let estimate = |position: usize| {
+            asked.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            estimates[position]
+        };
+        let total = MatchingTotal::new(&matches, &estimate);
+        // 5 alone is past 4: one estimate asked.
+        assert!(total.exceeds(4));
+        assert_eq!(asked.load(std::sync::atomic::Ordering::Relaxed), 1);
+        // The whole sum of the files that match is 5 + 11 + 13 = 29.
+        assert!(total.exceeds(28));
+        assert!(!total.exceeds(29));
+        assert!(!total.exceeds(u64::MAX));
+        // Each estimate asked once; the file that does not match never.
+        assert_eq!(asked.load(std::sync::atomic::Ordering::Relaxed), 3);
+        assert!(!MatchingTotal::new(&[false; 4], &estimate).exceeds(0));
+    }
+
+    #[test]
     fn whole_files_fill_their_share_then_later_large_files_start_outlined() {
         // Eight large files of the same size, one small one ranked last.
         let large = "let value = compute(first, second);\n".repeat(200);
@@ -217,12 +284,22 @@ mod tests {
             .iter()
             .map(|(_, text)| FileFacts::of(text, measure(text)))
             .collect();
-        let whole = goes_whole(whole_files(&facts, &ranked, &matches, &forms, each * 10));
+        let estimate = |position: usize| facts[position].estimate(texts[position].1);
+        let held_back = |matches: &[bool], ranked: &[usize], forms: &[Option<Form>], limit| {
+            whole_files(
+                &estimate,
+                &MatchingTotal::new(matches, &estimate),
+                ranked,
+                forms,
+                limit,
+            )
+        };
+        let whole = goes_whole(held_back(&matches, &ranked, &forms, each * 10));
         assert!(whole.iter().all(|&w| w), "{whole:?}");
         // A limit of five large files: 85% holds four. The fifth is among
         // the best five and may still go whole; the sixth to eighth start
         // as outlines; the small file stays whole (smaller than its room).
-        let held = whole_files(&facts, &ranked, &matches, &forms, each * 5);
+        let held = held_back(&matches, &ranked, &forms, each * 5);
         assert_eq!(
             goes_whole(held.clone()),
             [true, true, true, true, true, false, false, false, true]
@@ -234,7 +311,7 @@ mod tests {
         no_form[6] = None;
         let mut no_match = matches.clone();
         no_match[7] = false;
-        let whole = goes_whole(whole_files(&facts, &ranked, &no_match, &no_form, each * 5));
+        let whole = goes_whole(held_back(&no_match, &ranked, &no_form, each * 5));
         assert_eq!(
             whole,
             [true, true, true, true, true, false, true, true, true]
@@ -244,14 +321,14 @@ mod tests {
         // starts as its outline, unless it has none.
         let mut forms = no_form;
         forms[1] = None;
-        let held = whole_files(&facts, &ranked, &matches, &forms, each * 3 / 2);
+        let held = held_back(&matches, &ranked, &forms, each * 3 / 2);
         let best = Some(Held::Best);
         assert_eq!(&held[..5], [best, None, best, best, best]);
         // Not when the others would fit what it leaves: with the small
         // file alone beside it, it goes whole.
         let two = [0, 8];
         let only: Vec<bool> = (0..texts.len()).map(|i| two.contains(&i)).collect();
-        let whole = goes_whole(whole_files(&facts, &two, &only, &forms, each * 3 / 2));
+        let whole = goes_whole(held_back(&only, &two, &forms, each * 3 / 2));
         assert!(whole[0] && whole[8], "{whole:?}");
     }
 }

@@ -48,14 +48,18 @@ const MAX_FILES: usize = 16;
 /// A text's key: a hash of its bytes and its length in bytes.
 type Key = (u64, u64);
 
+/// The estimate a cache entry holds when none was made: an estimate is
+/// never more than its text's bytes.
+const NO_ESTIMATE: u64 = u64::MAX;
+
 /// What the packer learns of a text by reading it once
 /// ([`TextCache::texts`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct TextFacts {
     /// Its lines.
     pub lines: u64,
-    /// Its tokens, estimated.
-    pub estimate: u64,
+    /// Its tokens, estimated, once an estimate was made.
+    pub estimate: Option<u64>,
     /// Where its one-line description is, as byte offsets (start, end)
     /// into it.
     pub description: Option<(u32, u32)>,
@@ -389,7 +393,7 @@ fn write_entry(
         Some(facts) => {
             bytes.push(1);
             put_u64(bytes, facts.lines);
-            put_u64(bytes, facts.estimate);
+            put_u64(bytes, facts.estimate.unwrap_or(NO_ESTIMATE));
             match facts.description {
                 None => bytes.push(0),
                 Some((start, end)) => {
@@ -590,7 +594,7 @@ fn parse(bytes: &[u8], identity: &str) -> Option<(u64, HashMap<Key, Entry>)> {
         let facts = if reader.present()? {
             Some(TextFacts {
                 lines: reader.u64()?,
-                estimate: reader.u64()?,
+                estimate: Some(reader.u64()?).filter(|&estimate| estimate != NO_ESTIMATE),
                 description: if reader.present()? {
                     let range = reader.range()?;
                     Some((range.start, range.end))
@@ -660,11 +664,12 @@ mod tests {
         ("README.md", "def not_code(): pass\n"),
     ];
 
-    /// One line per byte, and an estimate of one token per byte.
+    /// One line per byte, and an estimate of one token per byte for a
+    /// text of more than one line (none for the others).
     fn bytes(text: &str) -> TextFacts {
         TextFacts {
             lines: text.len() as u64,
-            estimate: text.len() as u64,
+            estimate: Some(text.len() as u64).filter(|_| text.lines().count() > 1),
             description: Some((0, 1)),
         }
     }
@@ -700,7 +705,11 @@ mod tests {
 
         let cache = TextCache::open(dir.path(), "tides");
         assert_eq!(cache.loaded.len(), 3, "sizes of every file");
-        assert_eq!(cache.texts(FILES, true).facts[1], Some(bytes(FILES[1].1)));
+        // With an estimate and without one.
+        let known = cache.texts(FILES, true);
+        assert_eq!(known.facts[0], Some(bytes(FILES[0].1)));
+        assert_eq!(known.facts[1], Some(bytes(FILES[1].1)));
+        assert_eq!(known.facts[1].unwrap().estimate, None);
         assert_eq!(run(&cache, FILES), found);
         assert!(!cache.learned.load(Ordering::Relaxed), "all from the cache");
         // Found afresh with the cache's seed, the names hash alike.
