@@ -7,7 +7,7 @@ use rustc_hash::FxHashMap as HashMap;
 use aho_corasick::{AhoCorasick, Input, MatchKind};
 use memchr::memmem;
 
-use crate::parallel::parallel_map;
+use crate::parallel::parallel_map_beside;
 use crate::rank::role::FileRole;
 use crate::rank::terms::{distinct_terms, for_each_term};
 
@@ -102,17 +102,29 @@ impl Query {
         self.terms.iter().any(|t| terms.contains(&t.as_str()))
     }
 
+    /// [`Self::scores_beside`] with nothing beside.
+    #[cfg(test)]
+    pub fn scores(&self, documents: &[Document<'_>]) -> Vec<f64> {
+        self.scores_beside(documents, || ()).1
+    }
+
     /// The BM25F score of each document, `0.0` for one that contains no
     /// query term; tests' and docs' scores are halved, change logs' cut to
     /// [`CHANGE_LOG_FACTOR`] and licences' to [`LEGAL_FACTOR`] unless the
     /// query names them (`test`, `docs`, `readme`, `changelog`, `release`,
-    /// `license`, …). Computed on every core.
+    /// `license`, …). Computed on every core, with `beside` run on this
+    /// thread while the other cores start on them (work of one core, which
+    /// would leave them idle); `beside`'s result and the scores.
     ///
     /// A term's frequency in a document is its count in the text (see
     /// [`TextMatcher`]) plus [`PATH_WEIGHT`] × its count among the path's
     /// terms plus [`SYMBOL_WEIGHT`] × its count among the defined names'
     /// terms; a document's length is its text's length in bytes.
-    pub fn scores(&self, documents: &[Document<'_>]) -> Vec<f64> {
+    pub fn scores_beside<R>(
+        &self,
+        documents: &[Document<'_>],
+        beside: impl FnOnce() -> R,
+    ) -> (R, Vec<f64>) {
         let index: HashMap<&str, usize> = self
             .terms
             .iter()
@@ -129,22 +141,26 @@ impl Query {
             };
         let matcher = TextMatcher::new(&self.terms);
         let cores = TermCores::new(&self.terms);
-        let frequencies: Vec<Vec<f64>> = parallel_map(documents, |document| {
-            let mut frequencies = vec![0.0; self.terms.len()];
-            let mut scratch = String::new();
-            matcher.count(document.text, &mut frequencies);
-            count_terms(document.path, &mut scratch, &mut frequencies, PATH_WEIGHT);
-            for symbol in document.symbols.iter().filter(|s| cores.may_be_in(s)) {
-                count_terms(symbol, &mut scratch, &mut frequencies, SYMBOL_WEIGHT);
-            }
-            frequencies
-        });
+        let (beside, frequencies) = parallel_map_beside(
+            documents,
+            |document| {
+                let mut frequencies = vec![0.0; self.terms.len()];
+                let mut scratch = String::new();
+                matcher.count(document.text, &mut frequencies);
+                count_terms(document.path, &mut scratch, &mut frequencies, PATH_WEIGHT);
+                for symbol in document.symbols.iter().filter(|s| cores.may_be_in(s)) {
+                    count_terms(symbol, &mut scratch, &mut frequencies, SYMBOL_WEIGHT);
+                }
+                frequencies
+            },
+            beside,
+        );
         let lengths: Vec<f64> = documents.iter().map(|d| d.text.len() as f64).collect();
         let asks_for_tests = self.asks_for(TEST_TERMS);
         let asks_for_docs = self.asks_for(DOC_TERMS);
         let asks_for_change_log = self.asks_for(CHANGE_LOG_TERMS);
         let asks_for_legal = self.asks_for(LEGAL_TERMS);
-        bm25(&frequencies, &lengths)
+        let scores = bm25(&frequencies, &lengths)
             .into_iter()
             .zip(documents)
             .map(|(score, document)| {
@@ -157,7 +173,8 @@ impl Query {
                 };
                 score * factor
             })
-            .collect()
+            .collect();
+        (beside, scores)
     }
 }
 

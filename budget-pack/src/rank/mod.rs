@@ -123,7 +123,30 @@ pub fn rank<'t>(
             1.0 + if e { ENTRY_TELEPORT - 1.0 } else { 0.0 } + HISTORY_TELEPORT * changed
         })
         .collect();
-    let centrality = centrality(files, &graph.pagerank(&teleport));
+    let documents: Vec<Document<'_>> = match query {
+        Some(_) => files
+            .iter()
+            .zip(&symbols)
+            .zip(&roles)
+            .map(|(((path, text), symbols), &role)| Document {
+                path,
+                text,
+                symbols,
+                role,
+            })
+            .collect(),
+        None => Vec::new(),
+    };
+    // PageRank keeps one core busy: the query's search of every text
+    // starts on the others meanwhile.
+    let (pagerank, matched) = match query {
+        Some(query) => {
+            let (pagerank, matched) = query.scores_beside(&documents, || graph.pagerank(&teleport));
+            (pagerank, Some(matched))
+        }
+        None => (graph.pagerank(&teleport), None),
+    };
+    let centrality = centrality(files, &pagerank);
     let plain: Vec<f64> = roles
         .iter()
         .zip(&centrality)
@@ -139,21 +162,9 @@ pub fn rank<'t>(
         references,
         defined,
     };
-    let Some(query) = query else {
+    let Some(mut matched) = matched else {
         return unmatched(plain, references, defined);
     };
-    let documents: Vec<Document<'_>> = files
-        .iter()
-        .zip(&symbols)
-        .zip(&roles)
-        .map(|(((path, text), symbols), &role)| Document {
-            path,
-            text,
-            symbols,
-            role,
-        })
-        .collect();
-    let mut matched = query.scores(&documents);
     with_test_companions(files, &roles, &mut matched);
     let best = matched.iter().copied().fold(0.0, f64::max);
     if best <= 0.0 {
