@@ -123,24 +123,21 @@ pub fn rank<'t>(
             1.0 + if e { ENTRY_TELEPORT - 1.0 } else { 0.0 } + HISTORY_TELEPORT * changed
         })
         .collect();
-    let documents: Vec<Document<'_>> = match query {
-        Some(_) => files
-            .iter()
-            .zip(&symbols)
-            .zip(&roles)
-            .map(|(((path, text), symbols), &role)| Document {
-                path,
-                text,
-                symbols,
-                role,
-            })
-            .collect(),
-        None => Vec::new(),
-    };
     // PageRank keeps one core busy: the query's search of every text
     // starts on the others meanwhile.
     let (pagerank, matched) = match query {
         Some(query) => {
+            let documents: Vec<Document<'_>> = files
+                .iter()
+                .zip(&symbols)
+                .zip(&roles)
+                .map(|(((path, text), symbols), &role)| Document {
+                    path,
+                    text,
+                    symbols,
+                    role,
+                })
+                .collect();
             let (pagerank, matched) = query.scores_beside(&documents, || graph.pagerank(&teleport));
             (pagerank, Some(matched))
         }
