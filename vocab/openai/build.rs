@@ -6,7 +6,7 @@
 //! - `{name}.longest`: the longest token's length in bytes, a `u32`;
 //! - `{name}.slots`: an open-addressing table of `2^bits` slots of
 //!   [`slot_hash::SLOT_BYTES`] (linear probing from [`slot_hash::slot`]),
-//!   at most three quarters full, each the token's `rank + 1` (`u32`, 0
+//!   about three quarters full (76% for both), never full, each the token's `rank + 1` (`u32`, 0
 //!   when empty)
 //!   and its [`slot_hash::key`], so that most lookups read one slot and
 //!   nothing else.
@@ -101,9 +101,15 @@ fn write_tables(out: &Path, name: &str, tokens: &[Vec<u8>]) {
     );
 
     // A power of two at least the tokens' number: `o200k_base` in 4 MiB of
-    // slots, three quarters full. Twice as many, half full, took 8 MiB,
+    // slots, 76% full. Twice as many, half full, took 8 MiB,
     // and a cold pack of the Python standard library 1-2% longer.
     let bits = tokens.len().next_power_of_two().trailing_zeros();
+    // An empty slot ends every probe, of a lookup and of the placing below.
+    assert!(
+        tokens.len() < 1 << bits,
+        "{name}: {} tokens would fill every slot",
+        tokens.len()
+    );
     let mask = (1usize << bits) - 1;
     let mut slots = vec![0u32; 1 << bits];
     for (rank, token) in tokens.iter().enumerate() {

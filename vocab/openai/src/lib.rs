@@ -30,7 +30,7 @@ pub struct Vocabulary {
     tokens: &'static [u8],
     /// Little-endian `u32` offsets into `tokens`: one per rank, then the end.
     starts: &'static [u8],
-    /// `2^bits` slots of [`slot_hash::SLOT_BYTES`], at most three quarters
+    /// `2^bits` slots of [`slot_hash::SLOT_BYTES`], about three quarters (76%)
     /// full: a
     /// token's `rank + 1` (little-endian `u32`; 0 where empty) and its
     /// [`slot_hash::key`], at its hash's slot or the next free one after
@@ -117,8 +117,8 @@ impl Vocabulary {
         let key = slot_hash::key_words(bytes);
         // Past the key's bytes, only the token itself tells.
         let whole = bytes.len() < slot_hash::KEY_BYTES;
-        // At most three quarters of the slots are taken: an empty one ends
-        // every probe.
+        // About a quarter of the slots are empty (the build checks that
+        // some are): one ends every probe.
         for _ in 0..=mask {
             let at = slot * slot_hash::SLOT_BYTES;
             let record = self.slots.get(at..at + slot_hash::SLOT_BYTES)?;
