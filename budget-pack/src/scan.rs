@@ -287,16 +287,19 @@ fn read_text(path: &Path, max_bytes: u64) -> Result<String, (Skip, String)> {
     // Sized from the metadata (which may lie: the reads below still stop
     // at the limit), so a whole file is read without regrowing.
     let mut bytes = Vec::with_capacity(usize::try_from(reported.saturating_add(1)).unwrap_or(0));
-    (&mut reader)
-        .take(BINARY_SNIFF_BYTES as u64)
-        .read_to_end(&mut bytes)
-        .map_err(unreadable)?;
+    let whole = read_small(&mut reader, &mut bytes, reported).map_err(unreadable)?;
+    if !whole {
+        (&mut reader)
+            .take((BINARY_SNIFF_BYTES - bytes.len()) as u64)
+            .read_to_end(&mut bytes)
+            .map_err(unreadable)?;
+    }
     if bytes.contains(&0) {
         return Err((Skip::Binary, "NUL byte in the first 8 KiB".to_owned()));
     }
     // Fewer bytes than asked for: that read went on to the end of the file
     // (most files are this small; another read would only find the end).
-    if bytes.len() == BINARY_SNIFF_BYTES {
+    if !whole && bytes.len() == BINARY_SNIFF_BYTES {
         reader.read_to_end(&mut bytes).map_err(unreadable)?;
     }
     if bytes.len() as u64 > max_bytes {
@@ -322,6 +325,44 @@ fn read_text(path: &Path, max_bytes: u64) -> Result<String, (Skip, String)> {
     Ok(text)
 }
 
+/// Reads a file whose metadata reports fewer than [`BINARY_SNIFF_BYTES`]
+/// (and more than none) into the empty `bytes`; `true` when it is read
+/// whole. A file is whole once its reported size is read: `read_to_end`
+/// would make one more read, to find the end, for every file (most are
+/// this small). Past the reported size (a file that grew), or short of it
+/// at the end, it is not, and the reads go on as for any file: at most
+/// `reported + 1` bytes are read here.
+fn read_small(reader: &mut impl Read, bytes: &mut Vec<u8>, reported: u64) -> std::io::Result<bool> {
+    let Some(size) = usize::try_from(reported)
+        .ok()
+        .filter(|&size| size > 0 && size < BINARY_SNIFF_BYTES)
+    else {
+        return Ok(false);
+    };
+    // Zeroed first (a few KiB), as `read` asks for initialised bytes.
+    bytes.resize(size + 1, 0);
+    let mut filled = 0;
+    let whole = loop {
+        match reader.read(&mut bytes[filled..]) {
+            Ok(0) => break false,
+            Ok(read) => filled += read,
+            Err(error) if error.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(error) => {
+                bytes.clear();
+                return Err(error);
+            }
+        }
+        if filled == size {
+            break true;
+        }
+        if filled > size {
+            break false;
+        }
+    };
+    bytes.truncate(filled);
+    Ok(whole)
+}
+
 /// The content type a file's extension names (prose when unknown).
 pub fn content_type(label: &str) -> ContentType {
     let name = label.rsplit('/').next().unwrap_or(label);
@@ -345,6 +386,42 @@ mod tests {
         assert_eq!(content_type("docs/a.md"), ContentType::Markdown);
         assert_eq!(content_type("config/x.yml"), ContentType::Yaml);
         assert_eq!(content_type("NOTES"), ContentType::Prose);
+    }
+
+    /// A reader that gives one byte a read, as a slow file system may.
+    struct ByteAtATime<'a>(&'a [u8]);
+
+    impl Read for ByteAtATime<'_> {
+        fn read(&mut self, buffer: &mut [u8]) -> std::io::Result<usize> {
+            let one = buffer.len().min(1);
+            self.0.read(&mut buffer[..one])
+        }
+    }
+
+    /// A small file is whole once its reported size is read, however many
+    /// reads that takes; one that grew past its report, or ended short of
+    /// it, is not, with at most one byte past the report read.
+    #[test]
+    fn a_small_file_is_whole_at_its_reported_size() {
+        let text = b"def tide():\n    return 1\n";
+        let size = text.len() as u64;
+        let mut bytes = Vec::new();
+        assert!(read_small(&mut ByteAtATime(text), &mut bytes, size).unwrap());
+        assert_eq!(bytes, text);
+
+        let mut bytes = Vec::new();
+        assert!(!read_small(&mut &text[..], &mut bytes, size - 5).unwrap());
+        assert_eq!(bytes, &text[..text.len() - 4]);
+
+        let mut bytes = Vec::new();
+        assert!(!read_small(&mut &text[..], &mut bytes, size + 5).unwrap());
+        assert_eq!(bytes, text);
+
+        for reported in [0, BINARY_SNIFF_BYTES as u64, 1 << 40] {
+            let mut bytes = Vec::new();
+            assert!(!read_small(&mut &text[..], &mut bytes, reported).unwrap());
+            assert!(bytes.is_empty(), "{reported}");
+        }
     }
 
     /// Files around the binary sniff's 8 KiB are read whole; a NUL byte in
