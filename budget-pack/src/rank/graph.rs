@@ -27,7 +27,7 @@ use rustc_hash::FxHashMap as HashMap;
 use crate::parallel::parallel_map;
 #[cfg(test)]
 use crate::rank::keywords::keyword_definitions;
-use crate::rank::names::{FileNames, NameHasher};
+use crate::rank::names::{ByNameHash, FileNames, NameHasher};
 #[cfg(test)]
 use crate::rank::role::is_code;
 use crate::rank::role::{FileRole, uses_only};
@@ -129,7 +129,7 @@ pub struct ReferenceGraph {
 #[derive(Clone, Debug, PartialEq)]
 pub struct References {
     /// The id of each name that counts, by its hash.
-    ids: HashMap<u64, u32>,
+    ids: ByNameHash<u32>,
     /// By id: how many files refer to the name.
     referrers: Vec<u32>,
     hasher: NameHasher,
@@ -274,7 +274,7 @@ impl ReferenceGraph {
 /// (names defined by more than [`MAX_DEFINERS`] files are not looked up).
 struct DefinedNames {
     /// The id of each name that counts, by its hash.
-    ids: HashMap<u64, u32>,
+    ids: ByNameHash<u32>,
     /// Bit `h >> (64 - FILTER_BITS)` is set for each hash `h` in `ids`:
     /// most identifiers a file uses are no defined name, and the bit
     /// (in a table that stays in a core's cache) says so without the map.
@@ -294,7 +294,7 @@ impl DefinedNames {
         defined: &[Vec<&str>],
         hasher: NameHasher,
     ) -> Self {
-        let mut ids: HashMap<u64, u32> = HashMap::default();
+        let mut ids: ByNameHash<u32> = ByNameHash::default();
         let mut shapes = Vec::new();
         let mut definers: Vec<Definers> = Vec::new();
         for (file, defined) in defined.iter().enumerate() {

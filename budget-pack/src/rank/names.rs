@@ -4,7 +4,8 @@
 
 use std::ops::Range;
 
-use rustc_hash::FxHashMap as HashMap;
+use std::collections::HashMap;
+use std::hash::{BuildHasher, Hasher};
 
 use super::identifiers::identifiers;
 use super::keywords::{Dialect, KeywordDefinitions};
@@ -80,6 +81,42 @@ impl NameHasher {
     }
 }
 
+/// A map keyed by [`NameHasher`] hashes.
+pub type ByNameHash<V> = HashMap<u64, V, NameHashes>;
+
+/// Places a [`NameHasher`] hash in a map by the hash itself: it is spread
+/// already, and hashing it again cost a multiply for every identifier of
+/// every source file.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NameHashes;
+
+impl BuildHasher for NameHashes {
+    type Hasher = AsIs;
+
+    fn build_hasher(&self) -> AsIs {
+        AsIs(0)
+    }
+}
+
+/// The [`Hasher`] of [`NameHashes`]: a `u64` written to it is the hash.
+#[derive(Debug)]
+pub struct AsIs(u64);
+
+impl Hasher for AsIs {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write_u64(&mut self, hash: u64) {
+        self.0 = hash;
+    }
+
+    /// Any other key (none is written here) still hashes by all its bytes.
+    fn write(&mut self, bytes: &[u8]) {
+        self.0 = NameHasher::new(self.0).hash_bytes(bytes);
+    }
+}
+
 /// Constants of no pattern, for [`NameHasher::hash`]: the first hex
 /// digits of π's fraction.
 const MIX: [u64; 4] = [
@@ -132,8 +169,8 @@ impl FileNames {
         // comparisons.
         // A slot per 64 bytes: typical source has a distinct name about
         // every 50, so the map seldom grows.
-        let mut counts: HashMap<u64, u32> =
-            HashMap::with_capacity_and_hasher(text.len() / 64, Default::default());
+        let mut counts: ByNameHash<u32> =
+            HashMap::with_capacity_and_hasher(text.len() / 64, NameHashes);
         let start = text.as_ptr() as usize;
         for identifier in identifiers(text) {
             definitions.see(identifier);
@@ -197,6 +234,17 @@ mod tests {
             other.push(0);
             proptest::prop_assert_ne!(hasher.hash_bytes(&other), hasher.hash_bytes(name));
         }
+    }
+
+    /// A name's hash places it as it is; any other key by its bytes.
+    #[test]
+    fn name_hashes_are_their_own_places() {
+        let hash = NameHasher::new(9).hash("tide_table");
+        assert_eq!(NameHashes.hash_one(hash), hash);
+        assert_ne!(NameHashes.hash_one("ab"), NameHashes.hash_one("ba"));
+        let mut counts: ByNameHash<u32> = ByNameHash::default();
+        *counts.entry(hash).or_default() += 2;
+        assert_eq!(counts.get(&hash), Some(&2));
     }
 
     #[test]
