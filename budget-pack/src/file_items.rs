@@ -200,13 +200,7 @@ fn plan<'c>(
         CountsAhead::while_doing(scan.files.len(), exact, &listed, || {
             let mut forms = outline::forms(&texts, &ranked, budget, &mut outlines, &focus, cache);
             clock.lap("outlines");
-            let held = whole_files(
-                &estimate,
-                &matching,
-                &ranked,
-                &forms,
-                raw_cap.saturating_mul(4),
-            );
+            let held = whole_files(&matching, &ranked, &forms, raw_cap.saturating_mul(4));
             // Decided before any refit: a file that a refit alone gives an outline
             // is offered whole first, and falls to that outline.
             let outlined: Vec<Option<Held>> = (0..texts.len())

@@ -90,11 +90,10 @@ pub(crate) enum Held {
 /// form and is larger than its outline's room starts as that form (a
 /// smaller one is worth more whole).
 ///
-/// `estimate` gives a file's estimate by position; only the files that
+/// The files' estimates are `matching`'s; only those of the files that
 /// match up to the last that has a form are asked for (no later file can
 /// be held back).
 pub(crate) fn whole_files(
-    estimate: &dyn Fn(usize) -> u64,
     matching: &MatchingTotal<'_>,
     ranked: &[usize],
     forms: &[Option<Form>],
@@ -115,7 +114,7 @@ pub(crate) fn whole_files(
         if !matches[position] {
             continue;
         }
-        let tokens = estimate(position);
+        let tokens = (matching.estimate)(position);
         let best = rank < outline::FULL_ROOM_RANKS;
         if best
             && forms[position].is_some()
@@ -287,7 +286,6 @@ mod tests {
         let estimate = |position: usize| facts[position].estimate(texts[position].1);
         let held_back = |matches: &[bool], ranked: &[usize], forms: &[Option<Form>], limit| {
             whole_files(
-                &estimate,
                 &MatchingTotal::new(matches, &estimate),
                 ranked,
                 forms,

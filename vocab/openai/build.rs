@@ -6,10 +6,10 @@
 //! - `{name}.longest`: the longest token's length in bytes, a `u32`;
 //! - `{name}.slots`: an open-addressing table of `2^bits` slots of
 //!   [`slot_hash::SLOT_BYTES`] (linear probing from [`slot_hash::slot`]),
-//!   about three quarters full (76% for both), never full, each the token's `rank + 1` (`u32`, 0
-//!   when empty)
-//!   and its [`slot_hash::key`], so that most lookups read one slot and
-//!   nothing else.
+//!   about three quarters full (76% for both), never full, each the
+//!   token's `rank + 1` (`u32`, 0 when empty) and its
+//!   [`slot_hash::key`], so that most lookups read one slot and nothing
+//!   else.
 
 use std::env;
 use std::fs;

@@ -30,11 +30,11 @@ pub struct Vocabulary {
     tokens: &'static [u8],
     /// Little-endian `u32` offsets into `tokens`: one per rank, then the end.
     starts: &'static [u8],
-    /// `2^bits` slots of [`slot_hash::SLOT_BYTES`], about three quarters (76%)
-    /// full: a
-    /// token's `rank + 1` (little-endian `u32`; 0 where empty) and its
-    /// [`slot_hash::key`], at its hash's slot or the next free one after
-    /// it. The key answers most lookups without reading `tokens`.
+    /// `2^bits` slots of [`slot_hash::SLOT_BYTES`], about three quarters
+    /// (76%) full: a token's `rank + 1` (little-endian `u32`; 0 where
+    /// empty) and its [`slot_hash::key`], at its hash's slot or the next
+    /// free one after it. The key answers most lookups without reading
+    /// `tokens`.
     slots: &'static [u8],
     bits: u32,
     /// The longest token's length in bytes.
