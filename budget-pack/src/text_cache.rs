@@ -23,14 +23,14 @@ use crate::outline::{self, Outline, Parsed};
 use crate::parallel::parallel_map_largest_first;
 use crate::rank::keywords::Dialect;
 use crate::rank::names::{FileNames, NameHasher};
-use crate::rank::role::is_code;
+use crate::rank::role::{FileRole, is_code, uses_only};
 use crate::secrets::{self, Finding};
 
 /// What a cache file starts with. Its last byte is the version of the
 /// format. (A change to the rules that fill it, how names, outlines or
 /// facts are found, changes the identity instead: it holds a hash of
 /// their sources, `BUDGET_PACK_RULES`, made by the build script.)
-const MAGIC: &[u8; 8] = b"BGTTXT\x00\x04";
+const MAGIC: &[u8; 8] = b"BGTTXT\x00\x05";
 /// The largest cache file read or written, in bytes.
 const MAX_FILE_BYTES: u64 = 256 << 20;
 /// The longest identity a file holds, in bytes.
@@ -167,24 +167,33 @@ impl TextCache {
                 } else {
                     Dialect::Any
                 };
+                // The reference graph reads no uses of these.
+                let uses = !uses_only(path, FileRole::of(path));
+                let find = || {
+                    if uses {
+                        FileNames::of(text, dialect, hasher)
+                    } else {
+                        FileNames::definitions(text, dialect)
+                    }
+                };
                 let Some(key) = self.key(text) else {
-                    return (
-                        None,
-                        None,
-                        code.then(|| FileNames::of(text, dialect, hasher)).flatten(),
-                    );
+                    return (None, None, code.then(find).flatten());
                 };
                 let cached = self.loaded.get(&key);
                 let facts = cached.and_then(|entry| entry.facts);
                 let cached_names = cached
                     .and_then(|entry| entry.names.as_ref())
-                    .filter(|names| names.dialect == dialect && names.defined_in(text).is_some());
+                    .filter(|names| {
+                        names.dialect == dialect
+                            && (names.used.is_some() || !uses)
+                            && names.defined_in(text).is_some()
+                    });
                 let names = match (code, cached_names) {
                     (false, _) => None,
                     (true, Some(names)) => Some(names.clone()),
                     (true, None) => {
                         self.learned.store(true, Ordering::Relaxed);
-                        FileNames::of(text, dialect, hasher)
+                        find()
                     }
                 };
                 let mut used = self.used();
@@ -412,16 +421,25 @@ fn write_entry(
                 Dialect::Python => 1,
                 Dialect::Rust => 2,
             });
-            if !put_len(bytes, names.defined.len()) || !put_len(bytes, names.used.len()) {
+            if !put_len(bytes, names.defined.len()) {
                 return false;
             }
             names
                 .defined
                 .iter()
                 .for_each(|range| put_range(bytes, range));
-            for &(hash, count) in &names.used {
-                put_u64(bytes, hash);
-                put_u32(bytes, count);
+            match &names.used {
+                None => bytes.push(0),
+                Some(used) => {
+                    bytes.push(1);
+                    if !put_len(bytes, used.len()) {
+                        return false;
+                    }
+                    for &(hash, count) in used {
+                        put_u64(bytes, hash);
+                        put_u32(bytes, count);
+                    }
+                }
             }
         }
     }
@@ -523,20 +541,26 @@ impl Reader<'_> {
             2 => Dialect::Rust,
             _ => return None,
         };
-        let defined = self.count(8)?;
-        let used = self.count(12)?;
-        let mut names = FileNames {
-            defined: Vec::with_capacity(defined),
-            used: Vec::with_capacity(used.min(self.0.len() / 12)),
-            dialect,
+        let count = self.count(8)?;
+        let mut defined = Vec::with_capacity(count);
+        for _ in 0..count {
+            defined.push(self.range()?);
+        }
+        let used = if self.present()? {
+            let count = self.count(12)?;
+            let mut used = Vec::with_capacity(count);
+            for _ in 0..count {
+                used.push((self.u64()?, self.u32()?));
+            }
+            Some(used)
+        } else {
+            None
         };
-        for _ in 0..defined {
-            names.defined.push(self.range()?);
-        }
-        for _ in 0..used {
-            names.used.push((self.u64()?, self.u32()?));
-        }
-        Some(names)
+        Some(FileNames {
+            defined,
+            used,
+            dialect,
+        })
     }
 
     fn parsed(&mut self) -> Option<Parsed> {
@@ -738,6 +762,30 @@ mod tests {
         std::fs::remove_file(&path).unwrap();
         run(&cache, &changed);
         assert!(!path.exists(), "nothing new: not written");
+    }
+
+    #[test]
+    fn a_test_keeps_no_uses_and_lends_none_to_the_same_text_elsewhere() {
+        let dir = tempfile::tempdir().unwrap();
+        let text = FILES[0].1;
+        let as_test = [("tests/test_tides.py", text)];
+        let cache = TextCache::open(dir.path(), "tides");
+        let (names, _) = run(&cache, &as_test);
+        let names = names[0].as_ref().unwrap();
+        assert_eq!(names.used, None, "the graph reads no test's uses");
+        assert_eq!(names.defined_in(text).unwrap(), ["tide_table"]);
+        let cache = TextCache::open(dir.path(), "tides");
+        assert_eq!(run(&cache, &as_test).0[0].as_ref(), Some(names));
+        assert!(!cache.learned.load(Ordering::Relaxed), "from the cache");
+        // The same text as source: its uses are counted, not lent.
+        let cache = TextCache::open(dir.path(), "tides");
+        let (moved, _) = run(&cache, &[("tides.py", text)]);
+        assert!(cache.learned.load(Ordering::Relaxed));
+        assert_eq!(
+            moved[0],
+            FileNames::of(text, Dialect::Python, cache.hasher())
+        );
+        assert!(moved[0].as_ref().unwrap().used.is_some());
     }
 
     #[test]

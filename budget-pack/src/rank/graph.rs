@@ -12,8 +12,10 @@
 //! function bodies, as its syntax tree has them), and its
 //! module name (the file stem; for `__init__.py`,
 //! `mod.rs`, `index.js` and `lib.rs` the folder's name). A file *refers*
-//! to a name each time the name appears in it as a whole identifier. Each
-//! source file that refers to a name another file defines gets an edge to it,
+//! to a name each time the name appears in it as a whole identifier, unless
+//! it is a test, an example or a fixture: how much those use a file says
+//! how well it is tested or shown, not how much the code depends on it.
+//! Each source file that refers to a name another file defines gets an edge to it,
 //! weighted by the square root of the number of references, ×10 for long
 //! compound names (`get_event_loop`, `PayloadAssembler`), ×0.1 for private
 //! names (`_helper`) and for names that more than five files define.
@@ -160,17 +162,22 @@ impl ReferenceGraph {
         let names = DefinedNames::of(files, roles, defined, hasher);
         let indexed: Vec<usize> = (0..files.len()).collect();
         let edges_and_referenced = parallel_map(&indexed, |&file| {
-            let Some(used) = used.get(file).and_then(Option::as_ref) else {
-                return (Vec::new(), Vec::new());
+            // Tests and examples use an API: how much they use a file says
+            // how much it is tested or shown, not how much the code
+            // depends on it.
+            let used = match used.get(file).and_then(Option::as_ref) {
+                Some(FileNames {
+                    used: Some(used), ..
+                }) if !uses_only(files[file].0, roles[file]) => used,
+                _ => return (Vec::new(), Vec::new()),
             };
             // Each defined name this file uses, by id, with its uses.
             // Sized once: a vector grown as it fills is allocated again
             // and again, and every allocation may wait on the allocator's
             // lock while the other cores allocate.
-            let mut uses: Vec<(u32, u32)> = Vec::with_capacity(used.used.len());
+            let mut uses: Vec<(u32, u32)> = Vec::with_capacity(used.len());
             uses.extend(
-                used.used
-                    .iter()
+                used.iter()
                     .filter_map(|&(hash, count)| Some((names.id(hash)?, count))),
             );
             uses.sort_unstable();
@@ -464,7 +471,7 @@ mod tests {
     }
 
     #[test]
-    fn tests_define_nothing_others_point_at() {
+    fn tests_define_nothing_and_point_at_nothing() {
         let files = [
             ("lib/view.js", "function render(name) {}\n"),
             (
@@ -478,10 +485,16 @@ mod tests {
         ];
         let graph = build(&files);
         // `render` twice (sqrt 2) and the module name `view` once; nothing
-        // points at the test, whose `render` is a helper.
+        // points at the test, whose `render` is a helper, and the test
+        // points at nothing, though its uses were counted.
         assert_eq!(graph.edges(2), [(0, 2f64.sqrt() + 1.0)]);
-        assert_eq!(graph.edges(1), [(0, 2f64.sqrt())]);
+        assert_eq!(graph.edges(1), []);
         assert_eq!(module_name("test/app.engine.js"), Some("app.engine"));
+        // The same text outside the tests is a file like any other.
+        let mut moved = files;
+        moved[1].0 = "lib/app.render.js";
+        let graph = build(&moved);
+        assert_eq!(graph.edges(1), [(0, 2f64.sqrt())]);
     }
 
     /// `definers` files that each define `common`, then one that calls it.

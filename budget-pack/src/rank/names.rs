@@ -150,8 +150,9 @@ pub struct FileNames {
     pub defined: Vec<Range<u32>>,
     /// Each distinct identifier of two bytes or more, as its hash, with
     /// how many times it occurs, in no particular order (the graph sorts
-    /// the few that are defined names).
-    pub used: Vec<(u64, u32)>,
+    /// the few that are defined names); `None` where they were not
+    /// counted ([`Self::definitions`]).
+    pub used: Option<Vec<(u64, u32)>>,
     /// How the definitions were told (see [`Self::of`]).
     pub dialect: Dialect,
 }
@@ -162,6 +163,18 @@ impl FileNames {
     /// told as `dialect` tells them: of Python and Rust, those their
     /// outlines have.
     pub fn of(text: &str, dialect: Dialect, hasher: NameHasher) -> Option<Self> {
+        Self::scan(text, dialect, Some(hasher))
+    }
+
+    /// The names `text` defines, as [`Self::of`] finds them, without
+    /// counting the identifiers it uses (most of the scan's work): for
+    /// the files whose uses the reference graph leaves out.
+    pub fn definitions(text: &str, dialect: Dialect) -> Option<Self> {
+        Self::scan(text, dialect, None)
+    }
+
+    /// The definitions, and the uses hashed with `uses` if given.
+    fn scan(text: &str, dialect: Dialect, uses: Option<NameHasher>) -> Option<Self> {
         u32::try_from(text.len()).ok()?;
         // One scan for both: the identifiers are the text's costliest pass.
         let mut definitions = KeywordDefinitions::new(text, dialect);
@@ -170,13 +183,15 @@ impl FileNames {
         // A slot per 64 bytes: most files outgrow it once (half the
         // standard library's have a distinct name every 31 bytes or
         // less), but a map made larger from the start was no faster.
-        let mut counts: ByNameHash<u32> =
-            HashMap::with_capacity_and_hasher(text.len() / 64, NameHashes);
+        let mut counts: Option<ByNameHash<u32>> =
+            uses.map(|_| HashMap::with_capacity_and_hasher(text.len() / 64, NameHashes));
         let start = text.as_ptr() as usize;
         for identifier in identifiers(text) {
             definitions.see(identifier);
             // A name is at least two bytes long (see the graph).
-            if identifier.len() >= 2 {
+            if let (Some(hasher), Some(counts)) = (uses, counts.as_mut())
+                && identifier.len() >= 2
+            {
                 let at = identifier.as_ptr() as usize - start;
                 let hash = hasher.hash_within(text.as_bytes(), at, identifier.len());
                 *counts.entry(hash).or_default() += 1;
@@ -191,10 +206,9 @@ impl FileNames {
                 from..from + name.len() as u32
             })
             .collect();
-        let used: Vec<(u64, u32)> = counts.into_iter().collect();
         Some(Self {
             defined,
-            used,
+            used: counts.map(|counts| counts.into_iter().collect()),
             dialect,
         })
     }
@@ -254,10 +268,9 @@ mod tests {
         let text = "def tide(): return tide_table\nclass Tide: tide_table = 1\n";
         let names = FileNames::of(text, Dialect::Python, hasher).unwrap();
         assert_eq!(names.defined_in(text).unwrap(), ["tide", "Tide"]);
+        let used = names.used.as_deref().unwrap();
         let count = |name: &str| {
-            names
-                .used
-                .iter()
+            used.iter()
                 .find(|(hash, _)| *hash == hasher.hash(name))
                 .map(|&(_, count)| count)
         };
@@ -265,14 +278,18 @@ mod tests {
         assert_eq!(count("tide"), Some(1));
         assert_eq!(count("class"), Some(1));
         assert_eq!(count("1"), None, "one byte: never a name");
-        let mut hashes: Vec<u64> = names.used.iter().map(|&(hash, _)| hash).collect();
+        let mut hashes: Vec<u64> = used.iter().map(|&(hash, _)| hash).collect();
         hashes.sort_unstable();
         hashes.dedup();
-        assert_eq!(hashes.len(), names.used.len(), "one entry per name");
+        assert_eq!(hashes.len(), used.len(), "one entry per name");
+        // The definitions alone are the same, and no use is counted.
+        let defined = FileNames::definitions(text, Dialect::Python).unwrap();
+        assert_eq!(defined.defined, names.defined);
+        assert_eq!(defined.used, None);
         let damaged = FileNames {
             dialect: Dialect::Any,
             defined: vec![2..5, 0..500],
-            used: Vec::new(),
+            used: Some(Vec::new()),
         };
         assert_eq!(damaged.defined_in(text), None);
     }
