@@ -20,7 +20,7 @@ use budget_vocab_openai::Vocabulary;
 use crate::estimate::SplitPattern;
 use crate::estimate::ascii_split::AsciiO200kSplit;
 use crate::estimate::bpe_merge::merged_tokens;
-use crate::estimate::piece_memory::PieceMemory;
+use crate::estimate::piece_memory::{PieceMemory, ThreadMemory};
 use crate::estimate::safe_cut::ascii_parts;
 use crate::estimate::split_regex::Splitter;
 
@@ -89,26 +89,30 @@ impl CompiledBpe {
         })
     }
 
-    /// The tokens of one pretokenizer piece.
-    fn piece(&self, piece: &str) -> u64 {
+    /// The tokens of one pretokenizer piece: remembered, one if it is a
+    /// token, else what the merges leave.
+    fn piece(&self, memory: &mut ThreadMemory, piece: &str) -> u64 {
         let bytes = piece.as_bytes();
-        if bytes.len() <= 1 || self.vocabulary.rank(bytes).is_some() {
+        if bytes.len() <= 1 {
             return u64::from(!bytes.is_empty());
         }
-        // Source code repeats its multi-token pieces (long names, runs of
-        // spaces, numbers): merging each again would cost more than a lookup.
-        self.memory
-            .count(bytes, |piece| merged_tokens(self.vocabulary, piece))
+        memory.count(
+            bytes,
+            |piece| self.vocabulary.rank(piece).is_some(),
+            |piece| merged_tokens(self.vocabulary, piece),
+        )
     }
 
     /// The tokens of `text`.
     pub(crate) fn count(&self, text: &str) -> u64 {
-        let mut total: u64 = 0;
-        let _ = self.try_for_each_piece(text, |piece| {
-            total += self.piece(piece);
-            ControlFlow::Continue(())
-        });
-        total
+        self.memory.with(|memory| {
+            let mut total: u64 = 0;
+            let _ = self.try_for_each_piece(text, |piece| {
+                total += self.piece(memory, piece);
+                ControlFlow::Continue(())
+            });
+            total
+        })
     }
 
     /// The tokens of `text` if at most `limit`, counted piece by piece and
@@ -121,16 +125,18 @@ impl CompiledBpe {
         if text.len() as u64 > limit.saturating_mul(longest) {
             return None;
         }
-        let mut total: u64 = 0;
-        let within = self.try_for_each_piece(text, |piece| {
-            total = total.saturating_add(self.piece(piece));
-            if total > limit {
-                ControlFlow::Break(())
-            } else {
-                ControlFlow::Continue(())
-            }
-        });
-        within.is_continue().then_some(total)
+        self.memory.with(|memory| {
+            let mut total: u64 = 0;
+            let within = self.try_for_each_piece(text, |piece| {
+                total = total.saturating_add(self.piece(memory, piece));
+                if total > limit {
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                }
+            });
+            within.is_continue().then_some(total)
+        })
     }
 }
 
@@ -228,7 +234,11 @@ mod tests {
         );
         assert_ne!(expected.0, expected.1);
         for _ in 0..2 {
-            assert_eq!((O200K.piece(piece), CL100K.piece(piece)), expected);
+            let counts = (
+                O200K.memory.with(|memory| O200K.piece(memory, piece)),
+                CL100K.memory.with(|memory| CL100K.piece(memory, piece)),
+            );
+            assert_eq!(counts, expected);
         }
     }
 }

@@ -195,10 +195,12 @@ impl FileTokenizer {
         for step in &self.pre_tokenizers {
             pieces.apply(step);
         }
-        pieces
-            .iter()
-            .map(|piece| self.memory.count(piece, |p| self.model.count(p)))
-            .fold(0, u64::saturating_add)
+        self.memory.with(|memory| {
+            pieces
+                .iter()
+                .map(|piece| memory.count(piece, |_| false, |p| self.model.count(p)))
+                .fold(0, u64::saturating_add)
+        })
     }
 }
 
