@@ -109,7 +109,7 @@ impl ThreadMemory {
     fn claim(&mut self, id: u64) {
         if self.id != id {
             self.id = id;
-            self.recent.clear();
+            self.recent.fill([0; 2]);
             self.longer.clear();
         }
         if self.recent.is_empty() {
@@ -279,7 +279,9 @@ mod tests {
         let first = *b"aa";
         let rival = (0..=u16::MAX)
             .map(u16::to_le_bytes)
-            .find(|other| *other != first && recent_slot(short_key(other)) == recent_slot(short_key(&first)))
+            .find(|other| {
+                *other != first && recent_slot(short_key(other)) == recent_slot(short_key(&first))
+            })
             .expect("65,536 pieces share the 8,192 slots");
         let memory = PieceMemory::new();
         let calls = std::cell::Cell::new(0);
