@@ -36,13 +36,13 @@ fn key(piece: &[u8]) -> Key {
 }
 
 /// The key of a piece of 1 to [`SHORT_PIECE`] bytes: its length and first
-/// seven bytes, then its bytes 7 to 10, zero-padded. Never `(0, 0)`, an
-/// empty slot's.
+/// seven bytes, then its bytes 7 to 10, zero-padded (below 2^32). Never
+/// `(0, 0)`, an empty slot's.
 #[inline]
-fn short_key(piece: &[u8]) -> (u64, u32) {
+fn short_key(piece: &[u8]) -> (u64, u64) {
     debug_assert!((1..=SHORT_PIECE).contains(&piece.len()));
     let low = piece.len() as u64 | first_bytes(piece, 7) << 8;
-    let high = piece.get(7..).map_or(0, |rest| first_bytes(rest, 4) as u32);
+    let high = piece.get(7..).map_or(0, |rest| first_bytes(rest, 4));
     (low, high)
 }
 
@@ -76,10 +76,10 @@ fn first_bytes(bytes: &[u8], most: usize) -> u64 {
 
 /// The recent table's slot for a short piece's key.
 #[inline]
-fn recent_slot((low, high): (u64, u32)) -> usize {
+fn recent_slot((low, high): (u64, u64)) -> usize {
     // FxHash's multiplier; the top bits mix every input bit.
     const K: u64 = 0xf135_7aea_2e62_a9c5;
-    let hash = (low ^ u64::from(high).rotate_left(29)).wrapping_mul(K);
+    let hash = (low ^ high.rotate_left(29)).wrapping_mul(K);
     (hash >> (64 - RECENT_BITS)) as usize
 }
 
@@ -88,9 +88,9 @@ pub(crate) struct ThreadMemory {
     /// The id of the tokenizer the counts are of (0: none).
     id: u64,
     /// Short pieces, one per slot, the last met winning its slot: a key's
-    /// low word, then its high word with the count above it. Empty until
-    /// a tokenizer claims the memory, and in a memory lent while the
-    /// thread's own is in use.
+    /// low word, then its high word with the count in the upper 32 bits.
+    /// Empty until a tokenizer claims the memory, and in a memory lent
+    /// while the thread's own is in use.
     recent: Vec<[u64; 2]>,
     /// Pieces that are no token, past the recent table.
     longer: foldhash::HashMap<Key, u32>,
@@ -131,12 +131,12 @@ impl ThreadMemory {
         let key = short_key(piece);
         let slot = recent_slot(key);
         let [low, high] = self.recent[slot];
-        if low == key.0 && high as u32 == key.1 {
+        if low == key.0 && high & u64::from(u32::MAX) == key.1 {
             return high >> 32;
         }
         let counted = self.count_longer(piece, single, merged);
         if counted <= u64::from(u32::MAX) {
-            self.recent[slot] = [key.0, u64::from(key.1) | counted << 32];
+            self.recent[slot] = [key.0, key.1 | counted << 32];
         }
         counted
     }
@@ -336,7 +336,7 @@ mod tests {
             }
         });
         // Each key holds the length and every byte.
-        let keys: std::collections::HashSet<(u64, u32)> = variants()
+        let keys: std::collections::HashSet<(u64, u64)> = variants()
             .map(|(piece, len)| short_key(&piece[..len]))
             .collect();
         assert_eq!(keys.len(), variants().count());
@@ -344,7 +344,10 @@ mod tests {
             short_key(b"ab"),
             (2 | u64::from(b'a') << 8 | u64::from(b'b') << 16, 0)
         );
-        assert_eq!(short_key(b"abcdefghijk").1, u32::from_le_bytes(*b"hijk"));
+        assert_eq!(
+            short_key(b"abcdefghijk").1,
+            u64::from(u32::from_le_bytes(*b"hijk"))
+        );
     }
 
     /// A memory asked for from inside its own use remembers nothing and
