@@ -151,8 +151,9 @@ impl TextCache {
 
     /// For each of `files` (`(path, text)`): its facts if the cache holds
     /// them (else [`learn_facts`](Self::learn_facts) is told them once
-    /// measured) and, if it is source code, its names, from the cache
-    /// where it holds the text's, else found, on every core; with
+    /// measured) and, if it is source code, its names (a test's, an
+    /// example's or a fixture's without its uses: [`FileNames::definitions`]),
+    /// from the cache where it holds the text's, else found, on every core; with
     /// `dialects`, Python's and Rust's definitions found as their outlines
     /// have them ([`FileNames::of`]).
     pub fn texts(&self, files: &[(&str, &str)], dialects: bool) -> Known {
