@@ -1,25 +1,32 @@
-//! [`AsciiO200kSplit`]: `o200k_base`'s pretokenizer for ASCII text, by
-//! hand. The pattern's alternatives, tried in order at each position as
-//! the regular expression does, reduce on ASCII (no titlecase, modifier or
-//! other letters, no marks) to:
+//! [`AsciiSplit`]: the pretokenizers of `o200k_base` and `cl100k_base` for
+//! ASCII text, by hand. Each pattern's alternatives, tried in order at
+//! each position as the regular expression does, reduce on ASCII (no
+//! titlecase, modifier or other letters, no marks) to:
 //!
-//! 1. an optional prefix (any character but CR, LF, a letter or a digit),
-//!    capitals, then at least one lower-case letter, then an optional
-//!    contraction (`'s 't 're 've 'm 'll 'd`, any case);
-//! 2. the same prefix, at least one capital, lower-case letters, an
-//!    optional contraction;
+//! - `o200k_base`:
+//!   1. an optional prefix (any character but CR, LF, a letter or a
+//!      digit), capitals, then at least one lower-case letter, then an
+//!      optional contraction (`'s 't 're 've 'm 'll 'd`, any case);
+//!   2. the same prefix, at least one capital, lower-case letters, an
+//!      optional contraction;
+//! - `cl100k_base`:
+//!   1. a contraction, any case;
+//!   2. the same prefix as above, then at least one letter;
+//!
+//! and then, for both:
+//!
 //! 3. one to three digits;
 //! 4. an optional space, at least one character that is no whitespace,
-//!    letter or digit, then any CR, LF and `/`;
+//!    letter or digit, then any CR and LF (and, in `o200k_base`, `/`);
 //! 5. whitespace up to and including its last CR or LF;
 //! 6. whitespace not followed by a non-space: a run that ends the text,
 //!    else the run but its last character;
 //! 7. whitespace.
 //!
-//! Pieces are the regular expression's, exactly (a property test compares
+//! Pieces are the regular expressions', exactly (property tests compare
 //! them on random ASCII); the hand-written scan is several times faster.
 
-/// Whitespace as the pattern's `\s` is on ASCII.
+/// Whitespace as the patterns' `\s` is on ASCII.
 const fn is_space(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r')
 }
@@ -33,17 +40,33 @@ const fn is_other(b: u8) -> bool {
     !is_space(b) && !b.is_ascii_alphanumeric()
 }
 
-/// The pieces of an ASCII text under `o200k_base`'s pattern.
-pub(crate) struct AsciiO200kSplit<'t> {
-    text: &'t str,
-    at: usize,
+/// Which pattern an [`AsciiSplit`] follows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum AsciiPattern {
+    /// `o200k_base`'s.
+    #[cfg_attr(not(feature = "o200k"), allow(dead_code))]
+    O200k,
+    /// `cl100k_base`'s (also Llama 3's).
+    #[cfg_attr(not(feature = "cl100k"), allow(dead_code))]
+    Cl100k,
 }
 
-impl<'t> AsciiO200kSplit<'t> {
-    /// The splitter of `text`, which must be ASCII.
-    pub(crate) fn new(text: &'t str) -> Self {
+/// The pieces of an ASCII text under a pattern's rules.
+pub(crate) struct AsciiSplit<'t> {
+    text: &'t str,
+    at: usize,
+    pattern: AsciiPattern,
+}
+
+impl<'t> AsciiSplit<'t> {
+    /// The splitter of `text`, which must be ASCII, by `pattern`.
+    pub(crate) fn new(text: &'t str, pattern: AsciiPattern) -> Self {
         debug_assert!(text.is_ascii());
-        Self { text, at: 0 }
+        Self {
+            text,
+            at: 0,
+            pattern,
+        }
     }
 
     /// The end of the piece starting at `i` (`i` < the text's length).
@@ -57,16 +80,32 @@ impl<'t> AsciiO200kSplit<'t> {
             j
         };
         let c = b[i];
-        // 1 and 2: letters, after an optional prefix.
+        // The prefix a run of letters may take.
         let start = if !is_letter(c) && !c.is_ascii_digit() && c != b'\r' && c != b'\n' {
             i + 1
         } else {
             i
         };
-        let capitals = run(start, |x| x.is_ascii_uppercase());
-        let lower = run(capitals, |x| x.is_ascii_lowercase());
-        if lower > capitals || capitals > start {
-            return contraction(b, lower);
+        match self.pattern {
+            // 1 and 2: letters, after an optional prefix.
+            AsciiPattern::O200k => {
+                let capitals = run(start, |x| x.is_ascii_uppercase());
+                let lower = run(capitals, |x| x.is_ascii_lowercase());
+                if lower > capitals || capitals > start {
+                    return contraction(b, lower);
+                }
+            }
+            // 1: a contraction; 2: letters, after an optional prefix.
+            AsciiPattern::Cl100k => {
+                let contracted = contraction(b, i);
+                if contracted > i {
+                    return contracted;
+                }
+                let letters = run(start, is_letter);
+                if letters > start {
+                    return letters;
+                }
+            }
         }
         // 3: digits, at most three: looking no further keeps a long run of
         // digits linear.
@@ -85,7 +124,10 @@ impl<'t> AsciiO200kSplit<'t> {
         };
         if is_other(b[first]) {
             let end = run(first, is_other);
-            return run(end, |x| matches!(x, b'\r' | b'\n' | b'/'));
+            return match self.pattern {
+                AsciiPattern::O200k => run(end, |x| matches!(x, b'\r' | b'\n' | b'/')),
+                AsciiPattern::Cl100k => run(end, |x| matches!(x, b'\r' | b'\n')),
+            };
         }
         // 5 to 7: whitespace (every other character is).
         let end = run(i, is_space);
@@ -113,7 +155,7 @@ fn contraction(b: &[u8], at: usize) -> usize {
     }
 }
 
-impl<'t> Iterator for AsciiO200kSplit<'t> {
+impl<'t> Iterator for AsciiSplit<'t> {
     type Item = &'t str;
 
     fn next(&mut self) -> Option<&'t str> {
@@ -127,25 +169,34 @@ impl<'t> Iterator for AsciiO200kSplit<'t> {
     }
 }
 
-#[cfg(all(test, feature = "o200k"))]
+#[cfg(test)]
 mod tests {
     use super::*;
+    use crate::estimate::SplitPattern;
     use proptest::prelude::*;
 
     /// The pieces tiktoken's own engine finds: the pattern, look-ahead
     /// and all, on a backtracking engine (`fancy-regex`), match after match.
-    fn regex_pieces(text: &str) -> Vec<&str> {
+    fn regex_pieces(pattern: AsciiPattern, text: &str) -> Vec<&str> {
         thread_local! {
-            static PATTERN: fancy_regex::Regex =
-                fancy_regex::Regex::new(crate::estimate::SplitPattern::O200K.regex()).unwrap();
+            static O200K: fancy_regex::Regex =
+                fancy_regex::Regex::new(SplitPattern::O200K.regex()).unwrap();
+            static CL100K: fancy_regex::Regex =
+                fancy_regex::Regex::new(SplitPattern::CL100K.regex()).unwrap();
         }
-        PATTERN.with(|pattern| {
-            pattern
+        let key = match pattern {
+            AsciiPattern::O200k => &O200K,
+            AsciiPattern::Cl100k => &CL100K,
+        };
+        key.with(|regex| {
+            regex
                 .find_iter(text)
                 .map(|found| found.unwrap().as_str())
                 .collect()
         })
     }
+
+    const PATTERNS: [AsciiPattern; 2] = [AsciiPattern::O200k, AsciiPattern::Cl100k];
 
     #[test]
     fn known_splits() {
@@ -157,20 +208,33 @@ mod tests {
             " \n \n x",
             "x\x0b\x0cy\x00\x1f\x7f(hello)'s",
             "1234567890123 45 6 78901234567x9",
+            "'s's 'sfoo 'LLama ''re x'' 've",
         ];
-        for text in cases {
-            assert_eq!(
-                AsciiO200kSplit::new(text).collect::<Vec<_>>(),
-                regex_pieces(text),
-                "{text:?}"
-            );
+        for pattern in PATTERNS {
+            for text in cases {
+                assert_eq!(
+                    AsciiSplit::new(text, pattern).collect::<Vec<_>>(),
+                    regex_pieces(pattern, text),
+                    "{pattern:?} {text:?}"
+                );
+            }
         }
+        // Where the two differ: contractions, case changes, `/`.
+        let text = "don't HTTPServer a//b";
+        assert_eq!(
+            AsciiSplit::new(text, AsciiPattern::O200k).collect::<Vec<_>>(),
+            ["don't", " HTTPServer", " a", "//", "b"]
+        );
+        assert_eq!(
+            AsciiSplit::new(text, AsciiPattern::Cl100k).collect::<Vec<_>>(),
+            ["don", "'t", " HTTPServer", " a", "//", "b"]
+        );
     }
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(2_000))]
-        /// Every ASCII text, and texts from the characters the pattern
-        /// treats apart, split as the regular expression splits them.
+        /// Every ASCII text, and texts from the characters the patterns
+        /// treat apart, split as the regular expressions split them.
         #[test]
         fn pieces_are_the_regular_expressions(
             text in prop_oneof![
@@ -178,7 +242,13 @@ mod tests {
                 "([a-zA-Z]{1,4}|['sStTrRvVeElLmMdD]{1,3}|[0-9]{1,5}|[ \\t\\n\\r\\x0b\\x0c]{1,4}|[/.,;(){}\\[\\]<>!?*#-]{1,3}|\\x00|\\x7f){0,20}",
             ],
         ) {
-            prop_assert_eq!(AsciiO200kSplit::new(&text).collect::<Vec<_>>(), regex_pieces(&text));
+            for pattern in PATTERNS {
+                prop_assert_eq!(
+                    AsciiSplit::new(&text, pattern).collect::<Vec<_>>(),
+                    regex_pieces(pattern, &text),
+                    "{:?}", pattern
+                );
+            }
         }
     }
 }

@@ -2,15 +2,9 @@
 //! (`budget-vocab-openai`'s hash tables, read in place: nothing is built
 //! before the first count), counted piece by piece as tiktoken counts: a
 //! pretokenizer piece that is itself a token counts one, the others are
-//! merged ([`bpe_merge`](crate::estimate::bpe_merge)). ASCII text under
-//! `o200k_base` is split by a hand-written scan ([`AsciiO200kSplit`]);
-//! other text by the vocabulary's split pattern, compiled on first use.
-// With `bpe` but neither vocabulary (feature `huggingface` alone) nothing
-// here is built.
-#![cfg_attr(
-    not(any(feature = "o200k", feature = "cl100k")),
-    allow(dead_code, unused_imports)
-)]
+//! merged ([`bpe_merge`](crate::estimate::bpe_merge)). ASCII text is split
+//! by a hand-written scan of the vocabulary's pattern ([`AsciiSplit`]),
+//! other text by the pattern itself, compiled on first use.
 
 use std::ops::ControlFlow;
 use std::sync::OnceLock;
@@ -18,7 +12,7 @@ use std::sync::OnceLock;
 use budget_vocab_openai::Vocabulary;
 
 use crate::estimate::SplitPattern;
-use crate::estimate::ascii_split::AsciiO200kSplit;
+use crate::estimate::ascii_split::{AsciiPattern, AsciiSplit};
 use crate::estimate::bpe_merge::merged_tokens;
 use crate::estimate::piece_memory::{PieceMemory, ThreadMemory};
 use crate::estimate::safe_cut::ascii_parts;
@@ -30,8 +24,8 @@ pub(crate) struct CompiledBpe {
     pattern: SplitPattern,
     /// `pattern`, compiled by the first text that needs it.
     splitter: OnceLock<Splitter>,
-    /// Whether ASCII text is split by [`AsciiO200kSplit`] (`o200k_base`).
-    ascii_o200k: bool,
+    /// How ASCII text is split ([`AsciiSplit`]): `pattern`'s rules.
+    ascii: AsciiPattern,
     /// The counts of the multi-token pieces each thread met.
     memory: PieceMemory,
 }
@@ -42,7 +36,7 @@ pub(crate) static O200K: CompiledBpe = CompiledBpe {
     vocabulary: &budget_vocab_openai::O200K_BASE,
     pattern: SplitPattern::O200K,
     splitter: OnceLock::new(),
-    ascii_o200k: true,
+    ascii: AsciiPattern::O200k,
     memory: PieceMemory::fixed(1),
 };
 
@@ -52,7 +46,7 @@ pub(crate) static CL100K: CompiledBpe = CompiledBpe {
     vocabulary: &budget_vocab_openai::CL100K_BASE,
     pattern: SplitPattern::CL100K,
     splitter: OnceLock::new(),
-    ascii_o200k: false,
+    ascii: AsciiPattern::Cl100k,
     memory: PieceMemory::fixed(2),
 };
 
@@ -65,16 +59,13 @@ impl CompiledBpe {
         text: &'t str,
         mut each: impl FnMut(&'t str) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
-        if !self.ascii_o200k {
-            return self.splitter().split(text).try_for_each(each);
-        }
         // ASCII stretches between safe cuts are split by the scan, the
         // rest (a name, a `©`) by the pattern; the pieces are the whole's.
         // The stretches are found as they are read: a count that stops
         // early reads no further.
         for (part, ascii) in ascii_parts(text) {
             if ascii {
-                AsciiO200kSplit::new(part).try_for_each(&mut each)?;
+                AsciiSplit::new(part, self.ascii).try_for_each(&mut each)?;
             } else {
                 self.splitter().split(part).try_for_each(&mut each)?;
             }
@@ -165,6 +156,11 @@ mod tests {
             let whole: Vec<&str> = O200K.splitter().split(&text).collect();
             let parts: Vec<&str> = O200K.pieces(&text);
             proptest::prop_assert_eq!(parts, whole);
+            #[cfg(feature = "cl100k")]
+            {
+                let whole: Vec<&str> = CL100K.splitter().split(&text).collect();
+                proptest::prop_assert_eq!(CL100K.pieces(&text), whole);
+            }
         }
     }
 
@@ -180,6 +176,11 @@ mod tests {
         let ascii = "fn main() {\n    let x = 1;\n}\n".repeat(600);
         let whole: Vec<&str> = O200K.splitter().split(&ascii).collect();
         assert_eq!(O200K.pieces(&ascii), whole);
+        #[cfg(feature = "cl100k")]
+        for text in [&text, &ascii] {
+            let whole: Vec<&str> = CL100K.splitter().split(text).collect();
+            assert_eq!(CL100K.pieces(text), whole);
+        }
     }
 
     /// A text longer than the longest token times the limit is over it,

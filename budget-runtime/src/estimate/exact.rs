@@ -18,16 +18,16 @@ use std::sync::Arc;
 
 use crate::estimate::{Encoding, ShippedVocabulary, SplitPattern, TokenCounter, TokenizerError};
 
-#[cfg(feature = "bpe")]
+#[cfg(any(feature = "o200k", feature = "cl100k"))]
 use crate::estimate::compiled::CompiledBpe;
-#[cfg(feature = "bpe")]
+#[cfg(any(feature = "o200k", feature = "cl100k"))]
 use crate::estimate::safe_cut::is_safe_cut;
 
 /// The tokenizer behind an [`ExactCounter`].
 #[derive(Clone)]
 enum Backend {
     /// A vocabulary compiled into the binary.
-    #[cfg(feature = "bpe")]
+    #[cfg(any(feature = "o200k", feature = "cl100k"))]
     Compiled(&'static CompiledBpe),
     /// A vocabulary read from a tiktoken or tekken file.
     #[cfg(feature = "bpe")]
@@ -396,12 +396,12 @@ fn starts_with_gguf_magic(path: &Path) -> Result<bool, TokenizerError> {
 }
 
 /// Texts at least this long are counted in chunks on every core.
-#[cfg(feature = "bpe")]
+#[cfg(any(feature = "o200k", feature = "cl100k"))]
 const PARALLEL_BYTES: usize = 256 * 1024;
 
 /// The first [safe cut](crate::estimate::safe_cut) after each multiple
 /// of `chunk_bytes` of `text`: its pieces count to the whole's count.
-#[cfg(feature = "bpe")]
+#[cfg(any(feature = "o200k", feature = "cl100k"))]
 fn cut_points(text: &str, chunk_bytes: usize) -> Vec<usize> {
     let mut cuts = Vec::new();
     let mut target = chunk_bytes.max(1);
@@ -417,7 +417,7 @@ fn cut_points(text: &str, chunk_bytes: usize) -> Vec<usize> {
 
 /// The count of `text` under `tokenizer` as the sum of its chunks' counts,
 /// cut at [`cut_points`] about every `chunk_bytes`, counted on every core.
-#[cfg(feature = "bpe")]
+#[cfg(any(feature = "o200k", feature = "cl100k"))]
 fn count_in_chunks(tokenizer: &CompiledBpe, text: &str, chunk_bytes: usize) -> u64 {
     let mut starts = vec![0];
     starts.extend(cut_points(text, chunk_bytes));
@@ -454,7 +454,7 @@ fn count_in_chunks(tokenizer: &CompiledBpe, text: &str, chunk_bytes: usize) -> u
 
 /// The byte-pair count of `text`: in chunks on every core from
 /// [`PARALLEL_BYTES`] on, whole below.
-#[cfg(feature = "bpe")]
+#[cfg(any(feature = "o200k", feature = "cl100k"))]
 fn count_bpe(tokenizer: &CompiledBpe, text: &str) -> u64 {
     if text.len() >= PARALLEL_BYTES {
         return count_in_chunks(tokenizer, text, PARALLEL_BYTES / 4);
@@ -469,7 +469,7 @@ impl TokenCounter for ExactCounter {
     #[cfg_attr(not(feature = "bpe"), allow(unused_variables))]
     fn count_tokens(&self, text: &str) -> u64 {
         match &self.backend {
-            #[cfg(feature = "bpe")]
+            #[cfg(any(feature = "o200k", feature = "cl100k"))]
             Backend::Compiled(tokenizer) => count_bpe(tokenizer, text),
             #[cfg(feature = "bpe")]
             Backend::Loaded(tokenizer) => tokenizer.count(text),
@@ -484,7 +484,7 @@ impl TokenCounter for ExactCounter {
     /// (byte-pair vocabularies; a `tokenizer.json` counts the whole text).
     fn count_tokens_up_to(&self, text: &str, limit: u64) -> Option<u64> {
         match &self.backend {
-            #[cfg(feature = "bpe")]
+            #[cfg(any(feature = "o200k", feature = "cl100k"))]
             Backend::Compiled(tokenizer) => tokenizer.count_up_to(text, limit),
             #[cfg(feature = "bpe")]
             Backend::Loaded(tokenizer) => tokenizer.count_up_to(text, limit),

@@ -27,13 +27,13 @@
 //! implementation, so an exact counter goes wherever a `&dyn Estimator` is
 //! taken.
 
-#[cfg(feature = "bpe")]
+#[cfg(any(feature = "o200k", feature = "cl100k"))]
 mod ascii_split;
 #[cfg(feature = "bpe")]
 mod bpe_merge;
 mod calibrated;
 mod calibration;
-#[cfg(feature = "bpe")]
+#[cfg(any(feature = "o200k", feature = "cl100k"))]
 mod compiled;
 mod default_counter;
 mod encoding;
@@ -58,7 +58,7 @@ mod pre_tokenizer;
 #[cfg(feature = "bpe")]
 mod rank_bpe;
 mod ratio_estimator;
-#[cfg(feature = "bpe")]
+#[cfg(any(feature = "o200k", feature = "cl100k"))]
 mod safe_cut;
 #[cfg(feature = "bpe")]
 mod sentencepiece;

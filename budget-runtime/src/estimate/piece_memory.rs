@@ -196,6 +196,7 @@ impl PieceMemory {
 
     /// The memory of a tokenizer compiled in, in a `static`: `id` is its
     /// own, from 1 to 15 (0 is no tokenizer's).
+    #[cfg(any(feature = "o200k", feature = "cl100k"))]
     pub(crate) const fn fixed(id: u64) -> Self {
         assert!(id > 0 && id < FIRST_MADE_ID);
         Self { id }
