@@ -26,6 +26,12 @@
 //! Pieces are the regular expressions', exactly (property tests compare
 //! them on random ASCII); the hand-written scan is several times faster.
 
+use std::ops::ControlFlow;
+
+use crate::estimate::SplitPattern;
+use crate::estimate::safe_cut::ascii_parts;
+use crate::estimate::split_regex::Splitter;
+
 /// Whitespace as the patterns' `\s` is on ASCII.
 const fn is_space(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r')
@@ -43,12 +49,24 @@ const fn is_other(b: u8) -> bool {
 /// Which pattern an [`AsciiSplit`] follows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum AsciiPattern {
-    /// `o200k_base`'s.
-    #[cfg_attr(not(feature = "o200k"), allow(dead_code))]
+    /// `o200k_base`'s (also Llama 4's).
     O200k,
     /// `cl100k_base`'s (also Llama 3's).
-    #[cfg_attr(not(feature = "cl100k"), allow(dead_code))]
     Cl100k,
+}
+
+impl AsciiPattern {
+    /// The scan that splits ASCII text as `pattern` does, if there is one
+    /// (`o200k_base`'s and `cl100k_base`'s patterns, whoever uses them).
+    pub(crate) fn of(pattern: &SplitPattern) -> Option<Self> {
+        if pattern.regex() == SplitPattern::O200K.regex() {
+            Some(Self::O200k)
+        } else if pattern.regex() == SplitPattern::CL100K.regex() {
+            Some(Self::Cl100k)
+        } else {
+            None
+        }
+    }
 }
 
 /// The pieces of an ASCII text under a pattern's rules.
@@ -142,6 +160,28 @@ impl<'t> AsciiSplit<'t> {
     }
 }
 
+/// Gives `each` the pieces of `text` under the pattern whose ASCII scan
+/// is `ascii`, in order, until it breaks: ASCII stretches between safe
+/// cuts by the scan, the rest (a name, a `©`) by the pattern compiled
+/// (`splitter`, asked for only then); the pieces are the whole's. The
+/// stretches are found as they are read: a count that stops early reads
+/// no further.
+pub(crate) fn try_for_each_piece<'t>(
+    text: &'t str,
+    ascii: AsciiPattern,
+    splitter: impl Fn() -> &'t Splitter,
+    mut each: impl FnMut(&'t str) -> ControlFlow<()>,
+) -> ControlFlow<()> {
+    for (part, is_ascii) in ascii_parts(text) {
+        if is_ascii {
+            AsciiSplit::new(part, ascii).try_for_each(&mut each)?;
+        } else {
+            splitter().split(part).try_for_each(&mut each)?;
+        }
+    }
+    ControlFlow::Continue(())
+}
+
 /// The end of a contraction starting at `at`, or `at` when there is none.
 fn contraction(b: &[u8], at: usize) -> usize {
     if b.get(at) != Some(&b'\'') {
@@ -172,7 +212,6 @@ impl<'t> Iterator for AsciiSplit<'t> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::estimate::SplitPattern;
     use proptest::prelude::*;
 
     /// The pieces tiktoken's own engine finds: the pattern, look-ahead

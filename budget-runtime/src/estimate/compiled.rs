@@ -12,10 +12,9 @@ use std::sync::OnceLock;
 use budget_vocab_openai::Vocabulary;
 
 use crate::estimate::SplitPattern;
-use crate::estimate::ascii_split::{AsciiPattern, AsciiSplit};
+use crate::estimate::ascii_split::{AsciiPattern, try_for_each_piece};
 use crate::estimate::bpe_merge::merged_tokens;
 use crate::estimate::piece_memory::{PieceMemory, ThreadMemory};
-use crate::estimate::safe_cut::ascii_parts;
 use crate::estimate::split_regex::Splitter;
 
 /// A compiled-in byte-pair vocabulary and its split pattern.
@@ -57,20 +56,9 @@ impl CompiledBpe {
     fn try_for_each_piece<'t>(
         &'t self,
         text: &'t str,
-        mut each: impl FnMut(&'t str) -> ControlFlow<()>,
+        each: impl FnMut(&'t str) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
-        // ASCII stretches between safe cuts are split by the scan, the
-        // rest (a name, a `©`) by the pattern; the pieces are the whole's.
-        // The stretches are found as they are read: a count that stops
-        // early reads no further.
-        for (part, ascii) in ascii_parts(text) {
-            if ascii {
-                AsciiSplit::new(part, self.ascii).try_for_each(&mut each)?;
-            } else {
-                self.splitter().split(part).try_for_each(&mut each)?;
-            }
-        }
-        ControlFlow::Continue(())
+        try_for_each_piece(text, self.ascii, || self.splitter(), each)
     }
 
     fn splitter(&self) -> &Splitter {

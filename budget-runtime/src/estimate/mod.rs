@@ -27,7 +27,7 @@
 //! implementation, so an exact counter goes wherever a `&dyn Estimator` is
 //! taken.
 
-#[cfg(any(feature = "o200k", feature = "cl100k"))]
+#[cfg(feature = "bpe")]
 mod ascii_split;
 #[cfg(feature = "bpe")]
 mod bpe_merge;
@@ -58,7 +58,7 @@ mod pre_tokenizer;
 #[cfg(feature = "bpe")]
 mod rank_bpe;
 mod ratio_estimator;
-#[cfg(any(feature = "o200k", feature = "cl100k"))]
+#[cfg(feature = "bpe")]
 mod safe_cut;
 #[cfg(feature = "bpe")]
 mod sentencepiece;
