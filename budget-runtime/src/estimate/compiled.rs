@@ -3,7 +3,8 @@
 //! before the first count), counted piece by piece as tiktoken counts: a
 //! pretokenizer piece that is itself a token counts one, the others are
 //! merged ([`bpe_merge`](crate::estimate::bpe_merge)). ASCII text is split
-//! by a hand-written scan of the vocabulary's pattern ([`AsciiSplit`]),
+//! by a hand-written scan of the vocabulary's pattern
+//! ([`AsciiSplit`](crate::estimate::ascii_split::AsciiSplit)),
 //! other text by the pattern itself, compiled on first use.
 
 use std::ops::ControlFlow;
@@ -23,7 +24,7 @@ pub(crate) struct CompiledBpe {
     pattern: SplitPattern,
     /// `pattern`, compiled by the first text that needs it.
     splitter: OnceLock<Splitter>,
-    /// How ASCII text is split ([`AsciiSplit`]): `pattern`'s rules.
+    /// How ASCII text is split: `pattern`'s rules.
     ascii: AsciiPattern,
     /// The counts of the multi-token pieces each thread met.
     memory: PieceMemory,
