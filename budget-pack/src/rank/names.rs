@@ -183,13 +183,15 @@ impl FileNames {
         // A slot per 64 bytes: most files outgrow it once (half the
         // standard library's have a distinct name every 31 bytes or
         // less), but a map made larger from the start was no faster.
-        let mut counts: Option<ByNameHash<u32>> =
-            uses.map(|_| HashMap::with_capacity_and_hasher(text.len() / 64, NameHashes));
+        let mut counts: Option<(NameHasher, ByNameHash<u32>)> = uses.map(|hasher| {
+            let counts = HashMap::with_capacity_and_hasher(text.len() / 64, NameHashes);
+            (hasher, counts)
+        });
         let start = text.as_ptr() as usize;
         for identifier in identifiers(text) {
             definitions.see(identifier);
             // A name is at least two bytes long (see the graph).
-            if let (Some(hasher), Some(counts)) = (uses, counts.as_mut())
+            if let Some((hasher, counts)) = counts.as_mut()
                 && identifier.len() >= 2
             {
                 let at = identifier.as_ptr() as usize - start;
@@ -208,7 +210,7 @@ impl FileNames {
             .collect();
         Some(Self {
             defined,
-            used: counts.map(|counts| counts.into_iter().collect()),
+            used: counts.map(|(_, counts)| counts.into_iter().collect()),
             dialect,
         })
     }

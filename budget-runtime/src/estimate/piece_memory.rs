@@ -48,7 +48,9 @@ fn short_key(piece: &[u8]) -> (u64, u64) {
 
 /// The little-endian value of the first `most` (at most 8) bytes of
 /// `bytes`, zero past its end: loads of fixed size, overlapping where the
-/// length is not theirs (a byte at a time is a loop per piece).
+/// length is not theirs (a byte at a time is a loop per piece). The
+/// vocabularies' slot keys (`budget-vocab-openai`) are loaded the same
+/// way; that crate is not a dependency of `bpe` alone, so not shared.
 #[inline]
 fn first_bytes(bytes: &[u8], most: usize) -> u64 {
     let n = bytes.len().min(most);
